@@ -1,0 +1,72 @@
+/**
+ * The card model shared by every layer: wire, games and MQTT all use the two-character
+ * card code (rank `A23456789TJQK` + suit `SHDC`, e.g. `AS`, `TD`, `7H`).
+ */
+export type Rank = 'A' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9' | 'T' | 'J' | 'Q' | 'K';
+export type Suit = 'S' | 'H' | 'D' | 'C';
+/** A validated card code such as `AS`. Plain string at runtime, branded for the type checker. */
+export type Card = string & { readonly __card?: true };
+
+export const RANKS: readonly Rank[] = ['A', '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K'];
+export const SUITS: readonly Suit[] = ['S', 'H', 'D', 'C'];
+
+const CARD_RE = /^[A2-9TJQK][SHDC]$/;
+
+export function isCard(code: string): code is Card {
+  return CARD_RE.test(code);
+}
+
+/** Parses a card code (case-insensitive); returns null when it is not one. */
+export function parseCard(code: string): Card | null {
+  const c = code.toUpperCase();
+  return CARD_RE.test(c) ? (c as Card) : null;
+}
+
+export function rankOf(card: Card): Rank {
+  return card[0] as Rank;
+}
+
+export function suitOf(card: Card): Suit {
+  return card[1] as Suit;
+}
+
+/** A=1 … K=13 (point games, Dragon Tiger, outcome rank numbers). */
+export function rankNumber(card: Card): number {
+  return RANKS.indexOf(rankOf(card)) + 1;
+}
+
+/** A=14 high, 2..13 (poker ranks). */
+export function pokerRank(card: Card): number {
+  const n = rankNumber(card);
+  return n === 1 ? 14 : n;
+}
+
+/** Baccarat-family point value: A=1, 2-9 face value, T/J/Q/K=0. */
+export function baccaratPoints(card: Card): number {
+  const n = rankNumber(card);
+  return n >= 10 ? 0 : n;
+}
+
+/** New-shoe reveal value: A=1 … 9=9, T/J/Q/K=10 (the number of cards then burned). */
+export function revealBurnCount(card: Card): number {
+  const n = rankNumber(card);
+  return n >= 10 ? 10 : n;
+}
+
+/** J, Q, K (10 is not a picture). */
+export function isPicture(card: Card): boolean {
+  const r = rankOf(card);
+  return r === 'J' || r === 'Q' || r === 'K';
+}
+
+export function isRed(card: Card): boolean {
+  const s = suitOf(card);
+  return s === 'H' || s === 'D';
+}
+
+/** The 52 cards of one deck in a fixed order (ranks within suits). */
+export function oneDeck(): Card[] {
+  const out: Card[] = [];
+  for (const s of SUITS) for (const r of RANKS) out.push((r + s) as Card);
+  return out;
+}
