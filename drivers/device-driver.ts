@@ -1,0 +1,188 @@
+/**
+ * A device driver = a transport (bytes in and out) + a codec (bytes -> typed frames) + the line
+ * discipline every serial device shares: SEQ checks, `bad-frame` alerts at most once a second with
+ * a count, and the stale timer. It turns everything into `DriverEvent`s for the table.
+ */
+import { Observable, Subject, type Subscription } from 'rxjs';
+import type { DeviceFrame, FrameReject, Talker } from './codecs/frames.js';
+import { SeqTracker } from './codecs/seq-tracker.js';
+import type { Transport } from './transports/transport.js';
+
+export type DriverEvent =
+  | { kind: 'frame'; frame: DeviceFrame }
+  | { kind: 'status'; state: 'connected' | 'disconnected' | 'stale'; detail?: string }
+  | { kind: 'alert'; alert: 'bad-frame' | 'frame-gap' | 'unknown-tag'; detail: string; data?: Record<string, unknown> }
+  | { kind: 'restart' };
+
+/** Anything that turns raw bytes into frames and rejects (line codecs, HID decoders). */
+export interface FrameDecoder {
+  push(chunk: Buffer): Array<DeviceFrame | FrameReject>;
+  reset?(): void;
+}
+
+export interface DeviceDriverOptions {
+  deviceId: string;
+  transport: Transport;
+  decoder: FrameDecoder;
+  staleAfterMs: number;
+  /** SEQ modulus: 65536 for serial lines, 256 for the HID dice sensor; 0 = no SEQ checks */
+  seqModulus?: number;
+  /** encodes a gateway command for this device (`RESCAN`, `LOCK`, ...); none = commands are not supported */
+  encodeCommand?: (command: string) => Buffer | string | null;
+  /** optional frame transform (e.g. RFID tag -> card); return null to drop, or an event to emit instead */
+  mapFrame?: (frame: DeviceFrame) => DeviceFrame | DriverEvent | null;
+  badFrameWindowMs?: number;
+}
+
+export class DeviceDriver {
+  readonly events$: Observable<DriverEvent>;
+  private readonly subject = new Subject<DriverEvent>();
+  private readonly seq: SeqTracker | null;
+  private subs: Subscription[] = [];
+  private staleTimer: NodeJS.Timeout | null = null;
+  private badCount = 0;
+  private badWindow: NodeJS.Timeout | null = null;
+  private badReasons: Record<string, number> = {};
+  private lastBadRaw = '';
+  private connected = false;
+  private stale = false;
+  private lastDownDetail: string | undefined;
+  /** frames dropped as duplicate retransmissions (no alert) */
+  duplicates = 0;
+  /** frames rejected since start */
+  rejectedTotal = 0;
+  framesTotal = 0;
+
+  constructor(private readonly opts: DeviceDriverOptions) {
+    this.seq = opts.seqModulus === 0 ? null : new SeqTracker(opts.seqModulus ?? 65536);
+    this.events$ = this.subject.asObservable();
+  }
+
+  get deviceId(): string {
+    return this.opts.deviceId;
+  }
+
+  start(): void {
+    const t = this.opts.transport;
+    this.subs.push(t.status$.subscribe((s) => {
+      if (s.state === 'connected') {
+        this.connected = true;
+        this.seq?.reset();
+        this.opts.decoder.reset?.();
+        this.subject.next({ kind: 'status', state: 'connected', detail: s.detail });
+        this.armStale();
+      } else {
+        const was = this.connected;
+        this.connected = false;
+        this.clearStale();
+        // report a loss of connection, and each new reason a port cannot be opened (not every retry)
+        if (was || (s.detail && s.detail !== this.lastDownDetail && s.detail !== 'not started')) {
+          this.subject.next({ kind: 'status', state: 'disconnected', detail: s.detail });
+        }
+        this.lastDownDetail = s.detail;
+      }
+    }));
+    this.subs.push(t.data$.subscribe((chunk) => this.onBytes(chunk)));
+    t.start();
+  }
+
+  /** sends a gateway command (e.g. `RESCAN`) if the device supports commands */
+  send(command: string): boolean {
+    const bytes = this.opts.encodeCommand?.(command);
+    if (!bytes) return false;
+    this.opts.transport.write(bytes);
+    return true;
+  }
+
+  async stop(): Promise<void> {
+    this.clearStale();
+    if (this.badWindow) clearTimeout(this.badWindow);
+    this.badWindow = null;
+    for (const s of this.subs) s.unsubscribe();
+    this.subs = [];
+    await this.opts.transport.stop();
+    this.subject.complete();
+  }
+
+  private onBytes(chunk: Buffer): void {
+    let items: Array<DeviceFrame | FrameReject>;
+    try {
+      items = this.opts.decoder.push(chunk);
+    } catch (e) {
+      // A decoder must never throw; if one does, the bytes are rejected, not the gateway.
+      items = [{ reason: 'malformed', raw: `decoder error: ${(e as Error).message}` }];
+    }
+    for (const it of items) {
+      if ('reason' in it) this.onReject(it);
+      else this.onFrame(it);
+    }
+  }
+
+  private onFrame(frame: DeviceFrame): void {
+    this.framesTotal++;
+    this.armStale();
+    if (this.seq) {
+      const r = this.seq.check(frame.seq);
+      if (r.kind === 'duplicate') {
+        this.duplicates++;
+        return;
+      }
+      if (r.kind === 'gap') {
+        this.subject.next({ kind: 'alert', alert: 'frame-gap', detail: `${r.missing} frame(s) lost on the line before SEQ ${frame.seq}`, data: { missing: r.missing, seq: frame.seq } });
+      } else if (r.kind === 'restart') {
+        this.subject.next({ kind: 'restart' });
+      }
+    }
+    const wasStale = this.stale;
+    this.stale = false;
+    // Heartbeats only matter to the table when they end a stale period.
+    if (frame.type === 'HB' && !wasStale) return;
+    const mapped = this.opts.mapFrame ? this.opts.mapFrame(frame) : frame;
+    if (!mapped) return;
+    if ('kind' in mapped) this.subject.next(mapped);
+    else this.subject.next({ kind: 'frame', frame: mapped });
+  }
+
+  private onReject(r: FrameReject): void {
+    this.rejectedTotal++;
+    this.badCount++;
+    this.badReasons[r.reason] = (this.badReasons[r.reason] ?? 0) + 1;
+    this.lastBadRaw = r.raw;
+    if (!this.badWindow) this.flushBadFrames();
+  }
+
+  /** publishes the pending count, then holds further alerts for one window */
+  private flushBadFrames(): void {
+    if (this.badCount === 0) {
+      this.badWindow = null;
+      return;
+    }
+    const count = this.badCount;
+    const reasons = this.badReasons;
+    this.badCount = 0;
+    this.badReasons = {};
+    this.subject.next({
+      kind: 'alert', alert: 'bad-frame',
+      detail: `${count} frame(s) rejected (${Object.entries(reasons).map(([k, v]) => `${k}: ${v}`).join(', ')})`,
+      data: { count, reasons, sample: this.lastBadRaw },
+    });
+    this.badWindow = setTimeout(() => this.flushBadFrames(), this.opts.badFrameWindowMs ?? 1000);
+    this.badWindow.unref?.();
+  }
+
+  private armStale(): void {
+    if (!this.connected || this.opts.staleAfterMs <= 0) return;
+    this.clearStale();
+    this.staleTimer = setTimeout(() => {
+      this.staleTimer = null;
+      this.stale = true;
+      this.subject.next({ kind: 'status', state: 'stale', detail: `no valid frame for ${this.opts.staleAfterMs} ms` });
+    }, this.opts.staleAfterMs);
+    this.staleTimer.unref?.();
+  }
+
+  private clearStale(): void {
+    if (this.staleTimer) clearTimeout(this.staleTimer);
+    this.staleTimer = null;
+  }
+}

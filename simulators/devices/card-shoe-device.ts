@@ -1,0 +1,92 @@
+/**
+ * A virtual card shoe speaking the reference SHOE protocol (device-protocols.md) byte for byte:
+ * `VER` at power-up, `HB` when idle, `STATE`, `CARD`, `MISREAD` + `CARD,<card>,R` rescans, `CUT`,
+ * `DROP`, with SEQ numbering and checksums — plus fault injection (misreads, garbage bytes, lost
+ * frames) so the gateway's handling of each can be seen and tested.
+ */
+import { encodeLine } from '../../drivers/codecs/nmea-line.js';
+import type { Card } from '../../src/domain/card.js';
+import type { Rng } from '../../src/domain/rng.js';
+
+export interface ShoeFaults {
+  /** probability that a card is first reported as MISREAD (then rescanned) */
+  misreadRate: number;
+  /** probability per frame of a burst of garbage bytes before it */
+  garbageRate: number;
+  /** probability per frame that it is lost on the line (SEQ gap) */
+  dropFrameRate: number;
+}
+
+export const NO_FAULTS: ShoeFaults = { misreadRate: 0, garbageRate: 0, dropFrameRate: 0 };
+
+export class VirtualCardShoe {
+  private seq = 0;
+  /** the card in the read window after a MISREAD, waiting for a rescan */
+  private pendingRescan: Card | null = null;
+  framesSent = 0;
+
+  constructor(
+    private readonly write: (bytes: string) => void,
+    private readonly rng: Rng,
+    private readonly faults: ShoeFaults = NO_FAULTS,
+    readonly talker: 'SHOE' | 'RFID' = 'SHOE',
+  ) {}
+
+  /** sends one frame (with the configured line faults) */
+  send(type: string, fields: (string | number)[] = []): void {
+    const line = encodeLine(this.talker, this.seq, type, fields);
+    this.seq = (this.seq + 1) & 0xffff;
+    if (this.faults.dropFrameRate > 0 && this.rng() < this.faults.dropFrameRate) return;
+    if (this.faults.garbageRate > 0 && this.rng() < this.faults.garbageRate) this.write('\x00\xff#noise#');
+    this.framesSent++;
+    this.write(line);
+  }
+
+  powerUp(model = 'VSHOE-1', firmware = '1.0.0'): void {
+    this.send('VER', [model, firmware]);
+  }
+
+  heartbeat(): void {
+    this.send('HB');
+  }
+
+  loaded(): void {
+    this.send('STATE', ['LOADED']);
+  }
+
+  cut(): void {
+    this.send('CUT');
+  }
+
+  /**
+   * A card leaves the shoe. Returns `true` when it was read at once, `false` when the shoe
+   * reported MISREAD and the card waits for a rescan (`rescan()` or the gateway's RESCAN command).
+   */
+  card(card: Card): boolean {
+    if (this.faults.misreadRate > 0 && this.rng() < this.faults.misreadRate) {
+      this.pendingRescan = card;
+      this.send('MISREAD');
+      return false;
+    }
+    this.send('CARD', [card]);
+    return true;
+  }
+
+  /** the dealer's (or the gateway's) rescan of the card in the read window */
+  rescan(): boolean {
+    const c = this.pendingRescan;
+    if (!c) return false;
+    this.pendingRescan = null;
+    this.send('CARD', [c, 'R']);
+    return true;
+  }
+
+  get awaitingRescan(): boolean {
+    return this.pendingRescan !== null;
+  }
+
+  /** bytes the gateway wrote to the shoe (commands such as `$GW,3,RESCAN*CS`) */
+  onGatewayBytes(bytes: Buffer): void {
+    if (bytes.toString('latin1').includes(',RESCAN*')) this.rescan();
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * A virtual game engine: sends requests to a table over MQTT (`request/<command>` with a
+ * transaction id) and waits for the gateway's answer, the way a real engine drives betting windows
+ * and player decisions.
+ */
+import type { Socket } from 'node:net';
+import mqtt, { type MqttClient } from 'mqtt';
+import type { Logger } from '../src/log.js';
+
+export class VirtualEngine {
+  private client: MqttClient | null = null;
+  private n = 0;
+  private readonly waiting = new Map<string, (payload: Record<string, unknown>) => void>();
+
+  constructor(private readonly url: string, private readonly prefix: string, private readonly tableId: string, private readonly log: Logger) {}
+
+  async connect(): Promise<void> {
+    const client = mqtt.connect(this.url, { clientId: `virtual-engine-${this.tableId}-${process.pid}`, reconnectPeriod: 1000 });
+    this.client = client;
+    client.on('connect', () => (client.stream as unknown as Socket | undefined)?.setNoDelay?.(true));
+    client.on('message', (_topic, payload) => {
+      try {
+        const msg = JSON.parse(payload.toString('utf8')) as Record<string, unknown>;
+        const tx = msg.transaction as string | undefined;
+        const done = tx ? this.waiting.get(tx) : undefined;
+        if (done) {
+          this.waiting.delete(tx!);
+          done(msg);
+        }
+      } catch { /* not ours */ }
+    });
+    await new Promise<void>((resolve) => client.once('connect', () => resolve()));
+    await client.subscribeAsync(`${this.prefix}/${this.tableId}/response/+`, { qos: 1 });
+  }
+
+  /** sends a request and resolves with the gateway's response envelope */
+  request(command: string, args: Record<string, unknown> = {}, timeoutMs = 10_000): Promise<Record<string, unknown>> {
+    const client = this.client;
+    if (!client) return Promise.reject(new Error('virtual engine not connected'));
+    const transaction = `ve-${++this.n}`;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiting.delete(transaction);
+        reject(new Error(`no response to ${command} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.waiting.set(transaction, (msg) => {
+        clearTimeout(timer);
+        if (msg.status !== 'ok') this.log.warn(`virtual engine: ${command} refused: ${String(msg.error)}`);
+        resolve(msg);
+      });
+      client.publish(`${this.prefix}/${this.tableId}/request/${command}`, JSON.stringify({ transaction, ...args }), { qos: 1 });
+    });
+  }
+
+  async close(): Promise<void> {
+    const c = this.client;
+    this.client = null;
+    if (c) await c.endAsync();
+  }
+}

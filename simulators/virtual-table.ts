@@ -1,0 +1,126 @@
+/**
+ * A virtual table: a virtual dealer dealing shuffled shoes into a virtual card shoe, at a pace,
+ * with heartbeats while idle and the rescan answered the way a real optical shoe answers the
+ * gateway's `RESCAN` (or the dealer rescans by hand when the gateway does not ask).
+ */
+import { setImmediate as yieldToLoop, setTimeout as sleep } from 'node:timers/promises';
+import type { Card } from '../src/domain/card.js';
+import { randomSeed, seededRng, type Rng } from '../src/domain/rng.js';
+import type { CardGame, Expectation } from '../src/games/game.js';
+import { dealShoe } from './dealers/shoe-dealer.js';
+import { VirtualCardShoe, type ShoeFaults, NO_FAULTS } from './devices/card-shoe-device.js';
+
+export interface VirtualTableOptions {
+  game: CardGame<any>;
+  decks: number;
+  burnPerRound: number;
+  engine: boolean;
+  cardIntervalMs: number;
+  roundIntervalMs: number;
+  cutCardFromEnd: number;
+  seed?: string | number;
+  faults?: ShoeFaults;
+  /** how many shoes to deal (default: forever) */
+  shoes?: number;
+  gameOptions?: Readonly<Record<string, unknown>>;
+  /** bytes the virtual shoe puts on the wire */
+  write: (bytes: string) => void;
+  /** engine requests (open/close betting, decisions), resolved when the gateway answered */
+  request?: (command: string, args?: Record<string, unknown>) => Promise<unknown>;
+  decide?: (exp: Extract<Expectation, { kind: 'decision' }>, rng: Rng) => string;
+  /** told about every card dealt and every round end (for demo output and tests) */
+  onAction?: (a: { type: string; card?: Card; role?: string; roundNo?: number }) => void;
+}
+
+export class VirtualTable {
+  readonly shoe: VirtualCardShoe;
+  readonly seed: string | number;
+  private readonly rng: Rng;
+  private running = false;
+  private hb: NodeJS.Timeout | null = null;
+  private lastSend = 0;
+  private done: Promise<void> | null = null;
+
+  constructor(private readonly o: VirtualTableOptions) {
+    this.seed = o.seed ?? randomSeed();
+    this.rng = seededRng(this.seed);
+    this.shoe = new VirtualCardShoe((b) => {
+      this.lastSend = Date.now();
+      o.write(b);
+    }, seededRng(`${this.seed}:faults`), o.faults ?? NO_FAULTS);
+  }
+
+  /** bytes from the gateway to the shoe (RESCAN commands) */
+  onGatewayBytes(bytes: Buffer): void {
+    this.shoe.onGatewayBytes(bytes);
+  }
+
+  start(): Promise<void> {
+    if (this.done) return this.done;
+    this.running = true;
+    this.shoe.powerUp();
+    this.hb = setInterval(() => {
+      if (Date.now() - this.lastSend >= 900) this.shoe.heartbeat();
+    }, 250);
+    this.hb.unref?.();
+    this.done = this.run().finally(() => {
+      if (this.hb) clearInterval(this.hb);
+      this.hb = null;
+      this.running = false;
+    });
+    return this.done;
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    await this.done?.catch(() => undefined);
+  }
+
+  private async pause(ms: number): Promise<void> {
+    if (ms <= 0) await yieldToLoop();
+    else await sleep(ms);
+  }
+
+  private async run(): Promise<void> {
+    const o = this.o;
+    for (let shoeNo = 0; this.running && (o.shoes === undefined || shoeNo < o.shoes); shoeNo++) {
+      const actions = dealShoe({
+        game: o.game, decks: o.decks, burnPerRound: o.burnPerRound, engine: o.engine,
+        cutCardFromEnd: o.cutCardFromEnd, decide: o.decide, gameOptions: o.gameOptions,
+      }, this.rng);
+      for (const a of actions) {
+        if (!this.running) return;
+        switch (a.type) {
+          case 'load':
+            this.shoe.loaded();
+            break;
+          case 'cut':
+            this.shoe.cut();
+            await this.pause(o.cardIntervalMs);
+            break;
+          case 'card':
+            if (!this.shoe.card(a.card)) await this.awaitRescan();
+            o.onAction?.(a);
+            await this.pause(o.cardIntervalMs);
+            break;
+          case 'request':
+            if (o.request) await o.request(a.command, a.args);
+            break;
+          case 'round-end':
+            o.onAction?.(a);
+            await this.pause(o.roundIntervalMs);
+            break;
+          default:
+            o.onAction?.(a);
+        }
+      }
+      await this.pause(o.roundIntervalMs);
+    }
+  }
+
+  /** waits for the gateway's RESCAN to be answered; rescans by hand after a while if not */
+  private async awaitRescan(): Promise<void> {
+    for (let i = 0; i < 40 && this.shoe.awaitingRescan && this.running; i++) await sleep(25);
+    if (this.shoe.awaitingRescan) this.shoe.rescan();
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * The configuration file (spec/config.md), defined once as zod schemas: validation, defaults and
+ * the error messages a technician reads all come from here.
+ */
+import { z } from 'zod';
+
+const id = z.string().regex(/^[a-z0-9-]{1,32}$/, 'must be 1-32 characters of a-z, 0-9 and -');
+const ms = z.number().int().min(0).max(24 * 3600 * 1000);
+const usbId = z.union([z.number().int().min(0).max(0xffff), z.string().regex(/^(0x)?[0-9a-fA-F]{1,4}$/).transform((s) => parseInt(s.replace(/^0x/, ''), 16))]);
+
+export const serialTransportSchema = z.object({
+  type: z.literal('serial'),
+  path: z.string().min(1),
+  baudRate: z.number().int().positive().default(9600),
+  dataBits: z.union([z.literal(5), z.literal(6), z.literal(7), z.literal(8)]).default(8),
+  parity: z.enum(['none', 'even', 'odd', 'mark', 'space']).default('none'),
+  stopBits: z.union([z.literal(1), z.literal(1.5), z.literal(2)]).default(1),
+}).strict();
+
+export const hidTransportSchema = z.object({
+  type: z.literal('hid'),
+  vendorId: usbId,
+  productId: usbId,
+  serialNumber: z.string().optional(),
+}).strict();
+
+export const simulatorFaultsSchema = z.object({
+  /** probability per card that the shoe reports MISREAD before the rescan */
+  misreadRate: z.number().min(0).max(1).default(0),
+  /** probability per frame of a line of garbage bytes on the wire */
+  garbageRate: z.number().min(0).max(1).default(0),
+  /** probability per frame that the frame is lost on the line (a SEQ gap) */
+  dropFrameRate: z.number().min(0).max(1).default(0),
+}).strict();
+
+export const simulatorTransportSchema = z.object({
+  type: z.literal('simulator'),
+  /** milliseconds between two cards (0 = as fast as possible) */
+  cardIntervalMs: ms.default(900),
+  /** milliseconds between two rounds */
+  roundIntervalMs: ms.default(4000),
+  /** a fixed seed makes the shuffles repeatable; default: a fresh random seed */
+  seed: z.union([z.string(), z.number()]).optional(),
+  /** cut card position, in cards from the end of the shoe */
+  cutCardFromEnd: z.number().int().min(1).max(400).default(70),
+  faults: simulatorFaultsSchema.default({ misreadRate: 0, garbageRate: 0, dropFrameRate: 0 }),
+}).strict();
+
+export const transportSchema = z.discriminatedUnion('type', [serialTransportSchema, hidTransportSchema, simulatorTransportSchema]);
+
+export const deviceKindSchema = z.enum(['card-shoe', 'rfid-shoe', 'barcode-scanner', 'shuffler', 'dice-sensor', 'ball-reader']);
+
+export const deviceSchema = z.object({
+  id,
+  kind: deviceKindSchema,
+  transport: transportSchema,
+  /** no valid frame for this long marks the device stale */
+  staleAfterMs: ms.default(3000),
+}).strict();
+
+export const tableSchema = z.object({
+  id,
+  game: z.string(),
+  decks: z.number().int().min(1).max(16).optional(),
+  betting: z.enum(['engine', 'none']).default('none'),
+  burnPerRound: z.number().int().min(0).max(20).optional(),
+  rescanRetries: z.number().int().min(0).max(10).default(2),
+  rescanIntervalMs: ms.default(500),
+  rescanTimeoutMs: ms.default(20000),
+  gameOptions: z.record(z.string(), z.unknown()).default({}),
+  devices: z.array(deviceSchema).min(1),
+}).strict();
+
+export const mqttSchema = z.object({
+  url: z.union([z.literal('embedded'), z.string().regex(/^(mqtt|mqtts|tcp|tls|ws|wss):\/\/.+/, 'must be "embedded" or a broker URL such as mqtt://host:1883')]).default('embedded'),
+  topicPrefix: z.string().regex(/^[^#+]+$/, 'must not contain MQTT wildcards').default('casino'),
+  clientIdPrefix: z.string().max(64).default('tablegw-'),
+  protocolVersion: z.union([z.literal(4), z.literal(5)]).default(5),
+  username: z.string().optional(),
+  password: z.string().optional(),
+  passwordFile: z.string().optional(),
+  ca: z.string().optional(),
+  cert: z.string().optional(),
+  key: z.string().optional(),
+  keepaliveSec: z.number().int().min(0).max(3600).default(30),
+}).strict();
+
+export const configSchema = z.object({
+  mqtt: mqttSchema.default({ url: 'embedded', topicPrefix: 'casino', clientIdPrefix: 'tablegw-', protocolVersion: 5, keepaliveSec: 30 }),
+  embeddedBroker: z.object({
+    host: z.string().default('127.0.0.1'),
+    port: z.number().int().min(0).max(65535).default(1883),
+  }).strict().default({ host: '127.0.0.1', port: 1883 }),
+  dataDir: z.string().default('./data'),
+  log: z.object({ level: z.enum(['debug', 'info', 'warn', 'error']).default('info') }).strict().default({ level: 'info' }),
+  tables: z.array(tableSchema).min(1),
+}).strict();
+
+export type GatewayConfig = z.infer<typeof configSchema>;
+export type TableConfig = z.infer<typeof tableSchema>;
+export type DeviceConfig = z.infer<typeof deviceSchema>;
+export type TransportConfig = z.infer<typeof transportSchema>;
+export type SimulatorTransportConfig = z.infer<typeof simulatorTransportSchema>;

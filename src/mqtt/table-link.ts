@@ -1,0 +1,128 @@
+/**
+ * One table's MQTT connection (mqtt-api.md): client id `<clientIdPrefix><tableId>`, the retained
+ * `status` with its `offline` last will, QoS 1 publishing in order, and the `request/+` subscription.
+ * Nagle is switched off on every (re)connect: mqtt.js leaves it on, which costs ~40 ms per message.
+ */
+import { readFileSync } from 'node:fs';
+import type { Socket } from 'node:net';
+import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import { Subject, type Observable } from 'rxjs';
+import type { Logger } from '../log.js';
+import { requestCommandOf, topicsFor, type TopicMap } from './topics.js';
+
+export interface TableLinkOptions {
+  url: string;
+  tableId: string;
+  gameId: string;
+  topicPrefix: string;
+  clientIdPrefix: string;
+  protocolVersion: 4 | 5;
+  keepaliveSec: number;
+  username?: string;
+  password?: string;
+  passwordFile?: string;
+  ca?: string;
+  cert?: string;
+  key?: string;
+  logger: Logger;
+}
+
+export interface IncomingRequest {
+  command: string;
+  payload: string;
+  responseTopic?: string;
+  correlationData?: string;
+}
+
+export class TableLink {
+  readonly topics: TopicMap;
+  readonly requests$: Observable<IncomingRequest>;
+  readonly connected$ = new Subject<boolean>();
+  private readonly requestSubject = new Subject<IncomingRequest>();
+  private client: MqttClient | null = null;
+  private isConnected = false;
+
+  constructor(private readonly o: TableLinkOptions) {
+    this.topics = topicsFor(o.topicPrefix, o.tableId);
+    this.requests$ = this.requestSubject.asObservable();
+  }
+
+  get connected(): boolean {
+    return this.isConnected;
+  }
+
+  private statusPayload(state: 'online' | 'offline'): string {
+    return JSON.stringify({ v: 1, type: 'status', table: this.o.tableId, game: this.o.gameId, ts: new Date().toISOString(), state });
+  }
+
+  connect(): void {
+    const o = this.o;
+    const opts: IClientOptions = {
+      clientId: o.clientIdPrefix + o.tableId,
+      protocolVersion: o.protocolVersion,
+      keepalive: o.keepaliveSec,
+      clean: true,
+      reconnectPeriod: 1000,
+      connectTimeout: 10_000,
+      will: { topic: this.topics.status, payload: Buffer.from(this.statusPayload('offline')), qos: 1, retain: true },
+    };
+    if (o.username) opts.username = o.username;
+    const password = o.password ?? (o.passwordFile ? readFileSync(o.passwordFile, 'utf8').trim() : undefined);
+    if (password) opts.password = password;
+    if (o.ca) opts.ca = readFileSync(o.ca);
+    if (o.cert) opts.cert = readFileSync(o.cert);
+    if (o.key) opts.key = readFileSync(o.key);
+    const client = mqtt.connect(o.url, opts);
+    this.client = client;
+    client.on('connect', () => {
+      (client.stream as unknown as Socket | undefined)?.setNoDelay?.(true);
+      this.isConnected = true;
+      this.connected$.next(true);
+      o.logger.info(`connected to ${o.url} as ${opts.clientId}`);
+      client.publish(this.topics.status, this.statusPayload('online'), { qos: 1, retain: true });
+      client.subscribe(this.topics.requests, { qos: 1 }, (err) => {
+        if (err) o.logger.error(`cannot subscribe to ${this.topics.requests}: ${err.message}`);
+      });
+    });
+    client.on('close', () => {
+      if (this.isConnected) o.logger.warn(`connection to ${o.url} lost; reconnecting`);
+      this.isConnected = false;
+      this.connected$.next(false);
+    });
+    client.on('error', (e) => o.logger.warn(`MQTT error: ${e.message}`));
+    client.on('message', (topic, payload, packet) => {
+      const command = requestCommandOf(topic);
+      if (!command) return;
+      const props = packet.properties;
+      this.requestSubject.next({
+        command,
+        payload: payload.toString('utf8'),
+        ...(props?.responseTopic ? { responseTopic: props.responseTopic } : {}),
+        ...(props?.correlationData ? { correlationData: Buffer.from(props.correlationData).toString('base64') } : {}),
+      });
+    });
+  }
+
+  /** publishes at QoS 1 (queued in order while disconnected) */
+  publish(topic: string, payload: string, retain: boolean, correlationData?: string): void {
+    if (!this.client) throw new Error('TableLink.publish before connect');
+    const opts: mqtt.IClientPublishOptions = { qos: 1, retain };
+    if (correlationData && this.o.protocolVersion === 5) opts.properties = { correlationData: Buffer.from(correlationData, 'base64') };
+    this.client.publish(topic, payload, opts, (err) => {
+      if (err) this.o.logger.warn(`publish to ${topic} failed: ${err.message}`);
+    });
+  }
+
+  /** graceful shutdown: `offline` status, then disconnect */
+  async close(): Promise<void> {
+    const c = this.client;
+    if (!c) return;
+    this.client = null;
+    if (c.connected) {
+      await new Promise<void>((resolve) => c.publish(this.topics.status, this.statusPayload('offline'), { qos: 1, retain: true }, () => resolve()));
+    }
+    await new Promise<void>((resolve) => c.end(false, {}, () => resolve()));
+    this.requestSubject.complete();
+    this.connected$.complete();
+  }
+}

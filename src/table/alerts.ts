@@ -1,0 +1,18 @@
+/** Alert kinds (games.md) and their severities. */
+export type Severity = 'info' | 'warning' | 'critical';
+
+export const ALERT_KINDS = [
+  'bad-frame', 'frame-gap', 'device-stale', 'device-error', 'unknown-tag', 'misread',
+  'rescan-overdue', 'out-of-order-card', 'exposed-card', 'unnecessary-card', 'shoe-void',
+  'dropped-card', 'foreign-card', 'card-after-last-round', 'card-count-mismatch', 'shuffler-jam',
+  'cocked-dice', 'dice-no-bounce', 'dice-noread', 'ball-invalid', 'round-void',
+  'unexpected-rescan', 'deck-exhausted', 'device-disconnected',
+] as const;
+export type AlertKind = (typeof ALERT_KINDS)[number];
+
+const CRITICAL: ReadonlySet<string> = new Set(['foreign-card', 'shoe-void', 'device-error', 'shuffler-jam', 'card-count-mismatch']);
+
+export function severityOf(kind: AlertKind): Severity {
+  if (kind === 'misread') return 'info';
+  return CRITICAL.has(kind) ? 'critical' : 'warning';
+}

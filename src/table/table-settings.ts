@@ -1,0 +1,23 @@
+/** Resolves a table's config entry into the pure machine's settings (defaults from games.md). */
+import type { TableConfig } from '../config/schema.js';
+import { cardGame } from '../games/registry.js';
+import type { TableSettings } from './types.js';
+
+export function tableSettings(t: TableConfig): TableSettings {
+  const game = cardGame(t.game);
+  if (!game) throw new Error(`unknown game ${t.game}`);
+  return {
+    tableId: t.id,
+    gameId: t.game,
+    game,
+    decks: t.decks ?? game.defaults.decks,
+    engine: t.betting === 'engine',
+    burnPerRound: t.burnPerRound ?? game.defaults.burnPerRound,
+    burnFaceDown: game.defaults.burnFaceDown,
+    rescanRetries: t.rescanRetries,
+    rescanIntervalMs: t.rescanIntervalMs,
+    rescanTimeoutMs: t.rescanTimeoutMs,
+    devices: t.devices.map((d) => ({ id: d.id, kind: d.kind })),
+    gameOptions: t.gameOptions,
+  };
+}

@@ -1,0 +1,116 @@
+/**
+ * Inputs, outputs and state of the pure table machine (`table-machine.ts`).
+ * Everything here is plain JSON-serialisable data so that inputs can be journaled and replayed.
+ */
+import type { DeviceFrame } from '../../drivers/codecs/frames.js';
+import type { Card } from '../domain/card.js';
+import type { CardGame, RevealPoint } from '../games/game.js';
+import type { AlertKind } from './alerts.js';
+
+export type DeviceKind = 'card-shoe' | 'rfid-shoe' | 'barcode-scanner' | 'shuffler' | 'dice-sensor' | 'ball-reader';
+export type DeviceState = 'connected' | 'disconnected' | 'stale' | 'fault';
+
+/** Static per-table settings, resolved from the config file. */
+export interface TableSettings {
+  tableId: string;
+  gameId: string;
+  game: CardGame<any>;
+  decks: number;
+  /** `betting: engine` */
+  engine: boolean;
+  burnPerRound: number;
+  burnFaceDown: boolean;
+  rescanRetries: number;
+  rescanIntervalMs: number;
+  rescanTimeoutMs: number;
+  devices: ReadonlyArray<{ id: string; kind: DeviceKind }>;
+  gameOptions: Readonly<Record<string, unknown>>;
+}
+
+/** Everything that can happen to a table, each stamped with the wall-clock time it was received. */
+export type TableInput =
+  | { type: 'start'; at: number }
+  | { type: 'frame'; at: number; deviceId: string; frame: DeviceFrame }
+  | { type: 'device-status'; at: number; deviceId: string; state: 'connected' | 'disconnected' | 'stale'; detail?: string }
+  | { type: 'device-alert'; at: number; deviceId: string; kind: AlertKind; detail: string; data?: Record<string, unknown> }
+  | { type: 'device-restart'; at: number; deviceId: string }
+  | { type: 'request'; at: number; command: string; payload: string; responseTopic?: string; correlationData?: string }
+  | { type: 'timer'; at: number; name: string };
+
+export interface Envelope {
+  v: 1;
+  type: string;
+  table: string;
+  game: string;
+  seq: number;
+  ts: string;
+  shoeId?: string;
+  roundId?: string;
+  [k: string]: unknown;
+}
+
+export type TableOutput =
+  | { type: 'publish'; topic: string; retain: boolean; payload: Envelope; alsoTo?: { topic: string; correlationData?: string } }
+  | { type: 'device-command'; deviceId: string; command: 'RESCAN' | 'LOCK' | 'UNLOCK' }
+  | { type: 'set-timer'; name: string; at: number }
+  | { type: 'cancel-timer'; name: string }
+  | { type: 'log'; level: 'debug' | 'info' | 'warn' | 'error'; msg: string; data?: Record<string, unknown> };
+
+export type ShoeLifecycle = 'burning' | 'dealing' | 'last-round' | 'closed' | 'void';
+
+export interface ShoeStateData {
+  no: number;
+  id: string;
+  state: ShoeLifecycle;
+  /** false for the shoe assumed at start-up before any `LOADED` (no reveal and burn expected) */
+  loaded: boolean;
+  revealCard: Card | null;
+  burnTarget: number;
+  burnCards: Card[];
+  cardsDealt: number;
+  cutCardSeen: boolean;
+  /** cards seen in this shoe (or deck) -> times */
+  counts: Record<string, number>;
+  roundsStarted: number;
+  roundsCompleted: number;
+  /** unnecessary cards drawn since the last round ended: they become the next round's burns */
+  carriedBurns: Card[];
+}
+
+export interface HiddenCard {
+  position: string;
+  index: number;
+  card: Card;
+  revealAt: RevealPoint;
+}
+
+export interface RoundStateData {
+  id: string;
+  no: number;
+  bettingOpen: boolean;
+  game: unknown;
+  burns: Card[];
+  burnsNeeded: number;
+  burnsHidden: boolean;
+  hidden: HiddenCard[];
+  lastRound: boolean;
+  /** cards of this round in dealing order (for single-deck duplicate checks) */
+  seen: Card[];
+}
+
+export interface PendingRescan {
+  id: number;
+  since: number;
+  retriesSent: number;
+  deviceId: string;
+}
+
+export interface TableState {
+  seq: number;
+  shoe: ShoeStateData;
+  round: RoundStateData | null;
+  lastRound: { id: string; status: 'complete' | 'void' } | null;
+  pending: PendingRescan | null;
+  nextPendingId: number;
+  devices: Record<string, { kind: DeviceKind; state: DeviceState; detail?: string; model?: string; firmware?: string }>;
+}
