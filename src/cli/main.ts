@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfigFile } from '../config/load-config.js';
 import { startGateway } from '../gateway/gateway.js';
 import { createLogger } from '../log.js';
+import { COMMANDS } from './commands/index.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const DEFAULT_CONFIG = join(ROOT, 'config', 'default.yaml');
@@ -32,6 +33,7 @@ function usage(): string {
 Commands:
   start          run the gateway (the demo without --config)
   check-config   validate a configuration file
+${Object.keys(COMMANDS).map((c) => `  ${c}`).join('\n')}
 
 Run "tablegw <command> --help" for a command's options.`;
 }
@@ -98,7 +100,17 @@ async function main(): Promise<number> {
     case undefined: case '--help': case '-h': case 'help':
       console.log(usage());
       return command ? 0 : 2;
-    default:
+    default: {
+      const load = command ? COMMANDS[command] : undefined;
+      if (load) {
+        const cmd = await load();
+        if (rest.includes('--help') || rest.includes('-h')) {
+          console.log(cmd.help);
+          return 0;
+        }
+        return cmd.run(rest);
+      }
+    }
       console.error(`unknown command "${command}"\n\n${usage()}`);
       return 2;
   }

@@ -1,0 +1,12 @@
+/**
+ * Subcommands of `tablegw` beyond `start` and `check-config` (which live in main.ts).
+ * Each module exports `run(argv: string[]): Promise<number>` (the exit code) and `help`.
+ */
+export interface CliCommand {
+  summary: string;
+  help: string;
+  run(argv: string[]): Promise<number>;
+}
+
+export const COMMANDS: Record<string, () => Promise<CliCommand>> = {
+};
