@@ -8,7 +8,7 @@ import type { DeviceDriver, DriverEvent } from '../../drivers/device-driver.js';
 import type { Logger } from '../log.js';
 import type { TableLink } from '../mqtt/table-link.js';
 import type { TableCounterStore } from '../persistence/table-counters.js';
-import { initialTableState, step } from '../table/table-machine.js';
+import { countersOf, initialTableState, step } from '../table/table-machine.js';
 import type { Envelope, TableInput, TableOutput, TableSettings, TableState } from '../table/types.js';
 
 export interface PublishedMessage {
@@ -86,7 +86,7 @@ export class TableRuntime {
     this.state = result.state;
     this.inputSubject.next(input);
     // counters first: a seq that went out must never be handed out again after a crash
-    this.counters.save({ seq: this.state.seq, shoeNo: this.state.shoe.no });
+    this.counters.save(countersOf(this.state));
     for (const o of result.outputs) this.carryOut(o);
   }
 

@@ -1,20 +1,17 @@
 /**
  * Per-table counters that must never go back, even across restarts: the last published `seq`
- * and the last shoe number (so shoe ids are never reused). Stored in `<dataDir>/tables/<id>/counters.json`,
- * written (temp file + rename) after every step that changed them, before anything is published.
+ * and the numbers ids are made from (shoe number, ...), so ids are never reused. Stored in
+ * `<dataDir>/tables/<id>/counters.json`, written (temp file + rename) after every step that
+ * changed them, before anything of that step is published.
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-
-export interface TableCounters {
-  seq: number;
-  shoeNo: number;
-}
+import type { TableCounters } from '../table/types.js';
 
 export class TableCounterStore {
   private readonly file: string;
   private readonly tmp: string;
-  private last: TableCounters = { seq: 0, shoeNo: 0 };
+  private lastText = '';
 
   constructor(dataDir: string, tableId: string) {
     const dir = join(dataDir, 'tables', tableId);
@@ -24,22 +21,22 @@ export class TableCounterStore {
   }
 
   load(): TableCounters {
+    const out: TableCounters = {};
     try {
-      const v = JSON.parse(readFileSync(this.file, 'utf8')) as Partial<TableCounters>;
-      this.last = {
-        seq: Number.isSafeInteger(v.seq) && (v.seq as number) >= 0 ? (v.seq as number) : 0,
-        shoeNo: Number.isSafeInteger(v.shoeNo) && (v.shoeNo as number) >= 0 ? (v.shoeNo as number) : 0,
-      };
+      const v = JSON.parse(readFileSync(this.file, 'utf8')) as Record<string, unknown>;
+      for (const [k, n] of Object.entries(v)) if (Number.isSafeInteger(n) && (n as number) >= 0) out[k] = n as number;
     } catch {
-      this.last = { seq: 0, shoeNo: 0 };
+      // no file yet (first start) or unreadable: start from zero
     }
-    return { ...this.last };
+    this.lastText = JSON.stringify(out);
+    return out;
   }
 
   save(c: TableCounters): void {
-    if (c.seq === this.last.seq && c.shoeNo === this.last.shoeNo) return;
-    writeFileSync(this.tmp, JSON.stringify(c));
+    const text = JSON.stringify(c);
+    if (text === this.lastText) return;
+    writeFileSync(this.tmp, text);
     renameSync(this.tmp, this.file);
-    this.last = { ...c };
+    this.lastText = text;
   }
 }

@@ -7,6 +7,7 @@ export function tableSettings(t: TableConfig): TableSettings {
   const game = cardGame(t.game);
   if (!game) throw new Error(`unknown game ${t.game}`);
   return {
+    kind: 'card',
     tableId: t.id,
     gameId: t.game,
     game,

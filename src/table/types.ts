@@ -10,22 +10,30 @@ import type { AlertKind } from './alerts.js';
 export type DeviceKind = 'card-shoe' | 'rfid-shoe' | 'barcode-scanner' | 'shuffler' | 'dice-sensor' | 'ball-reader';
 export type DeviceState = 'connected' | 'disconnected' | 'stale' | 'fault';
 
-/** Static per-table settings, resolved from the config file. */
-export interface TableSettings {
+/** What every table machine's settings have, whatever the game. */
+export interface BaseTableSettings {
   tableId: string;
   gameId: string;
-  game: CardGame<any>;
-  decks: number;
   /** `betting: engine` */
   engine: boolean;
+  devices: ReadonlyArray<{ id: string; kind: DeviceKind }>;
+  gameOptions: Readonly<Record<string, unknown>>;
+}
+
+/** Static settings of a card-game table, resolved from the config file. */
+export interface CardTableSettings extends BaseTableSettings {
+  kind: 'card';
+  game: CardGame<any>;
+  decks: number;
   burnPerRound: number;
   burnFaceDown: boolean;
   rescanRetries: number;
   rescanIntervalMs: number;
   rescanTimeoutMs: number;
-  devices: ReadonlyArray<{ id: string; kind: DeviceKind }>;
-  gameOptions: Readonly<Record<string, unknown>>;
 }
+
+/** Settings of any table; each kind of table machine adds its own variant here. */
+export type TableSettings = CardTableSettings;
 
 /** Everything that can happen to a table, each stamped with the wall-clock time it was received. */
 export type TableInput =
@@ -105,12 +113,33 @@ export interface PendingRescan {
   deviceId: string;
 }
 
-export interface TableState {
+/** What every table machine's state has, whatever the game. */
+export interface BaseTableState {
+  /** the last `seq` used in an envelope */
   seq: number;
+  devices: Record<string, DeviceRecord>;
+}
+
+export interface DeviceRecord {
+  kind: DeviceKind;
+  state: DeviceState;
+  detail?: string;
+  model?: string;
+  firmware?: string;
+}
+
+/** The state of a card-game table. */
+export interface CardTableState extends BaseTableState {
+  kind: 'card';
   shoe: ShoeStateData;
   round: RoundStateData | null;
   lastRound: { id: string; status: 'complete' | 'void' } | null;
   pending: PendingRescan | null;
   nextPendingId: number;
-  devices: Record<string, { kind: DeviceKind; state: DeviceState; detail?: string; model?: string; firmware?: string }>;
 }
+
+/** The state of any table; each kind of table machine adds its own variant here. */
+export type TableState = CardTableState;
+
+/** Numbers that must never go back across restarts (persisted after every step). */
+export type TableCounters = Record<string, number>;

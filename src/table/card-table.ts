@@ -1,0 +1,572 @@
+/**
+ * The card-table machine: the shoe procedures shared by all card games (games.md "Shoe
+ * procedures"): new-shoe reveal and burn, per-round burns, cut card and last round, exposed /
+ * unnecessary / dropped cards, misread -> awaiting-rescan -> rescan, card counting (foreign cards),
+ * deck exhaustion for single-deck games. The game module (`src/games/*`) only knows the dealing
+ * order and the outcome of one round. Pure: no I/O, no clock, no randomness.
+ */
+import type { DeviceFrame } from '../../drivers/codecs/frames.js';
+import { revealBurnCount, type Card } from '../domain/card.js';
+import type { Expectation, RevealPoint } from '../games/game.js';
+import type { ParsedRequest } from '../mqtt/requests.js';
+import type { AlertKind } from './alerts.js';
+import { initialDevices, TableStepBase, type RequestAnswer } from './table-base.js';
+import type {
+  CardTableSettings, CardTableState, HiddenCard, RoundStateData, ShoeStateData, TableCounters,
+} from './types.js';
+
+const pad4 = (n: number) => String(n).padStart(4, '0');
+
+export function shoeIdOf(tableId: string, no: number): string {
+  return `${tableId}-s${pad4(no)}`;
+}
+
+/** A card table that has just started: an unknown shoe in progress, no round. */
+export function initialCardTableState(settings: CardTableSettings, persisted: TableCounters = {}): CardTableState {
+  const shoeNo = (persisted.shoeNo ?? 0) + 1;
+  return {
+    kind: 'card',
+    seq: persisted.seq ?? 0,
+    shoe: newShoe(settings, shoeNo, false),
+    round: null,
+    lastRound: null,
+    pending: null,
+    nextPendingId: 1,
+    devices: initialDevices(settings),
+  };
+}
+
+export function cardTableCounters(s: CardTableState): TableCounters {
+  return { seq: s.seq, shoeNo: s.shoe.no };
+}
+
+/** a private copy of the parts of the state a step may change */
+export function copyCardTableState(prev: CardTableState): CardTableState {
+  return {
+    ...prev,
+    shoe: { ...prev.shoe, burnCards: [...prev.shoe.burnCards], carriedBurns: [...prev.shoe.carriedBurns] },
+    round: prev.round ? { ...prev.round, burns: [...prev.round.burns], hidden: [...prev.round.hidden], seen: [...prev.round.seen] } : null,
+    pending: prev.pending ? { ...prev.pending } : null,
+    devices: { ...prev.devices },
+  };
+}
+
+function newShoe(settings: CardTableSettings, no: number, loaded: boolean): ShoeStateData {
+  const single = settings.game.defaults.singleDeck;
+  return {
+    no,
+    id: shoeIdOf(settings.tableId, no),
+    state: loaded && !single ? 'burning' : 'dealing',
+    loaded,
+    revealCard: null,
+    burnTarget: 0,
+    burnCards: [],
+    cardsDealt: 0,
+    cutCardSeen: false,
+    counts: {},
+    roundsStarted: 0,
+    roundsCompleted: 0,
+    carriedBurns: [],
+  };
+}
+
+/** One step of a card table, on a private copy of the state. */
+export class CardTableStep extends TableStepBase<CardTableState, CardTableSettings> {
+  protected currentIds(): { shoeId?: string; roundId?: string } {
+    return { shoeId: this.s.shoe.id, roundId: this.s.round?.id };
+  }
+
+  private publishShoe(): void {
+    const sh = this.s.shoe;
+    const body: Record<string, unknown> = {
+      state: sh.state,
+      decks: this.cfg.decks,
+      cardsDealt: sh.cardsDealt,
+      cutCardSeen: sh.cutCardSeen,
+      revealCard: sh.revealCard,
+      burnCount: sh.burnTarget,
+      roundsCompleted: sh.roundsCompleted,
+    };
+    // New-shoe burns are face down: their values are published only once the shoe is over.
+    if (sh.state === 'closed' || sh.state === 'void') body.burnCards = [...sh.burnCards];
+    this.publish('shoe', 'shoe', true, { shoeId: sh.id, ...body }, { roundId: null });
+  }
+
+  private expectation(): Expectation | null {
+    const r = this.s.round;
+    if (!r) return null;
+    if (r.burns.length < r.burnsNeeded) return { kind: 'card', position: 'burn', faceDown: r.burnsHidden };
+    return this.cfg.game.expect(r.game);
+  }
+
+  private phase(): string {
+    const r = this.s.round;
+    if (this.s.pending) return 'awaiting-rescan';
+    if (!r) return 'idle';
+    if (r.bettingOpen) return 'betting';
+    const e = this.expectation();
+    if (e && (e.kind === 'decision' || e.kind === 'close-decisions')) return 'awaiting-decision';
+    return 'dealing';
+  }
+
+  /** the round's cards as the public may see them: hidden cards as null */
+  private visibleCards(r: RoundStateData): Record<string, (Card | null)[]> {
+    const cards = this.cfg.game.cards(r.game) as Record<string, (Card | null)[]>;
+    const out: Record<string, (Card | null)[]> = {};
+    for (const pos of this.cfg.game.positions) out[pos] = [...(cards[pos] ?? [])];
+    for (const pos of Object.keys(cards)) if (!(pos in out)) out[pos] = [...cards[pos]];
+    for (const h of r.hidden) if (out[h.position]) out[h.position][h.index] = null;
+    out.burn = r.burnsHidden ? r.burns.map(() => null) : [...r.burns];
+    return out;
+  }
+
+  private publishRound(phaseOverride?: 'complete' | 'void', extra: Record<string, unknown> = {}): void {
+    const r = this.s.round;
+    const e = phaseOverride ? null : this.expectation();
+    const body: Record<string, unknown> = {
+      phase: phaseOverride ?? this.phase(),
+      roundNo: r?.no ?? null,
+      cards: r ? this.visibleCards(r) : {},
+      expect: this.s.pending ? { kind: 'rescan' } : e ?? null,
+      ...extra,
+    };
+    this.publish('round', 'round', true, body, { roundId: r ? r.id : this.s.lastRound?.id ?? null });
+  }
+
+  // ---------------------------------------------------------------- start and devices
+
+  protected onStart(): void {
+    this.publishShoe();
+    this.publishRound();
+    this.log('info', `table ${this.cfg.tableId} (${this.cfg.gameId}) started, shoe ${this.s.shoe.id}`);
+  }
+
+  // ---------------------------------------------------------------- device frames
+
+  protected onGameFrame(deviceId: string, f: DeviceFrame): void {
+    switch (f.type) {
+      case 'CARD': return this.onCard(deviceId, f.card, f.rescan);
+      case 'MISREAD': return this.onMisread(deviceId);
+      case 'CUT': return this.onCut(deviceId);
+      case 'DROP': return this.onDrop(deviceId);
+      case 'STATE':
+        this.event('shoe-state', { deviceId, state: f.state });
+        if (f.state === 'LOADED') this.startNewShoe(`shoe ${deviceId} reported LOADED`);
+        return;
+      default:
+        this.log('warn', `frame type ${f.type} from ${deviceId} is not used by a ${this.cfg.gameId} table`);
+    }
+  }
+
+  // ---------------------------------------------------------------- shoe lifecycle
+
+  private startNewShoe(why: string): void {
+    if (this.s.pending) this.clearPending();
+    if (this.s.round) {
+      this.alert('round-void', `round ${this.s.round.id} void: new shoe started mid-round (${why})`);
+      this.voidRound('round-void', `new shoe started mid-round (${why})`);
+    }
+    const prev = this.s.shoe;
+    if (prev.state !== 'closed' && prev.state !== 'void' && prev.cardsDealt > 0) {
+      this.s.shoe = { ...prev, state: 'closed' };
+      this.publishShoe();
+    }
+    this.s.shoe = newShoe(this.cfg, prev.no + 1, true);
+    this.s.lastRound = null;
+    this.publishShoe();
+    this.log('info', `new shoe ${this.s.shoe.id} (${why})`);
+  }
+
+  private onCut(deviceId: string): void {
+    const sh = this.s.shoe;
+    const r = this.s.round;
+    const inRound = !!r && (r.burns.length > 0 || r.seen.length > 0);
+    this.s.shoe = { ...sh, cutCardSeen: true };
+    if (sh.state === 'closed' || sh.state === 'void') {
+      this.event('cut', { deviceId, when: 'after-shoe' });
+      return;
+    }
+    if (inRound) {
+      this.s.shoe.state = 'last-round';
+      r!.lastRound = true;
+      this.event('cut', { deviceId, when: 'in-round' });
+      this.log('info', `cut card during round ${r!.id}: it is the last round of shoe ${sh.id}`);
+    } else {
+      this.s.shoe.state = 'closed';
+      this.event('cut', { deviceId, when: 'between-rounds' });
+      this.log('info', `cut card between rounds: shoe ${sh.id} closed`);
+      if (r) {
+        const detail = 'the cut card came out before this round\'s first card: no further round in this shoe';
+        this.alert('round-void', `round ${r.id}: ${detail}`, { deviceId });
+        this.voidRound('round-void', detail);
+      }
+    }
+    this.publishShoe();
+  }
+
+  // ---------------------------------------------------------------- cards
+
+  private onMisread(deviceId: string): void {
+    this.event('misread', { deviceId });
+    this.alert('misread', `card could not be read by ${deviceId}: rescan required`, { deviceId });
+    if (this.s.pending) return; // the same card failed again: still one pending rescan
+    const id = this.s.nextPendingId++;
+    this.s.pending = { id, since: this.at, retriesSent: 0, deviceId };
+    this.out.push({ type: 'device-command', deviceId, command: 'RESCAN' });
+    if (this.cfg.rescanRetries > 0) this.out.push({ type: 'set-timer', name: `rescan-retry:${id}`, at: this.at + this.cfg.rescanIntervalMs });
+    this.out.push({ type: 'set-timer', name: `rescan-overdue:${id}`, at: this.at + this.cfg.rescanTimeoutMs });
+    this.publishRound();
+  }
+
+  private clearPending(): void {
+    const p = this.s.pending;
+    if (!p) return;
+    this.out.push({ type: 'cancel-timer', name: `rescan-retry:${p.id}` });
+    this.out.push({ type: 'cancel-timer', name: `rescan-overdue:${p.id}` });
+    this.s.pending = null;
+  }
+
+  protected onTimer(name: string): void {
+    const [kind, idText] = name.split(':');
+    const p = this.s.pending;
+    if (!p || String(p.id) !== idText) return; // a timer of a rescan that has been resolved
+    if (kind === 'rescan-retry') {
+      if (p.retriesSent >= this.cfg.rescanRetries) return;
+      this.s.pending = { ...p, retriesSent: p.retriesSent + 1 };
+      this.out.push({ type: 'device-command', deviceId: p.deviceId, command: 'RESCAN' });
+      if (p.retriesSent + 1 < this.cfg.rescanRetries) this.out.push({ type: 'set-timer', name, at: this.at + this.cfg.rescanIntervalMs });
+    } else if (kind === 'rescan-overdue') {
+      this.alert('rescan-overdue', `no rescan ${this.at - p.since} ms after the misread on ${p.deviceId}: the dealer must rescan the card`, { deviceId: p.deviceId });
+    }
+  }
+
+  private onDrop(deviceId: string): void {
+    if (this.s.pending) {
+      this.clearPending();
+      this.alert('dropped-card', 'a card that was never read was dropped: the round is void', { deviceId });
+      if (this.s.round) this.voidRound('dropped-card', 'an unread card was dropped');
+      else this.publishRound();
+      return;
+    }
+    this.event('drop', { deviceId, read: true, detail: 'the dropped card had been read: it counts and play goes on' });
+  }
+
+  private onCard(deviceId: string, card: Card, rescan: boolean): void {
+    if (rescan) {
+      if (!this.s.pending) {
+        this.alert('unexpected-rescan', `rescan ${card} from ${deviceId} with no misread pending: ignored`, { deviceId, card });
+        return;
+      }
+      this.clearPending();
+      this.event('rescan', { deviceId, card: this.isHiddenNext() ? null : card });
+    } else if (this.s.pending) {
+      this.alert('out-of-order-card', `a card arrived from ${deviceId} while a rescan is pending: neither dealt nor counted, the round is held`, { deviceId, card });
+      return;
+    }
+    this.dealCard(deviceId, card);
+  }
+
+  /** whether the next card will be dealt face down (so a rescan event must not show it) */
+  private isHiddenNext(): boolean {
+    const e = this.expectation();
+    return !!e && e.kind === 'card' && e.faceDown;
+  }
+
+  private count(card: Card): number {
+    const sh = this.s.shoe;
+    const n = (sh.counts[card] ?? 0) + 1;
+    sh.counts = { ...sh.counts, [card]: n };
+    sh.cardsDealt += 1;
+    return n;
+  }
+
+  private dealCard(deviceId: string, card: Card): void {
+    const sh = this.s.shoe;
+    if (sh.state === 'closed' || sh.state === 'void') {
+      this.alert('card-after-last-round', `${card} came out after the last round of shoe ${sh.id} (${sh.state}): not dealt to anyone`, { deviceId, card });
+      return;
+    }
+    // A card the game cannot take now (waiting for a decision) is never assigned.
+    const e = this.expectation();
+    if (e && (e.kind === 'decision' || e.kind === 'close-decisions')) {
+      this.alert('out-of-order-card', `${card} arrived while the round waits for ${e.kind === 'decision' ? `a decision of ${e.seat}` : 'close-decisions'}: not dealt`, { deviceId, card });
+      return;
+    }
+    // Counting: more copies than the shoe holds, or twice in one round of a single-deck game.
+    const n = this.count(card);
+    const dupInRound = this.cfg.game.defaults.singleDeck && !!this.s.round?.seen.includes(card);
+    if (n > this.cfg.decks || dupInRound) {
+      this.alert('foreign-card', `${card} seen ${n} times in a ${this.cfg.decks}-deck shoe${dupInRound ? ' (twice in this round)' : ''}: not dealt`, { deviceId, card });
+      if (this.s.round) this.voidRound('foreign-card', `foreign card ${card}`);
+      return;
+    }
+    if (sh.state === 'burning') return this.shoeBurn(deviceId, card);
+    if (!this.s.round || e?.kind === 'complete') {
+      if (this.cfg.engine || (this.s.round && e?.kind === 'complete')) return this.unnecessaryCard(deviceId, card);
+      this.openRound(false, undefined);
+      if (this.voidIfDeckExhausted(1)) return;
+    }
+    this.roundCard(deviceId, card);
+  }
+
+  private shoeBurn(deviceId: string, card: Card): void {
+    const sh = this.s.shoe;
+    if (sh.revealCard === null) {
+      sh.revealCard = card;
+      sh.burnTarget = revealBurnCount(card);
+      this.event('card', { deviceId, role: 'reveal', card, faceDown: false, cardNo: sh.cardsDealt });
+      this.log('info', `shoe ${sh.id}: reveal card ${card}, burning ${sh.burnTarget}`);
+    } else {
+      sh.burnCards.push(card);
+      this.event('card', { deviceId, role: 'burn', card: null, faceDown: true, cardNo: sh.cardsDealt });
+    }
+    if (sh.revealCard !== null && sh.burnCards.length >= sh.burnTarget) {
+      sh.state = 'dealing';
+      this.log('info', `shoe ${sh.id}: burn complete, dealing`);
+    }
+    this.publishShoe();
+  }
+
+  private unnecessaryCard(deviceId: string, card: Card): void {
+    const sh = this.s.shoe;
+    sh.carriedBurns.push(card);
+    this.event('card', { deviceId, role: 'burn', card, faceDown: false, cardNo: sh.cardsDealt, unnecessary: true });
+    this.alert('unnecessary-card', `${card} was drawn when no card was expected: it becomes a burn card of the next round`, { deviceId, card, count: sh.carriedBurns.length });
+    if (sh.carriedBurns.length >= 2) {
+      sh.state = 'void';
+      this.alert('shoe-void', `${sh.carriedBurns.length} unnecessary cards: the rest of shoe ${sh.id} is void`, { deviceId });
+      this.publishShoe();
+    }
+  }
+
+  private openRound(engine: boolean, engineRoundId: string | undefined): RoundStateData {
+    const sh = this.s.shoe;
+    sh.roundsStarted += 1;
+    const carried = sh.carriedBurns;
+    sh.carriedBurns = [];
+    const r: RoundStateData = {
+      id: engineRoundId ?? `${sh.id}-r${pad4(sh.roundsStarted)}`,
+      no: sh.roundsStarted,
+      bettingOpen: engine,
+      game: this.cfg.game.newRound({ engine: this.cfg.engine, options: this.cfg.gameOptions }),
+      burns: [...carried],
+      burnsNeeded: Math.max(this.cfg.burnPerRound, carried.length),
+      burnsHidden: this.cfg.burnFaceDown,
+      hidden: [],
+      lastRound: sh.state === 'last-round',
+      seen: [],
+    };
+    this.s.round = r;
+    this.s.pending = null;
+    return r;
+  }
+
+  /**
+   * Single-deck games: a round that could need more cards than the deck still holds is void
+   * (`deck-exhausted`) and the deck is done until the next `LOADED`. `justCounted` = cards of this
+   * round already counted. Only checked on a deck whose start the gateway saw.
+   */
+  private voidIfDeckExhausted(justCounted: number): boolean {
+    const sh = this.s.shoe;
+    const r = this.s.round;
+    if (!r || !this.cfg.game.defaults.singleDeck || !sh.loaded) return false;
+    const remaining = this.cfg.decks * 52 - (sh.cardsDealt - justCounted);
+    const needed = r.burnsNeeded - r.burns.length + this.cfg.game.defaults.maxCardsPerRound;
+    if (remaining >= needed) return false;
+    this.alert('deck-exhausted', `round ${r.id} could need ${needed} cards but the deck has ${remaining} left: the round is void, load a fresh deck`);
+    sh.state = 'closed';
+    this.voidRound('deck-exhausted', `${remaining} cards left, up to ${needed} needed`);
+    return true;
+  }
+
+  private roundCard(deviceId: string, card: Card): void {
+    const r = this.s.round!;
+    const sh = this.s.shoe;
+    r.seen.push(card);
+    if (r.burns.length < r.burnsNeeded) {
+      r.burns.push(card);
+      this.event('card', { deviceId, role: 'burn', card: r.burnsHidden ? null : card, faceDown: r.burnsHidden, cardNo: sh.cardsDealt });
+      this.publishRound();
+      return;
+    }
+    const e = this.cfg.game.expect(r.game);
+    if (e.kind !== 'card') return; // unreachable: dealCard checked
+    if (r.bettingOpen && !e.faceDown) {
+      // Exposed card: a non-burn card drawn face up while betting is open voids the round.
+      r.game = this.cfg.game.place(r.game, card);
+      this.event('card', { deviceId, role: e.position, card, faceDown: false, cardNo: sh.cardsDealt, exposed: true });
+      this.alert('exposed-card', `${card} was dealt face up to ${e.position} while betting was open: the round is void`, { deviceId, card });
+      this.voidRound('exposed-card', `${card} exposed during betting`);
+      return;
+    }
+    const index = (this.cfg.game.cards(r.game)[e.position] ?? []).length;
+    r.game = this.cfg.game.place(r.game, card);
+    if (e.faceDown) r.hidden.push({ position: e.position, index, card, revealAt: e.revealAt ?? 'result' });
+    this.event('card', { deviceId, role: e.position, card: e.faceDown ? null : card, faceDown: e.faceDown, cardNo: sh.cardsDealt });
+    this.log('debug', e.faceDown ? `${r.id}: face-down card to ${e.position}` : `${r.id}: ${card} to ${e.position}`);
+    this.afterChange();
+  }
+
+  /** after a round changed: finish it when complete, else publish the snapshot */
+  private afterChange(): void {
+    const r = this.s.round;
+    if (!r) return;
+    const e = this.expectation();
+    if (e && e.kind === 'complete' && !r.bettingOpen && !this.s.pending) this.completeRound();
+    else this.publishRound();
+  }
+
+  private reveal(point: RevealPoint | 'all'): void {
+    const r = this.s.round;
+    if (!r) return;
+    const now: HiddenCard[] = [];
+    const keep: HiddenCard[] = [];
+    for (const h of r.hidden) (point === 'all' || h.revealAt === point ? now : keep).push(h);
+    if (now.length === 0) return;
+    r.hidden = keep;
+    const cards = now.map((h) => ({ position: h.position, index: h.index, card: h.card }));
+    this.event('reveal', { cards });
+  }
+
+  private resultCards(r: RoundStateData): Record<string, Card[]> {
+    const cards = this.cfg.game.cards(r.game);
+    const out: Record<string, Card[]> = {};
+    for (const pos of this.cfg.game.positions) if (cards[pos]) out[pos] = [...cards[pos]];
+    for (const pos of Object.keys(cards)) if (!(pos in out)) out[pos] = [...cards[pos]];
+    out.burn = [...r.burns];
+    return out;
+  }
+
+  private completeRound(): void {
+    const r = this.s.round!;
+    this.reveal('all');
+    const outcome = this.cfg.game.outcome(r.game);
+    this.publish('result', 'result', true, { status: 'complete', cards: this.resultCards(r), outcome });
+    this.publishRound('complete', { cards: this.resultCards(r) });
+    this.finishRound('complete');
+    this.log('info', roundSummary(r.id, this.resultCards(r), outcome));
+  }
+
+  private voidRound(reason: AlertKind, detail: string): void {
+    const r = this.s.round;
+    if (!r) return;
+    if (this.s.pending) this.clearPending();
+    this.reveal('all');
+    this.publish('result', 'result', true, { status: 'void', reason, detail, cards: this.resultCards(r), outcome: null });
+    this.publishRound('void', { reason, cards: this.resultCards(r) });
+    this.finishRound('void');
+    this.log('warn', `${r.id} void: ${reason} (${detail})`);
+  }
+
+  private finishRound(status: 'complete' | 'void'): void {
+    const r = this.s.round!;
+    const sh = this.s.shoe;
+    this.s.lastRound = { id: r.id, status };
+    this.s.round = null;
+    if (status === 'complete') sh.roundsCompleted += 1;
+    if (r.lastRound && sh.state === 'last-round') sh.state = 'closed';
+    this.publishShoe();
+  }
+
+  // ---------------------------------------------------------------- requests
+
+  protected handleRequest(req: Extract<ParsedRequest, { ok: true }>): RequestAnswer {
+    const r = this.s.round;
+    const sh = this.s.shoe;
+    const g = this.cfg.game;
+    switch (req.command) {
+      case 'status':
+        return { data: this.statusSnapshot() };
+      case 'open-betting': {
+        if (!this.cfg.engine) return { error: 'this table runs without an engine (betting: none): rounds start with their first card' };
+        if (sh.state === 'void') return { error: `shoe ${sh.id} is void: load a new shoe` };
+        if (sh.state === 'closed') return { error: `shoe ${sh.id} is closed (cut card): load a new shoe` };
+        if (r) return { error: `round ${r.id} is still in progress` };
+        if (this.s.pending) return { error: 'a misread card is waiting for its rescan' };
+        const round = this.openRound(true, req.args.roundId as string | undefined);
+        if (this.voidIfDeckExhausted(0)) return { error: `deck exhausted: round ${round.id} is void; load a fresh deck` };
+        this.publishRound();
+        return { data: { roundId: round.id } };
+      }
+      case 'close-betting': {
+        if (!r || !r.bettingOpen) return { error: r ? `round ${r.id} is not in betting` : 'no round is open' };
+        r.bettingOpen = false;
+        this.reveal('close-betting');
+        this.afterChange();
+        return { data: { roundId: r.id } };
+      }
+      case 'decision': {
+        if (!r) return { error: 'no round is in progress' };
+        if (!g.decide) return { error: `${g.id} takes no player decisions` };
+        if (r.bettingOpen) return { error: 'betting is still open' };
+        if (r.burns.length < r.burnsNeeded) return { error: 'the round\'s burn cards have not been drawn yet' };
+        const next = g.decide(r.game, req.args.seat as string, req.args.action as string);
+        if (next && typeof next === 'object' && 'error' in (next as object)) return next as { error: string };
+        r.game = next;
+        this.event('decision', { seat: req.args.seat, action: req.args.action });
+        this.afterChange();
+        return { data: { roundId: r.id } };
+      }
+      case 'close-decisions': {
+        if (!r) return { error: 'no round is in progress' };
+        if (!g.closeDecisions) return { error: `${g.id} has no decision windows` };
+        if (r.bettingOpen) return { error: 'betting is still open' };
+        const next = g.closeDecisions(r.game);
+        if (next && typeof next === 'object' && 'error' in (next as object)) return next as { error: string };
+        r.game = next;
+        this.reveal('close-decisions');
+        this.afterChange();
+        return { data: { roundId: r.id } };
+      }
+      case 'correction': {
+        if (!r) return { error: 'no round is in progress' };
+        if (!g.correct) return { error: `${g.id} has no corrections` };
+        const next = g.correct(r.game, req.args.kind as string, req.args);
+        if (next && typeof next === 'object' && 'error' in (next as object)) return next as { error: string };
+        r.game = next;
+        this.event('correction', { correction: req.args.kind });
+        this.afterChange();
+        return { data: { roundId: r.id } };
+      }
+      case 'void-round': {
+        if (!r) return { error: 'no round is in progress' };
+        const id = r.id;
+        this.alert('round-void', `the pit voided round ${id}: ${req.args.reason as string}`);
+        this.voidRound('round-void', req.args.reason as string);
+        return { data: { roundId: id } };
+      }
+      case 'new-shoe':
+        this.startNewShoe('new-shoe request');
+        return { data: { shoeId: this.s.shoe.id } };
+      case 'end-shoe': {
+        if (sh.state === 'closed' || sh.state === 'void') return { error: `shoe ${sh.id} is already ${sh.state}` };
+        if (r) {
+          sh.state = 'last-round';
+          r.lastRound = true;
+        } else sh.state = 'closed';
+        this.publishShoe();
+        return { data: { shoeId: sh.id, state: sh.state } };
+      }
+    }
+  }
+
+  protected gameSnapshot(): Record<string, unknown> {
+    const sh = this.s.shoe;
+    const r = this.s.round;
+    return {
+      shoe: { shoeId: sh.id, state: sh.state, cardsDealt: sh.cardsDealt, cutCardSeen: sh.cutCardSeen, roundsCompleted: sh.roundsCompleted },
+      round: r ? { roundId: r.id, phase: this.phase(), cards: this.visibleCards(r) } : { phase: this.phase(), lastRound: this.s.lastRound },
+    };
+  }
+}
+
+/** one human line per finished round: `bac-01-s0001-r0003: player AS 6D | banker 5C TD -> player` */
+export function roundSummary(roundId: string, cards: Record<string, Card[]>, outcome: Record<string, unknown>): string {
+  const hands = Object.entries(cards)
+    .filter(([pos, cs]) => pos !== 'burn' && cs.length > 0)
+    .map(([pos, cs]) => `${pos} ${cs.join(' ')}`)
+    .join(' | ');
+  const winner = typeof outcome.winner === 'string' ? ` -> ${outcome.winner}` : '';
+  const totals = 'playerTotal' in outcome && 'bankerTotal' in outcome ? ` (${String(outcome.playerTotal)}-${String(outcome.bankerTotal)})` : '';
+  return `${roundId}: ${hands}${winner}${totals}`;
+}
