@@ -297,6 +297,8 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
     const dupInRound = this.cfg.game.defaults.singleDeck && !!this.s.round?.seen.includes(card);
     if (n > this.cfg.decks || dupInRound) {
       this.alert('foreign-card', `${card} seen ${n} times in a ${this.cfg.decks}-deck shoe${dupInRound ? ' (twice in this round)' : ''}: not dealt`, { deviceId, card });
+      // without an engine the card would have opened the next round: that round is void
+      if (!this.s.round && !this.cfg.engine && sh.state !== 'burning') this.openRound(false, undefined);
       if (this.s.round) this.voidRound('foreign-card', `foreign card ${card}`);
       return;
     }
