@@ -9,4 +9,5 @@ export interface CliCommand {
 }
 
 export const COMMANDS: Record<string, () => Promise<CliCommand>> = {
+  simulate: () => import('./simulate.js').then((m) => m.command),
 };
