@@ -111,17 +111,36 @@ function next(s: BlackjackRound): Next {
   return dealerNeedsCard(s) ? { kind: 'dealer-card' } : { kind: 'complete' };
 }
 
+/** every hand object is built here, always with the same shape (fast property access) */
+function hand(h: BlackjackHand, change: Partial<BlackjackHand>): BlackjackHand {
+  return {
+    pos: change.pos ?? h.pos,
+    seat: h.seat,
+    cards: change.cards ?? h.cards,
+    split: change.split ?? h.split,
+    splitAces: change.splitAces ?? h.splitAces,
+    doubled: change.doubled ?? h.doubled,
+    stood: change.stood ?? h.stood,
+    folded: change.folded ?? h.folded,
+    wantsCard: change.wantsCard ?? h.wantsCard,
+    firstTwo: change.firstTwo ?? h.firstTwo,
+  };
+}
+
 function newHand(seat: number): BlackjackHand {
   return { pos: `seat${seat}`, seat, cards: [], split: false, splitAces: false, doubled: false, stood: false, folded: false, wantsCard: false, firstTwo: [] };
 }
 
 function withCard(h: BlackjackHand, card: Card): BlackjackHand {
-  const cards = [...h.cards, card];
-  return { ...h, cards, wantsCard: false, firstTwo: h.firstTwo.length < 2 && !h.split ? cards.slice(0, 2) : h.firstTwo };
+  const cards = h.cards.concat(card);
+  return hand(h, { cards, wantsCard: false, firstTwo: cards.length === 2 && !h.split ? cards : h.firstTwo });
 }
 
 function replaceHand(s: BlackjackRound, index: number, ...hands: BlackjackHand[]): BlackjackRound {
-  return { ...s, hands: [...s.hands.slice(0, index), ...hands, ...s.hands.slice(index + 1)] };
+  const next = s.hands.slice(0, index);
+  for (const h of hands) next.push(h);
+  for (let i = index + 1; i < s.hands.length; i++) next.push(s.hands[i]);
+  return { seats: s.seats, initial: s.initial, hands: next, dealer: s.dealer };
 }
 
 export interface BlackjackHandFacts {
@@ -200,12 +219,13 @@ export const blackjack: CardGame<BlackjackRound> = {
     switch (x.kind) {
       case 'initial': {
         const initial = s.initial + 1;
-        if (x.position === 'dealer') return { ...s, initial, dealer: [card] };
+        if (x.position === 'dealer') return { seats: s.seats, initial, hands: s.hands, dealer: [card] };
         const index = s.hands.findIndex((h) => h.pos === x.position);
-        return { ...replaceHand(s, index, withCard(s.hands[index], card)), initial };
+        const r = replaceHand(s, index, withCard(s.hands[index], card));
+        return { seats: r.seats, initial, hands: r.hands, dealer: r.dealer };
       }
       case 'hand-card': return replaceHand(s, x.index, withCard(s.hands[x.index], card));
-      case 'dealer-card': return { ...s, dealer: [...s.dealer, card] };
+      case 'dealer-card': return { seats: s.seats, initial: s.initial, hands: s.hands, dealer: s.dealer.concat(card) };
       default: throw new Error(`blackjack: no card expected (${x.kind === 'decision' ? `waiting for a decision of ${s.hands[x.index].pos}` : 'round complete'})`);
     }
   },
@@ -217,14 +237,13 @@ export const blackjack: CardGame<BlackjackRound> = {
     const actions = blackjackActions(h);
     if (!actions.includes(action)) return { error: `${seat} cannot ${action} now (allowed: ${actions.join(', ')})` };
     switch (action) {
-      case 'hit': return replaceHand(s, x.index, { ...h, wantsCard: true });
-      case 'stand': return replaceHand(s, x.index, { ...h, stood: true });
-      case 'double': return replaceHand(s, x.index, { ...h, doubled: true, wantsCard: true });
-      case 'fold': return replaceHand(s, x.index, { ...h, folded: true });
+      case 'hit': return replaceHand(s, x.index, hand(h, { wantsCard: true }));
+      case 'stand': return replaceHand(s, x.index, hand(h, { stood: true }));
+      case 'double': return replaceHand(s, x.index, hand(h, { doubled: true, wantsCard: true }));
+      case 'fold': return replaceHand(s, x.index, hand(h, { folded: true }));
       case 'split': {
-        const aces = rankOf(h.cards[0]) === 'A';
-        const base = { ...h, split: true, splitAces: aces, wantsCard: false, firstTwo: h.cards.slice(0, 2) };
-        return replaceHand(s, x.index, { ...base, pos: `${h.pos}a`, cards: [h.cards[0]] }, { ...base, pos: `${h.pos}b`, cards: [h.cards[1]] });
+        const base = hand(h, { split: true, splitAces: rankOf(h.cards[0]) === 'A', wantsCard: false, firstTwo: h.cards.slice(0, 2) });
+        return replaceHand(s, x.index, hand(base, { pos: `${h.pos}a`, cards: [h.cards[0]] }), hand(base, { pos: `${h.pos}b`, cards: [h.cards[1]] }));
       }
       default: return { error: `unknown action ${action}` };
     }

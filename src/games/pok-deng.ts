@@ -74,14 +74,19 @@ function cardsOf(s: PokDengRound): Record<string, Card[]> {
 
 export type PokDengPositionFacts = PokDengHand & { outcome?: 'win' | 'lose' | 'tie'; multiplier?: 0 | 1 | 2 };
 
+const NO_SPECIALS: PokDengOptions = {};
+
 export function pokDengFacts(cards: Record<string, readonly Card[]>, players: number, special: readonly string[] = []): { positions: Record<string, PokDengPositionFacts> } {
-  const opts: PokDengOptions = { isSpecial: specialHandsPredicate(special) };
+  const opts: PokDengOptions = special.length ? { isSpecial: specialHandsPredicate(special) } : NO_SPECIALS;
   const banker = pokDengHand(cards.banker, opts);
   const positions: Record<string, PokDengPositionFacts> = {};
   for (let i = 0; i < players; i++) {
     const pos = POK_DENG_PLAYERS[i];
-    const hand = pokDengHand(cards[pos], opts);
-    positions[pos] = { ...hand, ...pokDengVersus(hand, banker) };
+    const hand: PokDengPositionFacts = pokDengHand(cards[pos], opts);
+    const vs = pokDengVersus(hand, banker);
+    hand.outcome = vs.outcome;
+    hand.multiplier = vs.multiplier;
+    positions[pos] = hand;
   }
   positions.banker = banker;
   return { positions };
@@ -101,7 +106,7 @@ export const pokDeng: CardGame<PokDengRound> = {
   },
   place(s, card) {
     if (s.dealt.length >= 2 * (s.players + 1)) throw new Error('pok-deng: no card expected');
-    return { ...s, dealt: [...s.dealt, card] };
+    return { players: s.players, engine: s.engine, special: s.special, dealt: s.dealt.concat(card) };
   },
   cards: cardsOf,
   outcome: (s) => pokDengFacts(cardsOf(s), s.players, s.special),

@@ -47,7 +47,10 @@ export function threePicturesFacts(cards: Record<string, readonly Card[]>): { po
   const positions: Record<string, ThreePicturesHand | ThreePicturesPlayerFacts> = {};
   for (const pos of ['p1', 'p2', 'p3']) {
     const h = evaluateThreePictures(cards[pos]);
-    positions[pos] = { ...h, outcome: compareThreePictures(h, banker), winWith6: winWith6(h, banker), threeKnights: h.rank === 1 };
+    positions[pos] = {
+      rank: h.rank, rankName: h.rankName, points: h.points, pictures: h.pictures,
+      outcome: compareThreePictures(h.rank, banker.rank), winWith6: winWith6(h.rank, banker.rank), threeKnights: h.rank === 1, pairPlus: h.pairPlus,
+    };
   }
   positions.banker = banker;
   return { positions };

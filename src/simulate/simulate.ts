@@ -52,19 +52,54 @@ export interface FrequencyRow {
   frequency: number;
 }
 
-/** Adds every scalar leaf of an outcome to `counts` (arrays skipped). */
-export function countOutcome(counts: Map<string, Map<string, number>>, outcome: unknown, prefix = ''): void {
-  if (outcome === undefined) return;
-  if (outcome === null || typeof outcome !== 'object') {
-    let m = counts.get(prefix);
-    if (!m) counts.set(prefix, (m = new Map()));
-    const v = String(outcome);
+/**
+ * Counters for the leaves of outcome objects, as a tree that mirrors the outcome (no key strings
+ * are built per round; leaf values are Map keys as they are: strings, numbers, booleans, null).
+ */
+export class OutcomeCounter {
+  private readonly root: CounterNode = newNode();
+
+  /** adds every scalar leaf of an outcome (arrays skipped, undefined skipped) */
+  add(outcome: unknown): void {
+    addTo(this.root, outcome);
+  }
+
+  /** field path -> value text -> count, fields in first-seen order */
+  counts(): Record<string, Record<string, number>> {
+    const out: Record<string, Record<string, number>> = {};
+    const walk = (n: CounterNode, path: string) => {
+      if (n.values) {
+        const m: Record<string, number> = (out[path] ??= {});
+        for (const [v, c] of n.values) m[String(v)] = (m[String(v)] ?? 0) + c;
+      }
+      if (n.children) for (const [k, child] of n.children) walk(child, path ? `${path}.${k}` : k);
+    };
+    walk(this.root, '');
+    return out;
+  }
+}
+
+interface CounterNode {
+  values: Map<unknown, number> | null;
+  children: Map<string, CounterNode> | null;
+}
+
+const newNode = (): CounterNode => ({ values: null, children: null });
+
+function addTo(node: CounterNode, v: unknown): void {
+  if (v === undefined) return;
+  if (v === null || typeof v !== 'object') {
+    const m = (node.values ??= new Map());
     m.set(v, (m.get(v) ?? 0) + 1);
     return;
   }
-  if (Array.isArray(outcome)) return;
-  for (const k in outcome as Record<string, unknown>) {
-    countOutcome(counts, (outcome as Record<string, unknown>)[k], prefix ? `${prefix}.${k}` : k);
+  if (Array.isArray(v)) return;
+  const children = (node.children ??= new Map());
+  const o = v as Record<string, unknown>;
+  for (const k in o) {
+    let child = children.get(k);
+    if (!child) children.set(k, (child = newNode()));
+    addTo(child, o[k]);
   }
 }
 
@@ -75,7 +110,7 @@ export function simulate(o: SimulateOptions): SimulationResult {
   const decks = game.defaults.singleDeck ? 1 : o.decks ?? game.defaults.decks;
   const engine = o.engine ?? game.defaults.needsEngine;
   const rng = seededRng(o.seed);
-  const counts = new Map<string, Map<string, number>>();
+  const counter = new OutcomeCounter();
   let done = 0;
   let shoes = 0;
   while (done < o.rounds) {
@@ -90,15 +125,13 @@ export function simulate(o: SimulateOptions): SimulationResult {
     }, rng);
     for (const a of actions) {
       if (a.type !== 'round-end' || !a.complete) continue;
-      countOutcome(counts, game.outcome(a.state));
+      counter.add(game.outcome(a.state));
       dealtInShoe++;
       if (++done >= o.rounds) break;
     }
     if (dealtInShoe === 0) throw new Error(`${game.id}: a whole shoe dealt no complete round (check decks / cutCardFromEnd)`);
   }
-  const out: Record<string, Record<string, number>> = {};
-  for (const [field, m] of counts) out[field] = Object.fromEntries(m);
-  return { game: game.id, rounds: done, seed: o.seed, decks, engine, shoes, counts: out };
+  return { game: game.id, rounds: done, seed: o.seed, decks, engine, shoes, counts: counter.counts() };
 }
 
 const isNumeric = (s: string) => s !== '' && !Number.isNaN(Number(s));
