@@ -128,7 +128,7 @@ export class DeviceDriver {
         return;
       }
       if (r.kind === 'gap') {
-        this.subject.next({ kind: 'alert', alert: 'frame-gap', detail: `${r.missing} frame(s) lost on the line before SEQ ${frame.seq}`, data: { missing: r.missing, seq: frame.seq } });
+        this.subject.next({ kind: 'alert', alert: 'frame-gap', detail: `${r.missing} frame(s) lost on the line before SEQ ${frame.seq}`, data: { missing: r.missing, deviceSeq: frame.seq } });
       } else if (r.kind === 'restart') {
         this.subject.next({ kind: 'restart' });
       }

@@ -31,6 +31,33 @@ export const simulatorFaultsSchema = z.object({
   garbageRate: z.number().min(0).max(1).default(0),
   /** probability per frame that the frame is lost on the line (a SEQ gap) */
   dropFrameRate: z.number().min(0).max(1).default(0),
+  // other device kinds (docs/DEVICES.md): each a probability per read / cycle / roll / draw
+  /** rfid-shoe: a tag that is in no registered deck */
+  unknownTagRate: z.number().min(0).max(1).default(0),
+  /** rfid-shoe: a tag reported 2-3 times while it passes the antenna (within dedupeMs) */
+  repeatReadRate: z.number().min(0).max(1).default(0),
+  /** shuffler: a JAM during a cycle */
+  jamRate: z.number().min(0).max(1).default(0),
+  /** shuffler: the door opened (and closed again) during a cycle */
+  doorOpenRate: z.number().min(0).max(1).default(0),
+  /** shuffler: a COUNT one card short */
+  countMismatchRate: z.number().min(0).max(1).default(0),
+  /** dice-sensor: COCKED before the roll is re-shaken */
+  cockedRate: z.number().min(0).max(1).default(0),
+  /** dice-sensor: NOREAD before the dice are read again */
+  noReadRate: z.number().min(0).max(1).default(0),
+  /** dice-sensor: a ROLL with 0 bounces (void, re-shaken) */
+  noBounceRate: z.number().min(0).max(1).default(0),
+  /** ball-reader: a ball reported twice in a draw */
+  duplicateBallRate: z.number().min(0).max(1).default(0),
+  /** ball-reader: a BALL,81 in a draw */
+  outOfRangeBallRate: z.number().min(0).max(1).default(0),
+  /** ball-reader: END before the 20th ball */
+  earlyEndRate: z.number().min(0).max(1).default(0),
+  /** barcode-scanner: a barcode that maps to no card */
+  badBarcodeRate: z.number().min(0).max(1).default(0),
+  /** any device: the cable is pulled for unplugMs (per round / cycle) */
+  unplugRate: z.number().min(0).max(1).default(0),
 }).strict();
 
 export const simulatorTransportSchema = z.object({
@@ -43,7 +70,11 @@ export const simulatorTransportSchema = z.object({
   seed: z.union([z.string(), z.number()]).optional(),
   /** cut card position, in cards from the end of the shoe */
   cutCardFromEnd: z.number().int().min(1).max(400).default(70),
-  faults: simulatorFaultsSchema.default({ misreadRate: 0, garbageRate: 0, dropFrameRate: 0 }),
+  faults: simulatorFaultsSchema.prefault({}),
+  /** dice-sensor: `line` (DICE serial frames) or `hid` (8-byte HID reports) */
+  protocol: z.enum(['line', 'hid']).default('line'),
+  /** how long a simulated unplug (faults.unplugRate) lasts */
+  unplugMs: ms.default(2000),
 }).strict();
 
 export const transportSchema = z.discriminatedUnion('type', [serialTransportSchema, hidTransportSchema, simulatorTransportSchema]);
@@ -56,6 +87,15 @@ export const deviceSchema = z.object({
   transport: transportSchema,
   /** no valid frame for this long marks the device stale */
   staleAfterMs: ms.default(3000),
+  /** rfid-shoe: repeats of one uid within this many ms are one card (default 1500) */
+  dedupeMs: ms.optional(),
+  /** rfid-shoe: deck registry CSV `uid,card,deck` (required unless the transport is a simulator) */
+  deckRegistry: z.string().min(1).optional(),
+  /** barcode-scanner: barcode -> card mapping (default pattern ^(?<card>[A2-9TJQK][SHDC])$) */
+  barcode: z.object({
+    pattern: z.string().min(1).optional(),
+    table: z.record(z.string(), z.string()).optional(),
+  }).strict().optional(),
 }).strict();
 
 export const tableSchema = z.object({
@@ -68,6 +108,10 @@ export const tableSchema = z.object({
   rescanIntervalMs: ms.default(500),
   rescanTimeoutMs: ms.default(20000),
   gameOptions: z.record(z.string(), z.unknown()).default({}),
+  /** sic-bo: a ROLL with fewer bounces is void */
+  minBounces: z.number().int().min(0).max(99).default(1),
+  /** shuffler COUNT expected (default 52 x decks: 52 for single-deck games) */
+  expectedDeckSize: z.number().int().min(1).max(999).optional(),
   devices: z.array(deviceSchema).min(1),
 }).strict();
 
@@ -92,7 +136,23 @@ export const configSchema = z.object({
     port: z.number().int().min(0).max(65535).default(1883),
   }).strict().default({ host: '127.0.0.1', port: 1883 }),
   dataDir: z.string().default('./data'),
+  journal: z.object({
+    /** `full`: every commit is fsync'd before its messages leave (survives power loss); `normal`: survives a crash */
+    synchronous: z.enum(['full', 'normal']).default('full'),
+    /** journal entries and delivered messages older than this are deleted */
+    retentionDays: z.number().min(0.01).max(3650).default(14),
+  }).strict().default({ synchronous: 'full', retentionDays: 14 }),
   log: z.object({ level: z.enum(['debug', 'info', 'warn', 'error']).default('info') }).strict().default({ level: 'info' }),
+  /** the status page, /metrics, /healthz and /readyz (docs/OPERATIONS.md) */
+  http: z.object({
+    enabled: z.boolean().default(true),
+    /** 127.0.0.1 by default: the page shows cards as they are dealt */
+    host: z.string().min(1).default('127.0.0.1'),
+    /** 0 = any free port (the URL is logged) */
+    port: z.number().int().min(0).max(65535).default(8080),
+  }).strict().prefault({}),
+  /** the retained `<prefix>/<table>/health` message: every intervalMs and when a table's problems change (0 = on change only) */
+  health: z.object({ intervalMs: ms.default(30_000) }).strict().prefault({}),
   tables: z.array(tableSchema).min(1),
 }).strict();
 

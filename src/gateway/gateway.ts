@@ -5,14 +5,14 @@
  */
 import { join, resolve } from 'node:path';
 import { createDriver, createTransport } from '../../drivers/driver-factory.js';
-import { MemoryTransport } from '../../drivers/transports/memory-transport.js';
 import { VirtualEngine } from '../../simulators/virtual-engine.js';
-import { VirtualTable } from '../../simulators/virtual-table.js';
+import { createVirtualDevices, type VirtualDevice } from '../../simulators/index.js';
 import type { GatewayConfig } from '../config/schema.js';
-import type { Logger } from '../log.js';
+import { registerSecret, registerSecretFile, type Logger } from '../log.js';
+import { Observability } from '../metrics/observability.js';
 import { startEmbeddedBroker, type EmbeddedBroker } from '../mqtt/embedded-broker.js';
 import { TableLink } from '../mqtt/table-link.js';
-import { TableCounterStore } from '../persistence/table-counters.js';
+import { GatewayStore } from '../persistence/gateway-store.js';
 import { tableSettings } from '../table/table-settings.js';
 import { TableRuntime } from './table-runtime.js';
 
@@ -27,7 +27,9 @@ export interface GatewayOptions {
 export interface Gateway {
   brokerUrl: string;
   tables: TableRuntime[];
-  simulators: VirtualTable[];
+  simulators: VirtualDevice[];
+  /** metrics, status page, health (docs/OPERATIONS.md) */
+  observability: Observability;
   stop(): Promise<void>;
 }
 
@@ -43,8 +45,16 @@ export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Pr
   const dataDir = resolve(cfg.dataDir);
   const tables: TableRuntime[] = [];
   const links: TableLink[] = [];
-  const simulators: VirtualTable[] = [];
+  const simulators: VirtualDevice[] = [];
   const engines: VirtualEngine[] = [];
+  registerSecret(cfg.mqtt.password);
+  registerSecretFile(cfg.mqtt.passwordFile);
+  const observability = new Observability(cfg, log);
+
+  const store = new GatewayStore(dataDir, { synchronous: cfg.journal.synchronous, retentionDays: cfg.journal.retentionDays });
+  const pruneTimer = setInterval(() => store.prune(Date.now()), 3_600_000);
+  pruneTimer.unref();
+  store.prune(Date.now());
 
   for (const t of cfg.tables) {
     const tlog = log.child({ table: t.id });
@@ -55,50 +65,47 @@ export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Pr
       username: cfg.mqtt.username, password: cfg.mqtt.password, passwordFile: cfg.mqtt.passwordFile,
       ca: cfg.mqtt.ca, cert: cfg.mqtt.cert, key: cfg.mqtt.key, logger: tlog,
     });
-    const drivers = t.devices.map((d) => {
-      const transport = createTransport(d);
-      const driver = createDriver(d, transport);
-      if (d.transport.type === 'simulator' && transport instanceof MemoryTransport) {
-        const sim = d.transport;
-        let engine: VirtualEngine | undefined;
-        if (t.betting === 'engine') {
-          engine = new VirtualEngine(url, cfg.mqtt.topicPrefix, t.id, tlog);
-          engines.push(engine);
-        }
-        const vt = new VirtualTable({
-          game: settings.game, decks: settings.decks, burnPerRound: settings.burnPerRound, engine: settings.engine,
-          cardIntervalMs: opts.fast ? 0 : sim.cardIntervalMs, roundIntervalMs: opts.fast ? 0 : sim.roundIntervalMs,
-          cutCardFromEnd: sim.cutCardFromEnd, seed: sim.seed, faults: sim.faults, shoes: opts.simulatorShoes,
-          gameOptions: settings.gameOptions,
-          write: (b) => transport.deliver(b),
-          request: engine ? (c, a) => engine!.request(c, a) : undefined,
-        });
-        transport.written$.subscribe((b) => vt.onGatewayBytes(b));
-        simulators.push(vt);
-        tlog.info(`device ${d.id}: virtual ${d.kind} (seed ${vt.seed})`);
-      } else {
-        tlog.info(`device ${d.id}: ${d.kind} on ${transport.description}`);
-      }
-      return driver;
+    // transports first: simulated devices are wired to theirs (simulators/index.ts), then the drivers
+    const transports = new Map(t.devices.map((d) => [d.id, createTransport(d)] as const));
+    const virtual = createVirtualDevices({
+      table: t, settings, transports, fast: opts.fast, shoes: opts.simulatorShoes, log: tlog,
+      engine: () => {
+        const engine = new VirtualEngine(url, cfg.mqtt.topicPrefix, t.id, tlog);
+        engines.push(engine);
+        return (c, a, ms) => engine.request(c, a, ms);
+      },
     });
-    const runtime = new TableRuntime(settings, link, drivers, new TableCounterStore(join(dataDir), t.id), tlog);
+    simulators.push(...virtual.devices);
+    const drivers = t.devices.map((d) => {
+      const transport = transports.get(d.id)!;
+      tlog.info(`device ${d.id}: ${virtual.descriptions.get(d.id) ?? `${d.kind} on ${transport.description}`}`);
+      return createDriver(d, transport, { registry: virtual.registries.get(d.id) });
+    });
+    const runtime = new TableRuntime({ settings, tableConfig: t, link, drivers, store, log: tlog });
+    observability.addTable({ id: t.id, game: t.game, runtime, link });
     link.connect();
     runtime.start();
     tables.push(runtime);
     links.push(link);
   }
   for (const e of engines) await e.connect();
+  await observability.start();
   for (const s of simulators) void s.start().catch((e) => log.error(`simulator failed: ${(e as Error).message}`));
 
   return {
     brokerUrl: url,
     tables,
     simulators,
+    observability,
     async stop() {
+      observability.stopReporters();
       await Promise.all(simulators.map((s) => s.stop()));
       await Promise.all(engines.map((e) => e.close()));
       await Promise.all(tables.map((t) => t.stop()));
       await Promise.all(links.map((l) => l.close()));
+      clearInterval(pruneTimer);
+      store.close();
+      await observability.stop();
       if (broker) await broker.close();
     },
   };

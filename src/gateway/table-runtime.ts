@@ -1,52 +1,88 @@
 /**
  * The RxJS edge around one table's pure machine: it merges device events, engine requests and
- * timer firings into one ordered input stream, stamps each with the clock, runs `step`, and carries
- * out the outputs (publish, device commands, timers, logs). All I/O and timing live here.
+ * timer firings into one ordered input stream, stamps each with the clock, runs `step`, journals
+ * the input and its messages in the durable store, and — once that is committed — carries out the
+ * outputs (publish through the outbox, device commands, timers, logs). All I/O and timing live here.
+ *
+ * After a crash it rebuilds the table from the store: the last snapshot plus the journaled inputs
+ * after it, then delivers the messages the broker never acknowledged, in seq order, before
+ * anything new.
  */
 import { merge, Subject, timer, type Observable, type Subscription, map } from 'rxjs';
 import type { DeviceDriver, DriverEvent } from '../../drivers/device-driver.js';
 import type { Logger } from '../log.js';
+import { OutboxSender } from '../mqtt/outbox-sender.js';
 import type { TableLink } from '../mqtt/table-link.js';
-import type { TableCounterStore } from '../persistence/table-counters.js';
-import { countersOf, initialTableState, step } from '../table/table-machine.js';
+import type { GatewayStore, StoredMessage } from '../persistence/gateway-store.js';
+import { initialTableState, step } from '../table/table-machine.js';
 import type { Envelope, TableInput, TableOutput, TableSettings, TableState } from '../table/types.js';
 
 export interface PublishedMessage {
   topic: string;
   retain: boolean;
   payload: Envelope;
+  /** the input that caused it (its type and receive time `at`): for frame-to-publish latency */
+  cause?: { type: TableInput['type']; at: number };
+}
+
+export interface TableRuntimeOptions {
+  settings: TableSettings;
+  /** the table's config entry as validated (kept in the store for `replay`) */
+  tableConfig: unknown;
+  link: TableLink;
+  drivers: readonly DeviceDriver[];
+  store: GatewayStore;
+  log: Logger;
+  clock?: () => number;
+  /** turns an envelope into the text that is published (e.g. adds a signature to results) */
+  serialize?: (e: Envelope) => string;
+  /** take a snapshot at least every this many inputs (also at every round end) */
+  snapshotEvery?: number;
 }
 
 export class TableRuntime {
-  /** every message the table publishes, after it was handed to the MQTT client */
+  readonly settings: TableSettings;
+  readonly drivers: readonly DeviceDriver[];
+  /** every message the table publishes, once it is committed and handed to the outbox */
   readonly published$: Observable<PublishedMessage>;
-  /** every input the machine processed (the journal's feed) */
+  /** every input the machine processed (after it was committed to the journal) */
   readonly inputs$: Observable<TableInput>;
+  readonly outbox: OutboxSender;
   private readonly publishedSubject = new Subject<PublishedMessage>();
   private readonly inputSubject = new Subject<TableInput>();
   private readonly timerInputs = new Subject<TableInput>();
   private readonly timers = new Map<string, Subscription>();
+  private readonly link: TableLink;
+  private readonly store: GatewayStore;
+  private readonly log: Logger;
+  private readonly clock: () => number;
+  private readonly serialize: (e: Envelope) => string;
   private state: TableState;
   private sub: Subscription | null = null;
+  private sinceSnapshot = 0;
+  private stopped = false;
 
-  constructor(
-    readonly settings: TableSettings,
-    private readonly link: TableLink,
-    readonly drivers: readonly DeviceDriver[],
-    private readonly counters: TableCounterStore,
-    private readonly log: Logger,
-    private readonly clock: () => number = Date.now,
-  ) {
-    this.state = initialTableState(settings, counters.load());
+  constructor(private readonly o: TableRuntimeOptions) {
+    this.settings = o.settings;
+    this.drivers = o.drivers;
+    this.link = o.link;
+    this.store = o.store;
+    this.log = o.log;
+    this.clock = o.clock ?? Date.now;
+    this.serialize = o.serialize ?? ((e) => JSON.stringify(e));
+    this.state = initialTableState(o.settings, {});
     this.published$ = this.publishedSubject.asObservable();
     this.inputs$ = this.inputSubject.asObservable();
+    this.outbox = new OutboxSender(o.link, (seq) => this.store.acknowledge(o.settings.tableId, seq));
   }
 
   get snapshot(): TableState {
     return this.state;
   }
 
+  /** rebuilds the table from the store, delivers what is still undelivered, starts the devices */
   start(): void {
+    this.recover();
     const deviceInputs = this.drivers.map((d) => d.events$.pipe(map((ev) => this.deviceInput(d.deviceId, ev))));
     const requestInputs = this.link.requests$.pipe(map((r): TableInput => ({ type: 'request', at: this.clock(), ...r })));
     this.sub = merge(...deviceInputs, requestInputs, this.timerInputs).subscribe((input) => this.apply(input));
@@ -54,11 +90,38 @@ export class TableRuntime {
     for (const d of this.drivers) d.start();
   }
 
+  private recover(): void {
+    const id = this.settings.tableId;
+    this.store.registerTable(id, this.o.tableConfig, () => initialTableState(this.settings, {}));
+    const rec = this.store.recover(id);
+    let state = (rec.snapshot?.state as TableState | undefined) ?? initialTableState(this.settings, {});
+    const pendingTimers = new Map<string, number>();
+    for (const input of rec.inputs) {
+      const r = step(this.settings, state, input);
+      state = r.state;
+      for (const out of r.outputs) {
+        if (out.type === 'set-timer') pendingTimers.set(out.name, out.at);
+        else if (out.type === 'cancel-timer') pendingTimers.delete(out.name);
+        else if (out.type === 'publish' && out.payload.seq > rec.maxSeq) {
+          this.log.error(`recovery: journaled input produced seq ${out.payload.seq} beyond the stored ${rec.maxSeq}`);
+        }
+      }
+    }
+    this.state = state;
+    if (rec.inputs.length || rec.unacked.length) {
+      this.log.info(`recovered from the journal: ${rec.inputs.length} input(s) after the last snapshot, ${rec.unacked.length} undelivered message(s), seq ${state.seq}`);
+    }
+    for (const m of rec.unacked) this.outbox.push(m);
+    for (const [name, at] of pendingTimers) this.setTimer(name, at);
+  }
+
   async stop(): Promise<void> {
+    this.stopped = true;
     for (const t of this.timers.values()) t.unsubscribe();
     this.timers.clear();
     await Promise.all(this.drivers.map((d) => d.stop()));
     this.sub?.unsubscribe();
+    this.store.flush();
     this.publishedSubject.complete();
     this.inputSubject.complete();
   }
@@ -73,8 +136,9 @@ export class TableRuntime {
     }
   }
 
-  /** runs one input through the machine and carries out its outputs */
+  /** runs one input through the machine, journals it, then carries out its outputs */
   apply(input: TableInput): void {
+    if (this.stopped) return;
     let result;
     try {
       result = step(this.settings, this.state, input);
@@ -84,35 +148,55 @@ export class TableRuntime {
       return;
     }
     this.state = result.state;
-    this.inputSubject.next(input);
-    // counters first: a seq that went out must never be handed out again after a crash
-    this.counters.save(countersOf(this.state));
-    for (const o of result.outputs) this.carryOut(o);
+    const outputs = result.outputs;
+    const messages: StoredMessage[] = [];
+    let roundEnded = false;
+    for (const o of outputs) {
+      if (o.type !== 'publish') continue;
+      if (o.topic === 'result') roundEnded = true;
+      messages.push({
+        seq: o.payload.seq, topic: o.topic, retain: o.retain, payload: this.serialize(o.payload),
+        ...(o.alsoTo ? { alsoTopic: o.alsoTo.topic, alsoCorrelation: o.alsoTo.correlationData } : {}),
+      });
+    }
+    this.sinceSnapshot++;
+    const snapshot = roundEnded || this.sinceSnapshot >= (this.o.snapshotEvery ?? 200) ? this.state : undefined;
+    if (snapshot) this.sinceSnapshot = 0;
+    this.store.enqueue({ tableId: this.settings.tableId, input, messages, snapshot }, () => {
+      this.inputSubject.next(input);
+      let i = 0;
+      for (const o of outputs) {
+        if (o.type === 'publish') this.publishStored(messages[i++], o, input);
+        else this.carryOut(o);
+      }
+    });
   }
 
-  private carryOut(o: TableOutput): void {
+  private publishStored(m: StoredMessage, o: Extract<TableOutput, { type: 'publish' }>, input: TableInput): void {
+    this.outbox.push(m);
+    this.publishedSubject.next({ topic: o.topic, retain: o.retain, payload: o.payload, cause: { type: input.type, at: input.at } });
+  }
+
+  private setTimer(name: string, at: number): void {
+    this.timers.get(name)?.unsubscribe();
+    const delay = Math.max(0, at - this.clock());
+    this.timers.set(name, timer(delay).subscribe(() => {
+      this.timers.delete(name);
+      this.timerInputs.next({ type: 'timer', at: this.clock(), name });
+    }));
+  }
+
+  private carryOut(o: Exclude<TableOutput, { type: 'publish' }>): void {
+    if (this.stopped) return;
     switch (o.type) {
-      case 'publish': {
-        const text = JSON.stringify(o.payload);
-        this.link.publish(this.link.topics.full(o.topic), text, o.retain);
-        if (o.alsoTo) this.link.publish(o.alsoTo.topic, text, false, o.alsoTo.correlationData);
-        this.publishedSubject.next({ topic: o.topic, retain: o.retain, payload: o.payload });
-        return;
-      }
       case 'device-command': {
         const d = this.drivers.find((x) => x.deviceId === o.deviceId);
         if (!d?.send(o.command)) this.log.debug(`device ${o.deviceId} does not take ${o.command}`);
         return;
       }
-      case 'set-timer': {
-        this.timers.get(o.name)?.unsubscribe();
-        const delay = Math.max(0, o.at - this.clock());
-        this.timers.set(o.name, timer(delay).subscribe(() => {
-          this.timers.delete(o.name);
-          this.timerInputs.next({ type: 'timer', at: this.clock(), name: o.name });
-        }));
+      case 'set-timer':
+        this.setTimer(o.name, o.at);
         return;
-      }
       case 'cancel-timer':
         this.timers.get(o.name)?.unsubscribe();
         this.timers.delete(o.name);

@@ -103,13 +103,17 @@ export class TableLink {
     });
   }
 
-  /** publishes at QoS 1 (queued in order while disconnected) */
-  publish(topic: string, payload: string, retain: boolean, correlationData?: string): void {
-    if (!this.client) throw new Error('TableLink.publish before connect');
+  /** publishes at QoS 1; `done` runs on the broker's PUBACK (or with the error) */
+  publish(topic: string, payload: string, retain: boolean, correlationData?: string, done?: (err?: Error) => void): void {
+    if (!this.client) {
+      done?.(new Error('not connected'));
+      return;
+    }
     const opts: mqtt.IClientPublishOptions = { qos: 1, retain };
     if (correlationData && this.o.protocolVersion === 5) opts.properties = { correlationData: Buffer.from(correlationData, 'base64') };
     this.client.publish(topic, payload, opts, (err) => {
       if (err) this.o.logger.warn(`publish to ${topic} failed: ${err.message}`);
+      done?.(err ?? undefined);
     });
   }
 

@@ -7,9 +7,12 @@
 import type { DeviceFrame } from '../../drivers/codecs/frames.js';
 import { parseRequest, type ParsedRequest } from '../mqtt/requests.js';
 import { severityOf, type AlertKind } from './alerts.js';
+import { tableProblems, type HealthReport } from './health.js';
 import type {
   BaseTableSettings, BaseTableState, DeviceRecord, DeviceState, Envelope, TableInput, TableOutput,
 } from './types.js';
+
+const ENVELOPE_KEYS: ReadonlySet<string> = new Set(['v', 'type', 'table', 'game', 'seq', 'ts']);
 
 export type RequestAnswer = { error: string } | { data?: Record<string, unknown> };
 
@@ -53,7 +56,25 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
         return;
       case 'request': return this.onRequest(input.command, input.payload, input.responseTopic, input.correlationData);
       case 'timer': return this.onTimer(input.name);
+      case 'health': return this.publishHealth(input.report);
     }
+  }
+
+  /**
+   * The `health` summary (docs/OPERATIONS.md): the runtime's report plus the device states as the
+   * machine knows them. It goes through the machine only to get its `seq`: it changes nothing else.
+   */
+  private publishHealth(report: HealthReport): void {
+    const problems = tableProblems(report.mqtt === 'connected', this.s.devices);
+    const devices: Record<string, unknown> = {};
+    for (const [id, d] of Object.entries(this.s.devices)) {
+      const c = report.devices[id] ?? { frames: 0, rejected: 0, duplicates: 0 };
+      devices[id] = { kind: d.kind, state: d.state, frames: c.frames, rejected: c.rejected, duplicates: c.duplicates };
+    }
+    this.publish('health', 'health', true, {
+      status: problems.length ? 'degraded' : 'ok', problems, mqtt: report.mqtt, uptimeSec: report.uptimeSec,
+      outboxDepth: report.outboxDepth, devices,
+    }, { shoeId: null, roundId: null });
   }
 
   // ---------------------------------------------------------------- publishing helpers
@@ -65,7 +86,9 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
     const roundId = ids && 'roundId' in ids ? ids.roundId : cur.roundId;
     if (shoeId) env.shoeId = shoeId;
     if (roundId) env.roundId = roundId;
-    return Object.assign(env, body);
+    // the body never overrides an envelope field (a device's own SEQ is not the table's seq)
+    for (const k in body) if (!ENVELOPE_KEYS.has(k)) env[k] = body[k];
+    return env;
   }
 
   protected publish(topic: string, type: string, retain: boolean, body: Record<string, unknown>, ids?: { shoeId?: string | null; roundId?: string | null }): Envelope {

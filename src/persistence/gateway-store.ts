@@ -1,0 +1,248 @@
+/**
+ * The gateway's durable store (SQLite, WAL, better-sqlite3): for every table
+ *  - the JOURNAL: every input of the table machine (device frames, engine requests, timer
+ *    firings), committed before anything it caused is published or carried out;
+ *  - the MESSAGES: every envelope the table published, by `seq` — the OUTBOX is the ones the broker
+ *    has not acknowledged yet (`acked = 0`), delivered in `seq` order after a restart;
+ *  - SNAPSHOTS of the table state at round boundaries, so that recovery after a crash and
+ *    `replay` only have to run the inputs after the last snapshot.
+ *
+ * Writes are grouped: `enqueue()` records a step and the callback that carries out its effects;
+ * all steps queued in one turn of the event loop are committed in ONE transaction, then their
+ * callbacks run in order. With `synchronous: full` the commit is on disk (fsync) before any message
+ * of those steps leaves the process, so a power loss can never make a published `seq` be reused.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import type { Envelope, TableInput } from '../table/types.js';
+
+type Row = Omit<StoredMessage, 'retain' | 'alsoTopic' | 'alsoCorrelation'> & { retain: number; alsoTopic?: string | null; alsoCorrelation?: string | null };
+
+function fromRow(m: Row): StoredMessage {
+  const out: StoredMessage = { seq: m.seq, topic: m.topic, retain: !!m.retain, payload: m.payload };
+  if (m.alsoTopic) out.alsoTopic = m.alsoTopic;
+  if (m.alsoCorrelation) out.alsoCorrelation = m.alsoCorrelation;
+  return out;
+}
+
+export interface StoredMessage {
+  seq: number;
+  topic: string;
+  retain: boolean;
+  payload: string;
+  alsoTopic?: string;
+  alsoCorrelation?: string;
+}
+
+export interface StepRecord {
+  tableId: string;
+  input: TableInput;
+  messages: StoredMessage[];
+  /** the table state after this step, when a snapshot should be taken */
+  snapshot?: unknown;
+}
+
+export interface StoreOptions {
+  /** `full`: fsync every commit (survives power loss); `normal`: survives a process crash */
+  synchronous: 'full' | 'normal';
+  /** journal and acknowledged messages older than this are deleted */
+  retentionDays: number;
+}
+
+export interface RecoveredTable {
+  /** the last snapshot: state after input `inputId` (0 = before any input) */
+  snapshot: { inputId: number; state: unknown } | null;
+  /** inputs after the snapshot, in order */
+  inputs: TableInput[];
+  /** messages the broker never acknowledged, in seq order */
+  unacked: StoredMessage[];
+  /** the highest seq ever stored */
+  maxSeq: number;
+}
+
+export interface JournalEntry {
+  id: number;
+  tableId: string;
+  input: TableInput;
+}
+
+export class GatewayStore {
+  readonly path: string;
+  private readonly db: Database.Database;
+  private queue: Array<{ rec: StepRecord; done: () => void }> = [];
+  private acks: Array<{ tableId: string; seq: number }> = [];
+  private flushScheduled = false;
+  private closed = false;
+  private readonly stmt: {
+    insertInput: Database.Statement;
+    insertMessage: Database.Statement;
+    insertSnapshot: Database.Statement;
+    ack: Database.Statement;
+  };
+  /** commits so far (for metrics) */
+  commits = 0;
+
+  constructor(dataDir: string | ':memory:', private readonly opts: StoreOptions = { synchronous: 'full', retentionDays: 14 }) {
+    if (dataDir === ':memory:') this.path = ':memory:';
+    else {
+      mkdirSync(dataDir, { recursive: true });
+      this.path = join(dataDir, 'gateway.db');
+    }
+    this.db = new Database(this.path);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma(`synchronous = ${opts.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+    this.db.exec(`
+      CREATE TABLE IF NOT EXISTS tables (table_id TEXT PRIMARY KEY, settings TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS inputs (
+        id INTEGER PRIMARY KEY AUTOINCREMENT, table_id TEXT NOT NULL, at INTEGER NOT NULL, input TEXT NOT NULL);
+      CREATE INDEX IF NOT EXISTS inputs_by_table ON inputs (table_id, id);
+      CREATE TABLE IF NOT EXISTS messages (
+        table_id TEXT NOT NULL, seq INTEGER NOT NULL, input_id INTEGER NOT NULL, topic TEXT NOT NULL,
+        retain INTEGER NOT NULL, payload TEXT NOT NULL, also_topic TEXT, also_correlation TEXT,
+        acked INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (table_id, seq));
+      CREATE INDEX IF NOT EXISTS messages_unacked ON messages (table_id, acked, seq);
+      CREATE TABLE IF NOT EXISTS snapshots (
+        table_id TEXT NOT NULL, input_id INTEGER NOT NULL, state TEXT NOT NULL, PRIMARY KEY (table_id, input_id));
+    `);
+    this.stmt = {
+      insertInput: this.db.prepare('INSERT INTO inputs (table_id, at, input) VALUES (?, ?, ?)'),
+      insertMessage: this.db.prepare('INSERT INTO messages (table_id, seq, input_id, topic, retain, payload, also_topic, also_correlation) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
+      insertSnapshot: this.db.prepare('INSERT OR REPLACE INTO snapshots (table_id, input_id, state) VALUES (?, ?, ?)'),
+      ack: this.db.prepare('UPDATE messages SET acked = 1 WHERE table_id = ? AND seq = ?'),
+    };
+  }
+
+  /** records the table's settings (for `replay`) and, on its first run, the initial snapshot */
+  registerTable(tableId: string, settings: unknown, initialState: () => unknown): void {
+    this.db.prepare('INSERT INTO tables (table_id, settings) VALUES (?, ?) ON CONFLICT (table_id) DO UPDATE SET settings = excluded.settings')
+      .run(tableId, JSON.stringify(settings));
+    const has = this.db.prepare('SELECT 1 FROM snapshots WHERE table_id = ? LIMIT 1').get(tableId);
+    if (!has) this.stmt.insertSnapshot.run(tableId, 0, JSON.stringify(initialState()));
+  }
+
+  /** everything needed to rebuild a table after a restart */
+  recover(tableId: string): RecoveredTable {
+    const snap = this.db.prepare('SELECT input_id AS inputId, state FROM snapshots WHERE table_id = ? ORDER BY input_id DESC LIMIT 1')
+      .get(tableId) as { inputId: number; state: string } | undefined;
+    const after = snap?.inputId ?? 0;
+    const inputs = (this.db.prepare('SELECT input FROM inputs WHERE table_id = ? AND id > ? ORDER BY id').all(tableId, after) as Array<{ input: string }>)
+      .map((r) => JSON.parse(r.input) as TableInput);
+    const unacked = (this.db.prepare('SELECT seq, topic, retain, payload, also_topic AS alsoTopic, also_correlation AS alsoCorrelation FROM messages WHERE table_id = ? AND acked = 0 ORDER BY seq').all(tableId) as Row[])
+      .map(fromRow);
+    const max = this.db.prepare('SELECT MAX(seq) AS m FROM messages WHERE table_id = ?').get(tableId) as { m: number | null };
+    return { snapshot: snap ? { inputId: snap.inputId, state: JSON.parse(snap.state) } : null, inputs, unacked, maxSeq: max.m ?? 0 };
+  }
+
+  /** queues a step; `done` runs after it is committed (in enqueue order) */
+  enqueue(rec: StepRecord, done: () => void): void {
+    if (this.closed) throw new Error('store is closed');
+    this.queue.push({ rec, done });
+    this.scheduleFlush();
+  }
+
+  /** the broker acknowledged a message (committed with the next group) */
+  acknowledge(tableId: string, seq: number): void {
+    if (this.closed) return;
+    this.acks.push({ tableId, seq });
+    this.scheduleFlush();
+  }
+
+  unackedCount(tableId: string): number {
+    const r = this.db.prepare('SELECT COUNT(*) AS n FROM messages WHERE table_id = ? AND acked = 0').get(tableId) as { n: number };
+    return r.n;
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => this.flush());
+  }
+
+  /** commits everything queued in one transaction, then runs the callbacks in order */
+  flush(): void {
+    this.flushScheduled = false;
+    if (this.closed || (this.queue.length === 0 && this.acks.length === 0)) return;
+    const batch = this.queue;
+    const acks = this.acks;
+    this.queue = [];
+    this.acks = [];
+    const write = this.db.transaction(() => {
+      for (const { rec } of batch) {
+        const info = this.stmt.insertInput.run(rec.tableId, rec.input.at, JSON.stringify(rec.input));
+        const inputId = Number(info.lastInsertRowid);
+        for (const m of rec.messages) {
+          this.stmt.insertMessage.run(rec.tableId, m.seq, inputId, m.topic, m.retain ? 1 : 0, m.payload, m.alsoTopic ?? null, m.alsoCorrelation ?? null);
+        }
+        if (rec.snapshot !== undefined) this.stmt.insertSnapshot.run(rec.tableId, inputId, JSON.stringify(rec.snapshot));
+      }
+      for (const a of acks) this.stmt.ack.run(a.tableId, a.seq);
+    });
+    write();
+    this.commits++;
+    for (const { done } of batch) done();
+  }
+
+  /** deletes what is older than the retention period (keeping what recovery and replay need) */
+  prune(now: number): { inputs: number; messages: number; snapshots: number } {
+    const cutoff = now - this.opts.retentionDays * 86_400_000;
+    let inputs = 0, messages = 0, snapshots = 0;
+    const tables = this.db.prepare('SELECT table_id AS id FROM tables').all() as Array<{ id: string }>;
+    const tx = this.db.transaction(() => {
+      for (const { id } of tables) {
+        // keep everything from the last snapshot taken before the cutoff on
+        const keep = this.db.prepare(`SELECT MAX(s.input_id) AS k FROM snapshots s JOIN inputs i ON i.id = s.input_id
+          WHERE s.table_id = ? AND i.at < ?`).get(id, cutoff) as { k: number | null };
+        if (!keep.k) continue;
+        inputs += this.db.prepare('DELETE FROM inputs WHERE table_id = ? AND id <= ?').run(id, keep.k).changes;
+        messages += this.db.prepare('DELETE FROM messages WHERE table_id = ? AND input_id <= ? AND acked = 1').run(id, keep.k).changes;
+        snapshots += this.db.prepare('DELETE FROM snapshots WHERE table_id = ? AND input_id < ?').run(id, keep.k).changes;
+      }
+    });
+    tx();
+    return { inputs, messages, snapshots };
+  }
+
+  // ---------------------------------------------------------------- for replay and audit
+
+  tableIds(): string[] {
+    return (this.db.prepare('SELECT table_id AS id FROM tables ORDER BY table_id').all() as Array<{ id: string }>).map((r) => r.id);
+  }
+
+  tableSettings(tableId: string): unknown {
+    const r = this.db.prepare('SELECT settings FROM tables WHERE table_id = ?').get(tableId) as { settings: string } | undefined;
+    return r ? JSON.parse(r.settings) : undefined;
+  }
+
+  firstSnapshot(tableId: string): { inputId: number; state: unknown } | null {
+    const r = this.db.prepare('SELECT input_id AS inputId, state FROM snapshots WHERE table_id = ? ORDER BY input_id LIMIT 1').get(tableId) as { inputId: number; state: string } | undefined;
+    return r ? { inputId: r.inputId, state: JSON.parse(r.state) } : null;
+  }
+
+  *journal(tableId: string, afterInputId: number): Generator<JournalEntry> {
+    const it = this.db.prepare('SELECT id, table_id AS tableId, input FROM inputs WHERE table_id = ? AND id > ? ORDER BY id').iterate(tableId, afterInputId) as IterableIterator<{ id: number; tableId: string; input: string }>;
+    for (const r of it) yield { id: r.id, tableId: r.tableId, input: JSON.parse(r.input) as TableInput };
+  }
+
+  message(tableId: string, seq: number): StoredMessage | undefined {
+    const m = this.db.prepare('SELECT seq, topic, retain, payload FROM messages WHERE table_id = ? AND seq = ?').get(tableId, seq) as Row | undefined;
+    return m ? fromRow(m) : undefined;
+  }
+
+  messagesOfInput(tableId: string, inputId: number): StoredMessage[] {
+    return (this.db.prepare('SELECT seq, topic, retain, payload FROM messages WHERE table_id = ? AND input_id = ? ORDER BY seq').all(tableId, inputId) as Row[])
+      .map(fromRow);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.flush();
+    this.closed = true;
+    this.db.close();
+  }
+}
+
+/** the JSON text of an envelope as published (one serialisation for MQTT, the store and replay) */
+export function envelopeText(e: Envelope): string {
+  return JSON.stringify(e);
+}
