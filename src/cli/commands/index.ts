@@ -9,5 +9,7 @@ export interface CliCommand {
 }
 
 export const COMMANDS: Record<string, () => Promise<CliCommand>> = {
+  tail: () => import('./tail.js').then((m) => m.command),
   simulate: () => import('./simulate.js').then((m) => m.command),
+  replay: () => import('./replay.js').then((m) => m.command),
 };
