@@ -1,0 +1,189 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { oneDeck } from '../../../src/domain/card.js';
+import { seededRng } from '../../../src/domain/rng.js';
+import { blackjack as g, type BlackjackRound } from '../../../src/games/blackjack.js';
+import { blackjackTotal } from '../../../src/games/evaluators/blackjack-hand.js';
+import { simulate } from '../../../src/simulate/simulate.js';
+import { expectRate, hand, isError, play } from './helpers.js';
+
+type Facts = Record<string, Record<string, unknown>>;
+const one = { seats: 1 };
+const pos = (s: BlackjackRound) => (g.outcome(s) as { positions: Facts }).positions;
+
+describe('Blackjack (seed 000)', () => {
+  it('defaults; initial deal seat1..4, dealer up card, seat1..4; no hole card', () => {
+    expect(g.defaults).toMatchObject({ decks: 8, burnPerRound: 4, singleDeck: false, needsEngine: true });
+    let s = g.newRound({ engine: true });
+    const order: string[] = [];
+    for (const c of hand('TS TH TD TC 6H 9S 9H 9D 9C')) {
+      const e = g.expect(s);
+      if (e.kind === 'card') order.push(e.position);
+      s = g.place(s, c);
+    }
+    expect(order).toEqual(['seat1', 'seat2', 'seat3', 'seat4', 'dealer', 'seat1', 'seat2', 'seat3', 'seat4']);
+    expect(g.expect(s)).toEqual({ kind: 'decision', seat: 'seat1', actions: ['hit', 'stand', 'double'] });
+    expect(g.cards(s)).toEqual({ seat1: hand('TS 9S'), seat2: hand('TH 9H'), seat3: hand('TD 9D'), seat4: hand('TC 9C'), dealer: hand('6H') });
+  });
+
+  it('hit and stand; the dealer draws to 17 and stands; equal totals push', () => {
+    const r = play(g, 'TS 6H 5D 3C KC 2D', { options: one, decisions: ['hit', 'stand'] });
+    expect(r.placed.map((x) => x.position)).toEqual(['seat1', 'dealer', 'seat1', 'seat1', 'dealer', 'dealer']);
+    expect(pos(r.state)).toEqual({
+      seat1: { cards: hand('TS 5D 3C'), total: 18, soft: false, bust: false, blackjack: false, charlie: false, doubled: false, split: false, folded: false, outcome: 'push', perfectPairs: null },
+      dealer: { cards: hand('6H KC 2D'), total: 18, soft: false, bust: false, blackjack: false, perfectPairs: null },
+    });
+  });
+
+  it('the dealer stands on soft 17', () => {
+    const r = play(g, 'TS AH 9C 6D', { options: one, decisions: ['stand'] });
+    expect(pos(r.state).dealer).toMatchObject({ total: 17, soft: true });
+    expect(pos(r.state).seat1).toMatchObject({ total: 19, outcome: 'win' });
+  });
+
+  it('double: first two cards of an unsplit hand totalling 11 or more, exactly one card, then the hand ends', () => {
+    let s = g.newRound({ engine: true, options: one });
+    for (const c of hand('6S 9H 4D')) s = g.place(s, c);
+    expect(g.expect(s)).toEqual({ kind: 'decision', seat: 'seat1', actions: ['hit', 'stand'] }); // 10: no double
+    expect(isError(g.decide!(s, 'seat1', 'double'))).toBe(true);
+    s = g.newRound({ engine: true, options: one });
+    for (const c of hand('AS 9H 2D')) s = g.place(s, c);
+    expect(g.expect(s)).toMatchObject({ actions: ['hit', 'stand', 'double'] }); // soft 13
+    const r = play(g, '6S 9H 5D TC TD', { options: one, decisions: ['double'] });
+    expect(r.placed.map((x) => x.position)).toEqual(['seat1', 'dealer', 'seat1', 'seat1', 'dealer']);
+    expect(pos(r.state).seat1).toMatchObject({ total: 21, doubled: true, outcome: 'win' });
+    // a double that does not reach 21 still ends the hand after its one card
+    const low = play(g, '6S 9H 5D 2C TD', { options: one, decisions: ['double'] });
+    expect(pos(low.state).seat1).toMatchObject({ total: 13, doubled: true, outcome: 'lose' });
+  });
+
+  it('a hand ends by itself at 21, and a two-card 21 is blackjack (paid unless the dealer has one too)', () => {
+    const r = play(g, 'TS 5H 6D 5C KD 3S', { options: one, decisions: ['hit'] });
+    expect(pos(r.state).seat1).toMatchObject({ total: 21, blackjack: false, outcome: 'win' });
+    expect(pos(play(g, 'AS 9H KD QC', { options: one }).state).seat1).toMatchObject({ total: 21, blackjack: true, outcome: 'win' });
+    const both = play(g, 'AS AH KD KC', { options: one });
+    expect(pos(both.state).seat1).toMatchObject({ blackjack: true, outcome: 'push' });
+    expect(pos(both.state).dealer).toMatchObject({ blackjack: true, total: 21 });
+  });
+
+  it('split 8-8: seatNa gets the next card, then seatNb, then seatNa acts; no double after split, no resplit', () => {
+    let s = g.newRound({ engine: true, options: { seats: 2 } });
+    for (const c of hand('TH 8S 6H 9C 8D')) s = g.place(s, c);
+    s = g.decide!(s, 'seat1', 'stand') as BlackjackRound;
+    expect(g.expect(s)).toEqual({ kind: 'decision', seat: 'seat2', actions: ['split', 'fold'] });
+    expect(isError(g.decide!(s, 'seat2', 'hit'))).toBe(true); // the sheet: A-A and 8-8 only split or fold
+    s = g.decide!(s, 'seat2', 'split') as BlackjackRound;
+    expect(g.expect(s)).toEqual({ kind: 'card', position: 'seat2a', faceDown: false });
+    s = g.place(s, '3C');
+    expect(g.expect(s)).toEqual({ kind: 'card', position: 'seat2b', faceDown: false });
+    s = g.place(s, '8C');
+    expect(g.expect(s)).toEqual({ kind: 'decision', seat: 'seat2a', actions: ['hit', 'stand'] }); // 11 but split: no double
+    expect(isError(g.decide!(s, 'seat2b', 'stand'))).toBe(true); // not acting
+    expect(isError(g.decide!(s, 'seat2', 'stand'))).toBe(true); // no such hand any more
+    expect(isError(g.decide!(s, 'seat1', 'hit'))).toBe(true); // done
+    s = g.decide!(s, 'seat2a', 'hit') as BlackjackRound;
+    s = g.place(s, '9D');
+    s = g.decide!(s, 'seat2a', 'stand') as BlackjackRound;
+    expect(g.expect(s)).toEqual({ kind: 'decision', seat: 'seat2b', actions: ['hit', 'stand'] }); // 8-8 again: no resplit
+    s = g.decide!(s, 'seat2b', 'stand') as BlackjackRound;
+    s = g.place(s, 'TS'); // dealer 16
+    s = g.place(s, '5S'); // 21
+    expect(g.expect(s)).toEqual({ kind: 'complete' });
+    expect(g.cards(s)).toEqual({ seat1: hand('TH 9C'), seat2a: hand('8S 3C 9D'), seat2b: hand('8D 8C'), dealer: hand('6H TS 5S') });
+    const p = pos(s);
+    expect(p.seat2a).toMatchObject({ total: 20, split: true, outcome: 'lose', perfectPairs: 'mixed' });
+    expect(p.seat2b).toMatchObject({ total: 16, split: true, outcome: 'lose', perfectPairs: 'mixed' });
+    expect(p.seat1).toMatchObject({ total: 19, outcome: 'lose', perfectPairs: null });
+  });
+
+  it('split aces get one card each and end; an ace and a ten after a split is 21, not blackjack', () => {
+    const r = play(g, 'AS 9H AD KC 5D 7C 2S', { options: one, decisions: ['split'] });
+    expect(r.placed.map((x) => x.position)).toEqual(['seat1', 'dealer', 'seat1', 'seat1a', 'seat1b', 'dealer', 'dealer']);
+    const p = pos(r.state);
+    expect(p.seat1a).toMatchObject({ cards: hand('AS KC'), total: 21, blackjack: false, split: true, outcome: 'win', perfectPairs: 'mixed' });
+    expect(p.seat1b).toMatchObject({ cards: hand('AD 5D'), total: 16, soft: true, outcome: 'lose', perfectPairs: 'mixed' });
+    expect(p.dealer).toMatchObject({ total: 18 });
+  });
+
+  it('fold (the 20% surrender of the split table): the hand is out and loses', () => {
+    const r = play(g, '8S 7H 8C 9D', { options: one, decisions: ['fold'] });
+    // every seat hand folded: the dealer draws only the second card
+    expect(r.placed.map((x) => x.position)).toEqual(['seat1', 'dealer', 'seat1', 'dealer']);
+    expect(pos(r.state).seat1).toMatchObject({ folded: true, outcome: 'lose', total: 16, perfectPairs: 'colored' });
+  });
+
+  it('every seat bust (split hands counted): the dealer draws only a second card', () => {
+    const r = play(g, 'TS TD 5H 6S 7C KC QH 2C', { options: { seats: 2 }, decisions: ['hit', 'hit'] });
+    expect(r.placed.map((x) => x.position)).toEqual(['seat1', 'seat2', 'dealer', 'seat1', 'seat2', 'seat1', 'seat2', 'dealer']);
+    expect(pos(r.state).dealer).toMatchObject({ cards: hand('5H 2C'), total: 7 });
+    expect(pos(r.state).seat1).toMatchObject({ bust: true, total: 26, outcome: 'lose' });
+    // one live hand left: the dealer plays on to 17
+    const live = play(g, 'TS TD 5H 6S 7C KC 2C 9H 3D', { options: { seats: 2 }, decisions: ['hit', 'stand'] });
+    expect(pos(live.state).dealer).toMatchObject({ cards: hand('5H 2C 9H 3D'), total: 19 });
+    expect(pos(live.state).seat2).toMatchObject({ total: 17, outcome: 'lose' });
+  });
+
+  it('8-card charlie wins automatically unless the dealer has blackjack', () => {
+    const cards = '2S TH 3D 2C 2D 3C 3H 2H AS';
+    const hits = ['hit', 'hit', 'hit', 'hit', 'hit', 'hit'];
+    const r = play(g, `${cards} KS`, { options: one, decisions: hits });
+    expect(pos(r.state).seat1).toMatchObject({ total: 18, charlie: true, outcome: 'win' });
+    expect(pos(r.state).dealer).toMatchObject({ total: 20 });
+    const bj = play(g, `${cards} AC`, { options: one, decisions: hits });
+    expect(pos(bj.state).dealer).toMatchObject({ blackjack: true });
+    expect(pos(bj.state).seat1).toMatchObject({ charlie: true, outcome: 'lose' });
+  });
+
+  it('perfect pairs: perfect, colored, mixed for the seat and the dealer', () => {
+    const r = play(g, 'QH 4S 7D QH 4H 7D TC', { options: { seats: 2 }, decisions: ['stand', 'stand'] });
+    expect(pos(r.state).seat1).toMatchObject({ perfectPairs: 'perfect' });
+    expect(pos(r.state).seat2).toMatchObject({ perfectPairs: 'mixed' });
+    expect(pos(r.state).dealer).toMatchObject({ perfectPairs: 'perfect' });
+  });
+
+  it('property: every round terminates; no hand over 21 unless bust; the dealer stops right', () => {
+    fc.assert(fc.property(fc.array(fc.constantFrom(...oneDeck()), { minLength: 80, maxLength: 80 }), fc.integer(), fc.integer({ min: 1, max: 4 }), (cards, seed, seats) => {
+      const rng = seededRng(seed);
+      let s = g.newRound({ engine: true, options: { seats } });
+      let used = 0;
+      for (let guard = 0; ; guard++) {
+        expect(guard).toBeLessThan(200);
+        const e = g.expect(s);
+        if (e.kind === 'complete') break;
+        if (e.kind === 'card') s = g.place(s, cards[used++]);
+        else if (e.kind === 'decision') {
+          const r = g.decide!(s, e.seat, e.actions[Math.floor(rng() * e.actions.length)]);
+          if (isError(r)) throw new Error(r.error);
+          s = r;
+        } else throw new Error('blackjack never waits for close-decisions');
+      }
+      const p = pos(s);
+      let live = false;
+      for (const [name, f] of Object.entries(p)) {
+        const cs = f.cards as string[];
+        expect(f.bust).toBe(blackjackTotal(cs).bust);
+        if (!f.bust) expect(f.total as number).toBeLessThanOrEqual(21);
+        if (name !== 'dealer') {
+          expect(cs.length).toBeLessThanOrEqual(8);
+          if (!f.bust && !f.folded) live = true;
+        }
+      }
+      if (live) expect(p.dealer.total as number).toBeGreaterThanOrEqual(17);
+      else expect((p.dealer.cards as string[]).length).toBe(2);
+      expect(Object.values(g.cards(s)).flat().length).toBe(used);
+    }), { numRuns: 1500 });
+  });
+
+  it('statistics: dealer blackjack and perfect pairs match the exact 8-deck composition', () => {
+    const n = 100_000;
+    const r = simulate({ game: 'blackjack', rounds: n, seed: 'bj-stats-1' }).counts;
+    const bj = (2 * 32 * 128) / (416 * 415);
+    expectRate('blackjack dealer blackjack', r['positions.dealer.blackjack'].true, n, bj);
+    expectRate('blackjack seat1 blackjack', r['positions.seat1.blackjack'].true, n, bj);
+    const pp = (v: string) => (r['positions.seat2.perfectPairs'][v] ?? 0) + (r['positions.seat2a.perfectPairs']?.[v] ?? 0);
+    expectRate('blackjack seat2 perfectPairs=perfect', pp('perfect'), n, 7 / 415);
+    expectRate('blackjack seat2 perfectPairs=colored', pp('colored'), n, 8 / 415);
+    expectRate('blackjack seat2 perfectPairs=mixed', pp('mixed'), n, 16 / 415);
+    expectRate('blackjack dealer perfectPairs (any)', n - r['positions.dealer.perfectPairs'].null, n, 31 / 415);
+  });
+});
