@@ -6,6 +6,7 @@ import type { DeviceFrame } from '../../drivers/codecs/frames.js';
 import type { Card } from '../domain/card.js';
 import type { CardGame, RevealPoint } from '../games/game.js';
 import type { AlertKind } from './alerts.js';
+import type { HealthReport } from './health.js';
 
 export type DeviceKind = 'card-shoe' | 'rfid-shoe' | 'barcode-scanner' | 'shuffler' | 'dice-sensor' | 'ball-reader';
 export type DeviceState = 'connected' | 'disconnected' | 'stale' | 'fault';
@@ -43,7 +44,9 @@ export type TableInput =
   | { type: 'device-alert'; at: number; deviceId: string; kind: AlertKind; detail: string; data?: Record<string, unknown> }
   | { type: 'device-restart'; at: number; deviceId: string }
   | { type: 'request'; at: number; command: string; payload: string; responseTopic?: string; correlationData?: string }
-  | { type: 'timer'; at: number; name: string };
+  | { type: 'timer'; at: number; name: string }
+  /** the runtime's periodic health report: publishes `health`, changes nothing but `seq` (docs/OPERATIONS.md) */
+  | { type: 'health'; at: number; report: HealthReport };
 
 export interface Envelope {
   v: 1;

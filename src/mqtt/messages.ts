@@ -1,0 +1,228 @@
+/**
+ * The MQTT API's messages (spec mqtt-api.md) as zod schemas: the envelope every table message
+ * carries and the payload of each topic. They document the API (`npm run docs:api` turns them
+ * into docs/asyncapi.json) and tests validate messages captured from real simulator runs against
+ * them, so a field added to a message without being added here fails a test.
+ *
+ * Request payloads are the schemas the gateway validates requests with (`requests.ts`).
+ */
+import { z } from 'zod';
+import { ALERT_KINDS } from '../table/alerts.js';
+import { REQUEST_SCHEMAS } from './requests.js';
+
+export const cardSchema = z.string().regex(/^[A2-9TJQK][SHDC]$/).describe('a card: rank A23456789TJQK + suit SHDC, e.g. "AS", "TD"');
+/** a card as the public may see it: null while it lies face down */
+export const visibleCardSchema = z.union([cardSchema, z.null()]).describe('a card, or null while it is face down');
+
+const tableId = z.string().regex(/^[a-z0-9-]{1,32}$/);
+
+/** Fields every table message has. `seq` is on all but `status`. */
+export const envelopeFields = {
+  v: z.literal(1).describe('API version'),
+  type: z.string(),
+  table: tableId.describe('table id'),
+  game: z.string().describe('game id (games.md)'),
+  seq: z.number().int().min(1).describe('per table, strictly increasing over every message the table publishes, never reused, also across restarts'),
+  ts: z.iso.datetime().describe('when the message was composed (the time the input that caused it was received)'),
+  shoeId: z.string().optional().describe('the shoe (or deck) this message belongs to, when there is one'),
+  roundId: z.string().optional().describe('the round this message belongs to, when there is one'),
+};
+
+export const envelopeSchema = z.object(envelopeFields).catchall(z.unknown()).describe('the envelope of every message the gateway publishes');
+
+function message<T extends string, S extends z.ZodRawShape>(type: T, fields: S) {
+  return z.object({ ...envelopeFields, type: z.literal(type), ...fields }).strict();
+}
+
+// ------------------------------------------------------------------ status (no seq: it is the last will)
+
+export const statusMessageSchema = z.object({
+  v: z.literal(1),
+  type: z.literal('status'),
+  table: tableId,
+  game: z.string(),
+  ts: z.iso.datetime(),
+  state: z.enum(['online', 'offline']).describe('"offline" is the MQTT last will, fixed when the connection opens'),
+}).strict().describe('`status` carries no `seq`: its offline form is the last will, composed before anything else is known');
+
+// ------------------------------------------------------------------ devices/<deviceId>
+
+export const deviceStateSchema = z.enum(['connected', 'disconnected', 'stale', 'fault']);
+export const deviceKindSchema = z.enum(['card-shoe', 'rfid-shoe', 'barcode-scanner', 'shuffler', 'dice-sensor', 'ball-reader', 'unknown']);
+
+export const deviceMessageSchema = message('device', {
+  deviceId: z.string(),
+  state: deviceStateSchema,
+  kind: deviceKindSchema,
+  detail: z.string().optional(),
+  model: z.string().optional(),
+  firmware: z.string().optional(),
+});
+
+// ------------------------------------------------------------------ events
+
+const eventKind = <K extends string, S extends z.ZodRawShape>(kind: K, fields: S, description: string) =>
+  message('event', { kind: z.literal(kind), ...fields }).describe(description);
+
+export const EVENT_SCHEMAS = {
+  card: eventKind('card', {
+    deviceId: z.string(),
+    role: z.string().describe('`burn`, `reveal` (first card of a new shoe) or the position the card goes to (`player`, `banker`, `dragon`, `seat2`, `board`, ...)'),
+    card: visibleCardSchema,
+    faceDown: z.boolean(),
+    cardNo: z.number().int().min(1).describe('the card\'s number in the shoe (or deck)'),
+    unnecessary: z.literal(true).optional().describe('a card drawn when none was expected: it becomes a burn of the next round'),
+    exposed: z.literal(true).optional().describe('dealt face up while betting was open: the round is void'),
+  }, 'a card came out of the shoe'),
+  misread: eventKind('misread', { deviceId: z.string() }, 'the shoe could not read a card: a rescan is required'),
+  rescan: eventKind('rescan', { deviceId: z.string(), card: visibleCardSchema }, 'the misread card was rescanned (dealt right after)'),
+  cut: eventKind('cut', { deviceId: z.string(), when: z.enum(['in-round', 'between-rounds', 'after-shoe']) }, 'the cut card came out'),
+  drop: eventKind('drop', { deviceId: z.string(), read: z.literal(true), detail: z.string() }, 'a card that had been read was dropped (it counts)'),
+  reveal: eventKind('reveal', {
+    cards: z.array(z.object({ position: z.string(), index: z.number().int().min(0), card: cardSchema }).strict()),
+  }, 'face-down cards turned over at their reveal point'),
+  'shoe-state': eventKind('shoe-state', { deviceId: z.string(), state: z.string() }, 'the shoe reported a STATE (e.g. LOADED)'),
+  'device-restart': eventKind('device-restart', { deviceId: z.string() }, 'the device restarted (its SEQ went back to 0)'),
+  decision: eventKind('decision', { seat: z.string(), action: z.string() }, 'a player decision the engine sent'),
+  correction: eventKind('correction', { correction: z.string() }, 'a dealer correction the rules allow'),
+} as const;
+
+/** events of kinds documented elsewhere (dice, shuffler, ball, ...): the envelope and a kind */
+export const otherEventSchema = z.object({ ...envelopeFields, type: z.literal('event'), kind: z.string() }).catchall(z.unknown())
+  .describe('events of other kinds (`dice`, `shuffler`, `ball`, ...): the envelope, `kind` and kind-specific fields');
+
+export const eventMessageSchema = z.union([...Object.values(EVENT_SCHEMAS), otherEventSchema]);
+
+// ------------------------------------------------------------------ round
+
+export const roundPhaseSchema = z.enum(['idle', 'betting', 'dealing', 'awaiting-rescan', 'awaiting-decision', 'complete', 'void']);
+
+export const expectationSchema = z.union([
+  z.object({ kind: z.literal('card'), position: z.string(), faceDown: z.boolean(), revealAt: z.enum(['close-betting', 'close-decisions', 'result']).optional() }).strict(),
+  z.object({ kind: z.literal('decision'), seat: z.string(), actions: z.array(z.string()) }).strict(),
+  z.object({ kind: z.literal('close-decisions') }).strict(),
+  z.object({ kind: z.literal('complete') }).strict(),
+  z.object({ kind: z.literal('rescan') }).strict(),
+]).describe('what the gateway expects next');
+
+export const roundMessageSchema = message('round', {
+  phase: roundPhaseSchema,
+  roundNo: z.union([z.number().int().min(1), z.null()]).describe('the round\'s number in the shoe; null when no round was played yet'),
+  cards: z.record(z.string(), z.array(visibleCardSchema)).describe('position -> cards so far (face-down cards as null); `burn` holds the round\'s burns'),
+  expect: z.union([expectationSchema, z.null()]),
+  reason: z.string().optional().describe('why the round is void (phase `void`)'),
+}).describe('snapshot of the round in progress (or of the last one)');
+
+// ------------------------------------------------------------------ result
+
+export const resultMessageSchema = message('result', {
+  status: z.enum(['complete', 'void']),
+  reason: z.enum(ALERT_KINDS).optional().describe('why the round is void'),
+  detail: z.string().optional(),
+  cards: z.record(z.string(), z.array(cardSchema)).describe('position -> cards; `burn` holds the round\'s burns'),
+  outcome: z.union([z.record(z.string(), z.unknown()), z.null()]).describe('the game\'s outcome (games.md); null for a void round'),
+}).describe('the final result of a round');
+
+// ------------------------------------------------------------------ alerts
+
+export const severitySchema = z.enum(['info', 'warning', 'critical']);
+
+export const alertMessageSchema = z.object({
+  ...envelopeFields,
+  type: z.literal('alert'),
+  kind: z.enum(ALERT_KINDS),
+  severity: severitySchema,
+  detail: z.string(),
+  deviceId: z.string().optional(),
+}).catchall(z.unknown()).describe('something a pit boss or technician must know; kind-specific fields (card, count, code, ...) may follow');
+
+// ------------------------------------------------------------------ shoe
+
+export const shoeMessageSchema = message('shoe', {
+  shoeId: z.string(),
+  state: z.enum(['burning', 'dealing', 'last-round', 'closed', 'void']),
+  decks: z.number().int().min(1),
+  cardsDealt: z.number().int().min(0),
+  cutCardSeen: z.boolean(),
+  revealCard: z.union([cardSchema, z.null()]).describe('the first card of a new shoe (null for a shoe the gateway did not see loaded)'),
+  burnCount: z.number().int().min(0).describe('how many cards the new-shoe burn takes'),
+  roundsCompleted: z.number().int().min(0),
+  burnCards: z.array(cardSchema).optional().describe('the new-shoe burn cards: only once the shoe is closed or void'),
+}).describe('the shoe (or deck) in the table');
+
+// ------------------------------------------------------------------ response/<command>
+
+export const responseMessageSchema = message('response', {
+  command: z.string(),
+  transaction: z.union([z.string(), z.null()]),
+  status: z.enum(['ok', 'error']),
+  error: z.string().optional(),
+  data: z.record(z.string(), z.unknown()).optional(),
+}).describe('the answer to a request/<command>');
+
+// ------------------------------------------------------------------ health
+
+export const healthProblemSchema = z.string().describe('a reason the table is not ready, e.g. "device shoe-1 is disconnected"');
+
+export const healthMessageSchema = message('health', {
+  status: z.enum(['ok', 'degraded']).describe('"ok" when the broker connection and every device are up'),
+  problems: z.array(healthProblemSchema),
+  mqtt: z.enum(['connected', 'disconnected']).describe('the table\'s broker connection when the message was composed'),
+  uptimeSec: z.number().int().min(0).describe('seconds since the gateway process started'),
+  outboxDepth: z.union([z.number().int().min(0), z.null()]).describe('messages waiting to be delivered to the broker (null: not known)'),
+  devices: z.record(z.string(), z.object({
+    kind: deviceKindSchema,
+    state: deviceStateSchema,
+    frames: z.number().int().min(0).describe('valid frames since the gateway started'),
+    rejected: z.number().int().min(0).describe('bad frames since the gateway started'),
+    duplicates: z.number().int().min(0).describe('retransmitted frames dropped since the gateway started'),
+  }).strict()),
+}).describe('a summary of the table\'s health, published every health.intervalMs and whenever the summary changes');
+
+// ------------------------------------------------------------------ all topics
+
+/** table-relative topic patterns the gateway publishes on, with their schema */
+export const PUBLISHED_TOPICS = {
+  status: { topic: 'status', retain: true, schema: statusMessageSchema, description: 'the table\'s connection: online, or offline (the MQTT last will)' },
+  device: { topic: 'devices/{deviceId}', retain: true, schema: deviceMessageSchema, description: 'one device\'s state' },
+  event: { topic: 'events', retain: false, schema: eventMessageSchema, description: 'each accepted device event: cards, misreads, rescans, cut card, reveals, ...' },
+  round: { topic: 'round', retain: true, schema: roundMessageSchema, description: 'the round in progress as it changes' },
+  result: { topic: 'result', retain: true, schema: resultMessageSchema, description: 'the final result of each round' },
+  alert: { topic: 'alerts', retain: false, schema: alertMessageSchema, description: 'alerts for the pit and the technicians' },
+  shoe: { topic: 'shoe', retain: true, schema: shoeMessageSchema, description: 'the shoe (or deck) state' },
+  health: { topic: 'health', retain: true, schema: healthMessageSchema, description: 'a health summary of the table (its devices, its broker connection, its outbox)' },
+  response: { topic: 'response/{command}', retain: false, schema: responseMessageSchema, description: 'answers to requests' },
+} as const;
+
+export type PublishedType = keyof typeof PUBLISHED_TOPICS;
+
+export { REQUEST_SCHEMAS };
+
+/** the schema a message published on the table-relative `topic` must match (null: not a gateway topic) */
+export function schemaForTopic(relTopic: string, payload?: unknown): z.ZodType | null {
+  const first = relTopic.split('/')[0];
+  switch (first) {
+    case 'status': return statusMessageSchema;
+    case 'devices': return deviceMessageSchema;
+    case 'events': {
+      const kind = payload && typeof payload === 'object' ? (payload as { kind?: unknown }).kind : undefined;
+      return typeof kind === 'string' && kind in EVENT_SCHEMAS ? EVENT_SCHEMAS[kind as keyof typeof EVENT_SCHEMAS] : otherEventSchema;
+    }
+    case 'round': return roundMessageSchema;
+    case 'result': return resultMessageSchema;
+    case 'alerts': return alertMessageSchema;
+    case 'shoe': return shoeMessageSchema;
+    case 'health': return healthMessageSchema;
+    case 'response': return responseMessageSchema;
+    default: return null;
+  }
+}
+
+/** Validates one message published on `relTopic`; returns the problems (empty when valid). */
+export function validateMessage(relTopic: string, payload: unknown): string[] {
+  const schema = schemaForTopic(relTopic, payload);
+  if (!schema) return [`${relTopic}: not a topic the gateway publishes on`];
+  const r = schema.safeParse(payload);
+  if (r.success) return [];
+  return r.error.issues.map((i) => `${relTopic}: ${i.path.length ? i.path.join('.') : '(payload)'}: ${i.message}`);
+}
