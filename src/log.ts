@@ -1,9 +1,18 @@
 /**
- * A small structured logger: JSON lines when stdout is not a terminal (or LOG_FORMAT=json),
- * readable lines in a terminal. Secrets never reach it: callers log ids and states, not credentials.
+ * The gateway's logger, on pino: JSON lines when stdout is not a terminal (or LOG_FORMAT=json) —
+ * what journald and log shippers want — and readable coloured lines in a terminal (pino-pretty).
+ * Context (`table`, `device`, ...) comes from `child()`.
+ *
+ * Secrets never reach the output: keys named like a secret (password, key, cert, token, ...) are
+ * redacted at any depth up to three levels, credentials in URLs (`mqtt://user:pw@host`) are masked
+ * in messages, and values registered with `registerSecret()` (the MQTT password, the contents of
+ * a password file) are masked wherever they appear in a line.
  */
+import { readFileSync } from 'node:fs';
+import { pino, type Logger as PinoLogger } from 'pino';
+import pinoPretty from 'pino-pretty';
+
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
-const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
 export interface Logger {
   debug(msg: string, data?: Record<string, unknown>): void;
@@ -16,30 +25,87 @@ export interface Logger {
 export interface LoggerOptions {
   level?: LogLevel;
   json?: boolean;
+  /** where finished lines go (without the trailing newline); default stdout */
   write?: (line: string) => void;
 }
 
-export function createLogger(opts: LoggerOptions = {}, context: Record<string, unknown> = {}): Logger {
-  const min = ORDER[opts.level ?? 'info'];
-  const json = opts.json ?? (process.env.LOG_FORMAT === 'json' || !process.stdout.isTTY);
-  const write = opts.write ?? ((line: string) => process.stdout.write(line + '\n'));
-  const emit = (level: LogLevel, msg: string, data?: Record<string, unknown>) => {
-    if (ORDER[level] < min) return;
-    if (json) {
-      write(JSON.stringify({ time: new Date().toISOString(), level, ...context, msg, ...(data ?? {}) }));
-    } else {
-      const ctx = Object.values(context).join(' ');
-      const extra = data && Object.keys(data).length ? ' ' + JSON.stringify(data) : '';
-      write(`${new Date().toISOString().slice(11, 23)} ${level.toUpperCase().padEnd(5)} ${ctx ? `[${ctx}] ` : ''}${msg}${extra}`);
-    }
+/** key names whose values are never logged */
+export const REDACTED_KEYS = ['password', 'passwd', 'passwordFileContents', 'secret', 'token', 'authorization', 'key', 'cert', 'ca', 'privateKey', 'passphrase'];
+const CENSOR = '[redacted]';
+const redactPaths = REDACTED_KEYS.flatMap((k) => [k, `*.${k}`, `*.*.${k}`, `*.*.*.${k}`]);
+
+const secrets = new Set<string>();
+
+/** Masks `value` wherever it would appear in a log line from now on (e.g. the MQTT password). */
+export function registerSecret(value: string | undefined | null): void {
+  if (value && value.length >= 3) secrets.add(value);
+}
+
+/** Masks the contents of a secret file (e.g. `mqtt.passwordFile`); a missing file is ignored. */
+export function registerSecretFile(path: string | undefined | null): void {
+  if (!path) return;
+  try {
+    registerSecret(readFileSync(path, 'utf8').trim());
+  } catch {
+    // the link reports an unreadable file itself
+  }
+}
+
+const URL_CREDENTIALS = /([a-z][a-z0-9+.-]*:\/\/)([^/\s:@]+):([^/\s@]+)@/gi;
+
+/** masks URL credentials and registered secret values in a finished line */
+function scrub(line: string): string {
+  let out = line.replace(URL_CREDENTIALS, `$1$2:${CENSOR}@`);
+  for (const s of secrets) {
+    if (out.includes(s)) out = out.split(s).join(CENSOR);
+    const j = JSON.stringify(s).slice(1, -1); // the value as it appears inside a JSON string
+    if (j !== s && out.includes(j)) out = out.split(j).join(CENSOR);
+  }
+  return out;
+}
+
+function wrap(p: PinoLogger): Logger {
+  const emit = (level: LogLevel) => (msg: string, data?: Record<string, unknown>) => {
+    if (data && Object.keys(data).length) p[level](data, msg);
+    else p[level](msg);
   };
   return {
-    debug: (m, d) => emit('debug', m, d),
-    info: (m, d) => emit('info', m, d),
-    warn: (m, d) => emit('warn', m, d),
-    error: (m, d) => emit('error', m, d),
-    child: (c) => createLogger(opts, { ...context, ...c }),
+    debug: emit('debug'),
+    info: emit('info'),
+    warn: emit('warn'),
+    error: emit('error'),
+    child: (c) => wrap(p.child(c)),
   };
+}
+
+export function createLogger(opts: LoggerOptions = {}, context: Record<string, unknown> = {}): Logger {
+  const json = opts.json ?? (process.env.LOG_FORMAT === 'json' || !process.stdout.isTTY);
+  const write = opts.write ?? ((line: string) => process.stdout.write(line + '\n'));
+  const pretty = json ? null : pinoPretty.prettyFactory({
+    colorize: opts.write ? false : pinoPretty.isColorSupported,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname,table,device',
+    messageFormat: (log, messageKey) => {
+      const ctx = [log.table, log.device].filter((x) => x !== undefined).join(' ');
+      return `${ctx ? `[${ctx}] ` : ''}${String(log[messageKey] ?? '')}`;
+    },
+    singleLine: true,
+  });
+  const destination = {
+    write(chunk: string) {
+      const line = chunk.endsWith('\n') ? chunk.slice(0, -1) : chunk;
+      const text = pretty ? pretty(line).replace(/\n$/, '') : line;
+      write(scrub(text));
+    },
+  };
+  const p = pino({
+    level: opts.level ?? 'info',
+    base: undefined,
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+    redact: { paths: redactPaths, censor: CENSOR },
+  }, destination);
+  return wrap(Object.keys(context).length ? p.child(context) : p);
 }
 
 export const silentLogger: Logger = {
