@@ -27,6 +27,10 @@ export interface MosquittoBroker {
   stop(): Promise<void>;
   /** Stop and start again on the SAME port (e.g. to test client reconnection). */
   restart(): Promise<void>;
+  /** Stop the broker but keep its config and port, for an outage of any length; `resume()` ends it. */
+  pause(): Promise<void>;
+  /** Start a paused broker again on the same port with the same config. */
+  resume(): Promise<void>;
 }
 
 interface Running {
@@ -100,6 +104,16 @@ export async function startMosquitto(opts: MosquittoOptions = {}): Promise<Mosqu
     async restart() {
       if (stopped) throw new Error('mosquitto helper: restart() after stop()');
       await stopRunning();
+      running = await launch(confPath, port, timeoutMs);
+      lastOutput = running.output;
+    },
+    async pause() {
+      if (stopped) throw new Error('mosquitto helper: pause() after stop()');
+      await stopRunning();
+    },
+    async resume() {
+      if (stopped) throw new Error('mosquitto helper: resume() after stop()');
+      if (running) return;
       running = await launch(confPath, port, timeoutMs);
       lastOutput = running.output;
     },

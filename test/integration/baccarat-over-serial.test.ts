@@ -11,27 +11,10 @@ import { startMosquitto, type MosquittoBroker } from '../helpers/mosquitto.js';
 import { recordMqtt, type MqttRecorder, type RecordedMessage } from '../helpers/mqtt-recorder.js';
 import { createPtyPair, type PtyPair } from '../helpers/pty-pair.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
+import { ReferenceShoe, referenceLine } from '../helpers/reference-shoe.js';
 import { makeTempDir, removeTempDir } from '../helpers/temp-dir.js';
 
 const io = realIoOrSkip(['socat', 'mosquitto']);
-
-/** A reference-protocol device written independently of the gateway's codec. */
-class ReferenceShoe {
-  seq = 0;
-  constructor(private readonly pty: PtyPair, private readonly talker = 'SHOE') {}
-  static line(body: string): string {
-    let cs = 0;
-    for (const ch of Buffer.from(body, 'latin1')) cs ^= ch;
-    return `$${body}*${cs.toString(16).toUpperCase().padStart(2, '0')}\r\n`;
-  }
-  async send(...parts: string[]): Promise<void> {
-    await this.pty.write(ReferenceShoe.line([this.talker, String(this.seq), ...parts].join(',')));
-    this.seq = (this.seq + 1) % 65536;
-  }
-  async cards(...cards: string[]): Promise<void> {
-    for (const c of cards) await this.send('CARD', c);
-  }
-}
 
 describe.skipIf(!io.available)('baccarat table over a real serial line and a real broker', () => {
   let broker: MosquittoBroker;
@@ -118,7 +101,7 @@ describe.skipIf(!io.available)('baccarat table over a real serial line and a rea
 
   it('bad checksum, noise and over-long lines are rejected with one bad-frame alert carrying the count', async () => {
     // a frame whose checksum does not match (SEQ 9999 is never checked: it is rejected first)
-    await pty.write(ReferenceShoe.line('SHOE,9999,CARD,8D').replace(/\*[0-9A-F]{2}/, '*00'));
+    await pty.write(referenceLine('SHOE,9999,CARD,8D').replace(/\*[0-9A-F]{2}/, '*00'));
     await pty.write('\x01\x02garbage\r\n');
     await pty.write('$SHOE,' + 'X'.repeat(140) + '*00\r\n');
     await shoe.cards('8C');
