@@ -2,10 +2,15 @@
  * Builds the driver of a configured device: the transport its config names and the codec its
  * kind speaks. Simulator transports are wired to the built-in virtual devices by the gateway.
  */
+import { resolve } from 'node:path';
 import type { DeviceConfig } from '../src/config/schema.js';
+import { HID_DICE_SEQ_MODULUS } from './codecs/hid-dice.js';
 import { LineCodec } from './codecs/line-codec.js';
 import { encodeLine } from './codecs/nmea-line.js';
+import { loadDeckRegistry, type DeckRegistry } from './deck-registry.js';
+import { BarcodeScannerDecoder, HidDiceDecoder, RfidCardMapper, SerialBarcodeDecoder } from './device-mappers.js';
 import { DeviceDriver } from './device-driver.js';
+import { HidTransport } from './transports/hid-transport.js';
 import { MemoryTransport } from './transports/memory-transport.js';
 import { SerialTransport } from './transports/serial-transport.js';
 import type { Transport } from './transports/transport.js';
@@ -20,7 +25,8 @@ export function createTransport(dev: DeviceConfig): Transport {
     case 'simulator':
       return new MemoryTransport({ name: dev.id });
     case 'hid':
-      throw new UnsupportedDeviceError(`device ${dev.id}: HID transport is not supported yet`);
+      if (dev.kind !== 'barcode-scanner' && dev.kind !== 'dice-sensor') throw new UnsupportedDeviceError(`device ${dev.id}: a ${dev.kind} has no HID protocol (HID: barcode-scanner, dice-sensor)`);
+      return new HidTransport({ vendorId: t.vendorId, productId: t.productId, serialNumber: t.serialNumber });
   }
 }
 
@@ -34,14 +40,50 @@ function gatewayCommandEncoder(): (command: string) => string {
   };
 }
 
-export function createDriver(dev: DeviceConfig, transport: Transport): DeviceDriver {
+export interface DriverExtras {
+  /** rfid-shoe: the registry to use instead of loading `deckRegistry` (a simulator's generated one) */
+  registry?: DeckRegistry;
+  /** clock for RFID de-duplication (tests) */
+  now?: () => number;
+}
+
+/** whether the device speaks 8-byte HID reports (its transport is HID, or a simulator in `hid` protocol) */
+function speaksHid(dev: DeviceConfig): boolean {
+  return dev.transport.type === 'hid' || (dev.transport.type === 'simulator' && (dev.kind === 'barcode-scanner' || (dev.kind === 'dice-sensor' && dev.transport.protocol === 'hid')));
+}
+
+export function createDriver(dev: DeviceConfig, transport: Transport, extras: DriverExtras = {}): DeviceDriver {
   switch (dev.kind) {
     case 'card-shoe':
       return new DeviceDriver({
         deviceId: dev.id, transport, decoder: new LineCodec('SHOE'), staleAfterMs: dev.staleAfterMs,
         encodeCommand: gatewayCommandEncoder(),
       });
-    default:
-      throw new UnsupportedDeviceError(`device ${dev.id}: kind ${dev.kind} is not supported yet`);
+    case 'rfid-shoe': {
+      let registry = extras.registry;
+      if (!registry) {
+        if (!dev.deckRegistry) throw new UnsupportedDeviceError(`device ${dev.id}: an rfid-shoe needs a deckRegistry (CSV uid,card,deck)`);
+        registry = loadDeckRegistry(resolve(dev.deckRegistry));
+      }
+      const mapper = new RfidCardMapper({ registry, dedupeMs: dev.dedupeMs, now: extras.now });
+      return new DeviceDriver({
+        deviceId: dev.id, transport, decoder: new LineCodec('RFID'), staleAfterMs: dev.staleAfterMs,
+        encodeCommand: gatewayCommandEncoder(), mapFrame: (f) => mapper.map(f),
+      });
+    }
+    case 'shuffler':
+      return new DeviceDriver({ deviceId: dev.id, transport, decoder: new LineCodec('SHUF'), staleAfterMs: dev.staleAfterMs });
+    case 'ball-reader':
+      return new DeviceDriver({ deviceId: dev.id, transport, decoder: new LineCodec('BALL'), staleAfterMs: dev.staleAfterMs });
+    case 'dice-sensor':
+      // HID reports carry no heartbeat: presence is the HID transport's enumeration, not a stale timer.
+      if (speaksHid(dev)) return new DeviceDriver({ deviceId: dev.id, transport, decoder: new HidDiceDecoder(), staleAfterMs: 0, seqModulus: HID_DICE_SEQ_MODULUS });
+      return new DeviceDriver({ deviceId: dev.id, transport, decoder: new LineCodec('DICE'), staleAfterMs: dev.staleAfterMs });
+    case 'barcode-scanner':
+      // a scanner is silent while idle and numbers nothing: no stale timer, no SEQ
+      return new DeviceDriver({
+        deviceId: dev.id, transport, staleAfterMs: 0, seqModulus: 0,
+        decoder: speaksHid(dev) ? new BarcodeScannerDecoder(dev.barcode ?? {}) : new SerialBarcodeDecoder(dev.barcode ?? {}),
+      });
   }
 }
