@@ -4,6 +4,8 @@ import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
 import { cardGame, GAME_IDS } from '../games/registry.js';
 import { configSchema, type GatewayConfig } from './schema.js';
+import { NON_CARD_GAME_IDS, nonCardGame } from '../games/non-card-games.js';
+import { checkTableDevices } from './device-checks.js';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[], source: string) {
@@ -35,8 +37,9 @@ export function validateConfig(raw: unknown, source = '(inline)'): GatewayConfig
     if (tableIds.has(t.id)) problems.push(`tables[${ti}].id: duplicate table id "${t.id}"`);
     tableIds.add(t.id);
     const game = cardGame(t.game);
-    if (!game) problems.push(`tables[${ti}].game: unknown game "${t.game}" (known: ${GAME_IDS.join(', ')})`);
-    else if (game.defaults.needsEngine && t.betting !== 'engine') problems.push(`tables[${ti}].betting: ${t.game} needs player decisions, so it requires "engine"`);
+    if (!game && !nonCardGame(t.game)) problems.push(`tables[${ti}].game: unknown game "${t.game}" (known: ${[...GAME_IDS, ...NON_CARD_GAME_IDS].join(', ')})`);
+    else if (game && game.defaults.needsEngine && t.betting !== 'engine') problems.push(`tables[${ti}].betting: ${t.game} needs player decisions, so it requires "engine"`);
+    if (game || nonCardGame(t.game)) problems.push(...checkTableDevices(t, ti, !!game));
     const devIds = new Set<string>();
     t.devices.forEach((d, di) => {
       if (devIds.has(d.id)) problems.push(`tables[${ti}].devices[${di}].id: duplicate device id "${d.id}"`);

@@ -7,6 +7,8 @@ export const ALERT_KINDS = [
   'dropped-card', 'foreign-card', 'card-after-last-round', 'card-count-mismatch', 'shuffler-jam',
   'cocked-dice', 'dice-no-bounce', 'dice-noread', 'ball-invalid', 'round-void',
   'unexpected-rescan', 'deck-exhausted', 'device-disconnected',
+  // a roll or a draw with no round open (betting: engine, before open-betting): no result
+  'no-round-open',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 

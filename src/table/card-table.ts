@@ -12,7 +12,7 @@ import type { ParsedRequest } from '../mqtt/requests.js';
 import type { AlertKind } from './alerts.js';
 import { initialDevices, TableStepBase, type RequestAnswer } from './table-base.js';
 import type {
-  CardTableSettings, CardTableState, HiddenCard, RoundStateData, ShoeStateData, TableCounters,
+  CardTableSettings, CardTableState, HiddenCard, RoundStateData, ShoeStateData, ShufflerStateData, TableCounters,
 } from './types.js';
 
 const pad4 = (n: number) => String(n).padStart(4, '0');
@@ -153,6 +153,9 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
         this.event('shoe-state', { deviceId, state: f.state });
         if (f.state === 'LOADED') this.startNewShoe(`shoe ${deviceId} reported LOADED`);
         return;
+      case 'SHUF_STATE':
+      case 'COUNT':
+        return this.onShufflerFrame(deviceId, f);
       default:
         this.log('warn', `frame type ${f.type} from ${deviceId} is not used by a ${this.cfg.gameId} table`);
     }
@@ -207,6 +210,7 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
   // ---------------------------------------------------------------- cards
 
   private onMisread(deviceId: string): void {
+    if (this.shufflerHoldsDealing(deviceId, null)) return;
     this.event('misread', { deviceId });
     this.alert('misread', `card could not be read by ${deviceId}: rescan required`, { deviceId });
     if (this.s.pending) return; // the same card failed again: still one pending rescan
@@ -252,6 +256,9 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
   }
 
   private onCard(deviceId: string, card: Card, rescan: boolean): void {
+    // An RFID shoe cannot mark a re-read: its next card while its own misread is pending is the rescan.
+    if (!rescan && this.s.pending?.deviceId === deviceId && this.s.devices[deviceId]?.kind === 'rfid-shoe') rescan = true;
+    if (!rescan && this.shufflerHoldsDealing(deviceId, card)) return;
     if (rescan) {
       if (!this.s.pending) {
         this.alert('unexpected-rescan', `rescan ${card} from ${deviceId} with no misread pending: ignored`, { deviceId, card });
@@ -552,10 +559,83 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
     }
   }
 
+  // ================================================================ shuffler
+  // A table may have a shuffler next to its shoe (games.md faults; docs/DEVICES.md):
+  // - `STATE` / `COUNT` frames -> `shuffler` events;
+  // - `JAM` -> `shuffler-jam` (critical); a round in progress is void (reason `shuffler-jam`);
+  // - `COUNT` other than the deck size (`expectedDeckSize`, default 52 x decks) -> `card-count-mismatch`;
+  // - `DOOR_OPEN` / `ERROR` hold dealing: every shoe of the table is sent `LOCK` (shoes without a
+  //   card gate ignore it); new cards (and misreads) that still arrive are `out-of-order-card`,
+  //   neither dealt nor counted; rescans of a card misread before the hold still resolve it.
+  //   `READY` releases the hold (`UNLOCK`). `ERROR` also raises `device-error`;
+  // - single-deck games: `READY` after a `COUNT` starts a fresh deck (as the shoe's `STATE,LOADED`).
+
+  private shufflerData(deviceId: string): ShufflerStateData {
+    return this.s.shuffler ?? { deviceId, state: null, lastCount: null, countPending: false, blocked: false };
+  }
+
+  private onShufflerFrame(deviceId: string, f: Extract<DeviceFrame, { type: 'SHUF_STATE' | 'COUNT' }>): void {
+    const prev = this.shufflerData(deviceId);
+    if (f.type === 'COUNT') {
+      const expected = this.cfg.expectedDeckSize ?? 52 * this.cfg.decks;
+      const ok = f.count === expected;
+      this.s.shuffler = { ...prev, deviceId, lastCount: f.count, countPending: true };
+      this.event('shuffler', { deviceId, count: f.count, expected, ok });
+      if (!ok) this.alert('card-count-mismatch', `shuffler ${deviceId} counted ${f.count} cards, ${expected} expected: check the deck`, { deviceId, count: f.count, expected });
+      return;
+    }
+    const state = f.state;
+    this.s.shuffler = { ...prev, deviceId, state };
+    this.event('shuffler', { deviceId, state });
+    switch (state) {
+      case 'JAM': {
+        const r = this.s.round;
+        this.alert('shuffler-jam', `shuffler ${deviceId} jammed (card stuck in shuffler)${r ? `: round ${r.id} is void` : ''}`, { deviceId });
+        if (r) this.voidRound('shuffler-jam', 'card stuck in shuffler');
+        return;
+      }
+      case 'DOOR_OPEN':
+      case 'ERROR':
+        if (state === 'ERROR') this.alert('device-error', `shuffler ${deviceId} reports STATE,ERROR`, { deviceId, code: 'STATE_ERROR' });
+        if (!prev.blocked) {
+          this.s.shuffler = { ...this.s.shuffler, blocked: true };
+          for (const d of this.shoeDevices()) this.out.push({ type: 'device-command', deviceId: d, command: 'LOCK' });
+          this.log('warn', `shuffler ${deviceId} ${state}: dealing held, shoes locked`);
+        }
+        return;
+      case 'READY': {
+        const countPending = prev.countPending;
+        this.s.shuffler = { ...this.s.shuffler, blocked: false, countPending: false };
+        if (prev.blocked) {
+          for (const d of this.shoeDevices()) this.out.push({ type: 'device-command', deviceId: d, command: 'UNLOCK' });
+          this.log('info', `shuffler ${deviceId} READY: dealing released, shoes unlocked`);
+        }
+        if (countPending && this.cfg.game.defaults.singleDeck) this.startNewShoe(`shuffler ${deviceId} READY after COUNT`);
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  private shoeDevices(): string[] {
+    return this.cfg.devices.filter((d) => d.kind === 'card-shoe' || d.kind === 'rfid-shoe').map((d) => d.id);
+  }
+
+  /** while the shuffler holds dealing, a card (or a misread, `card` null) is alerted and dropped */
+  private shufflerHoldsDealing(deviceId: string, card: Card | null): boolean {
+    const sh = this.s.shuffler;
+    if (!sh?.blocked) return false;
+    const what = card ? card : 'an unread card (MISREAD)';
+    this.alert('out-of-order-card', `${what} arrived from ${deviceId} while shuffler ${sh.deviceId} reports ${sh.state}: not dealt`, { deviceId, card, held: 'shuffler' });
+    return true;
+  }
+
   protected gameSnapshot(): Record<string, unknown> {
     const sh = this.s.shoe;
     const r = this.s.round;
     return {
+      ...(this.s.shuffler ? { shuffler: { ...this.s.shuffler } } : {}),
       shoe: { shoeId: sh.id, state: sh.state, cardsDealt: sh.cardsDealt, cutCardSeen: sh.cutCardSeen, roundsCompleted: sh.roundsCompleted },
       round: r ? { roundId: r.id, phase: this.phase(), cards: this.visibleCards(r) } : { phase: this.phase(), lastRound: this.s.lastRound },
     };

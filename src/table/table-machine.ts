@@ -5,6 +5,8 @@
  * byte for byte. Each kind of table (cards, dice, keno) has its own step class; this file picks it.
  */
 import { cardTableCounters, copyCardTableState, CardTableStep, initialCardTableState } from './card-table.js';
+import { copyDiceTableState, diceTableCounters, DiceTableStep, initialDiceTableState } from './dice-table.js';
+import { copyKenoTableState, initialKenoTableState, kenoTableCounters, KenoTableStep } from './keno-table.js';
 import type { TableCounters, TableInput, TableOutput, TableSettings, TableState } from './types.js';
 
 export { roundSummary, shoeIdOf } from './card-table.js';
@@ -18,6 +20,8 @@ export interface StepResult {
 export function initialTableState(settings: TableSettings, persisted: TableCounters = {}): TableState {
   switch (settings.kind) {
     case 'card': return initialCardTableState(settings, persisted);
+    case 'sic-bo': return initialDiceTableState(settings, persisted);
+    case 'keno': return initialKenoTableState(settings, persisted);
   }
 }
 
@@ -25,14 +29,33 @@ export function initialTableState(settings: TableSettings, persisted: TableCount
 export function countersOf(state: TableState): TableCounters {
   switch (state.kind) {
     case 'card': return cardTableCounters(state);
+    case 'sic-bo': return diceTableCounters(state);
+    case 'keno': return kenoTableCounters(state);
   }
+}
+
+function mismatch(settings: TableSettings, state: TableState): never {
+  throw new Error(`table state of kind ${state.kind} given to a ${settings.kind} table`);
 }
 
 /** Runs one input through the table. Never throws on bad input: it reports it. The input state is not mutated. */
 export function step(settings: TableSettings, state: TableState, input: TableInput): StepResult {
   switch (settings.kind) {
     case 'card': {
+      if (state.kind !== 'card') return mismatch(settings, state);
       const t = new CardTableStep(settings, copyCardTableState(state), input.at);
+      t.run(input);
+      return { state: t.s, outputs: t.out };
+    }
+    case 'sic-bo': {
+      if (state.kind !== 'sic-bo') return mismatch(settings, state);
+      const t = new DiceTableStep(settings, copyDiceTableState(state), input.at);
+      t.run(input);
+      return { state: t.s, outputs: t.out };
+    }
+    case 'keno': {
+      if (state.kind !== 'keno') return mismatch(settings, state);
+      const t = new KenoTableStep(settings, copyKenoTableState(state), input.at);
       t.run(input);
       return { state: t.s, outputs: t.out };
     }

@@ -1,9 +1,18 @@
 /** Resolves a table's config entry into the pure machine's settings (defaults from games.md). */
 import type { TableConfig } from '../config/schema.js';
+import { nonCardGame } from '../games/non-card-games.js';
 import { cardGame } from '../games/registry.js';
 import type { TableSettings } from './types.js';
 
 export function tableSettings(t: TableConfig): TableSettings {
+  const nonCard = nonCardGame(t.game);
+  if (nonCard) {
+    const base = {
+      tableId: t.id, gameId: t.game, engine: t.betting === 'engine',
+      devices: t.devices.map((d) => ({ id: d.id, kind: d.kind })), gameOptions: t.gameOptions,
+    };
+    return nonCard.table === 'sic-bo' ? { kind: 'sic-bo', ...base, minBounces: t.minBounces } : { kind: 'keno', ...base };
+  }
   const game = cardGame(t.game);
   if (!game) throw new Error(`unknown game ${t.game}`);
   return {
@@ -18,6 +27,7 @@ export function tableSettings(t: TableConfig): TableSettings {
     rescanRetries: t.rescanRetries,
     rescanIntervalMs: t.rescanIntervalMs,
     rescanTimeoutMs: t.rescanTimeoutMs,
+    expectedDeckSize: t.expectedDeckSize ?? 52 * (t.decks ?? game.defaults.decks),
     devices: t.devices.map((d) => ({ id: d.id, kind: d.kind })),
     gameOptions: t.gameOptions,
   };

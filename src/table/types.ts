@@ -31,10 +31,24 @@ export interface CardTableSettings extends BaseTableSettings {
   rescanRetries: number;
   rescanIntervalMs: number;
   rescanTimeoutMs: number;
+  /** shuffler `COUNT` that is correct (default 52 x decks) */
+  expectedDeckSize?: number;
+}
+
+/** Settings of a sic bo table (dice-table.ts). */
+export interface DiceTableSettings extends BaseTableSettings {
+  kind: 'sic-bo';
+  /** a ROLL with fewer bounces is void (default 1) */
+  minBounces: number;
+}
+
+/** Settings of a keno table (keno-table.ts). */
+export interface KenoTableSettings extends BaseTableSettings {
+  kind: 'keno';
 }
 
 /** Settings of any table; each kind of table machine adds its own variant here. */
-export type TableSettings = CardTableSettings;
+export type TableSettings = CardTableSettings | DiceTableSettings | KenoTableSettings;
 
 /** Everything that can happen to a table, each stamped with the wall-clock time it was received. */
 export type TableInput =
@@ -139,10 +153,63 @@ export interface CardTableState extends BaseTableState {
   lastRound: { id: string; status: 'complete' | 'void' } | null;
   pending: PendingRescan | null;
   nextPendingId: number;
+  /** the table's shuffler, when it has one and it has reported (card-table.ts, shuffler section) */
+  shuffler?: ShufflerStateData;
+}
+
+export interface ShufflerStateData {
+  deviceId: string;
+  /** last `STATE` reported, null before any */
+  state: 'IDLE' | 'SHUFFLING' | 'READY' | 'JAM' | 'DOOR_OPEN' | 'ERROR' | null;
+  /** last `COUNT` reported, null before any */
+  lastCount: number | null;
+  /** a `COUNT` came since the last `READY` (single-deck games: the next READY starts a fresh deck) */
+  countPending: boolean;
+  /** dealing is blocked (DOOR_OPEN / ERROR) and the shoes were sent LOCK */
+  blocked: boolean;
+}
+
+/** One round of a sic bo table. */
+export interface DiceRoundData {
+  id: string;
+  no: number;
+  bettingOpen: boolean;
+  shakes: number;
+  /** void attempts before the valid roll: no-bounce rolls, cocked dice, no-reads */
+  attempts: Array<{ kind: 'no-bounce' | 'cocked' | 'noread'; dice?: [number, number, number]; bounces?: number }>;
+}
+
+/** The state of a sic bo table. */
+export interface DiceTableState extends BaseTableState {
+  kind: 'sic-bo';
+  /** rounds numbered so far (persisted: ids never repeat across restarts) */
+  roundNo: number;
+  round: DiceRoundData | null;
+  lastRound: { id: string; status: 'complete' | 'void' } | null;
+}
+
+/** One round (draw) of a keno table. */
+export interface KenoRoundData {
+  id: string;
+  no: number;
+  bettingOpen: boolean;
+  /** `START` seen */
+  started: boolean;
+  balls: number[];
+}
+
+/** The state of a keno table. */
+export interface KenoTableState extends BaseTableState {
+  kind: 'keno';
+  roundNo: number;
+  round: KenoRoundData | null;
+  lastRound: { id: string; status: 'complete' | 'void' } | null;
+  /** the machine is mid-draw (START seen, no END yet) but its balls belong to no round: ignore them quietly */
+  strayDraw: boolean;
 }
 
 /** The state of any table; each kind of table machine adds its own variant here. */
-export type TableState = CardTableState;
+export type TableState = CardTableState | DiceTableState | KenoTableState;
 
 /** Numbers that must never go back across restarts (persisted after every step). */
 export type TableCounters = Record<string, number>;

@@ -1,0 +1,219 @@
+/**
+ * The sic bo table machine (games.md "Sic Bo", device-protocols.md "DICE"). Pure, like every
+ * table machine: time comes from the input, ids from persisted counters.
+ *
+ * Rules:
+ * - A round awaits a roll from the moment it opens (`open-betting` + `close-betting` with an
+ *   engine; the first dice frame without one). `SHAKE` is informational (an event, counted).
+ * - `ROLL` with `bounces >= minBounces` is the round's result (`dice` + sicBoOutcome); fewer
+ *   bounces -> event + `dice-no-bounce`, the round stays open for the re-shake.
+ * - `COCKED` -> event + `cocked-dice`; `NOREAD` -> event + `dice-noread`; the round stays open.
+ * - Decisions where games.md is silent (docs/DEVICES.md):
+ *   - a valid ROLL while betting is open (engine mode) voids the round (`round-void`): the dice
+ *     were showing while bets could still be placed;
+ *   - a valid ROLL with no round open (engine mode, before `open-betting`) is not a result: event
+ *     + `no-round-open` alert;
+ *   - without an engine (`betting: none`) any dice frame with no round open (SHAKE, ROLL, COCKED,
+ *     NOREAD) opens the next round.
+ */
+import type { DeviceFrame } from '../../drivers/codecs/frames.js';
+import { sicBoOutcome } from '../games/evaluators/sic-bo.js';
+import type { ParsedRequest } from '../mqtt/requests.js';
+import type { AlertKind } from './alerts.js';
+import { initialDevices, TableStepBase, type RequestAnswer } from './table-base.js';
+import type { DiceRoundData, DiceTableSettings, DiceTableState, TableCounters } from './types.js';
+
+const pad6 = (n: number) => String(n).padStart(6, '0');
+
+/** `<table>-r000042`: unique per table as long as the counters persist */
+export function numberedRoundId(tableId: string, no: number): string {
+  return `${tableId}-r${pad6(no)}`;
+}
+
+export function initialDiceTableState(settings: DiceTableSettings, persisted: TableCounters = {}): DiceTableState {
+  return {
+    kind: 'sic-bo',
+    seq: persisted.seq ?? 0,
+    roundNo: persisted.roundNo ?? 0,
+    round: null,
+    lastRound: null,
+    devices: initialDevices(settings),
+  };
+}
+
+export function diceTableCounters(s: DiceTableState): TableCounters {
+  return { seq: s.seq, roundNo: s.roundNo };
+}
+
+export function copyDiceTableState(prev: DiceTableState): DiceTableState {
+  return {
+    ...prev,
+    round: prev.round ? { ...prev.round, attempts: [...prev.round.attempts] } : null,
+    devices: { ...prev.devices },
+  };
+}
+
+export class DiceTableStep extends TableStepBase<DiceTableState, DiceTableSettings> {
+  protected currentIds(): { shoeId?: string; roundId?: string } {
+    return { roundId: this.s.round?.id };
+  }
+
+  private phase(): string {
+    const r = this.s.round;
+    if (!r) return 'idle';
+    return r.bettingOpen ? 'betting' : 'dealing';
+  }
+
+  private publishRound(phaseOverride?: 'complete' | 'void', extra: Record<string, unknown> = {}): void {
+    const r = this.s.round;
+    const body: Record<string, unknown> = {
+      phase: phaseOverride ?? this.phase(),
+      roundNo: r?.no ?? null,
+      dice: null,
+      shakes: r?.shakes ?? 0,
+      attempts: r ? r.attempts.map((a) => ({ ...a })) : [],
+      expect: phaseOverride ? null : r ? { kind: 'roll' } : this.cfg.engine ? { kind: 'open-betting' } : { kind: 'roll' },
+      ...extra,
+    };
+    this.publish('round', 'round', true, body, { roundId: r ? r.id : this.s.lastRound?.id ?? null });
+  }
+
+  protected onStart(): void {
+    this.publishRound();
+    this.log('info', `table ${this.cfg.tableId} (sic bo, minBounces ${this.cfg.minBounces}) started`);
+  }
+
+  protected onTimer(_name: string): void {}
+
+  private openRound(engineRoundId?: string): DiceRoundData {
+    this.s.roundNo += 1;
+    const r: DiceRoundData = {
+      id: engineRoundId ?? numberedRoundId(this.cfg.tableId, this.s.roundNo),
+      no: this.s.roundNo,
+      bettingOpen: this.cfg.engine,
+      shakes: 0,
+      attempts: [],
+    };
+    this.s.round = r;
+    return r;
+  }
+
+  /** without an engine a dice frame with no round open starts the next round */
+  private roundForFrame(): DiceRoundData | null {
+    if (!this.s.round && !this.cfg.engine) this.openRound();
+    return this.s.round;
+  }
+
+  protected onGameFrame(deviceId: string, f: DeviceFrame): void {
+    switch (f.type) {
+      case 'SHAKE': {
+        const r = this.roundForFrame();
+        this.event('dice', { deviceId, action: 'shake' });
+        if (!r) {
+          this.log('info', `shake on ${deviceId} with no round open`);
+          return;
+        }
+        r.shakes += 1;
+        this.publishRound();
+        return;
+      }
+      case 'ROLL': return this.onRoll(deviceId, f.dice, f.bounces);
+      case 'COCKED': return this.onVoidAttempt(deviceId, 'cocked', 'cocked-dice', 'a die rests against another die or the dome: re-shake');
+      case 'NOREAD': return this.onVoidAttempt(deviceId, 'noread', 'dice-noread', 'the sensor could not read the dice: re-read or re-shake');
+      default:
+        this.log('warn', `frame type ${f.type} from ${deviceId} is not used by a sic bo table`);
+    }
+  }
+
+  private onVoidAttempt(deviceId: string, kind: 'cocked' | 'noread', alert: AlertKind, detail: string): void {
+    const r = this.roundForFrame();
+    this.event('dice', { deviceId, action: kind });
+    this.alert(alert, detail, { deviceId });
+    if (!r) return;
+    r.attempts.push({ kind });
+    this.publishRound();
+  }
+
+  private onRoll(deviceId: string, dice: [number, number, number], bounces: number): void {
+    const r = this.roundForFrame();
+    const valid = bounces >= this.cfg.minBounces;
+    this.event('dice', { deviceId, action: 'roll', dice: [...dice], bounces, valid });
+    if (!valid) {
+      this.alert('dice-no-bounce', `roll ${dice.join('-')} with ${bounces} bounce(s), at least ${this.cfg.minBounces} needed: void, re-shake`, { deviceId, dice: [...dice], bounces });
+      if (r) {
+        r.attempts.push({ kind: 'no-bounce', dice: [...dice], bounces });
+        this.publishRound();
+      }
+      return;
+    }
+    if (!r) {
+      this.alert('no-round-open', `dice rolled ${dice.join('-')} with no round open (no open-betting): not a result`, { deviceId, dice: [...dice] });
+      return;
+    }
+    if (r.bettingOpen) {
+      const detail = `dice rolled ${dice.join('-')} while betting was open`;
+      this.alert('round-void', `round ${r.id}: ${detail}: the round is void`, { deviceId, dice: [...dice] });
+      this.voidRound('round-void', detail);
+      return;
+    }
+    const outcome = sicBoOutcome(dice);
+    this.publish('result', 'result', true, { status: 'complete', dice: [...dice], bounces, outcome, attempts: r.attempts.length });
+    this.publishRound('complete', { dice: [...dice], bounces });
+    this.finishRound('complete');
+    this.log('info', `${r.id}: ${dice.join('-')} (${bounces} bounces) -> ${outcome.total} ${outcome.size ?? `triple ${outcome.triple}`}`);
+  }
+
+  private voidRound(reason: AlertKind, detail: string): void {
+    const r = this.s.round;
+    if (!r) return;
+    this.publish('result', 'result', true, { status: 'void', reason, detail, dice: null, outcome: null, attempts: r.attempts.length });
+    this.publishRound('void', { reason });
+    this.finishRound('void');
+    this.log('warn', `${r.id} void: ${reason} (${detail})`);
+  }
+
+  private finishRound(status: 'complete' | 'void'): void {
+    const r = this.s.round!;
+    this.s.lastRound = { id: r.id, status };
+    this.s.round = null;
+  }
+
+  protected handleRequest(req: Extract<ParsedRequest, { ok: true }>): RequestAnswer {
+    const r = this.s.round;
+    switch (req.command) {
+      case 'status':
+        return { data: this.statusSnapshot() };
+      case 'open-betting': {
+        if (!this.cfg.engine) return { error: 'this table runs without an engine (betting: none): rounds start with the dice' };
+        if (r) return { error: `round ${r.id} is still in progress` };
+        const round = this.openRound(req.args.roundId as string | undefined);
+        this.publishRound();
+        return { data: { roundId: round.id } };
+      }
+      case 'close-betting': {
+        if (!r || !r.bettingOpen) return { error: r ? `round ${r.id} is not in betting` : 'no round is open' };
+        r.bettingOpen = false;
+        this.publishRound();
+        return { data: { roundId: r.id } };
+      }
+      case 'void-round': {
+        if (!r) return { error: 'no round is in progress' };
+        const id = r.id;
+        this.alert('round-void', `the pit voided round ${id}: ${req.args.reason as string}`);
+        this.voidRound('round-void', req.args.reason as string);
+        return { data: { roundId: id } };
+      }
+      default:
+        return { error: `${req.command} does not apply to a sic bo table` };
+    }
+  }
+
+  protected gameSnapshot(): Record<string, unknown> {
+    const r = this.s.round;
+    return {
+      round: r
+        ? { roundId: r.id, phase: this.phase(), shakes: r.shakes, attempts: r.attempts.length }
+        : { phase: 'idle', lastRound: this.s.lastRound },
+    };
+  }
+}

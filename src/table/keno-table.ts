@@ -1,0 +1,256 @@
+/**
+ * The keno table machine (games.md "Keno", device-protocols.md "BALL"). Pure.
+ *
+ * A draw is `START`, 20 distinct balls 1..80, `END`; then the result carries `balls` (draw order)
+ * and kenoOutcome. A repeated ball, a ball outside 1..80 (`BALL,81` is a valid frame with an
+ * invalid ball), a 21st ball, or `END` before the 20th ball -> `ball-invalid` and the draw is void.
+ *
+ * Decisions where games.md is silent (docs/DEVICES.md):
+ * - without an engine a `START` with no round open opens the next round; with an engine the round
+ *   opens with `open-betting` and the draw may start (`START`) at any time after it;
+ * - a ball drawn while betting is open voids the round (`round-void`): it was visible while bets
+ *   could still be placed;
+ * - `START` while a draw is in progress: the draw in progress is void (`ball-invalid`); without an
+ *   engine the new `START` opens the next round;
+ * - a `BALL` with no `START` before it in the round -> `ball-invalid`, void (the draw cannot be
+ *   trusted); a `BALL` when no draw is in progress at all -> `ball-invalid` alert, ignored;
+ * - after a void mid-draw (or a draw with no round, engine mode: `no-round-open`), the rest of that
+ *   draw (balls up to its `END`) is ignored quietly: events marked `ignored`, no further alerts.
+ */
+import type { DeviceFrame } from '../../drivers/codecs/frames.js';
+import { kenoOutcome } from '../games/evaluators/keno.js';
+import type { ParsedRequest } from '../mqtt/requests.js';
+import type { AlertKind } from './alerts.js';
+import { numberedRoundId } from './dice-table.js';
+import { initialDevices, TableStepBase, type RequestAnswer } from './table-base.js';
+import type { KenoRoundData, KenoTableSettings, KenoTableState, TableCounters } from './types.js';
+
+export const KENO_BALLS_PER_DRAW = 20;
+export const KENO_MAX_BALL = 80;
+
+export function initialKenoTableState(settings: KenoTableSettings, persisted: TableCounters = {}): KenoTableState {
+  return {
+    kind: 'keno',
+    seq: persisted.seq ?? 0,
+    roundNo: persisted.roundNo ?? 0,
+    round: null,
+    lastRound: null,
+    strayDraw: false,
+    devices: initialDevices(settings),
+  };
+}
+
+export function kenoTableCounters(s: KenoTableState): TableCounters {
+  return { seq: s.seq, roundNo: s.roundNo };
+}
+
+export function copyKenoTableState(prev: KenoTableState): KenoTableState {
+  return {
+    ...prev,
+    round: prev.round ? { ...prev.round, balls: [...prev.round.balls] } : null,
+    devices: { ...prev.devices },
+  };
+}
+
+export class KenoTableStep extends TableStepBase<KenoTableState, KenoTableSettings> {
+  protected currentIds(): { shoeId?: string; roundId?: string } {
+    return { roundId: this.s.round?.id };
+  }
+
+  private phase(): string {
+    const r = this.s.round;
+    if (!r) return 'idle';
+    return r.bettingOpen ? 'betting' : 'dealing';
+  }
+
+  private expectation(): Record<string, unknown> | null {
+    const r = this.s.round;
+    if (!r) return this.cfg.engine ? { kind: 'open-betting' } : { kind: 'start' };
+    if (!r.started) return { kind: 'start' };
+    if (r.balls.length < KENO_BALLS_PER_DRAW) return { kind: 'ball', index: r.balls.length + 1 };
+    return { kind: 'end' };
+  }
+
+  private publishRound(phaseOverride?: 'complete' | 'void', extra: Record<string, unknown> = {}): void {
+    const r = this.s.round;
+    const body: Record<string, unknown> = {
+      phase: phaseOverride ?? this.phase(),
+      roundNo: r?.no ?? null,
+      started: r?.started ?? false,
+      balls: r ? [...r.balls] : [],
+      expect: phaseOverride ? null : this.expectation(),
+      ...extra,
+    };
+    this.publish('round', 'round', true, body, { roundId: r ? r.id : this.s.lastRound?.id ?? null });
+  }
+
+  protected onStart(): void {
+    this.publishRound();
+    this.log('info', `table ${this.cfg.tableId} (keno) started`);
+  }
+
+  protected onTimer(_name: string): void {}
+
+  private openRound(engineRoundId?: string): KenoRoundData {
+    this.s.roundNo += 1;
+    const r: KenoRoundData = {
+      id: engineRoundId ?? numberedRoundId(this.cfg.tableId, this.s.roundNo),
+      no: this.s.roundNo,
+      bettingOpen: this.cfg.engine,
+      started: false,
+      balls: [],
+    };
+    this.s.round = r;
+    return r;
+  }
+
+  protected onGameFrame(deviceId: string, f: DeviceFrame): void {
+    switch (f.type) {
+      case 'START': return this.onDrawStart(deviceId);
+      case 'BALL': return this.onBall(deviceId, f.ball);
+      case 'END': return this.onDrawEnd(deviceId);
+      default:
+        this.log('warn', `frame type ${f.type} from ${deviceId} is not used by a keno table`);
+    }
+  }
+
+  private onDrawStart(deviceId: string): void {
+    let r = this.s.round;
+    if (r?.started) {
+      this.event('ball', { deviceId, action: 'start' });
+      const detail = `START after ${r.balls.length} ball(s), before the draw ended`;
+      this.alert('ball-invalid', `round ${r.id}: ${detail}: the draw is void`, { deviceId });
+      this.voidRound('ball-invalid', detail, false);
+      r = null;
+    }
+    this.s.strayDraw = false;
+    if (!r && !this.cfg.engine) r = this.openRound();
+    if (!r) {
+      this.event('ball', { deviceId, action: 'start', ignored: true });
+      this.alert('no-round-open', 'the draw machine started a draw with no round open (no open-betting): its balls are not a result', { deviceId });
+      this.s.strayDraw = true;
+      return;
+    }
+    r.started = true;
+    this.event('ball', { deviceId, action: 'start' });
+    this.publishRound();
+  }
+
+  private onBall(deviceId: string, ball: number): void {
+    const r = this.s.round;
+    if (!r || !r.started) {
+      if (this.s.strayDraw) {
+        this.event('ball', { deviceId, action: 'ball', ball, ignored: true });
+        return;
+      }
+      this.event('ball', { deviceId, action: 'ball', ball, ignored: !r });
+      if (!r) {
+        this.alert('ball-invalid', `ball ${ball} outside a draw (no START): ignored`, { deviceId, ball });
+        return;
+      }
+      const detail = `ball ${ball} before the draw's START`;
+      this.alert('ball-invalid', `round ${r.id}: ${detail}: the draw is void`, { deviceId, ball });
+      this.voidRound('ball-invalid', detail, true);
+      return;
+    }
+    const index = r.balls.length + 1;
+    this.event('ball', { deviceId, action: 'ball', ball, index });
+    let problem: string | null = null;
+    if (!Number.isInteger(ball) || ball < 1 || ball > KENO_MAX_BALL) problem = `ball ${ball} is outside 1..${KENO_MAX_BALL}`;
+    else if (r.balls.includes(ball)) problem = `ball ${ball} drawn twice (first as ball ${r.balls.indexOf(ball) + 1})`;
+    else if (r.balls.length >= KENO_BALLS_PER_DRAW) problem = `a ${index}th ball (${ball}) in a ${KENO_BALLS_PER_DRAW}-ball draw`;
+    if (problem) {
+      this.alert('ball-invalid', `round ${r.id}: ${problem}: the draw is void`, { deviceId, ball });
+      this.voidRound('ball-invalid', problem, true);
+      return;
+    }
+    if (r.bettingOpen) {
+      const detail = `ball ${ball} drawn while betting was open`;
+      this.alert('round-void', `round ${r.id}: ${detail}: the round is void`, { deviceId, ball });
+      this.voidRound('round-void', detail, true);
+      return;
+    }
+    r.balls.push(ball);
+    this.publishRound();
+  }
+
+  private onDrawEnd(deviceId: string): void {
+    const r = this.s.round;
+    if (!r || !r.started) {
+      const stray = this.s.strayDraw;
+      this.s.strayDraw = false;
+      this.event('ball', { deviceId, action: 'end', ignored: true });
+      if (!stray) this.log('warn', `END from ${deviceId} with no draw in progress: ignored`);
+      return;
+    }
+    this.event('ball', { deviceId, action: 'end' });
+    if (r.balls.length < KENO_BALLS_PER_DRAW) {
+      const detail = `END after ${r.balls.length} of ${KENO_BALLS_PER_DRAW} balls`;
+      this.alert('ball-invalid', `round ${r.id}: ${detail}: the draw is void`, { deviceId });
+      this.voidRound('ball-invalid', detail, false);
+      return;
+    }
+    const balls = [...r.balls];
+    const outcome = kenoOutcome(balls);
+    this.publish('result', 'result', true, { status: 'complete', balls, outcome });
+    this.publishRound('complete', { balls });
+    this.finishRound('complete');
+    this.log('info', `${r.id}: ${balls.join(' ')} -> sum ${outcome.sum} ${outcome.bigSmall} ${outcome.element}`);
+  }
+
+  /** `drawGoesOn`: the machine is still mid-draw, so the rest of it is ignored quietly */
+  private voidRound(reason: AlertKind, detail: string, drawGoesOn: boolean): void {
+    const r = this.s.round;
+    if (!r) return;
+    this.publish('result', 'result', true, { status: 'void', reason, detail, balls: [...r.balls], outcome: null });
+    this.publishRound('void', { reason });
+    this.finishRound('void');
+    this.s.strayDraw = drawGoesOn;
+    this.log('warn', `${r.id} void: ${reason} (${detail})`);
+  }
+
+  private finishRound(status: 'complete' | 'void'): void {
+    const r = this.s.round!;
+    this.s.lastRound = { id: r.id, status };
+    this.s.round = null;
+  }
+
+  protected handleRequest(req: Extract<ParsedRequest, { ok: true }>): RequestAnswer {
+    const r = this.s.round;
+    switch (req.command) {
+      case 'status':
+        return { data: this.statusSnapshot() };
+      case 'open-betting': {
+        if (!this.cfg.engine) return { error: 'this table runs without an engine (betting: none): rounds start with the draw' };
+        if (r) return { error: `round ${r.id} is still in progress` };
+        const round = this.openRound(req.args.roundId as string | undefined);
+        this.publishRound();
+        return { data: { roundId: round.id } };
+      }
+      case 'close-betting': {
+        if (!r || !r.bettingOpen) return { error: r ? `round ${r.id} is not in betting` : 'no round is open' };
+        r.bettingOpen = false;
+        this.publishRound();
+        return { data: { roundId: r.id } };
+      }
+      case 'void-round': {
+        if (!r) return { error: 'no round is in progress' };
+        const id = r.id;
+        this.alert('round-void', `the pit voided round ${id}: ${req.args.reason as string}`);
+        this.voidRound('round-void', req.args.reason as string, r.started);
+        return { data: { roundId: id } };
+      }
+      default:
+        return { error: `${req.command} does not apply to a keno table` };
+    }
+  }
+
+  protected gameSnapshot(): Record<string, unknown> {
+    const r = this.s.round;
+    return {
+      round: r
+        ? { roundId: r.id, phase: this.phase(), started: r.started, balls: [...r.balls] }
+        : { phase: 'idle', lastRound: this.s.lastRound },
+    };
+  }
+}
