@@ -30,10 +30,28 @@ export interface VirtualTableOptions {
   decide?: (exp: Extract<Expectation, { kind: 'decision' }>, rng: Rng) => string;
   /** told about every card dealt and every round end (for demo output and tests) */
   onAction?: (a: { type: string; card?: Card; role?: string; roundNo?: number }) => void;
+  /** another shoe device (e.g. a virtual RFID shoe) instead of the optical VirtualCardShoe */
+  createShoe?: (write: (bytes: string) => void) => VirtualShoeDevice;
+  /** before each new shoe is loaded (e.g. a virtual shuffler's cycle); `true` = the load is announced already, no `STATE,LOADED` */
+  onLoad?: () => Promise<boolean | void>;
+  /** the dealer's manual rescan when the shoe did not re-read by itself (e.g. with a hand scanner); default: the shoe's own rescan */
+  manualRescan?: () => boolean;
+}
+
+/** What the virtual table deals into: the optical VirtualCardShoe, or e.g. a virtual RFID shoe. */
+export interface VirtualShoeDevice {
+  powerUp(): void;
+  heartbeat(): void;
+  loaded(): void;
+  cut(): void;
+  card(card: Card): boolean;
+  rescan(): boolean;
+  readonly awaitingRescan: boolean;
+  onGatewayBytes(bytes: Buffer): void;
 }
 
 export class VirtualTable {
-  readonly shoe: VirtualCardShoe;
+  readonly shoe: VirtualShoeDevice;
   readonly seed: string | number;
   private readonly rng: Rng;
   private running = false;
@@ -44,10 +62,11 @@ export class VirtualTable {
   constructor(private readonly o: VirtualTableOptions) {
     this.seed = o.seed ?? randomSeed();
     this.rng = seededRng(this.seed);
-    this.shoe = new VirtualCardShoe((b) => {
+    const write = (b: string) => {
       this.lastSend = Date.now();
       o.write(b);
-    }, seededRng(`${this.seed}:faults`), o.faults ?? NO_FAULTS);
+    };
+    this.shoe = o.createShoe ? o.createShoe(write) : new VirtualCardShoe(write, seededRng(`${this.seed}:faults`), o.faults ?? NO_FAULTS);
   }
 
   /** bytes from the gateway to the shoe (RESCAN commands) */
@@ -92,7 +111,7 @@ export class VirtualTable {
         if (!this.running) return;
         switch (a.type) {
           case 'load':
-            this.shoe.loaded();
+            if (!(await o.onLoad?.())) this.shoe.loaded();
             break;
           case 'cut':
             this.shoe.cut();
@@ -121,6 +140,6 @@ export class VirtualTable {
   /** waits for the gateway's RESCAN to be answered; rescans by hand after a while if not */
   private async awaitRescan(): Promise<void> {
     for (let i = 0; i < 40 && this.shoe.awaitingRescan && this.running; i++) await sleep(25);
-    if (this.shoe.awaitingRescan) this.shoe.rescan();
+    if (this.shoe.awaitingRescan && !this.o.manualRescan?.()) this.shoe.rescan();
   }
 }

@@ -1,0 +1,65 @@
+/**
+ * A virtual barcode scanner in keyboard-wedge mode (HID boot keyboard, device-protocols.md §2a):
+ * it "types" a barcode as 8-byte input reports `[modifiers, 0, key, 0, 0, 0, 0, 0]` — key down
+ * (with Left Shift for upper-case letters and shifted symbols), then all keys up — and Enter.
+ */
+import { KEY_ENTER, MOD_LEFT_SHIFT, usageToChar } from '../../drivers/codecs/hid-keyboard.js';
+import type { Card } from '../../src/domain/card.js';
+import type { Rng } from '../../src/domain/rng.js';
+
+const KEYS = new Map<string, { usage: number; shift: boolean }>();
+// main-block keys first (0x04..0x38), so a digit is typed on the top row rather than the keypad
+for (const range of [[0x04, 0x38], [0x54, 0x63]] as const) {
+  for (let u = range[0]; u <= range[1]; u++) {
+    for (const shift of [false, true]) {
+      const ch = usageToChar(u, shift);
+      if (ch !== '' && !KEYS.has(ch)) KEYS.set(ch, { usage: u, shift });
+    }
+  }
+}
+
+const RELEASE = Buffer.alloc(8);
+
+/** The reports a keyboard-wedge scanner sends for `text` + Enter. Throws on a character a US keyboard cannot type. */
+export function barcodeReports(text: string): Buffer[] {
+  const out: Buffer[] = [];
+  for (const ch of text) {
+    const k = KEYS.get(ch);
+    if (!k) throw new RangeError(`cannot type ${JSON.stringify(ch)} on a US keyboard`);
+    const down = Buffer.alloc(8);
+    down[0] = k.shift ? MOD_LEFT_SHIFT : 0;
+    down[2] = k.usage;
+    out.push(down, RELEASE);
+  }
+  const enter = Buffer.alloc(8);
+  enter[2] = KEY_ENTER;
+  out.push(enter, RELEASE);
+  return out;
+}
+
+export interface ScannerFaults {
+  /** probability per scan that a barcode mapping to no card is read first */
+  badBarcodeRate: number;
+}
+
+export class VirtualBarcodeScanner {
+  scans = 0;
+
+  constructor(
+    private readonly write: (bytes: string | Buffer) => void,
+    private readonly rng: Rng,
+    private readonly faults: ScannerFaults = { badBarcodeRate: 0 },
+  ) {}
+
+  /** types `text` + Enter, one report per write (as a HID device delivers them) */
+  scan(text: string): void {
+    this.scans++;
+    for (const r of barcodeReports(text)) this.write(r);
+  }
+
+  /** scans the barcode of a card (`AS`), after a bad label now and then */
+  scanCard(card: Card): void {
+    if (this.faults.badBarcodeRate > 0 && this.rng() < this.faults.badBarcodeRate) this.scan('NO-CARD-42');
+    this.scan(card);
+  }
+}

@@ -1,0 +1,230 @@
+/**
+ * The built-in virtual devices behind `transport: { type: simulator }` (docs/DEVICES.md), one set
+ * per table, wired to the gateway's in-memory transports:
+ * - card tables: the first simulated shoe (optical `card-shoe` or `rfid-shoe`) is dealt by the
+ *   virtual dealer (VirtualTable). A simulated `shuffler` on the same table shuffles before every
+ *   new shoe/deck (for single-deck games its READY after COUNT is the new deck); a simulated
+ *   `barcode-scanner` is the dealer's rescan reader when the shoe does not re-read by itself.
+ *   Without a simulated shoe, a shuffler cycles on its own every few rounds' time and a scanner idles.
+ * - sic bo: the first simulated `dice-sensor` rolls rounds (VirtualDiceTable), line or HID wire.
+ * - keno: the first simulated `ball-reader` runs draws (VirtualKenoTable).
+ * Any further simulated device of a table only powers up and sends heartbeats.
+ * With `betting: engine` the driving simulator asks a virtual engine to open and close betting.
+ */
+import { resolve } from 'node:path';
+import type { DeckRegistry } from '../drivers/deck-registry.js';
+import { loadDeckRegistry } from '../drivers/deck-registry.js';
+import { MemoryTransport } from '../drivers/transports/memory-transport.js';
+import type { Transport } from '../drivers/transports/transport.js';
+import type { DeviceConfig, SimulatorTransportConfig, TableConfig } from '../src/config/schema.js';
+import { randomSeed, seededRng } from '../src/domain/rng.js';
+import type { Logger } from '../src/log.js';
+import type { TableSettings } from '../src/table/types.js';
+import { VirtualBallReader } from './devices/ball-reader-device.js';
+import { VirtualBarcodeScanner } from './devices/barcode-scanner-device.js';
+import { VirtualDiceSensor } from './devices/dice-sensor-device.js';
+import { LineDevice } from './devices/line-device.js';
+import { generateDeckRegistry, VirtualRfidShoe } from './devices/rfid-shoe-device.js';
+import { VirtualShuffler } from './devices/shuffler-device.js';
+import { VirtualDiceTable } from './virtual-dice-table.js';
+import { VirtualKenoTable } from './virtual-keno-table.js';
+import { LoopRunner, type EngineRequest, type VirtualDevice } from './virtual-runner.js';
+import { VirtualTable } from './virtual-table.js';
+
+export type { VirtualDevice } from './virtual-runner.js';
+
+export interface VirtualDevicesContext {
+  table: TableConfig;
+  settings: TableSettings;
+  /** every device's transport by device id (simulator devices have MemoryTransports) */
+  transports: ReadonlyMap<string, Transport>;
+  /** as fast as possible instead of real time */
+  fast?: boolean;
+  /** card tables: shoes to deal; dice / keno tables then stop after 10 x shoes rounds (default: forever) */
+  shoes?: number;
+  /** creates the table's virtual engine (asked only for `betting: engine` tables) */
+  engine?: () => EngineRequest;
+  log?: Logger;
+}
+
+export interface VirtualDevicesSetup {
+  devices: VirtualDevice[];
+  /** generated deck registries of simulated RFID shoes that have no `deckRegistry` file, by device id */
+  registries: Map<string, DeckRegistry>;
+  /** one line per simulated device, for the log */
+  descriptions: Map<string, string>;
+}
+
+type SimDevice = DeviceConfig & { transport: SimulatorTransportConfig };
+
+function isSim(d: DeviceConfig): d is SimDevice {
+  return d.transport.type === 'simulator';
+}
+
+/** a simulated device that only powers up and sends heartbeats */
+class PassiveDevice implements VirtualDevice {
+  constructor(readonly seed: string | number, private readonly line: LineDevice | null, private readonly model: string, private readonly extra?: () => void) {}
+  async start(): Promise<void> {
+    this.line?.powerUp(this.model);
+    this.extra?.();
+    this.line?.startHeartbeat();
+  }
+  async stop(): Promise<void> {
+    this.line?.stopHeartbeat();
+  }
+}
+
+/** a shuffler with no simulated shoe on its table: a shuffle cycle every `everyMs` */
+class StandaloneShuffler extends LoopRunner {
+  constructor(seed: string | number, private readonly shuffler: VirtualShuffler, private readonly everyMs: number, private readonly stepMs: number,
+    private readonly cycles: number | undefined, unplug: ConstructorParameters<typeof LoopRunner>[2]) {
+    super(seed, seededRng(`${seed}:unplug`), unplug);
+  }
+  protected onPowerUp(): void {
+    this.shuffler.powerUp();
+    this.shuffler.line.startHeartbeat();
+  }
+  protected override onStopped(): void {
+    this.shuffler.line.stopHeartbeat();
+  }
+  protected async run(): Promise<void> {
+    for (let n = 0; this.running && (this.cycles === undefined || n < this.cycles); n++) {
+      await this.maybeUnplug();
+      if (!this.running) return;
+      await this.shuffler.cycle((ms) => this.pause(ms), this.stepMs);
+      await this.pause(this.everyMs);
+      this.shuffler.state('IDLE');
+    }
+  }
+}
+
+export function createVirtualDevices(ctx: VirtualDevicesContext): VirtualDevicesSetup {
+  const { table: t, settings } = ctx;
+  const devices: VirtualDevice[] = [];
+  const registries = new Map<string, DeckRegistry>();
+  const descriptions = new Map<string, string>();
+  const sims = t.devices.filter(isSim).filter((d) => ctx.transports.get(d.id) instanceof MemoryTransport);
+  const transportOf = (d: DeviceConfig) => ctx.transports.get(d.id) as MemoryTransport;
+  const seedOf = new Map(sims.map((d) => [d.id, d.transport.seed ?? randomSeed()]));
+  const pace = (ms: number) => (ctx.fast ? 0 : ms);
+  const unplugOf = (d: SimDevice) => ({ transport: transportOf(d), rate: d.transport.faults.unplugRate, ms: d.transport.unplugMs });
+  const lineFaults = (d: SimDevice) => ({ garbageRate: d.transport.faults.garbageRate, dropFrameRate: d.transport.faults.dropFrameRate });
+  const deliver = (d: DeviceConfig) => (b: string | Buffer) => transportOf(d).deliver(b);
+  const engine = t.betting === 'engine' ? ctx.engine : undefined;
+  const driving = new Set<string>();
+
+  if (settings.kind === 'card') {
+    const shoe = sims.find((d) => d.kind === 'card-shoe' || d.kind === 'rfid-shoe');
+    const shufDev = sims.find((d) => d.kind === 'shuffler');
+    const scanDev = sims.find((d) => d.kind === 'barcode-scanner');
+    const deckSize = settings.expectedDeckSize ?? 52 * settings.decks;
+    const shuffler = shufDev ? new VirtualShuffler(deliver(shufDev), seededRng(`${seedOf.get(shufDev.id)}:faults`), { ...lineFaults(shufDev), ...shufDev.transport.faults }, deckSize) : null;
+    const scanner = scanDev ? new VirtualBarcodeScanner(deliver(scanDev), seededRng(`${seedOf.get(scanDev.id)}:faults`), scanDev.transport.faults) : null;
+    if (shoe) {
+      const sim = shoe.transport;
+      const seed = seedOf.get(shoe.id)!;
+      let createShoe: ((w: (b: string) => void) => VirtualRfidShoe) | undefined;
+      if (shoe.kind === 'rfid-shoe') {
+        let registry: DeckRegistry;
+        if (shoe.deckRegistry) registry = loadDeckRegistry(resolve(shoe.deckRegistry));
+        else {
+          registry = generateDeckRegistry(settings.decks, seed);
+          registries.set(shoe.id, registry);
+        }
+        createShoe = (w) => new VirtualRfidShoe((b) => w(typeof b === 'string' ? b : b.toString('latin1')), seededRng(`${seed}:faults`), { ...lineFaults(shoe), ...sim.faults }, registry);
+      }
+      const shufUnplug = shufDev ? unplugOf(shufDev) : null;
+      const shufRng = seededRng(`${shufDev ? seedOf.get(shufDev.id) : seed}:unplug`);
+      let vt: VirtualTable;
+      const transport = transportOf(shoe);
+      vt = new VirtualTable({
+        game: settings.game, decks: settings.decks, burnPerRound: settings.burnPerRound, engine: settings.engine,
+        cardIntervalMs: pace(sim.cardIntervalMs), roundIntervalMs: pace(sim.roundIntervalMs),
+        cutCardFromEnd: sim.cutCardFromEnd, seed, faults: sim.faults, shoes: ctx.shoes, gameOptions: settings.gameOptions,
+        write: (b) => transport.deliver(b),
+        request: engine ? engine() : undefined,
+        createShoe,
+        onLoad: shuffler ? async () => {
+          if (shufUnplug && shufUnplug.rate > 0 && shufRng() < shufUnplug.rate) {
+            shufUnplug.transport.setConnected(false, 'simulated unplug');
+            await new Promise((r) => setTimeout(r, shufUnplug.ms));
+            shufUnplug.transport.setConnected(true);
+            shuffler.powerUp();
+          }
+          await shuffler.cycle((ms) => new Promise((r) => setTimeout(r, ms)), pace(200));
+          // single-deck games: READY after COUNT is the fresh deck; shoe games still announce the shoe
+          return settings.game.defaults.singleDeck;
+        } : undefined,
+        manualRescan: scanner ? () => {
+          const card = (vt.shoe as Partial<VirtualRfidShoe>).takePending?.();
+          if (!card) return false;
+          scanner.scanCard(card);
+          return true;
+        } : undefined,
+      });
+      transport.written$.subscribe((b) => vt.onGatewayBytes(b));
+      devices.push(vt);
+      driving.add(shoe.id);
+      descriptions.set(shoe.id, `virtual ${shoe.kind} dealt by a virtual dealer (seed ${seed})`);
+    }
+    if (shufDev && shuffler) {
+      const seed = seedOf.get(shufDev.id)!;
+      driving.add(shufDev.id);
+      if (shoe) {
+        devices.push(new PassiveDevice(seed, null, 'VSHUF-1', () => {
+          shuffler.powerUp();
+          shuffler.line.startHeartbeat();
+        }));
+        descriptions.set(shufDev.id, `virtual shuffler, shuffling before each shoe of ${shoe.id} (seed ${seed})`);
+      } else {
+        const every = pace(shufDev.transport.roundIntervalMs * 5);
+        devices.push(new StandaloneShuffler(seed, shuffler, every, pace(200), ctx.shoes, unplugOf(shufDev)));
+        descriptions.set(shufDev.id, `virtual shuffler cycling every ${every} ms (seed ${seed})`);
+      }
+    }
+    if (scanDev && scanner) {
+      driving.add(scanDev.id);
+      devices.push(new PassiveDevice(seedOf.get(scanDev.id)!, null, ''));
+      descriptions.set(scanDev.id, shoe ? `virtual barcode scanner, the dealer's rescan reader for ${shoe.id}` : 'virtual barcode scanner (idle: no simulated shoe to rescan for)');
+    }
+  } else if (settings.kind === 'sic-bo') {
+    const dev = sims.find((d) => d.kind === 'dice-sensor');
+    if (dev) {
+      const seed = seedOf.get(dev.id)!;
+      const sensor = new VirtualDiceSensor(deliver(dev), seededRng(`${seed}:line`), lineFaults(dev), dev.transport.protocol);
+      devices.push(new VirtualDiceTable({
+        sensor, seed, rng: seededRng(seed), faults: dev.transport.faults, minBounces: settings.minBounces,
+        stepMs: pace(dev.transport.cardIntervalMs), roundIntervalMs: pace(dev.transport.roundIntervalMs),
+        rounds: ctx.shoes !== undefined ? ctx.shoes * 10 : undefined, request: engine?.(), unplug: unplugOf(dev),
+      }));
+      driving.add(dev.id);
+      descriptions.set(dev.id, `virtual dice sensor (${dev.transport.protocol} wire, seed ${seed})`);
+    }
+  } else if (settings.kind === 'keno') {
+    const dev = sims.find((d) => d.kind === 'ball-reader');
+    if (dev) {
+      const seed = seedOf.get(dev.id)!;
+      const reader = new VirtualBallReader(deliver(dev), seededRng(`${seed}:line`), lineFaults(dev));
+      devices.push(new VirtualKenoTable({
+        reader, seed, rng: seededRng(seed), faults: dev.transport.faults,
+        ballIntervalMs: pace(dev.transport.cardIntervalMs), roundIntervalMs: pace(dev.transport.roundIntervalMs),
+        rounds: ctx.shoes !== undefined ? ctx.shoes * 10 : undefined, request: engine?.(), unplug: unplugOf(dev),
+      }));
+      driving.add(dev.id);
+      descriptions.set(dev.id, `virtual keno ball reader (seed ${seed})`);
+    }
+  }
+
+  // everything else only powers up and sends heartbeats
+  for (const d of sims) {
+    if (driving.has(d.id)) continue;
+    const seed = seedOf.get(d.id)!;
+    const talker = ({ 'card-shoe': 'SHOE', 'rfid-shoe': 'RFID', shuffler: 'SHUF', 'dice-sensor': 'DICE', 'ball-reader': 'BALL' } as const)[d.kind as Exclude<typeof d.kind, 'barcode-scanner'>];
+    const hid = d.kind === 'barcode-scanner' || (d.kind === 'dice-sensor' && d.transport.protocol === 'hid');
+    const line = talker && !hid ? new LineDevice(talker, deliver(d), seededRng(seed), lineFaults(d)) : null;
+    if (d.kind === 'rfid-shoe' && !d.deckRegistry) registries.set(d.id, generateDeckRegistry(settings.kind === 'card' ? settings.decks : 1, seed));
+    devices.push(new PassiveDevice(seed, line, `V${talker ?? 'HID'}-1`));
+    descriptions.set(d.id, `virtual ${d.kind} (idle: heartbeats only)`);
+  }
+  return { devices, registries, descriptions };
+}
