@@ -1,0 +1,141 @@
+/**
+ * Prometheus metrics of the gateway (`/metrics`, docs/OPERATIONS.md "Metrics"). Fed from the same
+ * envelopes MQTT gets (`published$`) and from the device drivers' counters, read when scraped.
+ * One registry per gateway (tests run several gateways in one process).
+ */
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Subscription } from 'rxjs';
+import type { DeviceState } from '../table/types.js';
+import type { TableView } from './table-view.js';
+
+const DEVICE_STATES: readonly DeviceState[] = ['connected', 'disconnected', 'stale', 'fault'];
+
+/** returns the number of messages waiting for the broker (the durable outbox) */
+export type OutboxDepthProvider = () => number;
+
+export class GatewayMetrics {
+  readonly registry = new Registry();
+  private readonly tables: TableView[] = [];
+  private readonly subs: Subscription[] = [];
+  private readonly outboxProviders = new Map<string, OutboxDepthProvider>();
+  private readonly alerts: Counter<'table' | 'kind' | 'severity'>;
+  private readonly rounds: Counter<'table' | 'game' | 'status'>;
+  private readonly messages: Counter<'table' | 'type'>;
+  private readonly latency: Histogram<'table'>;
+
+  constructor(opts: { defaultMetrics?: boolean } = {}) {
+    const registers = [this.registry];
+    const tables = this.tables;
+    const each = (fn: (t: TableView) => void) => { for (const t of tables) fn(t); };
+
+    if (opts.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry, prefix: 'tablegw_' });
+
+    const driverCounter = (name: string, help: string, read: (d: TableView['runtime']['drivers'][number]) => number) =>
+      new Counter({
+        name, help, labelNames: ['table', 'device'] as const, registers,
+        collect() {
+          this.reset();
+          each((t) => { for (const d of t.runtime.drivers) this.inc({ table: t.id, device: d.deviceId }, read(d)); });
+        },
+      });
+    driverCounter('tablegw_device_frames_total', 'Valid frames received from each device since the gateway started', (d) => d.framesTotal);
+    driverCounter('tablegw_device_bad_frames_total', 'Frames rejected (checksum, framing, unknown type, ...) from each device', (d) => d.rejectedTotal);
+    driverCounter('tablegw_device_duplicate_frames_total', 'Retransmitted frames dropped as duplicates (same SEQ) from each device', (d) => d.duplicates);
+
+    new Gauge({
+      name: 'tablegw_device_state', help: 'Device state: 1 for the state the device is in, 0 for the others',
+      labelNames: ['table', 'device', 'kind', 'state'] as const, registers,
+      collect() {
+        this.reset();
+        each((t) => {
+          for (const [id, d] of Object.entries(t.runtime.snapshot.devices)) {
+            for (const s of DEVICE_STATES) this.set({ table: t.id, device: id, kind: d.kind, state: s }, d.state === s ? 1 : 0);
+          }
+        });
+      },
+    });
+    new Gauge({
+      name: 'tablegw_mqtt_connected', help: '1 while the table\'s MQTT connection is up',
+      labelNames: ['table'] as const, registers,
+      collect() {
+        this.reset();
+        each((t) => this.set({ table: t.id }, t.link.connected ? 1 : 0));
+      },
+    });
+    new Gauge({
+      name: 'tablegw_table_seq', help: 'The last seq the table used',
+      labelNames: ['table'] as const, registers,
+      collect() {
+        this.reset();
+        each((t) => this.set({ table: t.id }, t.runtime.snapshot.seq));
+      },
+    });
+    const providers = this.outboxProviders;
+    new Gauge({
+      name: 'tablegw_outbox_depth', help: 'Messages waiting to be delivered to the broker (only tables whose outbox reports it)',
+      labelNames: ['table'] as const, registers,
+      collect() {
+        this.reset();
+        // each table's outbox registers its depth with setOutboxDepthProvider (observability.ts does it for runtime.outbox)
+        for (const [table, fn] of providers) {
+          try {
+            this.set({ table }, fn());
+          } catch {
+            // a failing provider must not break the scrape
+          }
+        }
+      },
+    });
+
+    this.alerts = new Counter({ name: 'tablegw_alerts_total', help: 'Alerts published, by kind and severity', labelNames: ['table', 'kind', 'severity'] as const, registers });
+    this.rounds = new Counter({ name: 'tablegw_rounds_total', help: 'Round results published, by game and status (complete / void)', labelNames: ['table', 'game', 'status'] as const, registers });
+    this.messages = new Counter({ name: 'tablegw_messages_published_total', help: 'Messages handed to MQTT, by type', labelNames: ['table', 'type'] as const, registers });
+    this.latency = new Histogram({
+      name: 'tablegw_frame_to_publish_seconds',
+      help: 'From a device frame\'s arrival (input `at`) to the hand-over of the messages it caused to the MQTT client (millisecond resolution)',
+      labelNames: ['table'] as const, registers,
+      buckets: [0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    });
+  }
+
+  /** starts counting a table's messages; its drivers and state are read at each scrape */
+  addTable(t: TableView, clock: () => number = Date.now): void {
+    this.tables.push(t);
+    this.subs.push(t.runtime.published$.subscribe((m) => {
+      const p = m.payload;
+      this.messages.inc({ table: t.id, type: p.type });
+      if (p.type === 'alert') this.alerts.inc({ table: t.id, kind: String(p.kind), severity: String(p.severity) });
+      else if (p.type === 'result') this.rounds.inc({ table: t.id, game: p.game, status: String(p.status) });
+      if (m.cause?.type === 'frame') this.latency.observe({ table: t.id }, Math.max(0, clock() - m.cause.at) / 1000);
+    }));
+  }
+
+  /** the durable outbox of `tableId` reports its depth through `fn` (read at each scrape) */
+  setOutboxDepthProvider(tableId: string, fn: OutboxDepthProvider): void {
+    this.outboxProviders.set(tableId, fn);
+  }
+
+  outboxDepth(tableId: string): number | null {
+    const fn = this.outboxProviders.get(tableId);
+    if (!fn) return null;
+    try {
+      return fn();
+    } catch {
+      return null;
+    }
+  }
+
+  /** the exposition text for `/metrics` */
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  stop(): void {
+    for (const s of this.subs) s.unsubscribe();
+    this.subs.length = 0;
+  }
+}

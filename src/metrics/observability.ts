@@ -1,0 +1,63 @@
+/**
+ * Everything that watches the tables without changing them: the metrics, the status page feed,
+ * the HTTP server (status page, /metrics, /healthz, /readyz) and the `health` reporters.
+ * The gateway adds each table BEFORE starting its runtime (so the first envelopes are seen),
+ * then calls `start()` once.
+ */
+import type { GatewayConfig } from '../config/schema.js';
+import type { Logger } from '../log.js';
+import { StatusFeed } from '../status-page/feed.js';
+import { startHttpServer, type HttpServer } from '../status-page/server.js';
+import { HealthReporter } from './health.js';
+import { GatewayMetrics } from './metrics.js';
+import type { TableView } from './table-view.js';
+
+export class Observability {
+  readonly metrics = new GatewayMetrics();
+  readonly feed = new StatusFeed();
+  readonly tables: TableView[] = [];
+  private readonly reporters: HealthReporter[] = [];
+  private server: HttpServer | null = null;
+
+  constructor(private readonly cfg: Pick<GatewayConfig, 'http' | 'health'>, private readonly log: Logger) {}
+
+  /** the status page's URL, once it listens */
+  get httpUrl(): string | null {
+    return this.server?.url ?? null;
+  }
+
+  addTable(t: TableView): void {
+    this.tables.push(t);
+    this.metrics.addTable(t);
+    const outbox = t.runtime.outbox;
+    if (outbox) this.metrics.setOutboxDepthProvider(t.id, () => outbox.depth);
+    this.feed.addTable(t);
+    this.reporters.push(new HealthReporter(t, { intervalMs: this.cfg.health.intervalMs, outboxDepth: () => this.metrics.outboxDepth(t.id) }));
+  }
+
+  async start(): Promise<void> {
+    for (const r of this.reporters) r.start();
+    const h = this.cfg.http;
+    if (!h.enabled) return;
+    try {
+      this.server = await startHttpServer({ host: h.host, port: h.port, feed: this.feed, metrics: this.metrics, tables: this.tables, logger: this.log });
+      this.log.info(`status page on ${this.server.url}/ (metrics ${this.server.url}/metrics, readiness ${this.server.url}/readyz)`);
+    } catch (e) {
+      // the tables go on without their status page: it is not worth stopping a table for
+      this.log.error(`${(e as Error).message}; the gateway runs without its status page and /metrics`);
+    }
+  }
+
+  /** stops the health reporters first: no health input may reach a runtime that is stopping */
+  stopReporters(): void {
+    for (const r of this.reporters) r.stop();
+  }
+
+  async stop(): Promise<void> {
+    this.stopReporters();
+    await this.server?.stop();
+    this.server = null;
+    this.metrics.stop();
+    this.feed.stop();
+  }
+}

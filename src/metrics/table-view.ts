@@ -1,0 +1,31 @@
+/**
+ * What the status page, the metrics and the health reporter see of one table: its runtime (the
+ * envelopes it publishes, its machine state, its device drivers) and its MQTT link.
+ */
+import type { Observable } from 'rxjs';
+import type { PublishedMessage } from '../gateway/table-runtime.js';
+import type { TableInput, TableState } from '../table/types.js';
+
+export interface DriverCounters {
+  readonly deviceId: string;
+  readonly framesTotal: number;
+  readonly rejectedTotal: number;
+  readonly duplicates: number;
+}
+
+export interface TableView {
+  id: string;
+  game: string;
+  runtime: {
+    readonly published$: Observable<PublishedMessage>;
+    readonly snapshot: TableState;
+    readonly drivers: readonly DriverCounters[];
+    apply(input: TableInput): void;
+    /** the durable outbox: messages not yet acknowledged by the broker */
+    readonly outbox?: { readonly depth: number };
+  };
+  link: {
+    readonly connected: boolean;
+    readonly connected$: Observable<boolean>;
+  };
+}

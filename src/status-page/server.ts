@@ -1,0 +1,147 @@
+/**
+ * The gateway's HTTP server (node:http, config `http:`): the live status page, its Server-Sent
+ * Events feed, `/metrics`, `/healthz` and `/readyz`. Bound to 127.0.0.1 by default: the page shows
+ * cards as they are dealt, so expose it on the floor network only deliberately (docs/OPERATIONS.md).
+ *
+ *   GET /            the status page (one self-contained HTML file: no CDN, no external assets)
+ *   GET /events      SSE: `snapshot` (retained state of every table) on connect, then `msg` / `link`
+ *   GET /api/state   the same snapshot as JSON
+ *   GET /metrics     Prometheus metrics
+ *   GET /healthz     200 while the process is up
+ *   GET /readyz      200 when every table's broker connection and every device are up, else 503
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Subscription } from 'rxjs';
+import type { Logger } from '../log.js';
+import { readiness } from '../metrics/health.js';
+import type { GatewayMetrics } from '../metrics/metrics.js';
+import type { TableView } from '../metrics/table-view.js';
+import type { StatusFeed } from './feed.js';
+import { STATUS_PAGE_HTML } from './page.js';
+
+export interface HttpServerOptions {
+  host: string;
+  port: number;
+  feed: StatusFeed;
+  metrics: GatewayMetrics;
+  tables: readonly TableView[];
+  logger: Logger;
+  /** SSE comment line to keep proxies and idle timeouts at bay */
+  keepAliveMs?: number;
+  maxClients?: number;
+}
+
+export interface HttpServer {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer> {
+  const clients = new Set<ServerResponse>();
+  const sockets = new Set<Socket>();
+  const maxClients = o.maxClients ?? 64;
+
+  const send = (res: ServerResponse, event: string, data: unknown) => {
+    res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  };
+
+  const feedSub: Subscription = o.feed.events$.subscribe((ev) => {
+    for (const res of clients) send(res, ev.kind, ev);
+  });
+
+  const json = (res: ServerResponse, status: number, body: unknown) => {
+    const text = JSON.stringify(body, null, 2) + '\n';
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+    res.end(text);
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD' }).end();
+      return;
+    }
+    switch (path) {
+      case '/':
+      case '/index.html':
+        res.writeHead(200, {
+          'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store',
+          'content-security-policy': "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src data:",
+          'x-content-type-options': 'nosniff',
+        });
+        res.end(STATUS_PAGE_HTML);
+        return;
+      case '/events': {
+        if (clients.size >= maxClients) {
+          res.writeHead(503, { 'retry-after': '10' }).end('too many status page clients\n');
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+        res.write('retry: 2000\n\n');
+        send(res, 'snapshot', { tables: o.feed.snapshot() });
+        clients.add(res);
+        req.on('close', () => clients.delete(res));
+        return;
+      }
+      case '/api/state':
+        json(res, 200, { tables: o.feed.snapshot() });
+        return;
+      case '/metrics': {
+        const text = await o.metrics.text();
+        res.writeHead(200, { 'content-type': o.metrics.contentType, 'cache-control': 'no-store' });
+        res.end(text);
+        return;
+      }
+      case '/healthz':
+        json(res, 200, { status: 'up', uptimeSec: Math.floor(process.uptime()) });
+        return;
+      case '/readyz': {
+        const r = readiness(o.tables);
+        json(res, r.ready ? 200 : 503, { status: r.ready ? 'ready' : 'not ready', reasons: r.tables.flatMap((t) => t.problems.map((p) => `${t.table}: ${p}`)), tables: r.tables });
+        return;
+      }
+      default:
+        res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found\n');
+    }
+  };
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      o.logger.error(`http ${req.url}: ${(e as Error).message}`);
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve, reject) => {
+    const onError = (e: Error) => reject(new Error(`status page cannot listen on ${o.host}:${o.port}: ${e.message}`));
+    server.once('error', onError);
+    server.listen(o.port, o.host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+  const keepAlive = setInterval(() => { for (const res of clients) res.write(': keep-alive\n\n'); }, o.keepAliveMs ?? 15_000);
+  keepAlive.unref();
+  const port = (server.address() as AddressInfo).port;
+  const hostForUrl = o.host.includes(':') ? `[${o.host}]` : o.host;
+  return {
+    url: `http://${hostForUrl}:${port}`,
+    port,
+    async stop() {
+      clearInterval(keepAlive);
+      feedSub.unsubscribe();
+      for (const res of clients) res.end();
+      clients.clear();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const s of sockets) s.destroy();
+      });
+    },
+  };
+}
