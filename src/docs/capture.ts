@@ -1,0 +1,85 @@
+/**
+ * Runs the demo's simulated baccarat table (config/default.yaml) in fast mode in-process, on the
+ * embedded broker on a free port, and records every message it publishes over MQTT — plus the
+ * answers to two requests (a valid `status` and a refused `open-betting`). The API document's
+ * examples come from here, and a test validates every captured message against the schemas.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import mqtt from 'mqtt';
+import { parse as parseYaml } from 'yaml';
+import { validateConfig } from '../config/load-config.js';
+import { startGateway, type Gateway } from '../gateway/gateway.js';
+import { silentLogger } from '../log.js';
+import { startEmbeddedBroker } from '../mqtt/embedded-broker.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export interface CapturedMessage {
+  /** full MQTT topic */
+  topic: string;
+  /** table-relative topic (`result`, `devices/shoe-1`, `response/status`) */
+  rel: string;
+  retain: boolean;
+  payload: Record<string, unknown>;
+}
+
+export interface CaptureOptions {
+  /** seed of the virtual shoe (fixed: the same cards on every run) */
+  seed?: string;
+  shoes?: number;
+  timeoutMs?: number;
+}
+
+export async function captureSimulatorMessages(o: CaptureOptions = {}): Promise<CapturedMessage[]> {
+  const raw = parseYaml(readFileSync(join(ROOT, 'config', 'default.yaml'), 'utf8')) as Record<string, any>;
+  const dataDir = mkdtempSync(join(tmpdir(), 'tablegw-capture-'));
+  // our own embedded broker, so the recorder subscribes before the table's first message
+  const broker = await startEmbeddedBroker('127.0.0.1', 0);
+  raw.mqtt = { ...(raw.mqtt ?? {}), url: broker.url, protocolVersion: 4 };
+  raw.dataDir = dataDir;
+  raw.http = { enabled: false };
+  raw.health = { intervalMs: 0 };
+  raw.tables = [raw.tables.find((t: { game: string }) => t.game === 'baccarat')];
+  for (const d of raw.tables[0].devices) if (d.transport?.type === 'simulator') d.transport.seed = o.seed ?? 'asyncapi-examples';
+  const cfg = validateConfig(raw, 'config/default.yaml (capture)');
+  const table = cfg.tables[0].id;
+  const base = `${cfg.mqtt.topicPrefix}/${table}/`;
+
+  const captured: CapturedMessage[] = [];
+  const client = mqtt.connect(broker.url, { protocolVersion: 4, clientId: `capture-${process.pid}`, reconnectPeriod: 200 });
+  client.on('error', () => {});
+  let gw: Gateway | null = null;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error(`capture: no connection to ${broker.url}`)), 10_000);
+      client.once('connect', () => { clearTimeout(t); resolve(); });
+    });
+    client.on('message', (topic, buf, packet) => {
+      if (!topic.startsWith(base) || topic.startsWith(`${base}request/`)) return;
+      captured.push({ topic, rel: topic.slice(base.length), retain: packet.retain, payload: JSON.parse(buf.toString('utf8')) });
+    });
+    await client.subscribeAsync(`${base}#`, { qos: 1 });
+    gw = await startGateway(cfg, { logger: silentLogger, fast: true, simulatorShoes: o.shoes ?? 1 });
+    const running = gw;
+    // requests once the table's link is up and subscribed to them
+    for (let i = 0; i < 200 && !captured.some((m) => m.rel === 'status' && m.payload.state === 'online'); i++) await new Promise((r) => setTimeout(r, 25));
+    // (the link subscribes to requests right after it connects: ask until it answers)
+    for (let i = 0; i < 50 && !captured.some((m) => m.rel === 'response/status'); i++) {
+      await client.publishAsync(`${base}request/status`, JSON.stringify({ transaction: 'tx-status-1' }), { qos: 1 });
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await client.publishAsync(`${base}request/open-betting`, JSON.stringify({ transaction: 'tx-open-1' }), { qos: 1 });
+    const done = Promise.all(running.simulators.map((s) => s.start()));
+    await Promise.race([done, new Promise((_, reject) => setTimeout(() => reject(new Error('capture: the simulated shoe did not finish in time')), o.timeoutMs ?? 60_000).unref())]);
+    await new Promise((r) => setTimeout(r, 300));
+  } finally {
+    await client.endAsync(true).catch(() => {});
+    await gw?.stop();
+    await broker.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  return captured;
+}

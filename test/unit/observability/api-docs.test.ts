@@ -1,0 +1,61 @@
+/**
+ * docs/asyncapi.json and docs/config.schema.json are generated from the zod schemas
+ * (`npm run docs:api`); this fails when a schema changed and the documents were not regenerated.
+ * The examples in the committed document (captured from a simulator run) must match the schemas.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildAsyncApi, buildConfigSchema, examplesOf, toJsonText } from '../../../src/docs/api-docs.js';
+import { REQUEST_SCHEMAS, validateMessage } from '../../../src/mqtt/messages.js';
+
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+const read = (f: string) => readFileSync(join(ROOT, 'docs', f), 'utf8');
+const HINT = 'out of date: run `npm run docs:api` and commit docs/asyncapi.json and docs/config.schema.json';
+
+describe('generated API documents', () => {
+  it('docs/config.schema.json matches src/config/schema.ts', () => {
+    expect(read('config.schema.json') === toJsonText(buildConfigSchema()), `docs/config.schema.json ${HINT}`).toBe(true);
+  });
+
+  it('docs/asyncapi.json matches src/mqtt/messages.ts and requests.ts', () => {
+    const committed = read('asyncapi.json');
+    const rebuilt = toJsonText(buildAsyncApi(examplesOf(JSON.parse(committed))));
+    expect(committed === rebuilt, `docs/asyncapi.json ${HINT}`).toBe(true);
+  });
+
+  it('every example in docs/asyncapi.json is valid against its schema', () => {
+    const doc = JSON.parse(read('asyncapi.json'));
+    const messages = doc.components.messages as Record<string, { examples?: Array<{ payload: any }> }>;
+    const topicOf: Record<string, string> = { status: 'status', device: 'devices/x', round: 'round', result: 'result', alert: 'alerts', shoe: 'shoe', health: 'health', response: 'response/status' };
+    let n = 0;
+    for (const [name, m] of Object.entries(messages)) {
+      for (const ex of m.examples ?? []) {
+        n++;
+        if (name.startsWith('request-')) {
+          const schema = REQUEST_SCHEMAS[name.slice('request-'.length) as keyof typeof REQUEST_SCHEMAS];
+          expect(schema.safeParse(ex.payload).success, name).toBe(true);
+        } else {
+          const topic = name.startsWith('event-') ? 'events' : topicOf[name];
+          expect(validateMessage(topic, ex.payload), `example of ${name} (${HINT}, examples are refreshed by it)`).toEqual([]);
+        }
+      }
+    }
+    expect(n).toBeGreaterThan(15);
+    // one example of each kind of message a baccarat table publishes
+    for (const name of ['status', 'device', 'event-card', 'round', 'result', 'alert', 'shoe', 'health', 'response']) {
+      expect(messages[name]?.examples?.length, `an example of ${name}`).toBeGreaterThan(0);
+    }
+  });
+
+  it('is an AsyncAPI 3 document with a channel and a send operation per published topic', () => {
+    const doc = JSON.parse(read('asyncapi.json'));
+    expect(doc.asyncapi).toBe('3.0.0');
+    for (const ch of ['status', 'device', 'event', 'round', 'result', 'alert', 'shoe', 'health', 'response']) {
+      expect(doc.channels[ch].address).toMatch(/^\{prefix\}\/\{tableId\}\//);
+      expect(doc.operations[`publish-${ch}`]).toMatchObject({ action: 'send', channel: { $ref: `#/channels/${ch}` } });
+    }
+    expect(doc.operations['receive-request']).toMatchObject({ action: 'receive', channel: { $ref: '#/channels/request' } });
+    expect(doc.operations['publish-result'].bindings.mqtt).toMatchObject({ qos: 1, retain: true });
+  });
+});
