@@ -12,4 +12,5 @@ export const COMMANDS: Record<string, () => Promise<CliCommand>> = {
   tail: () => import('./tail.js').then((m) => m.command),
   simulate: () => import('./simulate.js').then((m) => m.command),
   replay: () => import('./replay.js').then((m) => m.command),
+  devices: () => import('./devices.js').then((m) => m.command),
 };
