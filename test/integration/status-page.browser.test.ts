@@ -1,0 +1,126 @@
+/**
+ * The status page end to end in headless Chromium (Debian's /usr/bin/chromium, driven by
+ * playwright-core): a gateway with a simulated baccarat table dealing a shoe in fast mode and a
+ * slower Pok Deng table (its cards are dealt face down) on the embedded broker; the page must show
+ * the tables, their devices, the results in the history strip and face-down cards as card backs.
+ * A screenshot goes to test-artifacts/status-page.png.
+ * Skipped with a printed reason without Chromium, unless REQUIRE_REAL_IO=1 (then it fails).
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validateConfig } from '../../src/config/load-config.js';
+import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
+import { cardGame } from '../../src/games/registry.js';
+import { silentLogger } from '../../src/log.js';
+import { freePort } from '../helpers/free-port.js';
+import { requireRealIo } from '../helpers/real-io.js';
+import { cleanupTempDirs, makeTempDir } from '../helpers/temp-dir.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const ROOT = join(import.meta.dirname, '..', '..');
+const haveChromium = existsSync(CHROMIUM);
+if (!haveChromium) {
+  const reason = `${CHROMIUM} is missing (install with: apt-get install -y chromium)`;
+  if (requireRealIo) throw new Error(`REQUIRE_REAL_IO=1 but ${reason}`);
+  console.warn(`[status-page] skipping the browser test: ${reason}`);
+}
+const faceDownGame = cardGame('pok-deng') ? 'pok-deng' : null;
+
+describe.skipIf(!haveChromium)('status page in headless Chromium', () => {
+  let gw: Gateway;
+  let browser: BrowserContext;
+  let page: Page;
+  let profile: string;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    const dataDir = await makeTempDir('teg-page-');
+    const tables: unknown[] = [{
+      id: 'page-bac', game: 'baccarat', decks: 8,
+      devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'simulator', seed: 'page', cardIntervalMs: 0, roundIntervalMs: 0, faults: { misreadRate: 0.03, garbageRate: 0.02 } } }],
+    }];
+    if (faceDownGame) {
+      tables.push({
+        id: 'page-pok', game: faceDownGame,
+        devices: [{ id: 'shoe-2', kind: 'card-shoe', transport: { type: 'simulator', seed: 'page-pok', cardIntervalMs: 150, roundIntervalMs: 300 } }],
+      });
+    }
+    const cfg = validateConfig({
+      mqtt: { url: 'embedded', protocolVersion: 4 },
+      embeddedBroker: { port: await freePort() },
+      http: { host: '127.0.0.1', port: await freePort() },
+      journal: { synchronous: 'normal' },
+      dataDir,
+      tables,
+    });
+    gw = await startGateway(cfg, { logger: silentLogger, simulatorShoes: 1 });
+    profile = mkdtempSync(join(tmpdir(), 'teg-chromium-'));
+    // a fresh --user-data-dir (playwright passes the profile directory as that flag)
+    browser = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      viewport: { width: 1280, height: 1000 },
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+        '--disable-component-update', '--disable-sync'],
+    });
+    page = browser.pages()[0] ?? await browser.newPage();
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    await page.goto(`${gw.observability.httpUrl}/`);
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await gw?.stop();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+    await cleanupTempDirs();
+  });
+
+  it('shows the table, its device and its link', async () => {
+    const bac = page.locator('section.table[data-table="page-bac"]');
+    await expect.poll(() => bac.locator('.tid').textContent(), { timeout: 15_000 }).toBe('page-bac');
+    await expect.poll(() => bac.locator('li.dev[data-device="shoe-1"] .state').textContent(), { timeout: 15_000 }).toBe('connected');
+    await expect.poll(() => bac.locator('.badge.link').textContent(), { timeout: 15_000 }).toBe('online');
+    expect(await page.locator('#conn').textContent()).toBe('live');
+  });
+
+  it('shows the results in the history strip, as the gateway published them', async () => {
+    const bac = page.locator('section.table[data-table="page-bac"]');
+    type Results = Array<{ roundId: string; status: string; outcome: { winner?: string } | null }>;
+    const published = async () => {
+      const state = await (await fetch(`${gw.observability.httpUrl}/api/state`)).json() as { tables: Array<{ table: string; retained: Record<string, { state?: string }>; results: Results }> };
+      return state.tables.find((t) => t.table === 'page-bac')!;
+    };
+    // the simulated shoe (fast mode) deals to its end: cut card, last round, shoe closed
+    await expect.poll(async () => (await published()).retained.shoe?.state, { timeout: 40_000 }).toBe('closed');
+    const results = (await published()).results;
+    expect(results.length).toBeGreaterThan(20);
+    await expect.poll(() => bac.locator('.beads .bead').count(), { timeout: 10_000 }).toBe(results.length);
+    const beads = await bac.locator('.beads .bead').evaluateAll((els) => els.map((e) => ({ round: (e as HTMLElement).dataset.round, text: e.textContent, cls: e.className })));
+    expect(beads.map((b) => b.round)).toEqual(results.map((r) => r.roundId));
+    const letter: Record<string, string> = { player: 'P', banker: 'B', tie: 'T' };
+    for (const [i, r] of results.entries()) {
+      if (r.status === 'complete') expect(beads[i].text).toBe(letter[r.outcome!.winner!]);
+      else expect(beads[i].cls).toContain('void');
+    }
+    // the shoe box follows the retained shoe message
+    expect(Number(await bac.locator('dd.cards-dealt').textContent())).toBeGreaterThan(100);
+  }, 60_000);
+
+  it.skipIf(!faceDownGame)('shows face-down cards as card backs while the round is dealt', async () => {
+    const pok = page.locator('section.table[data-table="page-pok"]');
+    await expect.poll(() => pok.locator('.round .card.back').count(), { timeout: 30_000 }).toBeGreaterThan(0);
+    // a face-down card never shows its value
+    expect(await pok.locator('.round .card.back').first().textContent()).toBe('');
+  }, 40_000);
+
+  it('saves a screenshot and raised no page error', async () => {
+    mkdirSync(join(ROOT, 'test-artifacts'), { recursive: true });
+    const file = join(ROOT, 'test-artifacts', 'status-page.png');
+    await page.screenshot({ path: file, fullPage: true });
+    expect(existsSync(file)).toBe(true);
+    expect(pageErrors).toEqual([]);
+  });
+});
