@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfigFile } from '../config/load-config.js';
 import { startGateway } from '../gateway/gateway.js';
 import { createLogger } from '../log.js';
+import { startSystemdWatchdog } from '../systemd/watchdog.js';
 import { COMMANDS } from './commands/index.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -56,6 +57,7 @@ async function cmdStart(argv: string[]): Promise<number> {
   const logger = createLogger({ level });
   logger.info(`starting with ${file}: ${cfg.tables.length} table(s)`);
   const gw = await startGateway(cfg, { logger, fast: values.fast, simulatorShoes: values.shoes ? Number(values.shoes) : undefined });
+  const watchdog = startSystemdWatchdog(logger); // only under systemd with WatchdogSec= (deploy/tablegw.service)
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -63,6 +65,7 @@ async function cmdStart(argv: string[]): Promise<number> {
     logger.info(`${signal}: stopping`);
     const force = setTimeout(() => process.exit(1), 5000);
     force.unref();
+    watchdog?.stop();
     await gw.stop();
     process.exit(0);
   };
