@@ -81,7 +81,7 @@ export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Pr
       tlog.info(`device ${d.id}: ${virtual.descriptions.get(d.id) ?? `${d.kind} on ${transport.description}`}`);
       return createDriver(d, transport, { registry: virtual.registries.get(d.id) });
     });
-    const runtime = new TableRuntime({ settings, tableConfig: t, link, drivers, store, log: tlog });
+    const runtime = new TableRuntime({ settings, tableConfig: t, link, drivers, store, log: tlog, outboxMaxMessages: cfg.journal.outboxMaxMessages });
     observability.addTable({ id: t.id, game: t.game, runtime, link });
     link.connect();
     runtime.start();

@@ -38,6 +38,8 @@ export interface TableRuntimeOptions {
   serialize?: (e: Envelope) => string;
   /** take a snapshot at least every this many inputs (also at every round end) */
   snapshotEvery?: number;
+  /** the outbox's bound: `outbox-filling` at 80%, `outbox-full` (and the shoes held) at 100% */
+  outboxMaxMessages?: number;
 }
 
 export class TableRuntime {
@@ -61,6 +63,7 @@ export class TableRuntime {
   private sub: Subscription | null = null;
   private sinceSnapshot = 0;
   private stopped = false;
+  private outboxLevel: 'ok' | 'filling' | 'full' = 'ok';
 
   constructor(private readonly o: TableRuntimeOptions) {
     this.settings = o.settings;
@@ -175,6 +178,35 @@ export class TableRuntime {
   private publishStored(m: StoredMessage, o: Extract<TableOutput, { type: 'publish' }>, input: TableInput): void {
     this.outbox.push(m);
     this.publishedSubject.next({ topic: o.topic, retain: o.retain, payload: o.payload, cause: { type: input.type, at: input.at } });
+    this.checkOutbox();
+  }
+
+  /**
+   * The outbox keeps every message until the broker has it, however long the outage. Its bound
+   * is an alarm, not a drop: at 80% `outbox-filling`, at 100% `outbox-full` (critical) and the
+   * table's shoes get `LOCK` (no more cards while nothing can leave); `UNLOCK` below 50%.
+   */
+  private checkOutbox(): void {
+    const max = this.o.outboxMaxMessages;
+    if (!max) return;
+    const depth = this.outbox.depth;
+    const level = depth >= max ? 'full' : depth >= max * 0.8 ? 'filling' : depth < max * 0.5 ? 'ok' : this.outboxLevel;
+    if (level === this.outboxLevel) return;
+    const before = this.outboxLevel;
+    this.outboxLevel = level;
+    if (level === 'filling' && before === 'ok') {
+      setImmediate(() => this.apply({ type: 'gateway-alert', at: this.clock(), kind: 'outbox-filling', detail: `the outbox holds ${depth} undelivered messages (bound ${max}): is the broker reachable?`, data: { depth, max } }));
+    } else if (level === 'full') {
+      setImmediate(() => this.apply({ type: 'gateway-alert', at: this.clock(), kind: 'outbox-full', detail: `the outbox reached its bound of ${max} undelivered messages: the shoes are held until the broker takes them`, data: { depth, max } }));
+      this.holdShoes('LOCK');
+    } else if (level === 'ok' && before === 'full') {
+      this.log.info(`outbox back to ${depth} messages: releasing the shoes`);
+      this.holdShoes('UNLOCK');
+    }
+  }
+
+  private holdShoes(command: 'LOCK' | 'UNLOCK'): void {
+    for (const d of this.drivers) d.send(command);
   }
 
   private setTimer(name: string, at: number): void {

@@ -9,10 +9,12 @@ export const ALERT_KINDS = [
   'unexpected-rescan', 'deck-exhausted', 'device-disconnected',
   // a roll or a draw with no round open (betting: engine, before open-betting): no result
   'no-round-open',
+  // the durable outbox passed 80% of its bound / reached it (docs/DURABILITY.md)
+  'outbox-filling', 'outbox-full',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
-const CRITICAL: ReadonlySet<string> = new Set(['foreign-card', 'shoe-void', 'device-error', 'shuffler-jam', 'card-count-mismatch']);
+const CRITICAL: ReadonlySet<string> = new Set(['foreign-card', 'shoe-void', 'device-error', 'shuffler-jam', 'card-count-mismatch', 'outbox-full']);
 
 export function severityOf(kind: AlertKind): Severity {
   if (kind === 'misread') return 'info';

@@ -57,6 +57,8 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
       case 'request': return this.onRequest(input.command, input.payload, input.responseTopic, input.correlationData);
       case 'timer': return this.onTimer(input.name);
       case 'health': return this.publishHealth(input.report);
+      case 'gateway-alert':
+        return this.alert(input.kind, input.detail, { ...input.data });
     }
   }
 

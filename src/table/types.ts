@@ -60,7 +60,9 @@ export type TableInput =
   | { type: 'request'; at: number; command: string; payload: string; responseTopic?: string; correlationData?: string }
   | { type: 'timer'; at: number; name: string }
   /** the runtime's periodic health report: publishes `health`, changes nothing but `seq` (docs/OPERATIONS.md) */
-  | { type: 'health'; at: number; report: HealthReport };
+  | { type: 'health'; at: number; report: HealthReport }
+  /** a condition of the gateway itself (e.g. the outbox filling up), published as an alert */
+  | { type: 'gateway-alert'; at: number; kind: AlertKind; detail: string; data?: Record<string, unknown> };
 
 export interface Envelope {
   v: 1;

@@ -188,4 +188,35 @@ describe.skipIf(!io.available)('durable delivery and crash recovery', () => {
     while (table.outbox.depth > 0 && Date.now() < endDrain) await new Promise((r) => setTimeout(r, 20));
     expect(table.outbox.depth).toBe(0);
   }, 90_000);
+
+  it('an outbox at its bound raises outbox-filling and outbox-full, holds the shoe (LOCK) and releases it (UNLOCK) once drained; nothing is dropped', async () => {
+    const brokerDir = await makeTempDir('teg-broker-');
+    const broker = await startMosquitto({ extraConfig: `persistence true\npersistence_location ${brokerDir}/\nautosave_interval 1\n` });
+    cleanups.push(() => broker.stop());
+    const pty = await createPtyPair();
+    cleanups.push(() => pty.dispose());
+    const dataDir = await makeTempDir('teg-full-');
+    const sub = await persistentSubscriber(broker.url, 'full-sub');
+    cleanups.push(() => sub.client.endAsync());
+    const gw: Gateway = await startGateway(validateConfig({
+      mqtt: { url: broker.url }, dataDir, journal: { outboxMaxMessages: 12 },
+      tables: [{ id: 'full-01', game: 'baccarat', devices: [{ id: 'shoe-1', kind: 'card-shoe', staleAfterMs: 60000, transport: { type: 'serial', path: pty.gatewayPath } }] }],
+    }), { logger: silentLogger });
+    cleanups.push(() => gw.stop());
+    await sub.waitFor((m) => m.topic === 'casino/full-01/devices/shoe-1' && m.payload.state === 'connected');
+    await broker.pause();
+    const shoe = new ReferenceShoe(pty);
+    await shoe.cards(...ROUNDS[0], ...ROUNDS[1]); // 9 cards: 9 events + round snapshots + 2 results > 12
+    await pty.waitForReceived('LOCK', 10000);
+    expect(pty.received().toString('latin1')).toMatch(/\$GW,\d+,LOCK\*[0-9A-F]{2}\r\n/);
+    pty.clearReceived();
+    await broker.resume();
+    await pty.waitForReceived('UNLOCK', 20000);
+    const full = await sub.waitFor((m) => m.topic === 'casino/full-01/alerts' && m.payload.kind === 'outbox-full', 20000);
+    expect(full.payload.severity).toBe('critical');
+    await sub.waitFor((m) => m.topic === 'casino/full-01/alerts' && m.payload.kind === 'outbox-filling');
+    await sub.waitFor((m) => m.topic === 'casino/full-01/result' && m.payload.cards.player[0] === '2H', 20000);
+    expect(results(sub.got, 'full-01').map((r) => r.cards)).toEqual(EXPECTED.slice(0, 2).map((e) => e.cards));
+    checkSeq(sub.got, 'full-01');
+  }, 90_000);
 });
