@@ -11,12 +11,16 @@ export const ALERT_KINDS = [
   'no-round-open',
   // the durable outbox passed 80% of its bound / reached it (docs/DURABILITY.md)
   'outbox-filling', 'outbox-full',
+  // a serial/HID device that is not on security.allowedDevices was not opened (docs/SECURITY.md)
+  'device-not-allowed',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
 const CRITICAL: ReadonlySet<string> = new Set(['foreign-card', 'shoe-void', 'device-error', 'shuffler-jam', 'card-count-mismatch', 'outbox-full']);
+/** security alerts: always critical (docs/SECURITY.md) */
+const SECURITY: ReadonlySet<string> = new Set(['device-not-allowed']);
 
 export function severityOf(kind: AlertKind): Severity {
   if (kind === 'misread') return 'info';
-  return CRITICAL.has(kind) ? 'critical' : 'warning';
+  return CRITICAL.has(kind) || SECURITY.has(kind) ? 'critical' : 'warning';
 }
