@@ -1,44 +1,9 @@
-import fs from 'node:fs';
-import path from 'node:path';
+import { hasCommand } from '../../src/harness/commands.js';
+
+export { commandPath, hasCommand, resolveCommand } from '../../src/harness/commands.js';
 
 /** When set (CI), a missing external tool fails the test run instead of skipping. */
 export const requireRealIo = process.env.REQUIRE_REAL_IO === '1';
-
-const EXTRA_DIRS = ['/usr/sbin', '/sbin', '/usr/local/sbin', '/usr/local/bin'];
-
-function isExecutableFile(p: string): boolean {
-  try {
-    fs.accessSync(p, fs.constants.X_OK);
-    return fs.statSync(p).isFile();
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Absolute path of a command found on PATH (plus the sbin dirs, where Debian puts
- * mosquitto and which a non-root PATH may lack), or undefined.
- */
-export function resolveCommand(name: string): string | undefined {
-  if (name.includes('/')) return isExecutableFile(name) ? name : undefined;
-  const dirs = (process.env.PATH ?? '').split(path.delimiter).filter(Boolean);
-  for (const extra of EXTRA_DIRS) if (!dirs.includes(extra)) dirs.push(extra);
-  for (const d of dirs) {
-    const p = path.join(d, name);
-    if (isExecutableFile(p)) return p;
-  }
-  return undefined;
-}
-
-/** Whether an executable named `name` can be found (see resolveCommand). */
-export function hasCommand(name: string): boolean {
-  return resolveCommand(name) !== undefined;
-}
-
-/** resolveCommand(name) or the bare name (spawn then reports ENOENT itself). */
-export function commandPath(name: string): string {
-  return resolveCommand(name) ?? name;
-}
 
 /**
  * Decide whether tests needing external commands can run.
