@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { formatDevices, listHidDevices, listSerialPorts } from '../../../src/cli/commands/devices.js';
+import { COMMANDS } from '../../../src/cli/commands/index.js';
+
+describe('tablegw devices', () => {
+  it('prints a paste-ready snippet per serial port (by-id path preferred) and per HID device', () => {
+    const text = formatDevices(
+      { ok: true, items: [{ path: '/dev/ttyUSB0', manufacturer: 'FTDI', vendorId: '0403', productId: '6001', serialNumber: 'A9XYZ' }, { path: '/dev/ttyACM0' }] },
+      { ok: true, items: [
+        { vendorId: 0x0c2e, productId: 0x0b61, serialNumber: '18012B4F06', manufacturer: 'Honeywell', product: 'Scanner', path: '/dev/hidraw1', usagePage: 1, usage: 6 },
+        { vendorId: 0x0c2e, productId: 0x0b61, serialNumber: '18012B4F06', manufacturer: 'Honeywell', product: 'Scanner', path: '/dev/hidraw1', usagePage: 1, usage: 6 },
+        { vendorId: 0x1209, productId: 0xd1ce, path: '/dev/hidraw2', usagePage: 0xff00, usage: 1 },
+      ] },
+      new Map([['/dev/ttyUSB0', '/dev/serial/by-id/usb-FTDI_FT232R_A9XYZ-if00-port0']]),
+    );
+    expect(text).toContain('  /dev/ttyUSB0  (FTDI, usb 0403:6001, serial A9XYZ)\n    transport: { type: serial, path: /dev/serial/by-id/usb-FTDI_FT232R_A9XYZ-if00-port0, baudRate: 9600 }');
+    expect(text).toContain('    transport: { type: serial, path: /dev/ttyACM0, baudRate: 9600 }');
+    expect(text).toContain('    transport: { type: hid, vendorId: 0x0c2e, productId: 0x0b61, serialNumber: "18012B4F06" }');
+    expect(text).toContain('kind: barcode-scanner');
+    expect(text).toContain('    transport: { type: hid, vendorId: 0x1209, productId: 0xd1ce }');
+    expect(text).toContain('kind: dice-sensor');
+    expect(text.match(/type: hid, vendorId: 0x0c2e/g)).toHaveLength(1); // one line per device, not per interface
+  });
+
+  it('says clearly when nothing is found and when HID cannot load', () => {
+    const text = formatDevices({ ok: true, items: [] }, { ok: false, error: 'node-hid cannot load its native library: libusb-1.0.so.0: cannot open shared object file' });
+    expect(text).toMatch(/Serial ports\n {2}none found/);
+    expect(text).toMatch(/HID cannot be used on this machine: node-hid cannot load its native library: libusb/);
+    expect(formatDevices({ ok: false, error: 'spawn udevadm ENOENT' }, { ok: true, items: [] })).toMatch(/cannot list serial ports: spawn udevadm ENOENT[\s\S]*USB HID devices\n {2}none found/);
+  });
+
+  it('is registered, and listing on this machine never throws', async () => {
+    const cmd = await COMMANDS.devices();
+    expect(cmd.summary).toMatch(/serial ports and HID devices/);
+    expect(cmd.help).toMatch(/Usage: tablegw devices/);
+    const [s, h] = await Promise.all([listSerialPorts(), listHidDevices()]);
+    expect(typeof s.ok).toBe('boolean');
+    expect(typeof h.ok).toBe('boolean');
+  });
+});

@@ -1,0 +1,108 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConfigError, validateConfig } from '../../../src/config/load-config.js';
+import { tableSettings } from '../../../src/table/table-settings.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'teg-cfg-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const serial = (path = '/dev/ttyUSB0') => ({ type: 'serial', path });
+const cfgOf = (table: Record<string, unknown>) => ({ mqtt: { url: 'mqtt://127.0.0.1:1883' }, tables: [{ id: 't1', ...table }] });
+
+function problems(table: Record<string, unknown>): string[] {
+  try {
+    validateConfig(cfgOf(table));
+    return [];
+  } catch (e) {
+    if (e instanceof ConfigError) return e.problems;
+    throw e;
+  }
+}
+
+describe('config: sic bo and keno tables', () => {
+  it('sic-bo and keno are valid games with defaults (minBounces 1); card games still validate', () => {
+    const c = validateConfig(cfgOf({ game: 'sic-bo', devices: [{ id: 'dice-1', kind: 'dice-sensor', transport: serial() }] }));
+    expect(c.tables[0].minBounces).toBe(1);
+    expect(tableSettings(c.tables[0])).toMatchObject({ kind: 'sic-bo', minBounces: 1, engine: false, gameId: 'sic-bo' });
+    const k = validateConfig(cfgOf({ game: 'keno', betting: 'engine', devices: [{ id: 'b', kind: 'ball-reader', transport: serial() }] }));
+    expect(tableSettings(k.tables[0])).toMatchObject({ kind: 'keno', engine: true });
+    const b = validateConfig(cfgOf({ game: 'baccarat', devices: [{ id: 's', kind: 'card-shoe', transport: serial() }, { id: 'f', kind: 'shuffler', transport: serial('/dev/ttyUSB1') }] }));
+    expect(tableSettings(b.tables[0])).toMatchObject({ kind: 'card', expectedDeckSize: 416 });
+  });
+
+  it('an unknown game lists the non-card games too', () => {
+    expect(problems({ game: 'roulette', devices: [{ id: 'x', kind: 'card-shoe', transport: serial() }] })[0]).toMatch(/tables\[0\]\.game: unknown game "roulette" \(known: baccarat, .*sic-bo, keno\)/);
+  });
+
+  it('a sic bo table needs a dice sensor; device kinds must fit the game', () => {
+    expect(problems({ game: 'sic-bo', devices: [{ id: 'b', kind: 'ball-reader', transport: serial() }] })).toEqual([
+      'tables[0].devices: a sic-bo table needs a dice-sensor device',
+      'tables[0].devices[0].kind: a sic-bo table takes dice-sensor devices, not ball-reader',
+    ]);
+    expect(problems({ game: 'baccarat', devices: [{ id: 's', kind: 'card-shoe', transport: serial() }, { id: 'd', kind: 'dice-sensor', transport: serial() }] }))
+      .toEqual(['tables[0].devices[1].kind: a baccarat table takes card-shoe, rfid-shoe, barcode-scanner, shuffler devices, not dice-sensor']);
+  });
+
+  it('HID only for barcode scanners and dice sensors', () => {
+    expect(problems({ game: 'keno', devices: [{ id: 'b', kind: 'ball-reader', transport: { type: 'hid', vendorId: 1, productId: 2 } }] }))
+      .toEqual(['tables[0].devices[0].transport.type: a ball-reader has no HID protocol (hid is for barcode-scanner and dice-sensor)']);
+    expect(problems({ game: 'sic-bo', devices: [{ id: 'd', kind: 'dice-sensor', transport: { type: 'hid', vendorId: '0x0c2e', productId: 'b61', serialNumber: 'A1' } }] })).toEqual([]);
+  });
+});
+
+describe('config: RFID deck registry', () => {
+  const good = join(dir, 'decks.csv');
+  writeFileSync(good, 'uid,card,deck\nE004000000000001,AS,1\n');
+  const bad = join(dir, 'bad.csv');
+  writeFileSync(bad, 'uid,card,deck\nE004000000000001,ZZ,1\n');
+  const rfid = (extra: Record<string, unknown>) => ({ game: 'baccarat', devices: [{ id: 'rfid-1', kind: 'rfid-shoe', transport: serial(), ...extra }] });
+
+  it('a readable registry and dedupeMs are accepted', () => {
+    expect(problems(rfid({ deckRegistry: good, dedupeMs: 800 }))).toEqual([]);
+  });
+
+  it('an unreadable registry file is a config error naming the key', () => {
+    const p = problems(rfid({ deckRegistry: join(dir, 'nope.csv') }));
+    expect(p).toHaveLength(1);
+    expect(p[0]).toMatch(/^tables\[0\]\.devices\[0\]\.deckRegistry: cannot read deck registry: ENOENT/);
+  });
+
+  it('a malformed registry names the key, the file and the line', () => {
+    expect(problems(rfid({ deckRegistry: bad }))[0]).toBe(`tables[0].devices[0].deckRegistry: ${bad} line 2: "ZZ" is not a card code (e.g. AS, TD, 7H)`);
+  });
+
+  it('required for a real RFID shoe, optional for a simulated one; only RFID shoes take it', () => {
+    expect(problems(rfid({}))).toEqual(['tables[0].devices[0].deckRegistry: required for an rfid-shoe (a CSV file uid,card,deck)']);
+    expect(problems({ game: 'baccarat', devices: [{ id: 'rfid-1', kind: 'rfid-shoe', transport: { type: 'simulator' } }] })).toEqual([]);
+    expect(problems({ game: 'baccarat', devices: [{ id: 's', kind: 'card-shoe', transport: serial(), deckRegistry: good, dedupeMs: 5 }] })).toEqual([
+      'tables[0].devices[0].deckRegistry: only an rfid-shoe has a deck registry',
+      'tables[0].devices[0].dedupeMs: only an rfid-shoe de-duplicates tag reads',
+    ]);
+  });
+
+  it('unknown keys are still errors (strict objects)', () => {
+    expect(problems(rfid({ deckRegistry: good, dedupe: 5 }))[0]).toMatch(/tables\[0\]\.devices\[0\]: unknown key "dedupe"/);
+  });
+});
+
+describe('config: barcode mapping', () => {
+  const scanner = (barcode: unknown) => ({ game: 'baccarat', devices: [{ id: 's', kind: 'card-shoe', transport: serial() }, { id: 'scan-1', kind: 'barcode-scanner', transport: { type: 'hid', vendorId: 1, productId: 2 }, barcode }] });
+
+  it('a bad regex is a config error naming the key', () => {
+    const p = problems(scanner({ pattern: '^(?<card>[A-Z' }));
+    expect(p).toHaveLength(1);
+    expect(p[0]).toMatch(/^tables\[0\]\.devices\[1\]\.barcode\.pattern: not a valid regular expression: /);
+  });
+
+  it('a regex without the named group card is refused', () => {
+    expect(problems(scanner({ pattern: '^([A2-9TJQK][SHDC])$' }))[0]).toMatch(/barcode\.pattern: the regex needs a named group "card"/);
+  });
+
+  it('lookup table values must be cards; a good mapping passes; barcode only on scanners', () => {
+    expect(problems(scanner({ table: { '1001': 'AS', '1002': 'XX' } }))).toEqual(['tables[0].devices[1].barcode.table.1002: "XX" is not a card code (e.g. AS, TD, 7H)']);
+    expect(problems(scanner({ pattern: '^C-(?<card>..)$', table: { '1001': 'as' } }))).toEqual([]);
+    expect(problems({ game: 'baccarat', devices: [{ id: 's', kind: 'card-shoe', transport: serial(), barcode: {} }] })).toEqual(['tables[0].devices[0].barcode: only a barcode-scanner has a barcode mapping']);
+  });
+});
