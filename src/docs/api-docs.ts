@@ -6,7 +6,10 @@
  */
 import { z } from 'zod';
 import { configSchema } from '../config/schema.js';
-import { EVENT_SCHEMAS, otherEventSchema, PUBLISHED_TOPICS, REQUEST_SCHEMAS } from '../mqtt/messages.js';
+import {
+  cardResultMessageSchema, cardRoundMessageSchema, diceResultMessageSchema, diceRoundMessageSchema, EVENT_SCHEMAS,
+  kenoResultMessageSchema, kenoRoundMessageSchema, otherEventSchema, PUBLISHED_TOPICS, REQUEST_SCHEMAS,
+} from '../mqtt/messages.js';
 import type { CapturedMessage } from './capture.js';
 
 type Json = Record<string, unknown>;
@@ -51,6 +54,13 @@ function publishedMessages(): Array<{ name: string; channel: keyof typeof PUBLIS
         out.push({ name: `event-${kind}`, channel: 'event', title: `event: ${kind}`, summary: EVENT_KIND_SUMMARY[kind], schema });
       }
       out.push({ name: 'event-other', channel: 'event', title: 'event: other kinds', summary: otherEventSchema.description ?? '', schema: otherEventSchema });
+    } else if (name === 'round' || name === 'result') {
+      const v = name === 'round'
+        ? { card: cardRoundMessageSchema, 'sic-bo': diceRoundMessageSchema, keno: kenoRoundMessageSchema }
+        : { card: cardResultMessageSchema, 'sic-bo': diceResultMessageSchema, keno: kenoResultMessageSchema };
+      for (const [kind, schema] of Object.entries(v)) {
+        out.push({ name: variantName(name, kind), channel: name, title: `${name}: ${kind === 'card' ? 'card games' : kind}`, summary: schema.description ?? t.description, schema });
+      }
     } else {
       out.push({ name, channel: name, title: name, summary: t.description, schema: t.schema });
     }
@@ -183,6 +193,13 @@ export function buildAsyncApi(examples: Examples): Json {
   };
 }
 
+/** `round` / `result` message names: the card-game variant keeps the plain name */
+function variantName(base: 'round' | 'result', tableKind: string): string {
+  return tableKind === 'card' ? base : `${base}-${tableKind}`;
+}
+
+const tableKindOf = (game: unknown) => (game === 'sic-bo' || game === 'keno' ? game : 'card');
+
 /** one example per message component, from a capture (the first of each; a dealt card for `event-card`) */
 export function pickExamples(captured: readonly CapturedMessage[]): Examples {
   const out: Examples = {};
@@ -193,16 +210,22 @@ export function pickExamples(captured: readonly CapturedMessage[]): Examples {
   const first = (pred: (m: CapturedMessage) => boolean) => captured.find(pred);
   const dealt = first((m) => m.rel === 'events' && m.payload.kind === 'card' && m.payload.role === 'player');
   if (dealt) add('event-card', dealt, 'a card dealt to the player');
-  const complete = first((m) => m.rel === 'result' && m.payload.status === 'complete');
-  if (complete) add('result', complete, 'a complete baccarat round');
-  const dealing = first((m) => m.rel === 'round' && m.payload.phase === 'dealing' && Object.values(m.payload.cards as Record<string, unknown[]>).some((c) => c.length > 0));
-  if (dealing) add('round', dealing, 'a round in progress');
+  for (const kind of ['card', 'sic-bo', 'keno']) {
+    const ofKind = (m: CapturedMessage) => tableKindOf(m.payload.game) === kind;
+    const complete = first((m) => ofKind(m) && m.rel === 'result' && m.payload.status === 'complete');
+    if (complete) add(variantName('result', kind), complete, `a complete ${String(complete.payload.game)} round`);
+    const dealing = first((m) => ofKind(m) && m.rel === 'round' && m.payload.phase === 'dealing'
+      && (kind !== 'card' || Object.values(m.payload.cards as Record<string, unknown[]>).some((c) => c.length > 0))
+      && (kind !== 'keno' || (m.payload.balls as unknown[]).length > 0));
+    if (dealing) add(variantName('round', kind), dealing, `a ${String(dealing.payload.game)} round in progress`);
+  }
   const ok = first((m) => m.rel === 'response/status');
   if (ok) add('response', ok, 'the answer to a status request');
   for (const m of captured) {
     const first = m.rel.split('/')[0];
     const name = first === 'events' ? (`event-${String(m.payload.kind)}` in EVENT_SCHEMAS_BY_NAME ? `event-${String(m.payload.kind)}` : 'event-other')
-      : first === 'devices' ? 'device' : first === 'alerts' ? 'alert' : first;
+      : first === 'devices' ? 'device' : first === 'alerts' ? 'alert'
+        : first === 'round' || first === 'result' ? variantName(first, tableKindOf(m.payload.game)) : first;
     add(name, m);
   }
   return out;

@@ -18,6 +18,7 @@ import { startEmbeddedBroker } from '../mqtt/embedded-broker.js';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 export interface CapturedMessage {
+  table: string;
   /** full MQTT topic */
   topic: string;
   /** table-relative topic (`result`, `devices/shoe-1`, `response/status`) */
@@ -31,6 +32,8 @@ export interface CaptureOptions {
   seed?: string;
   shoes?: number;
   timeoutMs?: number;
+  /** every table of the demo (baccarat, sic bo, keno) instead of the baccarat table only */
+  allTables?: boolean;
 }
 
 export async function captureSimulatorMessages(o: CaptureOptions = {}): Promise<CapturedMessage[]> {
@@ -42,11 +45,13 @@ export async function captureSimulatorMessages(o: CaptureOptions = {}): Promise<
   raw.dataDir = dataDir;
   raw.http = { enabled: false };
   raw.health = { intervalMs: 0 };
-  raw.tables = [raw.tables.find((t: { game: string }) => t.game === 'baccarat')];
-  for (const d of raw.tables[0].devices) if (d.transport?.type === 'simulator') d.transport.seed = o.seed ?? 'asyncapi-examples';
+  // the baccarat table first: its link is the one the requests go to
+  raw.tables = [raw.tables.find((t: { game: string }) => t.game === 'baccarat'), ...(o.allTables ? raw.tables.filter((t: { game: string }) => t.game !== 'baccarat') : [])];
+  for (const t of raw.tables) for (const d of t.devices) if (d.transport?.type === 'simulator') d.transport.seed = `${o.seed ?? 'asyncapi-examples'}:${t.id}`;
   const cfg = validateConfig(raw, 'config/default.yaml (capture)');
   const table = cfg.tables[0].id;
-  const base = `${cfg.mqtt.topicPrefix}/${table}/`;
+  const prefix = `${cfg.mqtt.topicPrefix}/`;
+  const base = `${prefix}${table}/`;
 
   const captured: CapturedMessage[] = [];
   const client = mqtt.connect(broker.url, { protocolVersion: 4, clientId: `capture-${process.pid}`, reconnectPeriod: 200 });
@@ -58,10 +63,11 @@ export async function captureSimulatorMessages(o: CaptureOptions = {}): Promise<
       client.once('connect', () => { clearTimeout(t); resolve(); });
     });
     client.on('message', (topic, buf, packet) => {
-      if (!topic.startsWith(base) || topic.startsWith(`${base}request/`)) return;
-      captured.push({ topic, rel: topic.slice(base.length), retain: packet.retain, payload: JSON.parse(buf.toString('utf8')) });
+      const [, t, ...rest] = topic.split('/');
+      if (!topic.startsWith(prefix) || rest[0] === 'request') return;
+      captured.push({ table: t, topic, rel: rest.join('/'), retain: packet.retain, payload: JSON.parse(buf.toString('utf8')) });
     });
-    await client.subscribeAsync(`${base}#`, { qos: 1 });
+    await client.subscribeAsync(`${prefix}#`, { qos: 1 });
     gw = await startGateway(cfg, { logger: silentLogger, fast: true, simulatorShoes: o.shoes ?? 1 });
     const running = gw;
     // requests once the table's link is up and subscribed to them

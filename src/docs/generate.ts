@@ -1,6 +1,6 @@
 /**
  * `npm run docs:api`: writes docs/asyncapi.json and docs/config.schema.json from the zod schemas.
- * The message examples come from a fresh simulator run (the demo's baccarat table, fast mode);
+ * The message examples come from a fresh simulator run (the demo's tables, fast mode);
  * `--keep-examples` reuses the examples already in docs/asyncapi.json (no simulator run).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -19,9 +19,9 @@ async function main(): Promise<void> {
   if (keep && existsSync(ASYNCAPI_FILE)) {
     examples = examplesOf(JSON.parse(readFileSync(ASYNCAPI_FILE, 'utf8')));
   } else {
-    const captured = await captureSimulatorMessages();
+    const captured = await captureSimulatorMessages({ allTables: true });
     examples = pickExamples(captured);
-    console.log(`captured ${captured.length} messages from a simulated shoe; ${Object.keys(examples).length} message types have examples`);
+    console.log(`captured ${captured.length} messages from the simulated demo tables; ${Object.keys(examples).length} message types have examples`);
   }
   writeFileSync(ASYNCAPI_FILE, toJsonText(buildAsyncApi(examples)));
   writeFileSync(CONFIG_SCHEMA_FILE, toJsonText(buildConfigSchema()));

@@ -26,6 +26,11 @@ export const envelopeFields = {
   ts: z.iso.datetime().describe('when the message was composed (the time the input that caused it was received)'),
   shoeId: z.string().optional().describe('the shoe (or deck) this message belongs to, when there is one'),
   roundId: z.string().optional().describe('the round this message belongs to, when there is one'),
+  signature: z.object({
+    alg: z.literal('Ed25519'),
+    keyId: z.string().describe('the signing key: `signing.keyId`, else `ed25519:` + 16 hex digits of the public key\'s SHA-256'),
+    sig: z.string().regex(/^[A-Za-z0-9+/]{86}==$/).describe('base64 of the 64-byte Ed25519 signature'),
+  }).strict().optional().describe('with `signing` configured (results by default): an Ed25519 signature over the canonical JSON of the message without this field (docs/SECURITY.md)'),
 };
 
 export const envelopeSchema = z.object(envelopeFields).catchall(z.unknown()).describe('the envelope of every message the gateway publishes');
@@ -85,11 +90,32 @@ export const EVENT_SCHEMAS = {
   'device-restart': eventKind('device-restart', { deviceId: z.string() }, 'the device restarted (its SEQ went back to 0)'),
   decision: eventKind('decision', { seat: z.string(), action: z.string() }, 'a player decision the engine sent'),
   correction: eventKind('correction', { correction: z.string() }, 'a dealer correction the rules allow'),
+  shuffler: eventKind('shuffler', {
+    deviceId: z.string(),
+    state: z.string().optional().describe('the STATE the shuffler reported (IDLE, SHUFFLING, READY, JAM, DOOR_OPEN, ERROR)'),
+    count: z.number().int().min(0).optional().describe('the COUNT the shuffler reported'),
+    expected: z.number().int().min(0).optional().describe('the count a full deck (or shoe) has'),
+    ok: z.boolean().optional().describe('whether the count matches'),
+  }, 'the shuffler reported a state or a card count'),
+  dice: eventKind('dice', {
+    deviceId: z.string(),
+    action: z.enum(['shake', 'roll', 'cocked', 'noread']),
+    dice: z.tuple([z.number().int().min(1).max(6), z.number().int().min(1).max(6), z.number().int().min(1).max(6)]).optional(),
+    bounces: z.number().int().min(0).optional(),
+    valid: z.boolean().optional().describe('a roll with at least minBounces bounces'),
+  }, 'sic bo: the dice were shaken, rolled, or could not be read'),
+  ball: eventKind('ball', {
+    deviceId: z.string(),
+    action: z.enum(['start', 'ball', 'end']),
+    ball: z.number().int().optional().describe('the ball number (1-80 when valid)'),
+    index: z.number().int().min(1).max(20).optional().describe('the ball\'s place in the draw'),
+    ignored: z.literal(true).optional().describe('the frame belongs to no draw (or repeats a ball): not counted'),
+  }, 'keno: the draw machine started, drew a ball, or ended'),
 } as const;
 
-/** events of kinds documented elsewhere (dice, shuffler, ball, ...): the envelope and a kind */
+/** events of other kinds: the envelope and a kind */
 export const otherEventSchema = z.object({ ...envelopeFields, type: z.literal('event'), kind: z.string() }).catchall(z.unknown())
-  .describe('events of other kinds (`dice`, `shuffler`, `ball`, ...): the envelope, `kind` and kind-specific fields');
+  .describe('events of kinds not listed here: the envelope, `kind` and kind-specific fields');
 
 export const eventMessageSchema = z.union([...Object.values(EVENT_SCHEMAS), otherEventSchema]);
 
@@ -105,23 +131,80 @@ export const expectationSchema = z.union([
   z.object({ kind: z.literal('rescan') }).strict(),
 ]).describe('what the gateway expects next');
 
-export const roundMessageSchema = message('round', {
+const roundNo = z.union([z.number().int().min(1), z.null()]).describe('the round\'s number (in the shoe for card games); null when no round was played yet');
+const voidReason = z.string().optional().describe('why the round is void (phase `void`)');
+
+export const cardRoundMessageSchema = message('round', {
   phase: roundPhaseSchema,
-  roundNo: z.union([z.number().int().min(1), z.null()]).describe('the round\'s number in the shoe; null when no round was played yet'),
+  roundNo,
   cards: z.record(z.string(), z.array(visibleCardSchema)).describe('position -> cards so far (face-down cards as null); `burn` holds the round\'s burns'),
   expect: z.union([expectationSchema, z.null()]),
-  reason: z.string().optional().describe('why the round is void (phase `void`)'),
-}).describe('snapshot of the round in progress (or of the last one)');
+  reason: voidReason,
+}).describe('card games: snapshot of the round in progress (or of the last one)');
+
+const die = z.number().int().min(1).max(6);
+const diceAttemptSchema = z.object({
+  kind: z.enum(['no-bounce', 'cocked', 'noread']),
+  dice: z.tuple([die, die, die]).optional(),
+  bounces: z.number().int().min(0).optional(),
+}).strict();
+
+export const diceRoundMessageSchema = message('round', {
+  phase: z.enum(['idle', 'betting', 'dealing', 'complete', 'void']),
+  roundNo,
+  dice: z.union([z.tuple([die, die, die]), z.null()]).describe('the valid roll, once there is one'),
+  shakes: z.number().int().min(0),
+  attempts: z.array(diceAttemptSchema).describe('void attempts before the valid roll'),
+  bounces: z.number().int().min(0).optional(),
+  expect: z.union([z.object({ kind: z.enum(['roll', 'open-betting']) }).strict(), z.null()]),
+  reason: voidReason,
+}).describe('sic bo: snapshot of the round in progress (or of the last one)');
+
+const ball = z.number().int().min(1).max(80);
+export const kenoRoundMessageSchema = message('round', {
+  phase: z.enum(['idle', 'betting', 'dealing', 'complete', 'void']),
+  roundNo,
+  started: z.boolean().describe('the draw machine reported START'),
+  balls: z.array(ball).describe('balls drawn so far, in order'),
+  expect: z.union([
+    z.object({ kind: z.enum(['start', 'end', 'open-betting']) }).strict(),
+    z.object({ kind: z.literal('ball'), index: z.number().int().min(1).max(20) }).strict(),
+    z.null(),
+  ]),
+  reason: voidReason,
+}).describe('keno: snapshot of the draw in progress (or of the last one)');
+
+export const roundMessageSchema = z.union([cardRoundMessageSchema, diceRoundMessageSchema, kenoRoundMessageSchema])
+  .describe('snapshot of the round in progress (or of the last one), by kind of table');
 
 // ------------------------------------------------------------------ result
 
-export const resultMessageSchema = message('result', {
+const resultFields = {
   status: z.enum(['complete', 'void']),
   reason: z.enum(ALERT_KINDS).optional().describe('why the round is void'),
   detail: z.string().optional(),
-  cards: z.record(z.string(), z.array(cardSchema)).describe('position -> cards; `burn` holds the round\'s burns'),
   outcome: z.union([z.record(z.string(), z.unknown()), z.null()]).describe('the game\'s outcome (games.md); null for a void round'),
-}).describe('the final result of a round');
+};
+
+export const cardResultMessageSchema = message('result', {
+  ...resultFields,
+  cards: z.record(z.string(), z.array(cardSchema)).describe('position -> cards; `burn` holds the round\'s burns'),
+}).describe('card games: the final result of a round');
+
+export const diceResultMessageSchema = message('result', {
+  ...resultFields,
+  dice: z.union([z.tuple([die, die, die]), z.null()]).describe('the valid roll (null when void)'),
+  bounces: z.number().int().min(0).optional(),
+  attempts: z.number().int().min(0).describe('void attempts before the valid roll'),
+}).describe('sic bo: the final result of a round');
+
+export const kenoResultMessageSchema = message('result', {
+  ...resultFields,
+  balls: z.array(ball).describe('the balls drawn, in order (20 when complete)'),
+}).describe('keno: the final result of a draw');
+
+export const resultMessageSchema = z.union([cardResultMessageSchema, diceResultMessageSchema, kenoResultMessageSchema])
+  .describe('the final result of a round, by kind of table');
 
 // ------------------------------------------------------------------ alerts
 

@@ -1,29 +1,32 @@
 /**
- * Every message a real simulator run publishes (the demo's baccarat table, fast mode, one shoe,
- * on the embedded broker) is valid against the schemas in src/mqtt/messages.ts.
+ * Every message a real simulator run publishes (every table of the demo config — baccarat, sic
+ * bo, keno, ... — in fast mode, one shoe / ten rounds each, on the embedded broker) is valid
+ * against the schemas in src/mqtt/messages.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { captureSimulatorMessages, type CapturedMessage } from '../../src/docs/capture.js';
 import { validateMessage } from '../../src/mqtt/messages.js';
 
-describe('MQTT messages of a simulated baccarat shoe', () => {
+describe('MQTT messages of the simulated demo tables', () => {
   let captured: CapturedMessage[] = [];
 
   it('are all valid against the message schemas', async () => {
-    captured = await captureSimulatorMessages({ seed: 'messages-test' });
+    captured = await captureSimulatorMessages({ seed: 'messages-test', allTables: true });
     expect(captured.length).toBeGreaterThan(300);
+    expect([...new Set(captured.map((m) => m.payload.game))]).toEqual(expect.arrayContaining(['baccarat', 'sic-bo', 'keno']));
     const problems = captured.flatMap((m) => validateMessage(m.rel, m.payload).map((p) => `${p}\n    ${JSON.stringify(m.payload)}`));
     expect(problems.slice(0, 10)).toEqual([]);
   }, 90_000);
 
-  it('include every kind of message a baccarat table publishes, with increasing seq', () => {
-    const types = new Set(captured.map((m) => String(m.payload.type)));
+  it('include every kind of message a baccarat table publishes, with increasing seq per table', () => {
+    const bac = captured.filter((m) => m.payload.game === 'baccarat');
+    const types = new Set(bac.map((m) => String(m.payload.type)));
     for (const t of ['status', 'device', 'event', 'round', 'result', 'shoe', 'health', 'response']) expect(types, t).toContain(t);
-    // live messages (not the retained ones sent on subscribe) arrive in seq order
-    const seqs = captured.filter((m) => !m.retain && m.payload.type !== 'status').map((m) => m.payload.seq as number);
-    expect(seqs.length).toBeGreaterThan(300);
-    expect(seqs.every((s, i) => i === 0 || s > seqs[i - 1])).toBe(true);
-    const refused = captured.find((m) => m.rel === 'response/open-betting');
+    for (const table of new Set(captured.map((m) => m.table))) {
+      const seqs = captured.filter((m) => m.table === table && m.payload.type !== 'status').map((m) => m.payload.seq as number);
+      expect(seqs.every((s, i) => i === 0 || s > seqs[i - 1]), table).toBe(true);
+    }
+    const refused = captured.find((m) => m.rel === 'response/open-betting' && m.payload.transaction === 'tx-open-1');
     expect(refused?.payload).toMatchObject({ status: 'error', transaction: 'tx-open-1' });
   });
 });
