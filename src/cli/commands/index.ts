@@ -12,5 +12,6 @@ export const COMMANDS: Record<string, () => Promise<CliCommand>> = {
   tail: () => import('./tail.js').then((m) => m.command),
   simulate: () => import('./simulate.js').then((m) => m.command),
   replay: () => import('./replay.js').then((m) => m.command),
+  scenario: () => import('./scenario.js').then((m) => m.command),
   devices: () => import('./devices.js').then((m) => m.command),
 };

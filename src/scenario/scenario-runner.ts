@@ -1,0 +1,283 @@
+/**
+ * Runs a scenario against the REAL gateway: every device of the scenario's table is a serial line
+ * (a socat pseudo-terminal pair) opened by the real serialport bindings, the broker is a real
+ * Mosquitto (or the embedded one), and the expectations are checked on what a subscriber receives.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { validateConfig } from '../config/load-config.js';
+import { startGateway, type Gateway } from '../gateway/gateway.js';
+import { hasCommand } from '../harness/commands.js';
+import { freePort } from '../harness/free-port.js';
+import { startMosquitto, type MosquittoBroker } from '../harness/mosquitto.js';
+import { recordMqtt, type MqttRecorder, type RecordedMessage } from '../harness/mqtt-recorder.js';
+import { createPtyPair, type PtyPair } from '../harness/pty-pair.js';
+import { makeTempDir, removeTempDir } from '../harness/temp-dir.js';
+import { silentLogger, type Logger } from '../log.js';
+import { startEmbeddedBroker, type EmbeddedBroker } from '../mqtt/embedded-broker.js';
+import { scenarioSchema, type Scenario, type ScenarioStep } from './scenario-schema.js';
+
+const TALKER: Record<string, string> = {
+  'card-shoe': 'SHOE', 'rfid-shoe': 'RFID', shuffler: 'SHUF', 'dice-sensor': 'DICE', 'ball-reader': 'BALL', 'barcode-scanner': 'SCAN',
+};
+
+export interface StepReport {
+  index: number;
+  step: string;
+  ok: boolean;
+  error?: string;
+}
+
+export interface ScenarioReport {
+  name: string;
+  file?: string;
+  passed: boolean;
+  steps: StepReport[];
+  durationMs: number;
+  /** set when the scenario could not run at all (bad file, missing socat) */
+  error?: string;
+}
+
+export interface RunOptions {
+  /** an MQTT broker to use; default: a private Mosquitto if installed, else the embedded broker */
+  brokerUrl?: string;
+  logger?: Logger;
+}
+
+export function loadScenarioFile(file: string): Scenario {
+  const text = readFileSync(file, 'utf8');
+  const raw = file.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
+  const r = scenarioSchema.safeParse(raw);
+  if (!r.success) {
+    throw new Error(`invalid scenario ${file}:\n  - ${r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('\n  - ')}`);
+  }
+  return r.data;
+}
+
+/** deep partial match: every key of `expected` must match; arrays element by element, same length */
+export function matches(actual: unknown, expected: unknown): boolean {
+  if (expected === null || typeof expected !== 'object') return actual === expected;
+  if (Array.isArray(expected)) {
+    return Array.isArray(actual) && actual.length === expected.length && expected.every((e, i) => matches(actual[i], e));
+  }
+  if (actual === null || typeof actual !== 'object' || Array.isArray(actual)) return false;
+  return Object.entries(expected as Record<string, unknown>).every(([k, v]) => matches((actual as Record<string, unknown>)[k], v));
+}
+
+function line(body: string): string {
+  let cs = 0;
+  for (const b of Buffer.from(body, 'utf8')) cs ^= b;
+  return `$${body}*${cs.toString(16).toUpperCase().padStart(2, '0')}\r\n`;
+}
+
+function substitute(v: unknown, dir: string): unknown {
+  if (typeof v === 'string') return v.replaceAll('{{dir}}', dir);
+  if (Array.isArray(v)) return v.map((x) => substitute(x, dir));
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, substitute(x, dir)]));
+  return v;
+}
+
+function describeStep(s: ScenarioStep): string {
+  const [k, v] = Object.entries(s)[0];
+  return `${k} ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`;
+}
+
+class ScenarioRun {
+  private readonly ptys = new Map<string, PtyPair>();
+  private readonly seq = new Map<string, number>();
+  private readonly consumed = new Set<RecordedMessage>();
+  private rec!: MqttRecorder;
+  private gw: Gateway | null = null;
+  private tx = 0;
+  private tableId = '';
+
+  constructor(private readonly sc: Scenario, private readonly dir: string) {}
+
+  private topic(t: string): string {
+    return `casino/${this.tableId}/${t}`;
+  }
+
+  async start(brokerUrl: string, logger: Logger): Promise<void> {
+    for (const [name, content] of Object.entries(this.sc.files)) writeFileSync(join(this.dir, name), content);
+    const table = substitute(structuredClone(this.sc.table), this.dir) as Record<string, unknown> & { id: string; devices: Array<Record<string, unknown>> };
+    this.tableId = table.id;
+    for (const d of table.devices ?? []) {
+      const pty = await createPtyPair();
+      this.ptys.set(String(d.id), pty);
+      this.seq.set(String(d.id), 0);
+      d.transport = { type: 'serial', path: pty.gatewayPath };
+      d.staleAfterMs ??= 60_000;
+    }
+    const cfg = validateConfig({ mqtt: { url: brokerUrl }, dataDir: join(this.dir, 'data'), tables: [table] }, `scenario ${this.sc.name}`);
+    this.rec = await recordMqtt(brokerUrl, `casino/${this.tableId}/#`);
+    this.gw = await startGateway(cfg, { logger });
+    for (const id of this.ptys.keys()) {
+      await this.rec.waitFor((m) => m.topic === this.topic(`devices/${id}`) && m.payload?.state === 'connected', 10_000);
+    }
+  }
+
+  private pty(device: string): PtyPair {
+    const p = this.ptys.get(device);
+    if (!p) throw new Error(`no device "${device}" in the scenario's table`);
+    return p;
+  }
+
+  private kindOf(device: string): string {
+    const d = (this.sc.table.devices as Array<Record<string, unknown>>).find((x) => x.id === device);
+    return String(d?.kind ?? '');
+  }
+
+  private async sendFrame(device: string, body: string): Promise<void> {
+    const talker = TALKER[this.kindOf(device)] ?? 'SHOE';
+    const seq = this.seq.get(device) ?? 0;
+    await this.pty(device).write(line(`${talker},${seq},${body}`));
+    this.seq.set(device, (seq + 1) % 65536);
+  }
+
+  private find(topic: string, match: Record<string, unknown>): RecordedMessage | undefined {
+    const full = this.topic(topic);
+    return this.rec.messages.find((m) => m.topic === full && !this.consumed.has(m) && matches(m.payload, match));
+  }
+
+  private recent(topic: string): string {
+    const full = this.topic(topic);
+    const last = this.rec.messages.filter((m) => m.topic === full).slice(-4).map((m) => m.raw);
+    return last.length ? `\n    last on ${topic}:\n      ${last.join('\n      ')}` : `\n    nothing received on ${topic}`;
+  }
+
+  async step(s: ScenarioStep): Promise<void> {
+    if ('note' in s) return;
+    if ('frames' in s) {
+      for (const f of s.frames.send) await this.sendFrame(s.frames.device, f);
+      return;
+    }
+    if ('cards' in s) {
+      for (const c of s.cards.cards) await this.sendFrame(s.cards.device, `CARD,${c}`);
+      return;
+    }
+    if ('raw' in s) return this.pty(s.raw.device).write(s.raw.text);
+    if ('skipSeq' in s) {
+      this.seq.set(s.skipSeq.device, ((this.seq.get(s.skipSeq.device) ?? 0) + s.skipSeq.count) % 65536);
+      return;
+    }
+    if ('restartDevice' in s) {
+      this.seq.set(s.restartDevice, 0);
+      return;
+    }
+    if ('request' in s) {
+      const transaction = `scn-${++this.tx}`;
+      const payload = typeof s.request.payload === 'string' ? s.request.payload : JSON.stringify({ transaction, ...s.request.payload });
+      await this.rec.client.publishAsync(this.topic(`request/${s.request.command}`), payload, { qos: 1 });
+      if (s.request.expectStatus) {
+        const resp = await this.rec.waitFor((m) => m.topic === this.topic(`response/${s.request.command}`) && !this.consumed.has(m)
+          && (typeof s.request.payload === 'string' || m.payload?.transaction === transaction), 5000);
+        this.consumed.add(resp);
+        if (resp.payload?.status !== s.request.expectStatus) {
+          throw new Error(`response to ${s.request.command} was ${resp.payload?.status}${resp.payload?.error ? ` (${resp.payload.error})` : ''}, expected ${s.request.expectStatus}`);
+        }
+      }
+      return;
+    }
+    if ('wait' in s) return new Promise((r) => setTimeout(r, s.wait));
+    if ('unplug' in s) {
+      await this.pty(s.unplug).close();
+      await this.rec.waitFor((m) => m.topic === this.topic(`devices/${s.unplug}`) && m.payload?.state === 'disconnected' && !this.consumed.has(m), 10_000)
+        .then((m) => this.consumed.add(m));
+      return;
+    }
+    if ('replug' in s) {
+      await this.pty(s.replug).reopen();
+      await this.rec.waitFor((m) => m.topic === this.topic(`devices/${s.replug}`) && m.payload?.state === 'connected' && !this.consumed.has(m), 10_000)
+        .then((m) => this.consumed.add(m));
+      return;
+    }
+    if ('expect' in s) {
+      const { topic, match, within, count } = s.expect;
+      for (let i = 0; i < count; i++) {
+        const end = Date.now() + within;
+        let m = this.find(topic, match);
+        while (!m && Date.now() < end) {
+          await new Promise((r) => setTimeout(r, 10));
+          m = this.find(topic, match);
+        }
+        if (!m) throw new Error(`no message on ${topic} matching ${JSON.stringify(match)} within ${within} ms (${i} of ${count} found)${this.recent(topic)}`);
+        this.consumed.add(m);
+      }
+      return;
+    }
+    if ('expectNone' in s) {
+      const { topic, match } = s.expectNone;
+      const end = Date.now() + s.expectNone.for;
+      do {
+        const m = this.find(topic, match);
+        if (m) throw new Error(`unexpected message on ${topic} matching ${JSON.stringify(match)}: ${m.raw}`);
+        await new Promise((r) => setTimeout(r, 10));
+      } while (Date.now() < end);
+      return;
+    }
+    if ('expectCommand' in s) {
+      await this.pty(s.expectCommand.device).waitForReceived(s.expectCommand.text, s.expectCommand.within);
+      return;
+    }
+  }
+
+  async stop(): Promise<void> {
+    await this.gw?.stop().catch(() => undefined);
+    await this.rec?.close().catch(() => undefined);
+    for (const p of this.ptys.values()) await p.dispose().catch(() => undefined);
+  }
+}
+
+/** Runs one scenario; never throws: every problem is in the report. */
+export async function runScenario(sc: Scenario, opts: RunOptions = {}, file?: string): Promise<ScenarioReport> {
+  const t0 = Date.now();
+  const report: ScenarioReport = { name: sc.name, file, passed: false, steps: [], durationMs: 0 };
+  if (!hasCommand('socat')) {
+    report.error = 'socat is not installed (apt-get install socat): scenarios drive the gateway over pseudo-terminals';
+    return report;
+  }
+  const dir = await makeTempDir('scenario-');
+  mkdirSync(join(dir, 'data'), { recursive: true });
+  let ownBroker: MosquittoBroker | EmbeddedBroker | null = null;
+  const run = new ScenarioRun(sc, dir);
+  try {
+    let url = opts.brokerUrl;
+    if (!url) {
+      ownBroker = hasCommand('mosquitto') ? await startMosquitto() : await startEmbeddedBroker('127.0.0.1', await freePort());
+      url = ownBroker.url;
+    }
+    await run.start(url, opts.logger ?? silentLogger);
+    for (let i = 0; i < sc.steps.length; i++) {
+      const s = sc.steps[i];
+      try {
+        await run.step(s);
+        report.steps.push({ index: i + 1, step: describeStep(s), ok: true });
+      } catch (e) {
+        report.steps.push({ index: i + 1, step: describeStep(s), ok: false, error: (e as Error).message });
+        break;
+      }
+    }
+    report.passed = report.steps.length === sc.steps.length && report.steps.every((s) => s.ok);
+  } catch (e) {
+    report.error = (e as Error).message;
+  } finally {
+    await run.stop();
+    if (ownBroker) {
+      if ('stop' in ownBroker) await ownBroker.stop();
+      else await ownBroker.close();
+    }
+    await removeTempDir(dir).catch(() => undefined);
+    report.durationMs = Date.now() - t0;
+  }
+  return report;
+}
+
+export function formatReport(r: ScenarioReport): string {
+  const head = `${r.passed ? 'PASS' : 'FAIL'} ${r.name}${r.file ? ` (${r.file})` : ''} ${r.durationMs} ms`;
+  const lines = [head];
+  if (r.error) lines.push(`  error: ${r.error}`);
+  for (const s of r.steps) if (!s.ok) lines.push(`  step ${s.index} failed: ${s.step}\n    ${s.error}`);
+  if (!r.passed && !r.error && r.steps.every((s) => s.ok)) lines.push('  (stopped early)');
+  return lines.join('\n');
+}
