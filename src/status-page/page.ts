@@ -50,6 +50,10 @@ dl.shoe dt { color:var(--dim); } dl.shoe dd { margin:0; font-variant-numeric:tab
 .bead { width:20px; height:20px; border-radius:50%; display:flex; align-items:center; justify-content:center; font-size:11px; font-weight:700; color:#fff; background:#555; }
 .bead.w-player, .bead.w-tiger { background:var(--player); } .bead.w-banker, .bead.w-dragon { background:var(--banker); }
 .bead.w-tie { background:var(--tie); } .bead.void { background:#444; color:#bbb; }
+.bead.w-big { background:var(--banker); } .bead.w-small { background:var(--player); }
+.card.die { font-size:34px; font-weight:400; }
+.balls { display:flex; flex-wrap:wrap; gap:3px; max-width:460px; }
+.ball { width:24px; height:24px; border-radius:50%; background:#f4d35e; color:#222; font-size:11px; font-weight:700; display:flex; align-items:center; justify-content:center; }
 .alerts { list-style:none; margin:0; padding:0; max-height:160px; overflow-y:auto; font-size:12.5px; }
 .alert { padding:3px 6px; border-left:4px solid #666; margin-bottom:2px; background:#0f1714; }
 .alert.sev-info { border-color:var(--info); } .alert.sev-warning { border-color:var(--warn); } .alert.sev-critical { border-color:var(--crit); background:#2a1212; }
@@ -64,6 +68,7 @@ var tables = {};
 var order = [];
 var dirty = {};
 var SUITS = { S: '\\u2660', H: '\\u2665', D: '\\u2666', C: '\\u2663' };
+var DICE = { 1: '\\u2680', 2: '\\u2681', 3: '\\u2682', 4: '\\u2683', 5: '\\u2684', 6: '\\u2685' };
 
 function el(tag, cls, text) {
   var e = document.createElement(tag);
@@ -172,7 +177,8 @@ function render(t) {
     if (shoe.state === 'last-round') add('', 'LAST ROUND', 'last-round-flag');
     shoeBox.appendChild(dl);
   } else shoeBox.appendChild(el('div', 'empty', 'no shoe yet'));
-  row.appendChild(shoeBox);
+  var r0 = t.retained['round'];
+  if (shoe || !r0 || r0.cards) row.appendChild(shoeBox); // sic bo and keno tables have no shoe
   sec.appendChild(row);
 
   // round in progress
@@ -197,6 +203,20 @@ function render(t) {
       hands.appendChild(hd);
     });
   }
+  if (r && (Array.isArray(r.dice) || (r.attempts && r.attempts.length))) {
+    var dw = el('div', 'cards dice');
+    (r.dice || []).forEach(function (d) { var de = el('span', 'card die', DICE[d] || d); de.dataset.die = d; dw.appendChild(de); });
+    var hd2 = el('div', 'hand'); hd2.dataset.position = 'dice';
+    hd2.appendChild(el('div', 'pos', 'dice' + (r.attempts && r.attempts.length ? ' (' + r.attempts.length + ' void attempt' + (r.attempts.length > 1 ? 's' : '') + ')' : '')));
+    hd2.appendChild(dw); hands.appendChild(hd2);
+  }
+  if (r && Array.isArray(r.balls)) {
+    var bw = el('div', 'balls');
+    r.balls.forEach(function (b) { bw.appendChild(el('span', 'ball', b)); });
+    var hd3 = el('div', 'hand'); hd3.dataset.position = 'balls';
+    hd3.appendChild(el('div', 'pos', 'balls ' + r.balls.length + '/20'));
+    hd3.appendChild(bw); hands.appendChild(hd3);
+  }
   rb.appendChild(hands);
   var res = t.retained['result'];
   if (res && r && res.roundId === r.roundId) rb.appendChild(el('div', 'outcome', outcomeText(res)));
@@ -207,7 +227,7 @@ function render(t) {
   hb.appendChild(el('h3', null, 'History (' + t.results.length + ')'));
   var beads = el('div', 'beads');
   t.results.forEach(function (x) {
-    var w = x.outcome && x.outcome.winner;
+    var w = x.outcome && (x.outcome.winner || x.outcome.size || x.outcome.bigSmall);
     var b = el('span', 'bead ' + (x.status === 'void' ? 'void' : 'w-' + String(w || 'none')), x.status === 'void' ? '\\u00d7' : initial(w));
     b.title = (x.roundId || '') + ': ' + outcomeText(x);
     b.dataset.round = x.roundId || '';
@@ -234,7 +254,7 @@ function render(t) {
 function outcomeText(x) {
   if (x.status === 'void') return 'void: ' + (x.reason || '') + (x.detail ? ' (' + x.detail + ')' : '');
   var o = x.outcome || {};
-  var s = o.winner ? String(o.winner) + ' wins' : 'complete';
+  var s = o.winner ? String(o.winner) + ' wins' : o.total !== undefined ? 'total ' + o.total + (o.size ? ' ' + o.size : '') : o.sum !== undefined ? 'sum ' + o.sum + (o.bigSmall ? ' ' + o.bigSmall : '') : 'complete';
   if (o.playerTotal !== undefined && o.bankerTotal !== undefined) s += ' (' + o.playerTotal + '\\u2013' + o.bankerTotal + ')';
   return s;
 }
