@@ -126,7 +126,61 @@ export const mqttSchema = z.object({
   ca: z.string().optional(),
   cert: z.string().optional(),
   key: z.string().optional(),
+  /** the name of an environment variable holding the password (docs/SECURITY.md) */
+  passwordEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name').optional(),
   keepaliveSec: z.number().int().min(0).max(3600).default(30),
+}).strict().superRefine((m, ctx) => {
+  // docs/SECURITY.md: one source of the password, no silent precedence
+  const sources = (['password', 'passwordFile', 'passwordEnv'] as const).filter((k) => m[k] !== undefined);
+  if (sources.length > 1) ctx.addIssue({ code: 'custom', path: [sources[1]], message: `set only one of password, passwordFile, passwordEnv (${sources.join(' and ')} are set)` });
+  if (m.cert !== undefined && m.key === undefined) ctx.addIssue({ code: 'custom', path: ['key'], message: 'mqtt.cert needs mqtt.key (the client certificate\'s private key)' });
+  if (m.key !== undefined && m.cert === undefined) ctx.addIssue({ code: 'custom', path: ['cert'], message: 'mqtt.key needs mqtt.cert (the client certificate)' });
+  const tls = /^(mqtts|tls|wss):\/\//.test(m.url);
+  for (const k of ['ca', 'cert', 'key'] as const) {
+    if (m[k] !== undefined && !tls) ctx.addIssue({ code: 'custom', path: [k], message: `a TLS file is set but mqtt.url "${m.url}" is not TLS (use mqtts://host:8883)` });
+  }
+});
+
+/** one piece of hardware the gateway may open (docs/SECURITY.md, "Device allow-list") */
+export const allowedDeviceSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('serial'),
+    /** the device path as configured, or the tty it resolves to (/dev/serial/by-id/... links are followed) */
+    path: z.string().min(1).optional(),
+    /** the USB serial number (what `SerialPort.list()` / udev report for the tty) */
+    serialNumber: z.string().min(1).optional(),
+    vendorId: usbId.optional(),
+    productId: usbId.optional(),
+    /** free text for the technician (where the device is, asset tag, ...) */
+    note: z.string().optional(),
+  }).strict().refine((e) => e.path !== undefined || e.serialNumber !== undefined, { message: 'a serial entry needs a path or a serialNumber (or both)' }),
+  z.object({
+    type: z.literal('hid'),
+    vendorId: usbId,
+    productId: usbId,
+    serialNumber: z.string().min(1).optional(),
+    note: z.string().optional(),
+  }).strict(),
+]);
+
+/** result signatures (docs/SECURITY.md) */
+export const signingSchema = z.object({
+  /** Ed25519 private key, PKCS#8 PEM (`tablegw keygen`, or `openssl genpkey -algorithm ed25519`) */
+  privateKeyFile: z.string().min(1),
+  /** names the key in each signature (default: its fingerprint, `ed25519:` + 16 hex digits) */
+  keyId: z.string().min(1).max(64).regex(/^[A-Za-z0-9._:-]+$/, 'letters, digits and . _ : - only').optional(),
+  /** message types that carry a signature (default: results only) */
+  types: z.array(z.enum(['result', 'round', 'event', 'alert', 'shoe', 'device', 'response', 'health'])).min(1).default(['result']),
+}).strict();
+
+/** limits on engine requests, per table (docs/SECURITY.md) */
+export const requestLimitsSchema = z.object({
+  /** sustained requests per second a table accepts (token bucket refill rate) */
+  ratePerSec: z.number().min(0.1).max(10_000).default(20),
+  /** requests a table accepts at once before the rate applies (token bucket size) */
+  burst: z.number().int().min(1).max(100_000).default(40),
+  /** a request payload larger than this is refused unread */
+  maxPayloadBytes: z.number().int().min(64).max(1024 * 1024).default(16 * 1024),
 }).strict();
 
 export const configSchema = z.object({
@@ -154,6 +208,13 @@ export const configSchema = z.object({
   /** the retained `<prefix>/<table>/health` message: every intervalMs and when a table's problems change (0 = on change only) */
   health: z.object({ intervalMs: ms.default(30_000) }).strict().prefault({}),
   tables: z.array(tableSchema).min(1),
+  /** Ed25519 signatures on results (docs/SECURITY.md); absent: messages are not signed */
+  signing: signingSchema.optional(),
+  security: z.object({
+    /** when set, a serial or HID device that matches no entry is not opened (simulators are exempt) */
+    allowedDevices: z.array(allowedDeviceSchema).optional(),
+  }).strict().prefault({}),
+  requests: requestLimitsSchema.prefault({}),
 }).strict();
 
 export type GatewayConfig = z.infer<typeof configSchema>;
@@ -161,3 +222,6 @@ export type TableConfig = z.infer<typeof tableSchema>;
 export type DeviceConfig = z.infer<typeof deviceSchema>;
 export type TransportConfig = z.infer<typeof transportSchema>;
 export type SimulatorTransportConfig = z.infer<typeof simulatorTransportSchema>;
+export type AllowedDeviceConfig = z.infer<typeof allowedDeviceSchema>;
+export type SigningConfig = z.infer<typeof signingSchema>;
+export type RequestLimitsConfig = z.infer<typeof requestLimitsSchema>;
