@@ -8,12 +8,14 @@
  * after it, then delivers the messages the broker never acknowledged, in seq order, before
  * anything new.
  */
-import { merge, Subject, timer, type Observable, type Subscription, map } from 'rxjs';
+import { filter, merge, Subject, timer, type Observable, type Subscription, map } from 'rxjs';
 import type { DeviceDriver, DriverEvent } from '../../drivers/device-driver.js';
+import type { RequestLimitsConfig } from '../config/schema.js';
 import type { Logger } from '../log.js';
 import { OutboxSender } from '../mqtt/outbox-sender.js';
-import type { TableLink } from '../mqtt/table-link.js';
+import type { IncomingRequest, TableLink } from '../mqtt/table-link.js';
 import type { GatewayStore, StoredMessage } from '../persistence/gateway-store.js';
+import { RequestGate } from '../security/request-limiter.js';
 import { initialTableState, step } from '../table/table-machine.js';
 import type { Envelope, TableInput, TableOutput, TableSettings, TableState } from '../table/types.js';
 
@@ -40,6 +42,8 @@ export interface TableRuntimeOptions {
   snapshotEvery?: number;
   /** the outbox's bound: `outbox-filling` at 80%, `outbox-full` (and the shoes held) at 100% */
   outboxMaxMessages?: number;
+  /** request size cap and rate limit, applied here before a request becomes an input (docs/SECURITY.md) */
+  requestLimits?: RequestLimitsConfig;
 }
 
 export class TableRuntime {
@@ -64,6 +68,8 @@ export class TableRuntime {
   private sinceSnapshot = 0;
   private stopped = false;
   private outboxLevel: 'ok' | 'filling' | 'full' = 'ok';
+  private gate: RequestGate | null = null;
+  private droppedLoggedAt = -Infinity;
 
   constructor(private readonly o: TableRuntimeOptions) {
     this.settings = o.settings;
@@ -87,7 +93,7 @@ export class TableRuntime {
   start(): void {
     this.recover();
     const deviceInputs = this.drivers.map((d) => d.events$.pipe(map((ev) => this.deviceInput(d.deviceId, ev))));
-    const requestInputs = this.link.requests$.pipe(map((r): TableInput => ({ type: 'request', at: this.clock(), ...r })));
+    const requestInputs = this.link.requests$.pipe(map((r) => this.admitRequest(r)), filter((i): i is TableInput => i !== null));
     this.sub = merge(...deviceInputs, requestInputs, this.timerInputs).subscribe((input) => this.apply(input));
     this.apply({ type: 'start', at: this.clock() });
     for (const d of this.drivers) d.start();
@@ -127,6 +133,25 @@ export class TableRuntime {
     this.store.flush();
     this.publishedSubject.complete();
     this.inputSubject.complete();
+  }
+
+  /**
+   * The request's input, `refused` when it is over the size cap or the rate limit (the machine
+   * answers it and changes nothing); null for a flood dropped unanswered (logged as a count).
+   */
+  private admitRequest(r: IncomingRequest): TableInput | null {
+    const at = this.clock();
+    const input: TableInput = { type: 'request', at, ...r };
+    if (!this.o.requestLimits) return input;
+    this.gate ??= new RequestGate(this.o.requestLimits);
+    const a = this.gate.admit(r.payload, at);
+    if (a.action === 'accept') return input;
+    if (a.action === 'refuse') return { ...input, ...(a.dropPayload ? { payload: '' } : {}), refused: a.reason };
+    if (at - this.droppedLoggedAt >= 10_000) {
+      this.droppedLoggedAt = at;
+      this.log.warn(`requests over the rate limit: ${this.gate.takeDropped()} dropped without an answer (latest: ${r.command})`);
+    }
+    return null;
   }
 
   private deviceInput(deviceId: string, ev: DriverEvent): TableInput {

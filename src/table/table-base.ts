@@ -54,7 +54,7 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
         this.event('device-restart', { deviceId: input.deviceId });
         this.log('warn', `device ${input.deviceId} restarted (SEQ back to 0)`);
         return;
-      case 'request': return this.onRequest(input.command, input.payload, input.responseTopic, input.correlationData);
+      case 'request': return this.onRequest(input.command, input.payload, input.responseTopic, input.correlationData, input.refused);
       case 'timer': return this.onTimer(input.name);
       case 'health': return this.publishHealth(input.report);
       case 'gateway-alert':
@@ -166,10 +166,11 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
 
   // ---------------------------------------------------------------- requests
 
-  private onRequest(command: string, payload: string, responseTopic?: string, correlationData?: string): void {
+  private onRequest(command: string, payload: string, responseTopic?: string, correlationData?: string, refused?: string): void {
     const req = parseRequest(command, payload);
     let answer: RequestAnswer;
-    if (!req.ok) answer = { error: req.error };
+    if (refused !== undefined) answer = { error: refused };
+    else if (!req.ok) answer = { error: req.error };
     else answer = req.command === 'status' ? { data: this.statusSnapshot() } : this.handleRequest(req);
     const body: Record<string, unknown> = { command, transaction: req.transaction ?? null, status: 'error' in answer ? 'error' : 'ok' };
     if ('error' in answer) body.error = answer.error;

@@ -57,7 +57,8 @@ export type TableInput =
   | { type: 'device-status'; at: number; deviceId: string; state: 'connected' | 'disconnected' | 'stale'; detail?: string }
   | { type: 'device-alert'; at: number; deviceId: string; kind: AlertKind; detail: string; data?: Record<string, unknown> }
   | { type: 'device-restart'; at: number; deviceId: string }
-  | { type: 'request'; at: number; command: string; payload: string; responseTopic?: string; correlationData?: string }
+  /** `refused`: the runtime's edge refused it (rate limit, size; docs/SECURITY.md): the machine answers with that error and changes nothing */
+  | { type: 'request'; at: number; command: string; payload: string; responseTopic?: string; correlationData?: string; refused?: string }
   | { type: 'timer'; at: number; name: string }
   /** the runtime's periodic health report: publishes `health`, changes nothing but `seq` (docs/OPERATIONS.md) */
   | { type: 'health'; at: number; report: HealthReport }
