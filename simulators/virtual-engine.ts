@@ -33,8 +33,19 @@ export class VirtualEngine {
     await client.subscribeAsync(`${this.prefix}/${this.tableId}/response/+`, { qos: 1 });
   }
 
-  /** sends a request and resolves with the gateway's response envelope */
-  request(command: string, args: Record<string, unknown> = {}, timeoutMs = 10_000): Promise<Record<string, unknown>> {
+  /**
+   * sends a request and resolves with the gateway's response envelope; a request refused by the
+   * gateway's rate limit is sent again after a pause, as a well-behaved engine does
+   */
+  async request(command: string, args: Record<string, unknown> = {}, timeoutMs = 10_000): Promise<Record<string, unknown>> {
+    for (let attempt = 0; ; attempt++) {
+      const msg = await this.requestOnce(command, args, timeoutMs);
+      if (msg.status === 'ok' || attempt >= 50 || !String(msg.error ?? '').startsWith('rate limited')) return msg;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  private requestOnce(command: string, args: Record<string, unknown>, timeoutMs: number): Promise<Record<string, unknown>> {
     const client = this.client;
     if (!client) return Promise.reject(new Error('virtual engine not connected'));
     const transaction = `ve-${++this.n}`;
@@ -45,7 +56,7 @@ export class VirtualEngine {
       }, timeoutMs);
       this.waiting.set(transaction, (msg) => {
         clearTimeout(timer);
-        if (msg.status !== 'ok') this.log.warn(`virtual engine: ${command} refused: ${String(msg.error)}`);
+        if (msg.status !== 'ok' && !String(msg.error ?? '').startsWith('rate limited')) this.log.warn(`virtual engine: ${command} refused: ${String(msg.error)}`);
         resolve(msg);
       });
       client.publish(`${this.prefix}/${this.tableId}/request/${command}`, JSON.stringify({ transaction, ...args }), { qos: 1 });

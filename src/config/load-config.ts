@@ -39,6 +39,14 @@ export function validateConfig(raw: unknown, source = '(inline)'): GatewayConfig
     const game = cardGame(t.game);
     if (!game && !nonCardGame(t.game)) problems.push(`tables[${ti}].game: unknown game "${t.game}" (known: ${[...GAME_IDS, ...NON_CARD_GAME_IDS].join(', ')})`);
     else if (game && game.defaults.needsEngine && t.betting !== 'engine') problems.push(`tables[${ti}].betting: ${t.game} needs player decisions, so it requires "engine"`);
+    if (game) {
+      // game options are checked the way the table will use them: a bad one fails here, not at the first round
+      try {
+        game.newRound({ engine: t.betting === 'engine', options: t.gameOptions });
+      } catch (e) {
+        problems.push(`tables[${ti}].gameOptions: ${(e as Error).message}`);
+      }
+    }
     if (game || nonCardGame(t.game)) problems.push(...checkTableDevices(t, ti, !!game));
     const devIds = new Set<string>();
     t.devices.forEach((d, di) => {

@@ -410,9 +410,11 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
     }
     const index = (this.cfg.game.cards(r.game)[e.position] ?? []).length;
     r.game = this.cfg.game.place(r.game, card);
-    if (e.faceDown) r.hidden.push({ position: e.position, index, card, revealAt: e.revealAt ?? 'result' });
-    this.event('card', { deviceId, role: e.position, card: e.faceDown ? null : card, faceDown: e.faceDown, cardNo: sh.cardsDealt });
-    this.log('debug', e.faceDown ? `${r.id}: face-down card to ${e.position}` : `${r.id}: ${card} to ${e.position}`);
+    // a card meant to stay hidden until betting closes, dealt after it closed, is shown at once
+    const faceDown = e.faceDown && !(e.revealAt === 'close-betting' && this.cfg.engine && !r.bettingOpen);
+    if (faceDown) r.hidden.push({ position: e.position, index, card, revealAt: e.revealAt ?? 'result' });
+    this.event('card', { deviceId, role: e.position, card: faceDown ? null : card, faceDown, cardNo: sh.cardsDealt });
+    this.log('debug', faceDown ? `${r.id}: face-down card to ${e.position}` : `${r.id}: ${card} to ${e.position}`);
     this.afterChange();
   }
 

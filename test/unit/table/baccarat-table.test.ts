@@ -319,3 +319,19 @@ describe('devices', () => {
     expect(t.alerts()).toHaveLength(0);
   });
 });
+
+describe('hidden cards and their reveal point', () => {
+  it('three card poker: player cards dealt after betting closed are shown at once; dealer cards stay hidden until close-decisions', () => {
+    const t = new TableHarness({ game: 'three-card-poker', betting: 'engine' });
+    t.request('open-betting');
+    t.request('close-betting');
+    t.cards('AS', 'KS', 'QS', '2C', '7D', '9H');
+    const cardEvents = t.events('card');
+    const player = cardEvents.filter((e) => e.role === 'player');
+    const dealer = cardEvents.filter((e) => e.role === 'dealer');
+    expect(player.map((e) => e.card)).toEqual(['AS', 'KS', 'QS']);
+    expect(dealer.map((e) => e.card)).toEqual([null, null, null]);
+    const before = JSON.stringify(t.published());
+    for (const c of ['2C', '7D', '9H']) expect(before).not.toContain(`"${c}"`);
+  });
+});
