@@ -3,11 +3,11 @@
  * `status` with its `offline` last will, QoS 1 publishing in order, and the `request/+` subscription.
  * Nagle is switched off on every (re)connect: mqtt.js leaves it on, which costs ~40 ms per message.
  */
-import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import { Subject, type Observable } from 'rxjs';
 import type { Logger } from '../log.js';
+import { describeConnectError, loadMqttCredentials, type MqttCredentials } from '../security/mqtt-credentials.js';
 import { requestCommandOf, topicsFor, type TopicMap } from './topics.js';
 
 export interface TableLinkOptions {
@@ -24,8 +24,15 @@ export interface TableLinkOptions {
   ca?: string;
   cert?: string;
   key?: string;
+  /** credentials already loaded (and checked) at start-up; then the path options above are ignored */
+  credentials?: MqttCredentials;
+  /** MQTT 5: the broker must not send this client packets larger than this (request size cap) */
+  maxPacketBytes?: number;
   logger: Logger;
 }
+
+/** a failed connection attempt is logged when its reason changes, else at most this often */
+const REPEAT_FAILURE_LOG_MS = 60_000;
 
 export interface IncomingRequest {
   command: string;
@@ -41,6 +48,7 @@ export class TableLink {
   private readonly requestSubject = new Subject<IncomingRequest>();
   private client: MqttClient | null = null;
   private isConnected = false;
+  private failure: { reason: string; since: number; attempts: number; loggedAt: number } | null = null;
 
   constructor(private readonly o: TableLinkOptions) {
     this.topics = topicsFor(o.topicPrefix, o.tableId);
@@ -65,20 +73,29 @@ export class TableLink {
       reconnectPeriod: 1000,
       connectTimeout: 10_000,
       will: { topic: this.topics.status, payload: Buffer.from(this.statusPayload('offline')), qos: 1, retain: true },
+      // a refused CONNACK (bad password, not authorized) is retried like a lost connection
+      reconnectOnConnackError: true,
+      rejectUnauthorized: true,
     };
-    if (o.username) opts.username = o.username;
-    const password = o.password ?? (o.passwordFile ? readFileSync(o.passwordFile, 'utf8').trim() : undefined);
-    if (password) opts.password = password;
-    if (o.ca) opts.ca = readFileSync(o.ca);
-    if (o.cert) opts.cert = readFileSync(o.cert);
-    if (o.key) opts.key = readFileSync(o.key);
+    // files are read (and checked, errors naming the config key) here unless the gateway did it at start-up
+    const cred = o.credentials ?? loadMqttCredentials({
+      url: o.url, username: o.username, password: o.password, passwordFile: o.passwordFile, ca: o.ca, cert: o.cert, key: o.key,
+    });
+    if (cred.username !== undefined) opts.username = cred.username;
+    if (cred.password !== undefined) opts.password = cred.password;
+    if (cred.ca) opts.ca = cred.ca;
+    if (cred.cert) opts.cert = cred.cert;
+    if (cred.key) opts.key = cred.key;
+    if (o.maxPacketBytes && o.protocolVersion === 5) opts.properties = { maximumPacketSize: o.maxPacketBytes };
     const client = mqtt.connect(o.url, opts);
     this.client = client;
     client.on('connect', () => {
       (client.stream as unknown as Socket | undefined)?.setNoDelay?.(true);
       this.isConnected = true;
       this.connected$.next(true);
-      o.logger.info(`connected to ${o.url} as ${opts.clientId}`);
+      const f = this.failure;
+      this.failure = null;
+      o.logger.info(`connected to ${o.url} as ${opts.clientId}${f ? ` after ${f.attempts} failed attempt(s)` : ''}`);
       client.publish(this.topics.status, this.statusPayload('online'), { qos: 1, retain: true });
       client.subscribe(this.topics.requests, { qos: 1 }, (err) => {
         if (err) o.logger.error(`cannot subscribe to ${this.topics.requests}: ${err.message}`);
@@ -89,7 +106,7 @@ export class TableLink {
       this.isConnected = false;
       this.connected$.next(false);
     });
-    client.on('error', (e) => o.logger.warn(`MQTT error: ${e.message}`));
+    client.on('error', (e) => this.onConnectionError(e));
     client.on('message', (topic, payload, packet) => {
       const command = requestCommandOf(topic);
       if (!command) return;
@@ -101,6 +118,35 @@ export class TableLink {
         ...(props?.correlationData ? { correlationData: Buffer.from(props.correlationData).toString('base64') } : {}),
       });
     });
+  }
+
+  /**
+   * Logs why the broker cannot be reached, without secrets: at once when the reason changes, then
+   * at most once a minute with the number of attempts (mqtt.js keeps retrying every second).
+   */
+  private onConnectionError(e: Error): void {
+    if (this.isConnected) {
+      this.o.logger.warn(`MQTT error: ${describeConnectError(e, this.o.url)}`);
+      return;
+    }
+    const reason = describeConnectError(e, this.o.url);
+    const now = Date.now();
+    const f = this.failure;
+    if (!f || f.reason !== reason) {
+      this.failure = { reason, since: now, attempts: 1, loggedAt: now };
+      this.o.logger.warn(`cannot connect to ${this.o.url}: ${reason}; retrying`);
+      return;
+    }
+    f.attempts++;
+    if (now - f.loggedAt >= REPEAT_FAILURE_LOG_MS) {
+      f.loggedAt = now;
+      this.o.logger.warn(`still cannot connect to ${this.o.url}: ${reason} (${f.attempts} attempts since ${new Date(f.since).toISOString()}); retrying`);
+    }
+  }
+
+  /** why the last connection attempts failed (null while connected or before any failure) */
+  get connectFailure(): { reason: string; attempts: number } | null {
+    return this.failure ? { reason: this.failure.reason, attempts: this.failure.attempts } : null;
   }
 
   /** publishes at QoS 1; `done` runs on the broker's PUBACK (or with the error) */
