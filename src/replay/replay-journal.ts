@@ -31,6 +31,8 @@ export interface ReplayReport {
 export interface ReplayOptions {
   /** the same serialisation the gateway used (e.g. with result signatures) */
   serialize?: (e: Envelope) => string;
+  /** pass the state through JSON after every step, as a snapshot does (checks recovery from any snapshot) */
+  roundTripState?: boolean;
 }
 
 export function replayTable(store: GatewayStore, tableId: string, opts: ReplayOptions = {}): ReplayReport {
@@ -43,7 +45,7 @@ export function replayTable(store: GatewayStore, tableId: string, opts: ReplayOp
   const report: ReplayReport = { tableId, fromInputId: first.inputId, inputs: 0, messages: 0, results: 0, notStored: 0, mismatch: null };
   for (const entry of store.journal(tableId, first.inputId)) {
     const r = step(settings, state, entry.input);
-    state = r.state;
+    state = opts.roundTripState ? (JSON.parse(JSON.stringify(r.state)) as TableState) : r.state;
     report.inputs++;
     for (const o of r.outputs) {
       if (o.type !== 'publish') continue;
