@@ -13,6 +13,7 @@ import { Observability } from '../metrics/observability.js';
 import { startEmbeddedBroker, type EmbeddedBroker } from '../mqtt/embedded-broker.js';
 import { TableLink } from '../mqtt/table-link.js';
 import { GatewayStore } from '../persistence/gateway-store.js';
+import { loadGatewaySecurity } from '../security/gateway-security.js';
 import { tableSettings } from '../table/table-settings.js';
 import { TableRuntime } from './table-runtime.js';
 
@@ -35,6 +36,8 @@ export interface Gateway {
 
 export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Promise<Gateway> {
   const log = opts.logger;
+  // credentials, signing key, allow-list: read and checked before anything starts (docs/SECURITY.md)
+  const security = loadGatewaySecurity(cfg, log);
   let broker: EmbeddedBroker | null = null;
   let url = cfg.mqtt.url;
   if (url === 'embedded') {
@@ -64,9 +67,10 @@ export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Pr
       protocolVersion: cfg.mqtt.protocolVersion, keepaliveSec: cfg.mqtt.keepaliveSec,
       username: cfg.mqtt.username, password: cfg.mqtt.password, passwordFile: cfg.mqtt.passwordFile,
       ca: cfg.mqtt.ca, cert: cfg.mqtt.cert, key: cfg.mqtt.key, logger: tlog,
+      credentials: security.credentials, maxPacketBytes: security.maxPacketBytes,
     });
     // transports first: simulated devices are wired to theirs (simulators/index.ts), then the drivers
-    const transports = new Map(t.devices.map((d) => [d.id, createTransport(d)] as const));
+    const transports = new Map(t.devices.map((d) => [d.id, security.transport(d, createTransport, (alert) => runtime.apply(alert))] as const));
     const virtual = createVirtualDevices({
       table: t, settings, transports, fast: opts.fast, shoes: opts.simulatorShoes, log: tlog,
       engine: () => {
@@ -81,7 +85,8 @@ export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Pr
       tlog.info(`device ${d.id}: ${virtual.descriptions.get(d.id) ?? `${d.kind} on ${transport.description}`}`);
       return createDriver(d, transport, { registry: virtual.registries.get(d.id) });
     });
-    const runtime = new TableRuntime({ settings, tableConfig: t, link, drivers, store, log: tlog, outboxMaxMessages: cfg.journal.outboxMaxMessages });
+    const runtime = new TableRuntime({ settings, tableConfig: t, link, drivers, store, log: tlog, outboxMaxMessages: cfg.journal.outboxMaxMessages,
+      serialize: security.signer?.serialize, requestLimits: cfg.requests });
     observability.addTable({ id: t.id, game: t.game, runtime, link });
     link.connect();
     runtime.start();
