@@ -1,0 +1,51 @@
+/**
+ * The gateway under test, in its own process so its CPU and memory are measured apart from the
+ * load generator: `node --import tsx bench/gateway-child.ts <config.json>` (forked by the bench).
+ *
+ * IPC (process.send): -> `{type:'ready', startMs}` once startGateway resolved;
+ * <- `{type:'usage'}` -> `{type:'usage', cpu, rss, heapUsed, elu, uptimeMs}`;
+ * <- `{type:'gc'}` (when run with --expose-gc) -> `{type:'gc-done', rss, heapUsed}`;
+ * <- `{type:'stop'}` -> stops the gateway and exits (a --cpu-prof profile is written on exit).
+ */
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { validateConfig } from '../src/config/load-config.js';
+import { startGateway } from '../src/gateway/gateway.js';
+import { silentLogger } from '../src/log.js';
+
+type Msg = { type: 'usage' } | { type: 'gc' } | { type: 'stop' };
+
+async function main(): Promise<void> {
+  const file = process.argv[2];
+  if (!file || !process.send) throw new Error('usage: forked with an IPC channel: gateway-child.ts <config.json>');
+  const t0 = performance.now();
+  const cfg = validateConfig(JSON.parse(readFileSync(file, 'utf8')), file);
+  const gw = await startGateway(cfg, { logger: silentLogger });
+  const elu0 = performance.eventLoopUtilization();
+  process.send({ type: 'ready', startMs: performance.now() - t0 });
+  process.on('message', (m: Msg) => {
+    if (m.type === 'usage') {
+      const mem = process.memoryUsage();
+      process.send!({
+        type: 'usage', cpu: process.cpuUsage(), rss: mem.rss, heapUsed: mem.heapUsed,
+        elu: performance.eventLoopUtilization(elu0), uptimeMs: performance.now(),
+      });
+    } else if (m.type === 'gc') {
+      (globalThis as { gc?: () => void }).gc?.();
+      const mem = process.memoryUsage();
+      process.send!({ type: 'gc-done', rss: mem.rss, heapUsed: mem.heapUsed });
+    } else if (m.type === 'stop') {
+      const force = setTimeout(() => process.exit(0), 10_000);
+      force.unref();
+      void gw.stop().finally(() => process.exit(0));
+    }
+  });
+  process.on('disconnect', () => {
+    void gw.stop().finally(() => process.exit(0));
+  });
+}
+
+main().catch((e: unknown) => {
+  console.error(`gateway-child: ${(e as Error).stack ?? String(e)}`);
+  process.exit(1);
+});

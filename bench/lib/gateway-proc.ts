@@ -1,0 +1,125 @@
+/** Starts bench/gateway-child.ts in its own process and talks to it over IPC. */
+import { fork, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { configSchema } from '../../src/config/schema.js';
+
+const CHILD = fileURLToPath(new URL('../gateway-child.ts', import.meta.url));
+
+export interface Usage {
+  cpu: NodeJS.CpuUsage;
+  rss: number;
+  heapUsed: number;
+  elu: { idle: number; active: number; utilization: number };
+  uptimeMs: number;
+}
+
+export interface GatewayProc {
+  pid: number;
+  startMs: number;
+  usage(): Promise<Usage>;
+  gc(): Promise<{ rss: number; heapUsed: number }>;
+  stop(): Promise<void>;
+}
+
+export interface BenchTable {
+  id: string;
+  gatewayPath: string;
+}
+
+/**
+ * A config for `tables` baccarat tables on serial lines and an external broker. Keys that only
+ * some versions of the schema know (status page, health) are set when the schema has them, so the
+ * bench runs against the tree as it is: the HTTP page on a free port (0), everything else default.
+ */
+export function benchConfig(o: {
+  brokerUrl: string; topicPrefix: string; dataDir: string; tables: readonly BenchTable[];
+  /** `journal.synchronous` when the schema has it (default: the product default) */
+  synchronous?: 'full' | 'normal';
+}): Record<string, unknown> {
+  const cfg: Record<string, unknown> = {
+    mqtt: { url: o.brokerUrl, topicPrefix: o.topicPrefix, clientIdPrefix: `${o.topicPrefix}-` },
+    dataDir: o.dataDir,
+    log: { level: 'warn' },
+    tables: o.tables.map((t) => ({
+      id: t.id, game: 'baccarat', betting: 'none',
+      // no heartbeats in the bench: without this a table idle between phases would go stale
+      devices: [{ id: 'shoe-1', kind: 'card-shoe', staleAfterMs: 600_000, transport: { type: 'serial', path: t.gatewayPath } }],
+    })),
+  };
+  const shape = (configSchema as unknown as { shape?: Record<string, unknown> }).shape ?? {};
+  if ('http' in shape) cfg.http = { port: 0 };
+  if (o.synchronous && 'journal' in shape) cfg.journal = { synchronous: o.synchronous };
+  return cfg;
+}
+
+/** the config's journal.synchronous default, or null when the schema has no journal */
+export function journalDefault(): string | null {
+  const shape = (configSchema as unknown as { shape?: Record<string, unknown> }).shape ?? {};
+  if (!('journal' in shape)) return null;
+  const parsed = configSchema.safeParse({ tables: [{ id: 'x', game: 'baccarat', devices: [{ id: 'd', kind: 'card-shoe', transport: { type: 'serial', path: '/dev/null' } }] }] });
+  return parsed.success ? ((parsed.data as { journal?: { synchronous?: string } }).journal?.synchronous ?? null) : null;
+}
+
+export async function startGatewayProc(o: {
+  config: Record<string, unknown>; dir: string; name: string; profileDir?: string; exposeGc?: boolean; timeoutMs?: number;
+}): Promise<GatewayProc> {
+  const file = join(o.dir, `${o.name}.config.json`);
+  writeFileSync(file, JSON.stringify(o.config));
+  const execArgv = ['--import', 'tsx'];
+  if (o.exposeGc) execArgv.push('--expose-gc');
+  if (o.profileDir) execArgv.push('--cpu-prof', '--cpu-prof-dir', o.profileDir, '--cpu-prof-name', `gateway-${o.name}.cpuprofile`);
+  const child: ChildProcess = fork(CHILD, [file], { execArgv, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+  let stderr = '';
+  child.stderr!.on('data', (c: Buffer) => {
+    if (stderr.length < 20_000) stderr += c.toString();
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const waiters: Array<(m: any) => boolean> = [];
+  child.on('message', (m: any) => {
+    for (let i = 0; i < waiters.length; i++) {
+      if (waiters[i](m)) {
+        waiters.splice(i, 1);
+        return;
+      }
+    }
+  });
+  const waitFor = <T>(type: string, timeoutMs: number): Promise<T> =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`gateway child: no ${type} within ${timeoutMs} ms; stderr:\n${stderr}`)), timeoutMs);
+      const onExit = () => reject(new Error(`gateway child exited (waiting for ${type}); stderr:\n${stderr}`));
+      child.once('exit', onExit);
+      waiters.push((m) => {
+        if (m?.type !== type) return false;
+        clearTimeout(timer);
+        child.off('exit', onExit);
+        resolve(m as T);
+        return true;
+      });
+    });
+  const ready = await waitFor<{ startMs: number }>('ready', o.timeoutMs ?? 60_000);
+  let stopped = false;
+  return {
+    pid: child.pid!,
+    startMs: ready.startMs,
+    async usage() {
+      child.send({ type: 'usage' });
+      return waitFor<Usage>('usage', 10_000);
+    },
+    async gc() {
+      child.send({ type: 'gc' });
+      return waitFor<{ rss: number; heapUsed: number }>('gc-done', 10_000);
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      if (child.exitCode === null && child.signalCode === null) {
+        child.send({ type: 'stop' });
+        const t = setTimeout(() => child.kill('SIGKILL'), 15_000);
+        await exited;
+        clearTimeout(t);
+      }
+    },
+  };
+}

@@ -1,0 +1,322 @@
+/**
+ * `npm run bench`: the performance figures of docs/PERFORMANCE.md, all from one run on this
+ * machine, printed as a table and written to bench/results.json. A benchmark, not a test.
+ *
+ *   npm run bench                      # everything (~7-9 min on the 2-core machine)
+ *   npm run bench -- --quick           # a smoke run with small counts; results to the temp dir
+ *   npm run bench -- --only latency,engine      # sections: engine, startup, latency, throughput
+ *   npm run bench -- --profile         # gateway processes run with --cpu-prof (bench/*.cpuprofile)
+ *   npm run bench -- --steps 50,100,200          # throughput table counts
+ *
+ * Needs mosquitto and socat (apt-get install mosquitto socat).
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { formatSummary, summarizeProfileFile } from './cpuprofile-summary.js';
+import { runLatency } from './latency.js';
+import { startBroker } from './lib/broker.js';
+import { machineBusyNow } from './lib/cpu.js';
+import { runStartup } from './startup.js';
+import { runThroughput } from './throughput.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BENCH = join(ROOT, 'bench');
+
+const { values: args } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    profile: { type: 'boolean', default: false },
+    steps: { type: 'string' },
+    out: { type: 'string' },
+  },
+});
+const quick = args.quick!;
+const only = args.only ? new Set(args.only.split(',')) : null;
+const want = (s: string) => !only || only.has(s);
+const log = (s: string) => console.log(s);
+
+function sh(cmd: string, argv: string[]): string {
+  try {
+    return execFileSync(cmd, argv, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  } catch (e) {
+    const x = e as { stdout?: string; stderr?: string };
+    return `${x.stdout ?? ''}${x.stderr ?? ''}`.trim();
+  }
+}
+
+function machine() {
+  const cpus = os.cpus();
+  let mosquitto = sh('/usr/sbin/mosquitto', ['-h']).split('\n')[0];
+  if (!mosquitto) mosquitto = sh('mosquitto', ['-h']).split('\n')[0];
+  const dirty = sh('git', ['-C', ROOT, 'status', '--porcelain', '--untracked-files=no']).split('\n').filter(Boolean);
+  return {
+    date: new Date().toISOString(),
+    cpu: `${cpus.length} x ${cpus[0]?.model ?? 'unknown'}`,
+    memoryGb: Math.round(os.totalmem() / 2 ** 30),
+    os: `${os.type()} ${os.release()}`,
+    node: process.version,
+    mosquitto,
+    socat: sh('socat', ['-V']).split('\n').find((l) => l.includes('socat version')) ?? 'unknown',
+    disk: sh('findmnt', ['-no', 'SOURCE,FSTYPE', '-T', os.tmpdir()]),
+    gitCommit: sh('git', ['-C', ROOT, 'rev-parse', '--short', 'HEAD']),
+    gitDirtyFiles: dirty.length,
+    loadAvgAtStart: os.loadavg().map((x) => Math.round(x * 100) / 100),
+  };
+}
+
+async function runEngine(): Promise<Record<string, any>> {
+  const pin = existsSync('/usr/bin/taskset') ? ['taskset', '-c', String(Math.max(0, os.cpus().length - 1))] : [];
+  const argv = [...pin, process.execPath, '--expose-gc', '--import', 'tsx', join(BENCH, 'engine.ts'), ...(quick ? ['--quick'] : [])];
+  return new Promise((resolve, reject) => {
+    const child = spawn(argv[0], argv.slice(1), { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BENCH_PINNED_CPU: pin.length ? pin[2] : '' } });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.on('exit', (code) => {
+      const last = out.trim().split('\n').at(-1) ?? '';
+      try {
+        if (code !== 0) throw new Error(`exit ${code}`);
+        resolve(JSON.parse(last));
+      } catch (e) {
+        reject(new Error(`engine bench failed (${(e as Error).message}): ${out.slice(-2000)}`));
+      }
+    });
+  });
+}
+
+interface Target {
+  what: string;
+  target: string;
+  value: string;
+  met: boolean | null;
+  note?: string;
+}
+
+const f = (x: unknown, d = 2) => (typeof x === 'number' ? (Math.abs(x) >= 1000 ? Math.round(x).toLocaleString('en-US') : String(Math.round(x * 10 ** d) / 10 ** d)) : String(x));
+
+async function main() {
+  const t0 = performance.now();
+  const meta = machine();
+  const busy = await machineBusyNow(2000);
+  (meta as Record<string, unknown>).machineBusyPctBeforeStart = busy;
+  log(`bench on ${meta.cpu}, ${meta.memoryGb} GB, ${meta.os}, node ${meta.node}; commit ${meta.gitCommit}${meta.gitDirtyFiles ? ` + ${meta.gitDirtyFiles} modified file(s)` : ''}`);
+  log(`machine busy before start: ${busy}% of one core (other processes; figures are distorted when this is high)`);
+  const dir = mkdtempSync(join(os.tmpdir(), 'teg-bench-'));
+  const profileDir = args.profile ? BENCH : undefined;
+  const results: Record<string, any> = { meta };
+  try {
+    if (want('engine')) {
+      log('\n== engine (pure code, pinned to one core)');
+      results.engineRaw = await runEngine();
+      const e = results.engineRaw;
+      log(`  baccarat ${f(e.baccaratRoundsPerSec)} rounds/s; step() ${f(e.baccaratStepRoundsPerSec)} rounds/s (${f(e.baccaratStepUsPerCard)} us/card)`);
+    }
+    if (want('startup')) {
+      log('\n== cold start');
+      results.startupRaw = await runStartup({ dir, runs: quick ? 2 : 5, log });
+    }
+    if (want('latency') || want('throughput')) {
+      const broker = await startBroker(dir);
+      try {
+        if (want('latency')) {
+          log('\n== card and result latency (1 table, pty -> gateway -> mosquitto -> subscriber)');
+          results.latencyRaw = await runLatency({ dir, broker, quick, profileDir, log });
+        }
+        if (want('throughput')) {
+          log('\n== throughput (tables at 10 cards/s each, until p99 > 20 ms)');
+          const steps = args.steps ? args.steps.split(',').map(Number) : undefined;
+          results.throughputRaw = await runThroughput({ dir, broker, quick, profileDir, steps, log });
+        }
+      } finally {
+        await broker.stop();
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  (meta as Record<string, unknown>).loadAvgAtEnd = os.loadavg().map((x) => Math.round(x * 100) / 100);
+  (meta as Record<string, unknown>).benchSeconds = Math.round((performance.now() - t0) / 1000);
+
+  const out = shape(results);
+  printTable(out);
+  if (args.profile) printProfiles();
+  const file = args.out ?? (quick || only ? join(os.tmpdir(), 'teg-bench-results.partial.json') : join(BENCH, 'results.json'));
+  writeFileSync(file, JSON.stringify(out, null, 2) + '\n');
+  log(`\nwrote ${file} (${(meta as Record<string, unknown>).benchSeconds} s)`);
+}
+
+/** the results file: the keys docs/PERFORMANCE.md refers to, then the raw figures */
+function shape(r: Record<string, any>) {
+  const lat = r.latencyRaw;
+  const thr = r.throughputRaw;
+  const eng = r.engineRaw;
+  const st = r.startupRaw;
+  const out: Record<string, any> = { meta: r.meta };
+  if (lat) {
+    const a = lat.rates['20'];
+    const b = lat.rates['1000'];
+    out.cardLatency = {
+      rate: '20 cards/s (the steady series; 1000 cards/s under byRate)',
+      cards: a.gateway.n,
+      p50Ms: a.gateway.p50Ms, p99Ms: a.gateway.p99Ms, maxMs: a.gateway.maxMs,
+      baselineP50Ms: a.baseline.p50Ms, baselineP99Ms: a.baseline.p99Ms,
+      p99Ratio: a.p99Ratio, p99AboveBaselineMs: a.p99AboveBaselineMs,
+      payloadBytes: lat.payloadBytes,
+      journalSynchronous: lat.journalSynchronous,
+      byRate: lat.rates,
+      variantsAt1000: lat.variants1000,
+    };
+    out.resultLatency = {
+      rate: '20 cards/s', rounds: a.result.n, p50Ms: a.result.p50Ms, p99Ms: a.result.p99Ms, maxMs: a.result.maxMs,
+      at1000: b.result,
+    };
+  }
+  if (thr) out.throughput = thr;
+  if (eng) {
+    out.engine = {
+      baccaratRoundsPerSec: eng.baccaratRoundsPerSec,
+      clock: 'process CPU time (user+system) of the engine process pinned to one core, best of 5 runs',
+      gameRoundsPerSec: eng.gameRoundsPerSec,
+      cpuVsWall: eng.cpuVsWall,
+      baccaratStepRoundsPerSec: eng.baccaratStepRoundsPerSec,
+      baccaratStepUsPerCard: eng.baccaratStepUsPerCard,
+      baccaratStepPlusJsonRoundsPerSec: eng.baccaratStepPlusJsonRoundsPerSec,
+      framesPerRound: eng.framesPerRound,
+      evaluators: eng.evaluators,
+      journalCommit: eng.journalCommit,
+    };
+  }
+  if (st) {
+    out.startup = {
+      coldStartMs: st.tsx?.medianMs ?? null,
+      coldStartNote: 'tsx src/cli/main.ts start (as npm start), median; embedded broker + 1 simulated baccarat table, to the retained status online',
+      precompiledMs: st.precompiled?.medianMs ?? null,
+      nodeImportTsxMs: st.nodeImportTsx?.medianMs ?? null,
+      tsxCacheClearedMs: st.tsxCacheCleared?.ms ?? null,
+      ...st,
+    };
+  }
+  out.rss = {
+    idleMb: lat?.rss.idleMb ?? null,
+    idleNote: 'the gateway process (node --import tsx, 1 serial table, external broker), connected, nothing dealt, 2 s after start',
+    idlePrecompiledCliMb: st?.precompiled?.rssMb ?? null,
+    idleTsxCliMb: st?.tsx?.rssMb ?? null,
+    loadMb: thr?.gatewayRssMb ?? lat?.rss.at1000Mb ?? null,
+    loadNote: thr?.gatewayRssMb ? `the gateway process at the largest passing throughput step (${thr.tables} tables)` : 'the gateway process after 1000 cards/s',
+    at1000CardsPerSecMb: lat?.rss.at1000Mb ?? null,
+    beforeMillionRoundsMb: eng?.millionRounds?.rssBeforeMb ?? null,
+    afterMillionRoundsMb: eng?.millionRounds?.rssAfterMb ?? null,
+    heapBeforeMillionRoundsMb: eng?.millionRounds?.heapUsedBeforeMb ?? null,
+    heapAfterMillionRoundsGcMb: eng?.millionRounds?.heapUsedAfterGcMb ?? null,
+    millionRounds: eng?.millionRounds ?? null,
+  };
+  out.targets = targets(out);
+  return out;
+}
+
+function targets(o: Record<string, any>): Target[] {
+  const t: Target[] = [];
+  if (o.cardLatency) {
+    for (const [rate, r] of Object.entries(o.cardLatency.byRate as Record<string, any>)) {
+      t.push({
+        what: `card latency p99 at ${rate} cards/s vs bare mqtt.js`,
+        target: '<= 1.5x baseline p99 and < 2 ms above it',
+        value: `${f(r.gateway.p99Ms)} ms vs ${f(r.baseline.p99Ms)} ms (x${f(r.p99Ratio)}, +${f(r.p99AboveBaselineMs)} ms)`,
+        met: r.p99Ratio <= 1.5 && r.p99AboveBaselineMs < 2,
+      });
+    }
+  }
+  if (o.throughput) {
+    t.push({
+      what: 'tables at 10 cards/s with p99 <= 20 ms', target: '>= 200',
+      value: `${o.throughput.tables} tables, ${f(o.throughput.cardsPerSec)} cards/s, gateway CPU ${f(o.throughput.gatewayCpuPct)}%`,
+      met: o.throughput.tables >= 200,
+      note: o.throughput.firstFailing ? `first failing step: ${o.throughput.firstFailing} tables` : `no failing step up to ${o.throughput.testedUpTo}`,
+    });
+  }
+  if (o.engine) {
+    t.push({ what: 'baccarat engine rounds/s on one core', target: '>= 1,000,000', value: f(o.engine.baccaratRoundsPerSec), met: o.engine.baccaratRoundsPerSec >= 1_000_000 });
+    const ev = o.engine.evaluators;
+    if (ev) {
+      const theirsBest = (x: Record<string, unknown>) => Math.max(...Object.entries(x).filter(([k, v]) => !k.startsWith('ours') && typeof v === 'number' && k !== 'hands').map(([, v]) => v as number));
+      const oursBest = (x: Record<string, unknown>) => Math.max(...Object.entries(x).filter(([k, v]) => k.startsWith('ours') && typeof v === 'number').map(([, v]) => v as number));
+      for (const k of ['threeCard', 'bestOf6', 'bestOf7']) {
+        if (!ev[k]) continue;
+        const ours = oursBest(ev[k]);
+        const theirs = theirsBest(ev[k]);
+        t.push({ what: `poker evaluator ${k} (evals/s, ours best vs published best)`, target: '>= the best published JS evaluator', value: `${f(ours)} vs ${f(theirs)}`, met: ours >= theirs });
+      }
+    }
+  }
+  if (o.startup) {
+    t.push({ what: 'cold start to status online (tsx, as npm start)', target: '< 1000 ms', value: `${f(o.startup.coldStartMs)} ms (precompiled ${f(o.startup.precompiledMs)} ms)`, met: o.startup.coldStartMs !== null && o.startup.coldStartMs < 1000 });
+  }
+  if (o.rss.idleMb !== null) {
+    t.push({ what: 'idle RSS', target: '< 80 MB', value: `${f(o.rss.idleMb)} MB (precompiled CLI with embedded broker: ${f(o.rss.idlePrecompiledCliMb)} MB)`, met: o.rss.idleMb < 80 });
+  }
+  const m = o.rss.millionRounds;
+  if (m) {
+    const heapGrowth = m.heapUsedAfterGcMb - m.heapUsedBeforeMb;
+    const rssGrowth = m.rssAfterMb - m.rssBeforeMb;
+    t.push({
+      what: 'memory over a million rounds through step()', target: 'no growth',
+      value: `RSS ${f(m.rssBeforeMb)} -> ${f(m.rssAfterMb)} MB, heap after GC ${f(m.heapUsedBeforeMb)} -> ${f(m.heapUsedAfterGcMb)} MB`,
+      met: heapGrowth < 1 && rssGrowth < 5,
+    });
+  }
+  return t;
+}
+
+function printTable(o: Record<string, any>) {
+  const rows: string[][] = [['figure', 'value']];
+  if (o.cardLatency) {
+    for (const [rate, r] of Object.entries(o.cardLatency.byRate as Record<string, any>)) {
+      rows.push([`card latency @${rate}/s gateway p50/p99/max`, `${f(r.gateway.p50Ms)} / ${f(r.gateway.p99Ms)} / ${f(r.gateway.maxMs)} ms (n=${r.gateway.n})`]);
+      rows.push([`card latency @${rate}/s baseline p50/p99/max`, `${f(r.baseline.p50Ms)} / ${f(r.baseline.p99Ms)} / ${f(r.baseline.maxMs)} ms (n=${r.baseline.n})`]);
+      rows.push([`  p99 ratio / above baseline`, `x${f(r.p99Ratio)} / +${f(r.p99AboveBaselineMs)} ms; foreign CPU ${f(r.cpu.foreignPct)}%`]);
+    }
+    for (const [k, v] of Object.entries((o.cardLatency.variantsAt1000 ?? {}) as Record<string, any>)) {
+      rows.push([`card latency @1000/s, ${k}`, `${f(v.gateway.p50Ms)} / ${f(v.gateway.p99Ms)} / ${f(v.gateway.maxMs)} ms`]);
+    }
+  }
+  if (o.resultLatency) rows.push(['result latency @20/s p50/p99', `${f(o.resultLatency.p50Ms)} / ${f(o.resultLatency.p99Ms)} ms (n=${o.resultLatency.rounds})`]);
+  if (o.throughput) {
+    for (const s of o.throughput.steps) {
+      rows.push([`throughput ${s.tables} tables (${f(s.cardsPerSec)} cards/s)`, `p50/p99 ${f(s.card.p50Ms)} / ${f(s.card.p99Ms)} ms, CPU ${f(s.gatewayCpuPct)}%, RSS ${f(s.gatewayRssMb)} MB ${s.passed ? 'pass' : 'FAIL'}`]);
+    }
+  }
+  if (o.engine) {
+    for (const [g, v] of Object.entries(o.engine.gameRoundsPerSec as Record<string, unknown>)) rows.push([`engine ${g} rounds/s`, f(v)]);
+    rows.push(['baccarat via step() rounds/s', `${f(o.engine.baccaratStepRoundsPerSec)} (${f(o.engine.baccaratStepUsPerCard)} us/card)`]);
+    const ev = o.engine.evaluators ?? {};
+    for (const k of ['threeCard', 'bestOf6', 'bestOf7']) {
+      for (const [name, v] of Object.entries((ev[k] ?? {}) as Record<string, unknown>)) if (name !== 'hands') rows.push([`evals/s ${k} ${name}`, f(v)]);
+    }
+    for (const [k, v] of Object.entries((o.engine.journalCommit ?? {}) as Record<string, any>)) rows.push([`journal commit ${k}`, `step ${f(v.usPerStepCommit)} us, acks ${f(v.usPerAckCommit)} us`]);
+  }
+  if (o.startup) {
+    rows.push(['cold start tsx / node --import tsx / precompiled', `${f(o.startup.coldStartMs)} / ${f(o.startup.nodeImportTsxMs)} / ${f(o.startup.precompiledMs)} ms`]);
+  }
+  rows.push(['RSS idle / load / after 1M rounds', `${f(o.rss.idleMb)} / ${f(o.rss.loadMb)} / ${f(o.rss.afterMillionRoundsMb)} MB`]);
+  const w = Math.max(...rows.map((r) => r[0].length));
+  log('\n' + rows.map((r) => `${r[0].padEnd(w)}  ${r[1]}`).join('\n'));
+  log('\ntargets:');
+  for (const t of o.targets as Target[]) log(`  [${t.met === null ? ' ? ' : t.met ? 'met' : 'MISSED'}] ${t.what}: ${t.value} (target ${t.target})${t.note ? `; ${t.note}` : ''}`);
+}
+
+function printProfiles() {
+  const files = readdirSync(BENCH).filter((x) => x.endsWith('.cpuprofile') && x.startsWith('gateway-'));
+  for (const file of files) {
+    log(`\n== profile ${file}`);
+    log(formatSummary(summarizeProfileFile(join(BENCH, file), 20)));
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(`bench failed: ${(e as Error).stack ?? String(e)}`);
+  process.exit(1);
+});
