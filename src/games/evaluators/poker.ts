@@ -37,8 +37,6 @@ function badCard(card: unknown): never {
 // Precomputed 13-bit mask tables
 // ---------------------------------------------------------------------------------------------
 
-/** Number of bits set in a 13-bit mask. */
-const POPCOUNT = new Uint8Array(8192);
 /** Top card (poker rank 5..14) of the best straight in a rank mask, 0 when none. */
 const STRAIGHT_TOP = new Uint8Array(8192);
 /** The (up to) five highest ranks of a mask as nibbles r1<<16|r2<<12|r3<<8|r4<<4|r5. */
@@ -47,7 +45,6 @@ const TOP5 = new Int32Array(8192);
 {
   const WHEEL = (1 << 12) | 0b1111; // A,2,3,4,5
   for (let m = 0; m < 8192; m++) {
-    POPCOUNT[m] = (m & 1) + POPCOUNT[m >> 1];
     let top = 0;
     for (let hi = 12; hi >= 4; hi--) {
       const run = 0b11111 << (hi - 4);
@@ -126,22 +123,21 @@ export interface PokerHand {
 }
 
 /**
- * Scores the best five-card hand from rank-occurrence masks and per-suit masks.
- * m1..m4: ranks seen at least 1..4 times. Only valid for at most 7 cards (with 7 or fewer
- * cards a flush excludes quads and full houses, so the flush branch can return at once).
+ * The best five-card hand when `fm` (the ranks of the flush suit) holds 5+ cards. Only valid for
+ * at most 7 cards: with 7 or fewer cards a flush excludes quads and full houses.
  */
-function scoreMasks(m1: number, m2: number, m3: number, m4: number, s0: number, s1: number, s2: number, s3: number): number {
-  let fm = 0;
-  if (POPCOUNT[s0] >= 5) fm = s0;
-  else if (POPCOUNT[s1] >= 5) fm = s1;
-  else if (POPCOUNT[s2] >= 5) fm = s2;
-  else if (POPCOUNT[s3] >= 5) fm = s3;
-  if (fm !== 0) {
-    const sf = STRAIGHT_TOP[fm];
-    if (sf === 14) return (ROYAL << 20) | (14 << 16);
-    if (sf !== 0) return (STRAIGHT_FLUSH << 20) | (sf << 16);
-    return (FLUSH << 20) | TOP5[fm];
-  }
+function scoreFlush(fm: number): number {
+  const sf = STRAIGHT_TOP[fm];
+  if (sf === 14) return (ROYAL << 20) | (14 << 16);
+  if (sf !== 0) return (STRAIGHT_FLUSH << 20) | (sf << 16);
+  return (FLUSH << 20) | TOP5[fm];
+}
+
+/**
+ * Scores the best five-card hand without a flush from rank-occurrence masks.
+ * m1..m4: ranks seen at least 1..4 times.
+ */
+function scoreRanks(m1: number, m2: number, m3: number, m4: number): number {
   if (m4 !== 0) {
     const q = hiBit(m4);
     return (QUADS << 20) | ((q + 2) << 16) | ((hiBit(m1 & ~(1 << q)) + 2) << 12);
@@ -170,6 +166,20 @@ function scoreMasks(m1: number, m2: number, m3: number, m4: number, s0: number, 
 }
 
 /**
+ * Per-suit card counts packed in nibbles (suit s at bits 4s..4s+3, at most 7 cards so no carry):
+ * adding 3 to every nibble sets its bit 3 exactly when that suit has 5 or more cards. A flush is
+ * rare, so the common path never builds per-suit masks (no data-dependent branch per card).
+ */
+const FLUSH_PROBE = 0x3333;
+const FLUSH_BITS = 0x8888;
+
+/** index (0..3) of the suit with 5+ cards, from the nibble counters (only called on a flush) */
+function flushSuit(counts: number): number {
+  const hits = (counts + FLUSH_PROBE) & FLUSH_BITS;
+  return (31 - Math.clz32(hits)) >> 2;
+}
+
+/**
  * The comparable integer score of the best five-card hand among 5..7 card codes.
  * Higher is better; equal is a tie. Allocation-free.
  */
@@ -177,7 +187,7 @@ export function scoreBest(cards: readonly Card[]): number {
   const n = cards.length;
   if (n < 5 || n > 7) throw new RangeError(`scoreBest needs 5 to 7 cards, got ${n}`);
   let m1 = 0, m2 = 0, m3 = 0, m4 = 0;
-  let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  let counts = 0;
   for (let i = 0; i < n; i++) {
     const c = cards[i];
     const r = RANK_BIT[c.charCodeAt(0) & 127];
@@ -188,12 +198,15 @@ export function scoreBest(cards: readonly Card[]): number {
     m3 |= m2 & b;
     m2 |= m1 & b;
     m1 |= b;
-    if (s === 0) s0 |= b;
-    else if (s === 1) s1 |= b;
-    else if (s === 2) s2 |= b;
-    else s3 |= b;
+    counts += 1 << (s << 2);
   }
-  return scoreMasks(m1, m2, m3, m4, s0, s1, s2, s3);
+  if (((counts + FLUSH_PROBE) & FLUSH_BITS) !== 0) {
+    const fs = flushSuit(counts);
+    let fm = 0;
+    for (let i = 0; i < n; i++) if (SUIT_IDX[cards[i].charCodeAt(1) & 127] === fs) fm |= 1 << RANK_BIT[cards[i].charCodeAt(0) & 127];
+    return scoreFlush(fm);
+  }
+  return scoreRanks(m1, m2, m3, m4);
 }
 
 /**
@@ -211,7 +224,7 @@ export function cardId(card: Card): number {
 export function scoreBestIds(ids: ArrayLike<number>, n: number = ids.length): number {
   if (n < 5 || n > 7) throw new RangeError(`scoreBestIds needs 5 to 7 cards, got ${n}`);
   let m1 = 0, m2 = 0, m3 = 0, m4 = 0;
-  let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  let counts = 0;
   for (let i = 0; i < n; i++) {
     const id = ids[i];
     const b = 1 << (id >>> 2);
@@ -219,13 +232,15 @@ export function scoreBestIds(ids: ArrayLike<number>, n: number = ids.length): nu
     m3 |= m2 & b;
     m2 |= m1 & b;
     m1 |= b;
-    const s = id & 3;
-    if (s === 0) s0 |= b;
-    else if (s === 1) s1 |= b;
-    else if (s === 2) s2 |= b;
-    else s3 |= b;
+    counts += 1 << ((id & 3) << 2);
   }
-  return scoreMasks(m1, m2, m3, m4, s0, s1, s2, s3);
+  if (((counts + FLUSH_PROBE) & FLUSH_BITS) !== 0) {
+    const fs = flushSuit(counts);
+    let fm = 0;
+    for (let i = 0; i < n; i++) if ((ids[i] & 3) === fs) fm |= 1 << (ids[i] >>> 2);
+    return scoreFlush(fm);
+  }
+  return scoreRanks(m1, m2, m3, m4);
 }
 
 /** The five-card category index (0 = high card … 9 = royal flush) of a score. */
