@@ -9,12 +9,13 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { validateConfig } from '../../src/config/load-config.js';
 import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
 import { createLogger } from '../../src/log.js';
 import { GatewayStore } from '../../src/persistence/gateway-store.js';
 import { replayTable } from '../../src/replay/replay-journal.js';
+import { command as replayCommand } from '../../src/cli/commands/replay.js';
 import { createEnvelopeSigner } from '../../src/security/signer.js';
 import { verifyEnvelope } from '../../src/security/signing.js';
 import { startMosquitto, type MosquittoBroker } from '../helpers/mosquitto.js';
@@ -117,12 +118,15 @@ describe('signed results replay byte for byte', () => {
       const keyFile = join(dir, 'signing.key');
       writeFileSync(keyFile, kp.privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
       const publicPem = kp.publicKey.export({ type: 'spki', format: 'pem' }).toString();
-      const cfg = validateConfig({
+      const raw = {
         mqtt: { url: 'embedded' }, embeddedBroker: { host: '127.0.0.1', port: 0 }, dataDir: join(dir, 'data'),
         http: { enabled: false }, health: { intervalMs: 0 },
         signing: { privateKeyFile: keyFile },
         tables: [{ id: 'sig-01', game: 'baccarat', decks: 1, devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'simulator', seed: 'replay-signing', cardIntervalMs: 0, roundIntervalMs: 0, cutCardFromEnd: 10 } }] }],
-      });
+      };
+      const cfg = validateConfig(raw);
+      const cfgFile = join(dir, 'gateway.json');
+      writeFileSync(cfgFile, JSON.stringify(raw));
       const gw = await startGateway(cfg, { logger: createLogger({ json: true, write: () => {} }), fast: true, simulatorShoes: 1 });
       const results: string[] = [];
       const sub = gw.tables[0].published$.subscribe((m) => { if (m.topic === 'result') results.push(m.payload.roundId as string); });
@@ -146,6 +150,14 @@ describe('signed results replay byte for byte', () => {
         expect(replayTable(store, 'sig-01').mismatch?.topic).toBe('result');
       } finally {
         store.close();
+      }
+      // the replay command re-signs with the configured key
+      const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+      try {
+        expect(await replayCommand.run(['--config', cfgFile, join(dir, 'data')])).toBe(0);
+        expect(await replayCommand.run([join(dir, 'data')])).toBe(1);
+      } finally {
+        log.mockRestore();
       }
     } finally {
       await removeTempDir(dir);
