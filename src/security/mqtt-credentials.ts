@@ -62,7 +62,8 @@ function loadPassword(m: MqttCredentialSettings, env: NodeJS.ProcessEnv, out: Mq
   }
   if (out.password !== undefined) {
     registerSecret(out.password);
-    if (!isTlsUrl(m.url) && m.url !== 'embedded') {
+    // in clear over the network, not to a broker on this PC (the local bridge of docs/INSTALL.md)
+    if (!isTlsUrl(m.url) && m.url !== 'embedded' && !/^[a-z]+:\/\/([^@/]*@)?(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?(\/|$)/i.test(m.url)) {
       out.warnings.push(`mqtt.url: the password is sent unencrypted to ${m.url.replace(/\/\/[^@/]*@/, '//')} (use mqtts://)`);
     }
     if (m.username === undefined) out.warnings.push('mqtt.username is not set: most brokers ignore a password without a user name');

@@ -58,6 +58,9 @@ describe('the MQTT password', () => {
     expect(c.warnings.join('\n')).toMatch(/the password is sent unencrypted to mqtt:\/\/broker:1883/);
     expect(c.warnings.join('\n')).not.toContain('loose-secret-pw');
     expect(loadMqttCredentials({ url, username: 'gw', password: 'inline-x' }).warnings.join('\n')).toMatch(/written in the configuration file/);
+    // a broker on this PC (the local bridge) is not "in clear over the network"
+    expect(loadMqttCredentials({ url: 'mqtt://127.0.0.1:1883', username: 'gw', passwordEnv: 'P' }, { P: 'x-pw' }).warnings).toEqual([]);
+    expect(loadMqttCredentials({ url: 'mqtt://localhost', username: 'gw', passwordEnv: 'P' }, { P: 'x-pw' }).warnings).toEqual([]);
   });
 
   it('is masked in every log line once loaded', () => {
