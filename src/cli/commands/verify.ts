@@ -3,6 +3,7 @@
  * file or stdin, or live from a broker topic — with the gateway's public key.
  */
 import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import mqtt, { type IClientOptions } from 'mqtt';
 import { loadMqttCredentials } from '../../security/mqtt-credentials.js';
@@ -17,8 +18,9 @@ canonical JSON of the message under one of the public keys, and a message receiv
 must belong to that topic's table and type. Prints one line per message; exits 0 when every
 message verified, 1 when any did not, 2 on a usage error.
 
-Messages from a file (or stdin with "-" or no file): one JSON message per line, lines as printed by
-"mosquitto_sub -v" ("<topic> <json>"), or a file holding one JSON message or an array of them.
+Messages from a file: one JSON message per line, lines as printed by "mosquitto_sub -v"
+("<topic> <json>"), or one JSON message or an array of them. From stdin ("-" or no file): the
+same, one line at a time as it arrives (mosquitto_sub -v ... | tablegw verify -k gw.pub -).
   --public-key <f>      the gateway's public key, SPKI PEM (tablegw keygen, or
                         openssl pkey -in signing.key -pubout); repeat it to accept several keys
   --allow-unsigned      skip messages without a signature instead of failing them
@@ -109,11 +111,6 @@ function line(r: VerifyReport, json: boolean): string {
   return r.ok ? `OK   ${what} (key ${r.keyId})` : `FAIL ${what || '(message)'}: ${r.reason}`;
 }
 
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const c of process.stdin) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
 
 export const command: CliCommand = {
   summary: 'verify the Ed25519 signatures of gateway messages (file, stdin or a broker topic)',
@@ -163,14 +160,20 @@ export const command: CliCommand = {
         return 2;
       }
       const src = positionals[0];
-      let text: string;
-      try {
-        text = !src || src === '-' ? await readStdin() : readFileSync(src, 'utf8');
-      } catch (e) {
-        console.error(`verify: cannot read ${src}: ${(e as Error).message}`);
-        return 2;
+      if (!src || src === '-') {
+        // stdin line by line, as it comes (e.g. piped from mosquitto_sub -v)
+        const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
+        for await (const l of rl) for (const m of messagesOf(l)) report(verifyMessage(m.text, keys, { topic: m.topic, allowUnsigned }));
+      } else {
+        let text: string;
+        try {
+          text = readFileSync(src, 'utf8');
+        } catch (e) {
+          console.error(`verify: cannot read ${src}: ${(e as Error).message}`);
+          return 2;
+        }
+        for (const m of messagesOf(text)) report(verifyMessage(m.text, keys, { topic: m.topic, allowUnsigned }));
       }
-      for (const m of messagesOf(text)) report(verifyMessage(m.text, keys, { topic: m.topic, allowUnsigned }));
       if (seen === 0) {
         console.error('verify: no message to verify');
         return 1;
