@@ -11,7 +11,7 @@
  * Needs mosquitto and socat (apt-get install mosquitto socat).
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +19,7 @@ import { parseArgs } from 'node:util';
 import { formatSummary, summarizeProfileFile } from './cpuprofile-summary.js';
 import { runLatency } from './latency.js';
 import { startBroker } from './lib/broker.js';
+import { journalDefault } from './lib/gateway-proc.js';
 import { machineBusyNow } from './lib/cpu.js';
 import { runStartup } from './startup.js';
 import { runThroughput } from './throughput.js';
@@ -130,6 +131,10 @@ async function main() {
           log('\n== throughput (tables at 10 cards/s each, until p99 > 20 ms)');
           const steps = args.steps ? args.steps.split(',').map(Number) : undefined;
           results.throughputRaw = await runThroughput({ dir, broker, quick, profileDir, steps, log });
+          if (journalDefault() === 'full') {
+            log('\n== throughput again with journal.synchronous: normal (no fsync per commit)');
+            results.throughputNormalRaw = await runThroughput({ dir, broker, quick, steps, synchronous: 'normal', log });
+          }
         }
       } finally {
         await broker.stop();
@@ -144,8 +149,10 @@ async function main() {
   const out = shape(results);
   printTable(out);
   if (args.profile) printProfiles();
-  const file = args.out ?? (quick || only ? join(os.tmpdir(), 'teg-bench-results.partial.json') : join(BENCH, 'results.json'));
+  const full = !quick && !only;
+  const file = args.out ?? (full ? join(BENCH, 'results.json') : join(os.tmpdir(), 'teg-bench-results.partial.json'));
   writeFileSync(file, JSON.stringify(out, null, 2) + '\n');
+  if (full) updateDoc(out);
   log(`\nwrote ${file} (${(meta as Record<string, unknown>).benchSeconds} s)`);
 }
 
@@ -175,7 +182,10 @@ function shape(r: Record<string, any>) {
       at1000: b.result,
     };
   }
-  if (thr) out.throughput = thr;
+  if (thr) {
+    out.throughput = { ...thr, journalSynchronous: thr.journalSynchronous ?? journalDefault() };
+    if (r.throughputNormalRaw) out.throughput.withJournalNormal = r.throughputNormalRaw;
+  }
   if (eng) {
     out.engine = {
       baccaratRoundsPerSec: eng.baccaratRoundsPerSec,
@@ -288,6 +298,9 @@ function printTable(o: Record<string, any>) {
     for (const s of o.throughput.steps) {
       rows.push([`throughput ${s.tables} tables (${f(s.cardsPerSec)} cards/s)`, `p50/p99 ${f(s.card.p50Ms)} / ${f(s.card.p99Ms)} ms, CPU ${f(s.gatewayCpuPct)}%, RSS ${f(s.gatewayRssMb)} MB ${s.passed ? 'pass' : 'FAIL'}`]);
     }
+    for (const s of o.throughput.withJournalNormal?.steps ?? []) {
+      rows.push([`  journal normal: ${s.tables} tables`, `p50/p99 ${f(s.card.p50Ms)} / ${f(s.card.p99Ms)} ms, CPU ${f(s.gatewayCpuPct)}%, RSS ${f(s.gatewayRssMb)} MB ${s.passed ? 'pass' : 'FAIL'}`]);
+    }
   }
   if (o.engine) {
     for (const [g, v] of Object.entries(o.engine.gameRoundsPerSec as Record<string, unknown>)) rows.push([`engine ${g} rounds/s`, f(v)]);
@@ -308,11 +321,43 @@ function printTable(o: Record<string, any>) {
   for (const t of o.targets as Target[]) log(`  [${t.met === null ? ' ? ' : t.met ? 'met' : 'MISSED'}] ${t.what}: ${t.value} (target ${t.target})${t.note ? `; ${t.note}` : ''}`);
 }
 
+/**
+ * docs/PERFORMANCE.md keeps the latest figures between `<!-- bench:begin -->` and
+ * `<!-- bench:end -->`: a full run rewrites that part (the prose around it is written by hand).
+ */
+function updateDoc(o: Record<string, any>) {
+  const doc = join(ROOT, 'docs', 'PERFORMANCE.md');
+  if (!existsSync(doc)) return;
+  const text = readFileSync(doc, 'utf8');
+  const a = text.indexOf('<!-- bench:begin -->');
+  const b = text.indexOf('<!-- bench:end -->');
+  if (a < 0 || b < a) return;
+  const m = o.meta;
+  const lines = [
+    '<!-- bench:begin -->',
+    `Run of ${m.date.slice(0, 16).replace('T', ' ')} UTC, commit \`${m.gitCommit}\`${m.gitDirtyFiles ? ` (+${m.gitDirtyFiles} modified files)` : ''}, ${m.benchSeconds} s; ${m.cpu}, ${m.memoryGb} GB, ${m.os}, node ${m.node}, ${m.mosquitto}, ${m.socat}; temp dir on ${m.disk}. ` +
+      `Machine busy before the start: ${f(m.machineBusyPctBeforeStart)}% of one core (other work on the machine); load average ${m.loadAvgAtStart.join(' / ')} at the start, ${m.loadAvgAtEnd.join(' / ')} at the end.`,
+    '',
+    '| target | figure | met |',
+    '|---|---|---|',
+    ...(o.targets as Target[]).map((t) => `| ${t.what}: ${t.target} | ${t.value}${t.note ? ` (${t.note})` : ''} | ${t.met === null ? '?' : t.met ? 'yes' : '**no**'} |`),
+    '<!-- bench:end -->',
+  ];
+  writeFileSync(doc, text.slice(0, a) + lines.join('\n') + text.slice(b + '<!-- bench:end -->'.length));
+  log(`updated the figures in ${doc}`);
+}
+
+/** the main-thread profile of each profiled gateway (the one with the most non-idle time) */
 function printProfiles() {
-  const files = readdirSync(BENCH).filter((x) => x.endsWith('.cpuprofile') && x.startsWith('gateway-'));
-  for (const file of files) {
-    log(`\n== profile ${file}`);
-    log(formatSummary(summarizeProfileFile(join(BENCH, file), 20)));
+  const dirs = readdirSync(BENCH).filter((x) => x.startsWith('gateway-') && x.endsWith('.cpuprofile') && statSync(join(BENCH, x)).isDirectory());
+  for (const d of dirs) {
+    const files = readdirSync(join(BENCH, d)).filter((x) => x.endsWith('.cpuprofile')).map((x) => join(BENCH, d, x));
+    const summaries = files.map((file) => ({ file, s: summarizeProfileFile(file, 25) }));
+    const busy = (s: ReturnType<typeof summarizeProfileFile>) => s.totalMs - (s.byArea.find((a) => a.area === '(idle)')?.selfMs ?? 0);
+    summaries.sort((a, b) => busy(b.s) - busy(a.s));
+    if (!summaries[0]) continue;
+    log(`\n== profile ${summaries[0].file}`);
+    log(formatSummary(summaries[0].s));
   }
 }
 

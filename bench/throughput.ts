@@ -36,6 +36,8 @@ export interface ThroughputOptions {
   quick: boolean;
   profileDir?: string;
   steps?: number[];
+  /** `journal.synchronous` for every gateway of the ramp (default: the product default) */
+  synchronous?: 'full' | 'normal';
   log: (s: string) => void;
 }
 
@@ -43,7 +45,7 @@ const CARDS_PER_TABLE_PER_SEC = 10;
 const LIMIT_P99_MS = 20;
 
 export async function runThroughput(o: ThroughputOptions) {
-  const steps = o.steps ?? (o.quick ? [10, 40] : [50, 100, 150, 200, 250, 300, 400, 500, 600]);
+  const steps = o.steps ?? (o.quick ? [10, 40] : [10, 25, 50, 100, 150, 200, 250, 300, 400, 500, 600]);
   const measureSec = o.quick ? 4 : 10;
   const ptys: BenchPty[] = [];
   const results: ThroughputStep[] = [];
@@ -66,6 +68,7 @@ export async function runThroughput(o: ThroughputOptions) {
   const passed = results.filter((r) => r.passed);
   const best = passed.at(-1) ?? null;
   return {
+    journalSynchronous: o.synchronous ?? null,
     limitP99Ms: LIMIT_P99_MS,
     cardsPerTablePerSec: CARDS_PER_TABLE_PER_SEC,
     measureSeconds: measureSec,
@@ -80,19 +83,20 @@ export async function runThroughput(o: ThroughputOptions) {
 }
 
 async function runStep(o: ThroughputOptions, n: number, ptys: BenchPty[], measureSec: number): Promise<ThroughputStep> {
-  const prefix = `bench-thr${n}`;
-  const dataDir = join(o.dir, `data-thr-${n}`);
+  const tag = `${o.synchronous ?? ''}${n}`;
+  const prefix = `bench-thr${tag}`;
+  const dataDir = join(o.dir, `data-thr-${tag}`);
   mkdirSync(dataDir, { recursive: true });
   const ids = ptys.map((_, i) => `t${n}-${i}`);
   const sub = await connectClient(o.broker.url, `${prefix}-sub`);
   const meter = new Meter(sub, prefix);
   await meter.subscribe();
-  const config = benchConfig({ brokerUrl: o.broker.url, topicPrefix: prefix, dataDir, tables: ids.map((id, i) => ({ id, gatewayPath: ptys[i].gatewayPath })) });
+  const config = benchConfig({ brokerUrl: o.broker.url, topicPrefix: prefix, dataDir, tables: ids.map((id, i) => ({ id, gatewayPath: ptys[i].gatewayPath })), synchronous: o.synchronous });
   const up = waitDevicesConnected(sub, prefix, ids, 120_000);
-  const gw = await startGatewayProc({ config, dir: o.dir, name: `thr${n}`, profileDir: o.profileDir, timeoutMs: 120_000 });
+  const gw = await startGatewayProc({ config, dir: o.dir, name: `thr${tag}`, profileDir: o.profileDir, timeoutMs: 120_000 });
   try {
     await up;
-    const feeds = ids.map((id, i) => new TableFeed(id, ptys[i], `thr-${n}-${i}`));
+    const feeds = ids.map((id, i) => new TableFeed(id, ptys[i], `thr-${tag}-${i}`));
     for (const f of feeds) meter.add(f);
     const interval = 1000 / (n * CARDS_PER_TABLE_PER_SEC);
     // warm-up: 2 s at the full rate, not measured

@@ -69,7 +69,8 @@ export async function startGatewayProc(o: {
   writeFileSync(file, JSON.stringify(o.config));
   const execArgv = ['--import', 'tsx'];
   if (o.exposeGc) execArgv.push('--expose-gc');
-  if (o.profileDir) execArgv.push('--cpu-prof', '--cpu-prof-dir', o.profileDir, '--cpu-prof-name', `gateway-${o.name}.cpuprofile`);
+  // one directory per gateway (named *.cpuprofile: .gitignore), a profile per thread (main + tsx loader)
+  if (o.profileDir) execArgv.push('--cpu-prof', '--cpu-prof-dir', join(o.profileDir, `gateway-${o.name}.cpuprofile`));
   const child: ChildProcess = fork(CHILD, [file], { execArgv, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => {
