@@ -143,7 +143,7 @@ export class KenoTableStep extends TableStepBase<KenoTableState, KenoTableSettin
         this.event('ball', { deviceId, action: 'ball', ball, ignored: true });
         return;
       }
-      this.event('ball', { deviceId, action: 'ball', ball, ignored: !r });
+      this.event('ball', { deviceId, action: 'ball', ball, ...(r ? {} : { ignored: true }) });
       if (!r) {
         this.alert('ball-invalid', `ball ${ball} outside a draw (no START): ignored`, { deviceId, ball });
         return;
@@ -154,7 +154,7 @@ export class KenoTableStep extends TableStepBase<KenoTableState, KenoTableSettin
       return;
     }
     const index = r.balls.length + 1;
-    this.event('ball', { deviceId, action: 'ball', ball, index });
+    this.event('ball', { deviceId, action: 'ball', ball, ...(index <= KENO_BALLS_PER_DRAW ? { index } : {}) });
     let problem: string | null = null;
     if (!Number.isInteger(ball) || ball < 1 || ball > KENO_MAX_BALL) problem = `ball ${ball} is outside 1..${KENO_MAX_BALL}`;
     else if (r.balls.includes(ball)) problem = `ball ${ball} drawn twice (first as ball ${r.balls.indexOf(ball) + 1})`;

@@ -4,6 +4,7 @@
  */
 import type { DeviceFrame, DeviceFrameBody } from '../../drivers/codecs/frames.js';
 import { validateConfig } from '../../src/config/load-config.js';
+import { validateMessage } from '../../src/mqtt/messages.js';
 import { countersOf, initialTableState, step } from '../../src/table/table-machine.js';
 import { tableSettings } from '../../src/table/table-settings.js';
 import type { Envelope, TableCounters, TableInput, TableOutput, TableSettings, TableState } from '../../src/table/types.js';
@@ -98,6 +99,17 @@ export class DeviceTableHarness {
 
   commands(): Array<{ deviceId: string; command: string }> {
     return this.outputs.filter((x): x is Extract<TableOutput, { type: 'device-command' }> => x.type === 'device-command').map((x) => ({ deviceId: x.deviceId, command: x.command }));
+  }
+
+  /** every published message that does not match its MQTT API schema (src/mqtt/messages.ts), with why */
+  invalidMessages(): string[] {
+    const bad: string[] = [];
+    for (const x of this.outputs) {
+      if (x.type !== 'publish') continue;
+      const problems = validateMessage(x.topic, x.payload);
+      if (problems.length) bad.push(`${x.topic} ${JSON.stringify(x.payload)}: ${problems.join('; ')}`);
+    }
+    return bad;
   }
 
   /** forget outputs so far */

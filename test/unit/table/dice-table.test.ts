@@ -171,3 +171,23 @@ describe('sic bo table with an engine', () => {
     expect(t.request('status').data).toMatchObject({ table: 'sb-01', game: 'sic-bo', betting: 'engine', round: { roundId: 'sb-01-r000001', phase: 'betting' } });
   });
 });
+
+describe('sic bo messages match the MQTT API schemas', () => {
+  it('every message of rolls, faults, voids, with and without an engine', () => {
+    for (const betting of ['none', 'engine'] as const) {
+      const t = sicbo({ betting });
+      roll(t, [1, 2, 3]);
+      if (betting === 'engine') { t.request('open-betting', { roundId: 'E-1' }); shake(t); roll(t, [1, 1, 1], 0); roll(t, [2, 2, 2]); t.request('open-betting'); t.request('close-betting'); }
+      shake(t);
+      t.frame('dice-1', 'DICE', { type: 'COCKED' });
+      t.frame('dice-1', 'DICE', { type: 'NOREAD' });
+      roll(t, [6, 5, 4], 0);
+      roll(t, [6, 5, 4], 9);
+      shake(t);
+      t.request('void-round', { reason: 'pit' });
+      t.request('status');
+      t.status('dice-1', 'disconnected', 'gone');
+      expect(t.invalidMessages()).toEqual([]);
+    }
+  });
+});

@@ -151,3 +151,21 @@ describe('keno table with an engine', () => {
     expect(t.results()).toHaveLength(0);
   });
 });
+
+describe('keno messages match the MQTT API schemas', () => {
+  it('every message of complete, void and ignored draws, with and without an engine', () => {
+    for (const betting of ['none', 'engine'] as const) {
+      const t = keno({ betting });
+      if (betting === 'engine') { t.request('open-betting'); start(t); balls(t, 5); t.request('open-betting'); t.request('close-betting'); }
+      start(t); balls(t, ...SEED_DRAW); end(t);
+      start(t); balls(t, 1, 1, 2); end(t);
+      start(t); balls(t, 81); end(t);
+      start(t); balls(t, ...SEED_DRAW, 80); end(t);
+      start(t); balls(t, 3); start(t); end(t);
+      balls(t, 9); end(t);
+      t.request('status');
+      t.request('void-round', { reason: 'x' });
+      expect(t.invalidMessages()).toEqual([]);
+    }
+  });
+});

@@ -172,3 +172,22 @@ describe('RFID shoe and barcode scanner on a card table', () => {
     expect(t.alerts('out-of-order-card')).toHaveLength(1);
   });
 });
+
+describe('shuffler messages match the MQTT API schemas', () => {
+  it('events, alerts, void results, shoes and status', () => {
+    const t = table('three-pictures');
+    count(t, 51);
+    count(t, 52);
+    shuf(t, 'READY');
+    shuf(t, 'SHUFFLING');
+    shuf(t, 'DOOR_OPEN');
+    card(t, 'AS');
+    shuf(t, 'ERROR');
+    shuf(t, 'READY');
+    for (const c of ['2S', '3S', '4S', '5S', 'AS']) card(t, c);
+    shuf(t, 'JAM');
+    t.request('status');
+    expect(t.results().at(-1)).toMatchObject({ status: 'void', reason: 'shuffler-jam' });
+    expect(t.invalidMessages()).toEqual([]);
+  });
+});
