@@ -107,6 +107,15 @@ describe.skipIf(!io.available)('device allow-list and request limits (real seria
     await send(99, JSON.stringify({ transaction: 'tx-big', pad: 'x'.repeat(400) }));
     const big = await rec.waitFor((m) => m.topic === 'casino/sec-ok/response/status');
     expect(big.payload).toMatchObject({ status: 'error', transaction: null, error: expect.stringMatching(/^payload too large: \d+ bytes \(requests\.maxPayloadBytes is 256\)/), seq: expect.any(Number) });
+
+    // far larger than the cap: the broker does not even deliver it (MQTT 5 maximum packet size), the link stays up
+    rec.clear();
+    await send(100, JSON.stringify({ transaction: 'tx-huge', pad: 'x'.repeat(20_000) }));
+    await send(101);
+    const after = await rec.waitFor((m) => m.topic === 'casino/sec-ok/response/status');
+    expect(after.payload).toMatchObject({ status: 'ok', transaction: 'tx-101' });
+    expect(rec.messages.some((m) => m.topic === 'casino/sec-ok/status' && m.payload.state === 'offline')).toBe(false);
+    expect(gw.tables.length).toBe(2);
   });
 });
 
