@@ -46,6 +46,8 @@ export class DeviceDriver {
   private lastBadRaw = '';
   private connected = false;
   private stale = false;
+  /** the last frame passed to the table was `ERR`: the next heartbeat is passed too (it ends the fault) */
+  private faulted = false;
   private lastDownDetail: string | undefined;
   /** frames dropped as duplicate retransmissions (no alert) */
   duplicates = 0;
@@ -135,8 +137,10 @@ export class DeviceDriver {
     }
     const wasStale = this.stale;
     this.stale = false;
-    // Heartbeats only matter to the table when they end a stale period.
-    if (frame.type === 'HB' && !wasStale) return;
+    const wasFaulted = this.faulted;
+    this.faulted = frame.type === 'ERR';
+    // Heartbeats only matter to the table when they end a stale period or a fault (`ERR`).
+    if (frame.type === 'HB' && !wasStale && !wasFaulted) return;
     const mapped = this.opts.mapFrame ? this.opts.mapFrame(frame) : frame;
     if (!mapped) return;
     if ('kind' in mapped) this.subject.next(mapped);
