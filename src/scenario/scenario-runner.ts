@@ -135,6 +135,23 @@ class ScenarioRun {
     this.seq.set(device, (seq + 1) % 65536);
   }
 
+  /**
+   * Sends the frames, then waits until the device's driver has read them all: a frame read by the
+   * driver has gone through the table machine, so a request in the next step cannot overtake it
+   * (frames travel over the pty, requests over MQTT).
+   */
+  private async sendFrames(device: string, bodies: readonly string[]): Promise<void> {
+    const driver = this.gw?.tables.flatMap((t) => t.drivers).find((d) => d.deviceId === device);
+    const before = driver?.framesTotal ?? 0;
+    for (const b of bodies) await this.sendFrame(device, b);
+    if (!driver) return;
+    const end = Date.now() + 5000;
+    while (driver.framesTotal < before + bodies.length) {
+      if (Date.now() > end) throw new Error(`the gateway read ${driver.framesTotal - before} of the ${bodies.length} frame(s) sent to ${device} within 5000 ms`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+
   private find(topic: string, match: Record<string, unknown>): RecordedMessage | undefined {
     const full = this.topic(topic);
     return this.rec.messages.find((m) => m.topic === full && !this.consumed.has(m) && matches(m.payload, match));
@@ -148,14 +165,8 @@ class ScenarioRun {
 
   async step(s: ScenarioStep): Promise<void> {
     if ('note' in s) return;
-    if ('frames' in s) {
-      for (const f of s.frames.send) await this.sendFrame(s.frames.device, f);
-      return;
-    }
-    if ('cards' in s) {
-      for (const c of s.cards.cards) await this.sendFrame(s.cards.device, `CARD,${c}`);
-      return;
-    }
+    if ('frames' in s) return this.sendFrames(s.frames.device, s.frames.send);
+    if ('cards' in s) return this.sendFrames(s.cards.device, s.cards.cards.map((c) => `CARD,${c}`));
     if ('raw' in s) return this.pty(s.raw.device).write(s.raw.text);
     if ('skipSeq' in s) {
       this.seq.set(s.skipSeq.device, ((this.seq.get(s.skipSeq.device) ?? 0) + s.skipSeq.count) % 65536);
@@ -180,15 +191,13 @@ class ScenarioRun {
       return;
     }
     if ('wait' in s) return new Promise((r) => setTimeout(r, s.wait));
-    if ('unplug' in s) {
-      await this.pty(s.unplug).close();
-      await this.rec.waitFor((m) => m.topic === this.topic(`devices/${s.unplug}`) && m.payload?.state === 'disconnected' && !this.consumed.has(m), 10_000)
-        .then((m) => this.consumed.add(m));
-      return;
-    }
-    if ('replug' in s) {
-      await this.pty(s.replug).reopen();
-      await this.rec.waitFor((m) => m.topic === this.topic(`devices/${s.replug}`) && m.payload?.state === 'connected' && !this.consumed.has(m), 10_000)
+    if ('unplug' in s || 'replug' in s) {
+      // only a device message that arrives after this step counts (not the start-up disconnected / connected)
+      const before = new Set(this.rec.messages);
+      const [device, state] = 'unplug' in s ? [s.unplug, 'disconnected'] : [s.replug, 'connected'];
+      if ('unplug' in s) await this.pty(device).close();
+      else await this.pty(device).reopen();
+      await this.rec.waitFor((m) => m.topic === this.topic(`devices/${device}`) && m.payload?.state === state && !before.has(m) && !this.consumed.has(m), 10_000)
         .then((m) => this.consumed.add(m));
       return;
     }

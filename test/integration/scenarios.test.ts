@@ -35,6 +35,10 @@ describe.skipIf(!io.available)('scenarios over real I/O', () => {
   it('there are scenarios to run', () => {
     expect(files.length).toBeGreaterThan(0);
   });
+  it('every scenario has its own table id (the broker is shared: retained messages must not leak between them)', () => {
+    const ids = files.map((f) => String(loadScenarioFile(f).table.id));
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+  });
   for (const file of files) {
     it(relative(ROOT, file), async () => {
       const report = await runScenario(loadScenarioFile(file), { brokerUrl: broker.url }, relative(ROOT, file));
