@@ -119,7 +119,8 @@ export const mqttSchema = z.object({
   url: z.union([z.literal('embedded'), z.string().regex(/^(mqtt|mqtts|tcp|tls|ws|wss):\/\/.+/, 'must be "embedded" or a broker URL such as mqtt://host:1883')]).default('embedded'),
   topicPrefix: z.string().regex(/^[^#+]+$/, 'must not contain MQTT wildcards').default('casino'),
   clientIdPrefix: z.string().max(64).default('tablegw-'),
-  protocolVersion: z.union([z.literal(4), z.literal(5)]).default(5),
+  /** MQTT 5 (default for an external broker) or 3.1.1 (always with the embedded broker, which speaks only 3.1.1) */
+  protocolVersion: z.union([z.literal(4), z.literal(5)]).optional(),
   username: z.string().optional(),
   password: z.string().optional(),
   passwordFile: z.string().optional(),
@@ -184,7 +185,7 @@ export const requestLimitsSchema = z.object({
 }).strict();
 
 export const configSchema = z.object({
-  mqtt: mqttSchema.default({ url: 'embedded', topicPrefix: 'casino', clientIdPrefix: 'tablegw-', protocolVersion: 5, keepaliveSec: 30 }),
+  mqtt: mqttSchema.default({ url: 'embedded', topicPrefix: 'casino', clientIdPrefix: 'tablegw-', keepaliveSec: 30 }),
   embeddedBroker: z.object({
     host: z.string().default('127.0.0.1'),
     port: z.number().int().min(0).max(65535).default(1883),
@@ -195,7 +196,9 @@ export const configSchema = z.object({
     synchronous: z.enum(['full', 'normal']).default('full'),
     /** journal entries and delivered messages older than this are deleted */
     retentionDays: z.number().min(0.01).max(3650).default(14),
-  }).strict().default({ synchronous: 'full', retentionDays: 14 }),
+    /** the outbox's bound per table: an alarm at 80%, the shoes held at 100% (nothing is dropped) */
+    outboxMaxMessages: z.number().int().min(10).max(10_000_000).default(100_000),
+  }).strict().default({ synchronous: 'full', retentionDays: 14, outboxMaxMessages: 100_000 }),
   log: z.object({ level: z.enum(['debug', 'info', 'warn', 'error']).default('info') }).strict().default({ level: 'info' }),
   /** the status page, /metrics, /healthz and /readyz (docs/OPERATIONS.md) */
   http: z.object({

@@ -64,7 +64,7 @@ export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Pr
     const settings = tableSettings(t);
     const link = new TableLink({
       url, tableId: t.id, gameId: t.game, topicPrefix: cfg.mqtt.topicPrefix, clientIdPrefix: cfg.mqtt.clientIdPrefix,
-      protocolVersion: cfg.mqtt.protocolVersion, keepaliveSec: cfg.mqtt.keepaliveSec,
+      protocolVersion: cfg.mqtt.url === 'embedded' ? 4 : (cfg.mqtt.protocolVersion ?? 5), keepaliveSec: cfg.mqtt.keepaliveSec,
       username: cfg.mqtt.username, password: cfg.mqtt.password, passwordFile: cfg.mqtt.passwordFile,
       ca: cfg.mqtt.ca, cert: cfg.mqtt.cert, key: cfg.mqtt.key, logger: tlog,
       credentials: security.credentials, maxPacketBytes: security.maxPacketBytes,

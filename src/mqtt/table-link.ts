@@ -102,7 +102,7 @@ export class TableLink {
       });
     });
     client.on('close', () => {
-      if (this.isConnected) o.logger.warn(`connection to ${o.url} lost; reconnecting`);
+      if (this.isConnected && this.client) o.logger.warn(`connection to ${o.url} lost; reconnecting`);
       this.isConnected = false;
       this.connected$.next(false);
     });
