@@ -275,6 +275,16 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
 
   /** whether the next card will be dealt face down (so a rescan event must not show it) */
   private isHiddenNext(): boolean {
+    const sh = this.s.shoe;
+    // a new shoe's burns (after its face-up reveal card) are face down
+    if (sh.state === 'burning') return sh.revealCard !== null;
+    if (!this.s.round) {
+      // with an engine it is an unnecessary card (shown); without one it opens the next round
+      if (this.cfg.engine) return false;
+      if (this.cfg.burnPerRound > 0) return this.cfg.burnFaceDown;
+      const first = this.cfg.game.expect(this.cfg.game.newRound({ engine: false, options: this.cfg.gameOptions }));
+      return first.kind === 'card' && first.faceDown;
+    }
     const e = this.expectation();
     return !!e && e.kind === 'card' && e.faceDown;
   }
