@@ -5,7 +5,8 @@
  * Three ways to run the same CLI:
  * - `tsx src/cli/main.ts` — how `npm start` runs it: tsx's launcher process, then node with
  *   tsx's loader transpiling every .ts file on first import (esbuild, cached on disk after the
- *   first run — `tsxCacheCleared` is the first start after emptying that cache);
+ *   first run; `tsxNoCache` runs with TSX_DISABLE_CACHE=1, i.e. what every first start costs —
+ *   the shared cache itself is left alone: other processes use it);
  * - `node --import tsx src/cli/main.ts` — the loader without the launcher process;
  * - `node <build>/src/cli/main.js` — precompiled with the project's own tsc into
  *   node_modules/.cache/teg-bench-build (no transpiling at start: how a packaged gateway would run).
@@ -15,7 +16,6 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import mqtt from 'mqtt';
@@ -121,11 +121,11 @@ async function waitOnline(port: number, child: ChildProcess, timeoutMs: number):
   }
 }
 
-async function oneStart(o: StartupOptions, argv: string[], n: number, measureRss: boolean): Promise<{ ms: number; rssMb: number | null }> {
+async function oneStart(o: StartupOptions, argv: string[], n: number, measureRss: boolean, env: Record<string, string> = {}): Promise<{ ms: number; rssMb: number | null }> {
   const port = await freePort();
   const file = writeConfig(o.dir, port, n);
   const t0 = performance.now();
-  const child = spawn(argv[0], [...argv.slice(1), 'start', '--config', file], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LOG_FORMAT: 'json' } });
+  const child = spawn(argv[0], [...argv.slice(1), 'start', '--config', file], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LOG_FORMAT: 'json', ...env } });
   let err = '';
   child.stderr!.on('data', (c: Buffer) => {
     if (err.length < 8000) err += c.toString();
@@ -151,33 +151,22 @@ async function oneStart(o: StartupOptions, argv: string[], n: number, measureRss
 
 export async function runStartup(o: StartupOptions) {
   const tsxBin = join(ROOT, 'node_modules', '.bin', 'tsx');
-  const variants: Record<string, { argv: string[]; note: string }> = {
+  const variants: Record<string, { argv: string[]; note: string; env?: Record<string, string> }> = {
     tsx: { argv: [tsxBin, 'src/cli/main.ts'], note: 'tsx src/cli/main.ts (as npm start), tsx cache warm' },
+    tsxNoCache: { argv: [tsxBin, 'src/cli/main.ts'], env: { TSX_DISABLE_CACHE: '1' }, note: 'the same with TSX_DISABLE_CACHE=1: every .ts file transpiled at start (a first start)' },
     nodeImportTsx: { argv: [process.execPath, '--import', 'tsx', 'src/cli/main.ts'], note: 'node --import tsx (no launcher process), tsx cache warm' },
   };
   const build = precompile(o.log);
   if (build.entry) variants.precompiled = { argv: [process.execPath, build.entry], note: 'node on tsc output, no transpiling' };
 
   const out: Record<string, unknown> = { runs: o.runs, precompileMs: build.ms, precompileDetail: build.detail };
-  // the first start after emptying tsx's transform cache (every .ts file transpiled by esbuild)
-  const tsxCache = join(tmpdir(), 'tsx-' + (process.getuid?.() ?? 0));
-  if (existsSync(tsxCache)) {
-    rmSync(tsxCache, { recursive: true, force: true });
-    try {
-      const cold = await oneStart(o, variants.tsx.argv, 0, false);
-      out.tsxCacheCleared = { ms: cold.ms, note: `first start after removing ${tsxCache}` };
-      o.log(`  tsx, transform cache emptied: ${cold.ms} ms`);
-    } catch (e) {
-      o.log(`  tsx with an empty cache failed: ${(e as Error).message}`);
-    }
-  }
   let n = 1;
   for (const [name, v] of Object.entries(variants)) {
     const times: number[] = [];
     let rss: number | null = null;
-    await oneStart(o, v.argv, n++, false); // warm the page cache (and tsx's transform cache)
+    await oneStart(o, v.argv, n++, false, v.env); // warm the page cache (and tsx's transform cache)
     for (let i = 0; i < o.runs; i++) {
-      const r = await oneStart(o, v.argv, n++, i === o.runs - 1);
+      const r = await oneStart(o, v.argv, n++, i === o.runs - 1, v.env);
       times.push(r.ms);
       if (r.rssMb !== null) rss = r.rssMb;
     }
