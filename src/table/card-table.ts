@@ -174,6 +174,7 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
       this.s.shoe = { ...prev, state: 'closed' };
       this.publishShoe();
     }
+    if (prev.state === 'void') for (const d of this.shoeDevices()) this.out.push({ type: 'device-command', deviceId: d, command: 'UNLOCK' });
     this.s.shoe = newShoe(this.cfg, prev.no + 1, true);
     this.s.lastRound = null;
     this.publishShoe();
@@ -354,6 +355,8 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
     if (sh.carriedBurns.length >= 2) {
       sh.state = 'void';
       this.alert('shoe-void', `${sh.carriedBurns.length} unnecessary cards: the rest of shoe ${sh.id} is void`, { deviceId });
+      // shoes with a card gate hold the next card until a new shoe (device-protocols.md LOCK)
+      for (const d of this.shoeDevices()) this.out.push({ type: 'device-command', deviceId: d, command: 'LOCK' });
       this.publishShoe();
     }
   }

@@ -253,7 +253,9 @@ describe('engine-driven betting', () => {
     const refused = t.request('open-betting');
     expect(refused).toMatchObject({ status: 'error' });
     expect(String(refused.error)).toContain('void');
+    expect(t.commands()).toEqual([{ deviceId: 'shoe-1', command: 'LOCK' }]);
     t.newShoe('AS', ['2D']);
+    expect(t.commands()).toEqual([{ deviceId: 'shoe-1', command: 'LOCK' }, { deviceId: 'shoe-1', command: 'UNLOCK' }]);
     expect(t.request('open-betting')).toMatchObject({ status: 'ok' });
   });
 
