@@ -552,13 +552,8 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
         this.afterChange();
         return { data: { roundId: r.id } };
       }
-      case 'void-round': {
-        if (!r) return { error: 'no round is in progress' };
-        const id = r.id;
-        this.alert('round-void', `the pit voided round ${id}: ${req.args.reason as string}`);
-        this.voidRound('round-void', req.args.reason as string);
-        return { data: { roundId: id } };
-      }
+      case 'void-round':
+        return this.pitVoid(req.args.reason as string, () => this.voidRound('round-void', req.args.reason as string));
       case 'new-shoe':
         this.startNewShoe('new-shoe request');
         return { data: { shoeId: this.s.shoe.id } };

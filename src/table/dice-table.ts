@@ -196,13 +196,8 @@ export class DiceTableStep extends TableStepBase<DiceTableState, DiceTableSettin
         this.publishRound();
         return { data: { roundId: r.id } };
       }
-      case 'void-round': {
-        if (!r) return { error: 'no round is in progress' };
-        const id = r.id;
-        this.alert('round-void', `the pit voided round ${id}: ${req.args.reason as string}`);
-        this.voidRound('round-void', req.args.reason as string);
-        return { data: { roundId: id } };
-      }
+      case 'void-round':
+        return this.pitVoid(req.args.reason as string, () => this.voidRound('round-void', req.args.reason as string));
       default:
         return { error: `${req.command} does not apply to a sic bo table` };
     }

@@ -183,6 +183,15 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
     if ('error' in answer) this.log('warn', `request ${command} refused: ${answer.error}`);
   }
 
+  /** the pit's `void-round` request, the same on every table: `voidIt` voids the round in progress */
+  protected pitVoid(reason: string, voidIt: () => void): RequestAnswer {
+    const id = this.currentIds().roundId;
+    if (!id) return { error: 'no round is in progress' };
+    this.alert('round-void', `the pit voided round ${id}: ${reason}`);
+    voidIt();
+    return { data: { roundId: id } };
+  }
+
   /** the `status` request's answer: table, devices, and the game's own snapshot */
   protected statusSnapshot(): Record<string, unknown> {
     return {

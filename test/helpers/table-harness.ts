@@ -1,39 +1,28 @@
 /**
  * Drives the pure table machine with inputs and keeps every output, for unit tests of the rules.
  * Frames are built as the codec would deliver them; time advances 100 ms per input unless told.
+ * `MachineHarness` is the common part; `TableHarness` is the short form for card tables.
  */
 import type { DeviceFrame, DeviceFrameBody } from '../../drivers/codecs/frames.js';
 import { validateConfig } from '../../src/config/load-config.js';
 import { initialTableState, step } from '../../src/table/table-machine.js';
 import { tableSettings } from '../../src/table/table-settings.js';
-import type { Envelope, TableInput, TableOutput, TableSettings, TableState } from '../../src/table/types.js';
+import type { Envelope, TableCounters, TableInput, TableOutput, TableSettings, TableState } from '../../src/table/types.js';
 
-export interface HarnessOptions {
-  game?: string;
-  betting?: 'engine' | 'none';
-  decks?: number;
-  table?: Record<string, unknown>;
-  devices?: Array<{ id: string; kind: string }>;
+/** validates one table entry as the config loader does and returns its machine settings */
+export function settingsOf(table: Record<string, unknown>): TableSettings {
+  const cfg = validateConfig({ mqtt: { url: 'mqtt://127.0.0.1:1' }, tables: [table] });
+  return tableSettings(cfg.tables[0]);
 }
 
-export class TableHarness {
-  readonly settings: TableSettings;
+export class MachineHarness {
   state: TableState;
   readonly outputs: TableOutput[] = [];
   now = Date.UTC(2026, 10, 30, 12, 0, 0);
-  private seqByDevice: Record<string, number> = {};
+  protected seqByDevice: Record<string, number> = {};
 
-  constructor(o: HarnessOptions = {}) {
-    const devices = o.devices ?? [{ id: 'shoe-1', kind: 'card-shoe' }];
-    const cfg = validateConfig({
-      mqtt: { url: 'mqtt://127.0.0.1:1' },
-      tables: [{
-        id: 'bac-01', game: o.game ?? 'baccarat', betting: o.betting ?? 'none', ...(o.decks ? { decks: o.decks } : {}), ...o.table,
-        devices: devices.map((d) => ({ id: d.id, kind: d.kind, transport: { type: 'serial', path: `/dev/null-${d.id}` } })),
-      }],
-    });
-    this.settings = tableSettings(cfg.tables[0]);
-    this.state = initialTableState(this.settings, {});
+  constructor(readonly settings: TableSettings, persisted: TableCounters = {}) {
+    this.state = initialTableState(settings, persisted);
     this.input({ type: 'start', at: this.now });
   }
 
@@ -49,17 +38,10 @@ export class TableHarness {
     return this.now;
   }
 
-  frame(body: DeviceFrameBody, deviceId = 'shoe-1', talker: DeviceFrame['talker'] = 'SHOE'): TableOutput[] {
+  /** a valid frame from a device, with the device's next SEQ */
+  deviceFrame(deviceId: string, talker: DeviceFrame['talker'], body: DeviceFrameBody): TableOutput[] {
     const seq = (this.seqByDevice[deviceId] = (this.seqByDevice[deviceId] ?? -1) + 1);
     return this.input({ type: 'frame', at: this.tick(), deviceId, frame: { talker, seq, ...body } as DeviceFrame });
-  }
-
-  card(card: string, rescan = false): TableOutput[] {
-    return this.frame({ type: 'CARD', card, rescan });
-  }
-
-  cards(...cards: string[]): void {
-    for (const c of cards) this.card(c);
   }
 
   request(command: string, payload: Record<string, unknown> | string = {}): Envelope {
@@ -81,8 +63,7 @@ export class TableHarness {
   }
 
   lastResult(): Envelope | undefined {
-    const r = this.results();
-    return r[r.length - 1];
+    return this.results().at(-1);
   }
 
   alerts(kind?: string): Envelope[] {
@@ -99,6 +80,42 @@ export class TableHarness {
 
   timers(): Array<{ name: string; at: number }> {
     return this.outputs.filter((o): o is Extract<TableOutput, { type: 'set-timer' }> => o.type === 'set-timer').map((o) => ({ name: o.name, at: o.at }));
+  }
+
+  /** forget outputs so far */
+  clear(): void {
+    this.outputs.length = 0;
+  }
+}
+
+export interface HarnessOptions {
+  game?: string;
+  betting?: 'engine' | 'none';
+  decks?: number;
+  table?: Record<string, unknown>;
+  devices?: Array<{ id: string; kind: string }>;
+}
+
+/** a card table (baccarat unless told) whose devices are serial ports, driven by shoe frames */
+export class TableHarness extends MachineHarness {
+  constructor(o: HarnessOptions = {}) {
+    const devices = o.devices ?? [{ id: 'shoe-1', kind: 'card-shoe' }];
+    super(settingsOf({
+      id: 'bac-01', game: o.game ?? 'baccarat', betting: o.betting ?? 'none', ...(o.decks ? { decks: o.decks } : {}), ...o.table,
+      devices: devices.map((d) => ({ id: d.id, kind: d.kind, transport: { type: 'serial', path: `/dev/null-${d.id}` } })),
+    }));
+  }
+
+  frame(body: DeviceFrameBody, deviceId = 'shoe-1', talker: DeviceFrame['talker'] = 'SHOE'): TableOutput[] {
+    return this.deviceFrame(deviceId, talker, body);
+  }
+
+  card(card: string, rescan = false): TableOutput[] {
+    return this.frame({ type: 'CARD', card, rescan });
+  }
+
+  cards(...cards: string[]): void {
+    for (const c of cards) this.card(c);
   }
 
   /** a new shoe: LOADED, the reveal card and as many burns as it says (burn cards given) */
