@@ -7,7 +7,7 @@
  * player's first two cards are the 7 and P2).
  */
 import { rankOf, type Card } from '../domain/card.js';
-import { baccaratFacts, nextBaccaratPosition } from './baccarat.js';
+import { baccaratFacts, nextBaccaratPosition, type BaccaratFacts } from './baccarat.js';
 import type { CardGame, Expectation } from './game.js';
 
 export interface SevenUpRound {
@@ -24,15 +24,7 @@ function next(s: SevenUpRound): 'player' | 'banker' | null {
   return nextBaccaratPosition(s.player, s.banker, 7, 1, ORDER);
 }
 
-export interface SevenUpFacts {
-  winner: 'player' | 'banker' | 'tie';
-  playerTotal: number;
-  bankerTotal: number;
-  natural: boolean;
-  playerPair: boolean;
-  bankerPair: boolean;
-  cardCount: number;
-  size: 'small' | 'big';
+export interface SevenUpFacts extends BaccaratFacts {
   winningTotal: number;
   sevens: number;
   super7: boolean;
