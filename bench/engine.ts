@@ -2,7 +2,8 @@
  * Engine benchmark, run in its own process (`node --expose-gc --import tsx bench/engine.ts`,
  * pinned to one core by bench/run.ts): pure code only, no I/O.
  *
- * - rounds/s of every registered game module (newRound -> expect/place/decide -> outcome)
+ * - rounds/s of every registered game module (newRound -> expect/place/decide -> outcome), and
+ *   outcomes/s of the games without cards (sic bo, keno)
  * - rounds/s of baccarat through the full pure table machine `step()`, and with the runtime's
  *   pure per-step work added (the JSON text of every published envelope)
  * - hand evaluations/s of the poker evaluators beside phe and pokersolver on identical hands
@@ -21,7 +22,9 @@ import { dealShoe } from '../simulators/dealers/shoe-dealer.js';
 import { validateConfig } from '../src/config/load-config.js';
 import { oneDeck, type Card } from '../src/domain/card.js';
 import { seededRng, shuffleInPlace, type Rng } from '../src/domain/rng.js';
+import { kenoOutcome } from '../src/games/evaluators/keno.js';
 import { cardId, scoreBest, scoreBestIds, scoreThreeCard } from '../src/games/evaluators/poker.js';
+import { sicBoOutcome } from '../src/games/evaluators/sic-bo.js';
 import type { CardGame, Expectation } from '../src/games/game.js';
 import { CARD_GAMES } from '../src/games/registry.js';
 import { GatewayStore } from '../src/persistence/gateway-store.js';
@@ -147,6 +150,23 @@ function roundRunnerFactory(
 
 function roundRunner(game: CardGame<any>, pool: readonly Card[]): (n: number) => number {
   return fresh(roundRunnerFactory)(game, pool, pickAction, isError);
+}
+
+/**
+ * The games that are not dealt from cards (NON_CARD_GAMES: sic bo, keno) have no round module:
+ * their outcome is one pure function of a roll or a draw. Rates of those, on pre-generated rolls.
+ */
+function nonCardOutcomes(): Record<string, number> {
+  const rng = seededRng('bench-non-card');
+  const rolls = Array.from({ length: 10_000 }, () => [1, 2, 3].map(() => 1 + Math.floor(rng() * 6)));
+  const draws = Array.from({ length: 10_000 }, () => {
+    const balls = Array.from({ length: 80 }, (_, i) => i + 1);
+    return shuffleInPlace(balls, rng).slice(0, 20);
+  });
+  return {
+    'sic-bo': opsPerSec(fresh(loopFactory)(rolls, (r: number[]) => (sicBoOutcome(r) ? 1 : 0))),
+    keno: opsPerSec(fresh(loopFactory)(draws, (d: number[]) => (kenoOutcome(d) ? 1 : 0))),
+  };
 }
 
 function gameModules(): Record<string, number | string> {
@@ -458,6 +478,7 @@ function main() {
     result.baccaratRoundsPerSec = games.baccarat;
     const pool = cardPool(4096, seededRng('bench-games'));
     const b = measure(roundRunner(CARD_GAMES.baccarat, pool));
+    result.nonCardOutcomesPerSec = nonCardOutcomes();
     result.cpuVsWall = { baccaratRoundsPerCpuSec: b.cpu, baccaratRoundsPerWallSec: b.wall };
   }
   const needMachine = want('step') || want('million');

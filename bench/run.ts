@@ -133,7 +133,7 @@ async function main() {
           results.throughputRaw = await runThroughput({ dir, broker, quick, profileDir, steps, log });
           if (journalDefault() === 'full') {
             log('\n== throughput again with journal.synchronous: normal (no fsync per commit)');
-            results.throughputNormalRaw = await runThroughput({ dir, broker, quick, steps, synchronous: 'normal', log });
+            results.throughputNormalRaw = await runThroughput({ dir, broker, quick, profileDir, steps, synchronous: 'normal', log });
           }
         }
       } finally {
@@ -191,6 +191,7 @@ function shape(r: Record<string, any>) {
       baccaratRoundsPerSec: eng.baccaratRoundsPerSec,
       clock: 'process CPU time (user+system) of the engine process pinned to one core, best of 5 runs',
       gameRoundsPerSec: eng.gameRoundsPerSec,
+      nonCardOutcomesPerSec: eng.nonCardOutcomesPerSec,
       cpuVsWall: eng.cpuVsWall,
       baccaratStepRoundsPerSec: eng.baccaratStepRoundsPerSec,
       baccaratStepUsPerCard: eng.baccaratStepUsPerCard,
@@ -304,6 +305,7 @@ function printTable(o: Record<string, any>) {
   }
   if (o.engine) {
     for (const [g, v] of Object.entries(o.engine.gameRoundsPerSec as Record<string, unknown>)) rows.push([`engine ${g} rounds/s`, f(v)]);
+    for (const [g, v] of Object.entries((o.engine.nonCardOutcomesPerSec ?? {}) as Record<string, unknown>)) rows.push([`engine ${g} outcomes/s`, f(v)]);
     rows.push(['baccarat via step() rounds/s', `${f(o.engine.baccaratStepRoundsPerSec)} (${f(o.engine.baccaratStepUsPerCard)} us/card)`]);
     const ev = o.engine.evaluators ?? {};
     for (const k of ['threeCard', 'bestOf6', 'bestOf7']) {
