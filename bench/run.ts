@@ -203,8 +203,9 @@ function shape(r: Record<string, any>) {
   }
   if (st) {
     out.startup = {
-      coldStartMs: st.tsx?.medianMs ?? null,
-      coldStartNote: 'tsx src/cli/main.ts start (as npm start), median; embedded broker + 1 simulated baccarat table, to the retained status online',
+      coldStartMs: st.nodeImportTsx?.medianMs ?? null,
+      coldStartNote: 'node --import tsx src/cli/main.ts start (as npm start), median; embedded broker + 1 simulated baccarat table, to the retained status online',
+      tsxMs: st.tsx?.medianMs ?? null,
       precompiledMs: st.precompiled?.medianMs ?? null,
       nodeImportTsxMs: st.nodeImportTsx?.medianMs ?? null,
       tsxNoCacheMs: st.tsxNoCache?.medianMs ?? null,
@@ -264,7 +265,7 @@ function targets(o: Record<string, any>): Target[] {
     }
   }
   if (o.startup) {
-    t.push({ what: 'cold start to status online (tsx, as npm start)', target: '< 1000 ms', value: `${f(o.startup.coldStartMs)} ms (precompiled ${f(o.startup.precompiledMs)} ms)`, met: o.startup.coldStartMs !== null && o.startup.coldStartMs < 1000 });
+    t.push({ what: 'cold start to status online (node --import tsx, as npm start)', target: '< 1000 ms', value: `${f(o.startup.coldStartMs)} ms (precompiled ${f(o.startup.precompiledMs)} ms)`, met: o.startup.coldStartMs !== null && o.startup.coldStartMs < 1000 });
   }
   if (o.rss.idleMb !== null) {
     t.push({ what: 'idle RSS', target: '< 80 MB', value: `${f(o.rss.idleMb)} MB (precompiled CLI with embedded broker: ${f(o.rss.idlePrecompiledCliMb)} MB)`, met: o.rss.idleMb < 80 });
@@ -314,7 +315,7 @@ function printTable(o: Record<string, any>) {
     for (const [k, v] of Object.entries((o.engine.journalCommit ?? {}) as Record<string, any>)) rows.push([`journal commit ${k}`, `step ${f(v.usPerStepCommit)} us, acks ${f(v.usPerAckCommit)} us`]);
   }
   if (o.startup) {
-    rows.push(['cold start tsx / tsx no cache / node --import tsx / precompiled', `${f(o.startup.coldStartMs)} / ${f(o.startup.tsxNoCacheMs)} / ${f(o.startup.nodeImportTsxMs)} / ${f(o.startup.precompiledMs)} ms`]);
+    rows.push(['cold start npm start (node --import tsx) / tsx launcher / tsx no cache / precompiled', `${f(o.startup.coldStartMs)} / ${f(o.startup.tsxMs)} / ${f(o.startup.tsxNoCacheMs)} / ${f(o.startup.precompiledMs)} ms`]);
   }
   rows.push(['RSS idle / load / after 1M rounds', `${f(o.rss.idleMb)} / ${f(o.rss.loadMb)} / ${f(o.rss.afterMillionRoundsMb)} MB`]);
   const w = Math.max(...rows.map((r) => r[0].length));

@@ -152,9 +152,9 @@ async function oneStart(o: StartupOptions, argv: string[], n: number, measureRss
 export async function runStartup(o: StartupOptions) {
   const tsxBin = join(ROOT, 'node_modules', '.bin', 'tsx');
   const variants: Record<string, { argv: string[]; note: string; env?: Record<string, string> }> = {
-    tsx: { argv: [tsxBin, 'src/cli/main.ts'], note: 'tsx src/cli/main.ts (as npm start), tsx cache warm' },
+    tsx: { argv: [tsxBin, 'src/cli/main.ts'], note: 'tsx src/cli/main.ts (the tsx launcher), tsx cache warm' },
     tsxNoCache: { argv: [tsxBin, 'src/cli/main.ts'], env: { TSX_DISABLE_CACHE: '1' }, note: 'the same with TSX_DISABLE_CACHE=1: every .ts file transpiled at start (a first start)' },
-    nodeImportTsx: { argv: [process.execPath, '--import', 'tsx', 'src/cli/main.ts'], note: 'node --import tsx (no launcher process), tsx cache warm' },
+    nodeImportTsx: { argv: [process.execPath, '--import', 'tsx', 'src/cli/main.ts'], note: 'node --import tsx src/cli/main.ts (as npm start: no launcher process), tsx cache warm' },
   };
   const build = precompile(o.log);
   if (build.entry) variants.precompiled = { argv: [process.execPath, build.entry], note: 'node on tsc output, no transpiling' };
