@@ -3,6 +3,7 @@
  * pseudo-terminal pair, the gateway on the other end through the real serialport bindings,
  * a real Mosquitto, and a subscriber checking what the engines would receive.
  */
+import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateConfig } from '../../src/config/load-config.js';
 import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
@@ -179,5 +180,29 @@ describe.skipIf(!io.available)('baccarat table over a real serial line and a rea
     const bySeq = rec.messages.filter((m) => m.topic.startsWith('casino/bac-ext/') && !m.topic.endsWith('/status') && !m.retain);
     const seqs = bySeq.map((m) => m.payload.seq as number);
     for (let i = 1; i < seqs.length; i++) expect(seqs[i]).toBeGreaterThan(seqs[i - 1]);
+  });
+
+  it('an MQTT 5 request with a response topic and correlation data is answered there as well', async () => {
+    const engine = mqtt.connect(broker.url, { protocolVersion: 5, clientId: 'engine-v5' });
+    try {
+      await new Promise<void>((resolve) => engine.once('connect', () => resolve()));
+      await engine.subscribeAsync('engine/replies/7', { qos: 1 });
+      const reply = new Promise<{ payload: any; correlation: string | undefined }>((resolve) => {
+        engine.on('message', (topic, payload, packet) => {
+          if (topic === 'engine/replies/7') resolve({ payload: JSON.parse(payload.toString()), correlation: packet.properties?.correlationData?.toString() });
+        });
+      });
+      await engine.publishAsync('casino/bac-ext/request/status', JSON.stringify({ transaction: 't-v5' }), {
+        qos: 1, properties: { responseTopic: 'engine/replies/7', correlationData: Buffer.from('corr-42') },
+      });
+      const r = await reply;
+      expect(r.correlation).toBe('corr-42');
+      expect(r.payload).toMatchObject({ type: 'response', table: 'bac-ext', transaction: 't-v5', status: 'ok', data: { table: 'bac-ext', game: 'baccarat' } });
+      // and the usual response topic too, with the same seq
+      const usual = await rec.waitFor((m) => onTopic('response/status')(m) && m.payload.transaction === 't-v5');
+      expect(usual.payload.seq).toBe(r.payload.seq);
+    } finally {
+      await engine.endAsync();
+    }
   });
 });
