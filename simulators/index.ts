@@ -155,6 +155,7 @@ export function createVirtualDevices(ctx: VirtualDevicesContext): VirtualDevices
           // single-deck games: READY after COUNT is the fresh deck; shoe games still announce the shoe
           return settings.game.defaults.singleDeck;
         } : undefined,
+        unplug: unplugOf(shoe),
         manualRescan: scanner ? () => {
           const card = (vt.shoe as Partial<VirtualRfidShoe>).takePending?.();
           if (!card) return false;

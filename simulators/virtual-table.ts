@@ -9,6 +9,7 @@ import { randomSeed, seededRng, type Rng } from '../src/domain/rng.js';
 import type { CardGame, Expectation } from '../src/games/game.js';
 import { dealShoe } from './dealers/shoe-dealer.js';
 import { VirtualCardShoe, type ShoeFaults, NO_FAULTS } from './devices/card-shoe-device.js';
+import type { UnplugFault } from './virtual-runner.js';
 
 export interface VirtualTableOptions {
   game: CardGame<any>;
@@ -36,6 +37,8 @@ export interface VirtualTableOptions {
   onLoad?: () => Promise<boolean | void>;
   /** the dealer's manual rescan when the shoe did not re-read by itself (e.g. with a hand scanner); default: the shoe's own rescan */
   manualRescan?: () => boolean;
+  /** the shoe's cable is pulled now and then between rounds (faults.unplugRate) */
+  unplug?: UnplugFault;
 }
 
 /** What the virtual table deals into: the optical VirtualCardShoe, or e.g. a virtual RFID shoe. */
@@ -55,6 +58,7 @@ export class VirtualTable {
   readonly seed: string | number;
   private readonly rng: Rng;
   private running = false;
+  private readonly unplugRng: Rng;
   private hb: NodeJS.Timeout | null = null;
   private lastSend = 0;
   private done: Promise<void> | null = null;
@@ -62,6 +66,7 @@ export class VirtualTable {
   constructor(private readonly o: VirtualTableOptions) {
     this.seed = o.seed ?? randomSeed();
     this.rng = seededRng(this.seed);
+    this.unplugRng = seededRng(`${this.seed}:unplug`);
     const write = (b: string) => {
       this.lastSend = Date.now();
       o.write(b);
@@ -127,6 +132,7 @@ export class VirtualTable {
             break;
           case 'round-end':
             o.onAction?.(a);
+            await this.maybeUnplug();
             await this.pause(o.roundIntervalMs);
             break;
           default:
@@ -135,6 +141,16 @@ export class VirtualTable {
       }
       await this.pause(o.roundIntervalMs);
     }
+  }
+
+  /** between rounds, now and then: the cable is pulled for `unplug.ms`, then the shoe powers up again */
+  private async maybeUnplug(): Promise<void> {
+    const u = this.o.unplug;
+    if (!u || u.rate <= 0 || this.unplugRng() >= u.rate) return;
+    u.transport.setConnected(false, 'simulated unplug');
+    await sleep(u.ms);
+    u.transport.setConnected(true);
+    if (this.running) this.shoe.powerUp();
   }
 
   /** waits for the gateway's RESCAN to be answered; rescans by hand after a while if not */

@@ -11,6 +11,8 @@ import type { Rng } from '../../src/domain/rng.js';
 export interface ShoeFaults {
   /** probability that a card is first reported as MISREAD (then rescanned) */
   misreadRate: number;
+  /** probability that the dealer drops a card that was read (the shoe's DROP key follows it) */
+  dropCardRate?: number;
   /** probability per frame of a burst of garbage bytes before it */
   garbageRate: number;
   /** probability per frame that it is lost on the line (SEQ gap) */
@@ -69,6 +71,7 @@ export class VirtualCardShoe {
       return false;
     }
     this.send('CARD', [card]);
+    if (this.faults.dropCardRate && this.rng() < this.faults.dropCardRate) this.send('DROP');
     return true;
   }
 

@@ -27,6 +27,8 @@ export const hidTransportSchema = z.object({
 export const simulatorFaultsSchema = z.object({
   /** probability per card that the shoe reports MISREAD before the rescan */
   misreadRate: z.number().min(0).max(1).default(0),
+  /** card shoes: the dealer drops a card that was read (the shoe's DROP follows the CARD) */
+  dropCardRate: z.number().min(0).max(1).default(0),
   /** probability per frame of a line of garbage bytes on the wire */
   garbageRate: z.number().min(0).max(1).default(0),
   /** probability per frame that the frame is lost on the line (a SEQ gap) */
