@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawnSupervised, terminate, type SupervisedProcess } from './child-process.js';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -33,11 +33,7 @@ export interface MosquittoBroker {
   resume(): Promise<void>;
 }
 
-interface Running {
-  child: ChildProcess;
-  exited: Promise<void>;
-  output: { text: string };
-}
+type Running = SupervisedProcess;
 
 /** Start a private mosquitto on 127.0.0.1 with a free port and a temp config. */
 export async function startMosquitto(opts: MosquittoOptions = {}): Promise<MosquittoBroker> {
@@ -121,42 +117,20 @@ export async function startMosquitto(opts: MosquittoOptions = {}): Promise<Mosqu
 }
 
 async function launch(confPath: string, port: number, timeoutMs: number): Promise<Running> {
-  const child = spawn(commandPath('mosquitto'), ['-c', confPath], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output = { text: '' };
-  const append = (chunk: Buffer): void => {
-    output.text += chunk.toString();
-    if (output.text.length > 64_000) output.text = output.text.slice(-32_000);
-  };
-  child.stdout?.on('data', append);
-  child.stderr?.on('data', append);
-
-  let exitInfo: string | undefined;
-  const exited = new Promise<void>((resolve) => {
-    child.once('exit', (code, signal) => {
-      exitInfo = `exited with code ${code} signal ${signal}`;
-      resolve();
-    });
-    child.once('error', (err) => {
-      exitInfo = `failed to spawn: ${err.message}`;
-      resolve();
-    });
-  });
-  const running: Running = { child, exited, output };
-
+  const running = spawnSupervised(commandPath('mosquitto'), ['-c', confPath], { stdout: true, stderr: true });
+  const { output } = running;
   const startedAt = Date.now();
   const deadline = startedAt + timeoutMs;
   for (;;) {
-    if (exitInfo !== undefined) {
-      throw new Error(`mosquitto on port ${port} ${exitInfo}; output:\n${output.text}`);
+    if (running.exitInfo() !== undefined) {
+      throw new Error(`mosquitto on port ${port} ${running.exitInfo()}; output:\n${output.text}`);
     }
     // "running" is logged after every listener is bound; the TCP probe alone could hit
     // someone else's listener on a port that was grabbed in the meantime. If extraConfig
     // redirected the log, fall back to "accepts connections and stayed alive for 1.5 s".
     const logsRunning = /mosquitto version \S+ running/.test(output.text);
     const settled = Date.now() - startedAt > 1_500;
-    if ((logsRunning || settled) && (await canConnect(port)) && exitInfo === undefined) {
+    if ((logsRunning || settled) && (await canConnect(port)) && running.exitInfo() === undefined) {
       return running;
     }
     if (Date.now() > deadline) {
@@ -167,14 +141,6 @@ async function launch(confPath: string, port: number, timeoutMs: number): Promis
     }
     await sleep(25);
   }
-}
-
-async function terminate(r: Running): Promise<void> {
-  if (r.child.exitCode !== null || r.child.signalCode !== null) return;
-  r.child.kill('SIGTERM');
-  const killTimer = setTimeout(() => r.child.kill('SIGKILL'), 5_000);
-  await r.exited;
-  clearTimeout(killTimer);
 }
 
 function canConnect(port: number): Promise<boolean> {

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawnSupervised, terminate, type SupervisedProcess } from './child-process.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { SerialPort } from 'serialport';
@@ -29,11 +29,7 @@ export interface PtyPair {
   log(): string;
 }
 
-interface SocatInstance {
-  child: ChildProcess;
-  exited: Promise<void>;
-  output: { text: string };
-}
+type SocatInstance = SupervisedProcess;
 
 /**
  * A pair of connected pseudo terminals made by socat, standing in for a serial cable:
@@ -64,7 +60,7 @@ export async function createPtyPair(opts: { startTimeoutMs?: number } = {}): Pro
     try {
       device = await openDevice(devicePath, onDeviceData);
     } catch (err) {
-      await killSocat(socat);
+      await terminate(socat);
       socat = undefined;
       throw err;
     }
@@ -76,7 +72,7 @@ export async function createPtyPair(opts: { startTimeoutMs?: number } = {}): Pro
     if (d) await closePort(d);
     const s = socat;
     socat = undefined;
-    if (s) await killSocat(s);
+    if (s) await terminate(s);
     // socat removes its links on SIGTERM; make sure, so a reopen never sees stale ones.
     for (const p of [devicePath, gatewayPath]) fs.rmSync(p, { force: true });
   };
@@ -142,32 +138,16 @@ export async function createPtyPair(opts: { startTimeoutMs?: number } = {}): Pro
 }
 
 async function startSocat(devicePath: string, gatewayPath: string, timeoutMs: number): Promise<SocatInstance> {
-  const child = spawn(
+  const inst = spawnSupervised(
     commandPath('socat'),
     ['-d', '-d', `pty,raw,echo=0,link=${devicePath}`, `pty,raw,echo=0,link=${gatewayPath}`],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
+    { stdout: false, stderr: true },
   );
-  const output = { text: '' };
-  child.stderr?.on('data', (c: Buffer) => {
-    output.text += c.toString();
-    if (output.text.length > 64_000) output.text = output.text.slice(-32_000);
-  });
-  let exitInfo: string | undefined;
-  const exited = new Promise<void>((resolve) => {
-    child.once('exit', (code, signal) => {
-      exitInfo = `exited with code ${code} signal ${signal}`;
-      resolve();
-    });
-    child.once('error', (err) => {
-      exitInfo = `failed to spawn: ${err.message}`;
-      resolve();
-    });
-  });
-  const inst: SocatInstance = { child, exited, output };
+  const { output } = inst;
   const deadline = Date.now() + timeoutMs;
   // Ready = both links exist and socat has entered its transfer loop.
   for (;;) {
-    if (exitInfo !== undefined) throw new Error(`socat ${exitInfo}; output:\n${output.text}`);
+    if (inst.exitInfo() !== undefined) throw new Error(`socat ${inst.exitInfo()}; output:\n${output.text}`);
     if (
       output.text.includes('starting data transfer loop') &&
       fs.existsSync(devicePath) &&
@@ -176,19 +156,11 @@ async function startSocat(devicePath: string, gatewayPath: string, timeoutMs: nu
       return inst;
     }
     if (Date.now() > deadline) {
-      await killSocat(inst);
+      await terminate(inst);
       throw new Error(`socat not ready within ${timeoutMs} ms; output:\n${output.text}`);
     }
     await sleep(10);
   }
-}
-
-async function killSocat(s: SocatInstance): Promise<void> {
-  if (s.child.exitCode !== null || s.child.signalCode !== null) return;
-  s.child.kill('SIGTERM');
-  const t = setTimeout(() => s.child.kill('SIGKILL'), 5_000);
-  await s.exited;
-  clearTimeout(t);
 }
 
 function openDevice(devicePath: string, onData: (b: Buffer) => void): Promise<SerialPort> {
