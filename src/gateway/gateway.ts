@@ -54,7 +54,13 @@ export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Pr
   registerSecretFile(cfg.mqtt.passwordFile);
   const observability = new Observability(cfg, log);
 
-  const store = new GatewayStore(dataDir, { synchronous: cfg.journal.synchronous, retentionDays: cfg.journal.retentionDays });
+  const store = new GatewayStore(dataDir, { synchronous: cfg.journal.synchronous, retentionDays: cfg.journal.retentionDays, writer: 'thread' });
+  // a journal that cannot be written: nothing more may be published (it would not be recoverable);
+  // stop, and let the service manager restart the gateway, which recovers from what was committed
+  store.setFatalHandler((m) => {
+    log.error(`journal commit failed: ${m}: stopping`);
+    process.exit(70);
+  });
   const pruneTimer = setInterval(() => store.prune(Date.now()), 3_600_000);
   pruneTimer.unref();
   store.prune(Date.now());
@@ -109,7 +115,7 @@ export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Pr
       await Promise.all(tables.map((t) => t.stop()));
       await Promise.all(links.map((l) => l.close()));
       clearInterval(pruneTimer);
-      store.close();
+      await store.closeAsync();
       await observability.stop();
       if (broker) await broker.close();
     },

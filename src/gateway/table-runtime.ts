@@ -130,7 +130,7 @@ export class TableRuntime {
     this.timers.clear();
     await Promise.all(this.drivers.map((d) => d.stop()));
     this.sub?.unsubscribe();
-    this.store.flush();
+    this.store.flush(); // sends what is queued; the gateway waits for it in store.closeAsync()
     this.publishedSubject.complete();
     this.inputSubject.complete();
   }

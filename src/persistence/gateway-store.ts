@@ -14,6 +14,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { Envelope, TableInput } from '../table/types.js';
 
@@ -48,6 +49,12 @@ export interface StoreOptions {
   synchronous: 'full' | 'normal';
   /** journal and acknowledged messages older than this are deleted */
   retentionDays: number;
+  /**
+   * `inline`: commits run on the calling thread (`flush()` is synchronous);
+   * `thread`: commits run on a writer thread, so a commit and its fsync never stop the event
+   * loop (the gateway's choice); effects still wait for the commit. Close with `closeAsync()`.
+   */
+  writer?: 'inline' | 'thread';
 }
 
 export interface RecoveredTable {
@@ -86,6 +93,13 @@ export class GatewayStore {
   };
   /** commits so far (for metrics) */
   commits = 0;
+  private worker: Worker | null = null;
+  private nextBatchId = 1;
+  /** batches sent to the writer thread, waiting for `done`: their callbacks, in order */
+  private readonly inFlight = new Map<number, Array<() => void>>();
+  private onFatal: (message: string) => void = (m) => {
+    throw new Error(`journal commit failed: ${m}`);
+  };
 
   constructor(dataDir: string | ':memory:', private readonly opts: StoreOptions = { synchronous: 'full', retentionDays: 14 }) {
     if (dataDir === ':memory:') this.path = ':memory:';
@@ -96,6 +110,7 @@ export class GatewayStore {
     this.db = new Database(this.path);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(`synchronous = ${opts.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+    this.db.pragma('busy_timeout = 10000');
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS tables (table_id TEXT PRIMARY KEY, settings TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS inputs (
@@ -141,6 +156,7 @@ export class GatewayStore {
   /** queues a step; `done` runs after it is committed (in enqueue order) */
   enqueue(rec: StepRecord, done: () => void): void {
     if (this.closed) throw new Error('store is closed');
+    if (!this.worker && this.opts.writer === 'thread' && this.path !== ':memory:') this.startWorker();
     this.queue.push({ rec, done });
     this.scheduleFlush();
   }
@@ -193,9 +209,68 @@ export class GatewayStore {
       }
       for (const a of acks) this.stmt.ack.run(a.tableId, a.seq);
     });
+    if (this.worker) return this.sendBatch(batch, acks);
     write();
     this.commits++;
     for (const { done } of batch) done();
+  }
+
+  /** starts the writer thread (after the schema exists and the tables are registered) */
+  private startWorker(): void {
+    const w = new Worker(new URL('./journal-writer-worker.mjs', import.meta.url), {
+      workerData: { path: this.path, synchronous: this.opts.synchronous },
+    });
+    w.on('message', (msg: { type: string; id?: number; message?: string }) => {
+      if (msg.type === 'done' && msg.id !== undefined) {
+        const callbacks = this.inFlight.get(msg.id);
+        this.inFlight.delete(msg.id);
+        this.commits++;
+        if (callbacks) for (const done of callbacks) done();
+      } else if (msg.type === 'error') {
+        // the batch was not committed: none of its effects may be carried out
+        if (msg.id !== undefined) this.inFlight.delete(msg.id);
+        this.onFatal(msg.message ?? 'unknown error');
+      }
+    });
+    w.on('error', (e) => this.onFatal(e.message));
+    this.worker = w;
+  }
+
+  /** what to do when a commit fails (default: throw): nothing of the batch may be carried out */
+  setFatalHandler(handler: (message: string) => void): void {
+    this.onFatal = handler;
+  }
+
+  private sendBatch(batch: Array<{ rec: StepRecord; done: () => void }>, acks: Array<{ tableId: string; seq: number }>): void {
+    const id = this.nextBatchId++;
+    this.inFlight.set(id, batch.map((b) => b.done));
+    const steps = batch.map(({ rec }) => [
+      rec.tableId, rec.input.at, JSON.stringify(rec.input),
+      rec.messages.map((m) => [m.seq, m.topic, m.retain ? 1 : 0, m.payload, m.alsoTopic ?? null, m.alsoCorrelation ?? null]),
+      rec.snapshot !== undefined ? JSON.stringify(rec.snapshot) : null,
+    ]);
+    this.worker!.postMessage({ type: 'batch', id, steps, acks: acks.map((a) => [a.tableId, a.seq]) });
+  }
+
+  /** closes the store, waiting for every commit in flight (the way to close a `thread` writer) */
+  async closeAsync(): Promise<void> {
+    if (this.closed) return;
+    if (this.ackTimer) clearTimeout(this.ackTimer);
+    this.ackTimer = null;
+    this.flush();
+    const w = this.worker;
+    if (w) {
+      while (this.inFlight.size > 0) await new Promise((r) => setTimeout(r, 5));
+      await new Promise<void>((resolve) => {
+        w.once('message', (m: { type: string }) => { if (m.type === 'closed') resolve(); });
+        w.postMessage({ type: 'close' });
+        setTimeout(resolve, 2000).unref();
+      });
+      await w.terminate();
+      this.worker = null;
+    }
+    this.closed = true;
+    this.db.close();
   }
 
   /** deletes what is older than the retention period (keeping what recovery and replay need) */
@@ -251,6 +326,7 @@ export class GatewayStore {
 
   close(): void {
     if (this.closed) return;
+    if (this.worker) throw new Error('a store with a writer thread closes with closeAsync()');
     if (this.ackTimer) clearTimeout(this.ackTimer);
     this.ackTimer = null;
     this.flush();

@@ -1,0 +1,71 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { GatewayStore } from '../../src/persistence/gateway-store.js';
+import type { TableInput } from '../../src/table/types.js';
+
+const input = (n: number): TableInput => ({ type: 'timer', at: 1_000 + n, name: `t${n}` });
+
+describe.each(['inline', 'thread'] as const)('the durable store with a %s writer', (writer) => {
+  it('runs each step\'s effects only after it is committed, in order, and recovers it all', async () => {
+    const dir = mkdtempSync(join(tmpdir(), `store-${writer}-`));
+    const store = new GatewayStore(dir, { synchronous: 'full', retentionDays: 14, writer });
+    store.registerTable('t1', { id: 't1' }, () => ({ seq: 0 }));
+    const done: number[] = [];
+    for (let n = 1; n <= 50; n++) {
+      store.enqueue({
+        tableId: 't1', input: input(n),
+        messages: [{ seq: n, topic: n === 50 ? 'result' : 'events', retain: n === 50, payload: `{"seq":${n}}` }],
+        ...(n === 25 ? { snapshot: { seq: 25 } } : {}),
+      }, () => {
+        // committed: a second connection already sees it
+        const reader = new GatewayStore(dir, { synchronous: 'normal', retentionDays: 14 });
+        try {
+          expect(reader.message('t1', n)?.payload).toBe(`{"seq":${n}}`);
+        } finally {
+          reader.close();
+        }
+        done.push(n);
+      });
+    }
+    expect(done).toEqual([]); // nothing carried out before the commit
+    const end = Date.now() + 5000;
+    while (done.length < 50 && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
+    expect(done).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    for (let n = 1; n <= 40; n++) store.acknowledge('t1', n);
+    await store.closeAsync();
+
+    const again = new GatewayStore(dir, { synchronous: 'full', retentionDays: 14, writer });
+    try {
+      const rec = again.recover('t1');
+      expect(rec.snapshot).toEqual({ inputId: 25, state: { seq: 25 } });
+      expect(rec.inputs.map((i) => (i as { name: string }).name)).toEqual(Array.from({ length: 25 }, (_, i) => `t${i + 26}`));
+      expect(rec.unacked.map((m) => m.seq)).toEqual([41, 42, 43, 44, 45, 46, 47, 48, 49, 50]);
+      expect(rec.maxSeq).toBe(50);
+    } finally {
+      await again.closeAsync();
+    }
+  });
+
+  it('a commit that fails (seq reused) runs none of the batch\'s effects and reports it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), `store-fail-${writer}-`));
+    const store = new GatewayStore(dir, { synchronous: 'normal', retentionDays: 14, writer });
+    store.registerTable('t1', {}, () => ({}));
+    const fatal: string[] = [];
+    store.setFatalHandler((m) => fatal.push(m));
+    const done: number[] = [];
+    store.enqueue({ tableId: 't1', input: input(1), messages: [{ seq: 1, topic: 'events', retain: false, payload: '{}' }] }, () => done.push(1));
+    if (writer === 'inline') store.flush();
+    else while (done.length < 1) await new Promise((r) => setTimeout(r, 5));
+    store.enqueue({ tableId: 't1', input: input(2), messages: [{ seq: 1, topic: 'events', retain: false, payload: '{"again":1}' }] }, () => done.push(2));
+    if (writer === 'inline') expect(() => store.flush()).toThrow(/UNIQUE/);
+    else {
+      const end = Date.now() + 3000;
+      while (fatal.length === 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
+      expect(fatal[0]).toMatch(/UNIQUE/);
+    }
+    expect(done).toEqual([1]);
+    if (writer === 'thread') await store.closeAsync().catch(() => undefined);
+  });
+});
