@@ -15,7 +15,7 @@
  * taken 3 s after `online`, while the simulated table deals at its real-time pace.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import mqtt from 'mqtt';
@@ -48,6 +48,8 @@ export function precompile(log: (s: string) => void): { entry: string | null; ms
   }));
   const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
   const r = spawnSync(process.execPath, [tsc, '-p', tsconfig], { encoding: 'utf8', cwd: ROOT });
+  // plain-JS modules (the journal's writer thread) are not emitted by tsc: copy them beside the output
+  for (const rel of ['src/persistence/journal-writer-worker.mjs']) copyFileSync(join(ROOT, rel), join(BUILD, rel));
   const entry = join(BUILD, 'src', 'cli', 'main.js');
   const ms = Math.round(performance.now() - t0);
   // type errors do not stop the emit (noEmitOnError false); only a missing entry does
