@@ -113,9 +113,10 @@ export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Pr
       await Promise.all(simulators.map((s) => s.stop()));
       await Promise.all(engines.map((e) => e.close()));
       await Promise.all(tables.map((t) => t.stop()));
-      await Promise.all(links.map((l) => l.close()));
+      // the last commits first: their messages go out on the links before those close
       clearInterval(pruneTimer);
       await store.closeAsync();
+      await Promise.all(links.map((l) => l.close()));
       await observability.stop();
       if (broker) await broker.close();
     },

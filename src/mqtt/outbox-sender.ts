@@ -2,16 +2,23 @@
  * Hands a table's stored messages to its MQTT connection in `seq` order, at most `window` at a
  * time, and only while connected: messages wait in the outbox (on disk, and in this queue) while
  * the broker is away, instead of piling up in mqtt.js's memory. Each PUBACK is reported so the
- * store can mark the message delivered. mqtt.js itself resends the in-flight window after a
- * reconnect, so delivery is at-least-once, in order.
+ * store can mark the message delivered. mqtt.js resends its in-flight window after a reconnect;
+ * when it gives a message up (an error), every message not yet acknowledged is sent again, in
+ * order, a second later or at the next connect. Delivery is at-least-once, in order.
  */
 import type { StoredMessage } from '../persistence/gateway-store.js';
 import type { TableLink } from './table-link.js';
 
 export class OutboxSender {
-  private readonly queue: StoredMessage[] = [];
-  private head = 0;
+  /** messages not acknowledged yet, in seq order, from `base`; [base, next) are handed over */
+  private queue: StoredMessage[] = [];
+  private base = 0;
+  private next = 0;
   private inflight = 0;
+  private readonly acked = new Set<number>();
+  /** a publish failed: hand nothing over until the retry or the next connect */
+  private blocked = false;
+  private retry: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly link: TableLink,
@@ -19,13 +26,15 @@ export class OutboxSender {
     private readonly window = 64,
   ) {
     link.connected$.subscribe((up) => {
-      if (up) this.pump();
+      if (!up) return;
+      this.blocked = false;
+      this.pump();
     });
   }
 
   /** messages waiting (not yet acknowledged by the broker) */
   get depth(): number {
-    return this.queue.length - this.head + this.inflight;
+    return this.queue.length - this.base;
   }
 
   push(m: StoredMessage): void {
@@ -34,22 +43,42 @@ export class OutboxSender {
   }
 
   private pump(): void {
-    while (this.link.connected && this.inflight < this.window && this.head < this.queue.length) {
-      const m = this.queue[this.head++];
+    while (!this.blocked && this.link.connected && this.inflight < this.window && this.next < this.queue.length) {
+      const m = this.queue[this.next++];
       this.inflight++;
       if (m.alsoTopic) this.link.publish(m.alsoTopic, m.payload, false, m.alsoCorrelation);
-      this.link.publish(this.link.topics.full(m.topic), m.payload, m.retain, undefined, (err) => {
-        this.inflight--;
-        if (err) {
-          // not delivered: put it back first in line; the next connect sends it again
-          this.queue.splice(this.head, 0, m);
-        } else this.onAcked(m.seq);
+      this.link.publish(this.link.topics.full(m.topic), m.payload, m.retain, undefined, (err) => this.settled(m, err));
+    }
+  }
+
+  private settled(m: StoredMessage, err?: Error): void {
+    if (err) {
+      if (this.blocked) return;
+      // mqtt.js gave this message up: send everything unacknowledged again, in order
+      this.blocked = true;
+      this.inflight = 0;
+      this.next = this.base;
+      this.retry ??= setTimeout(() => {
+        this.retry = null;
+        this.blocked = false;
         this.pump();
-      });
+      }, 1000);
+      this.retry.unref?.();
+      return;
     }
-    if (this.head > 1024 && this.head * 2 > this.queue.length) {
-      this.queue.splice(0, this.head);
-      this.head = 0;
+    if (this.inflight > 0) this.inflight--;
+    this.acked.add(m.seq);
+    while (this.base < this.queue.length && this.acked.has(this.queue[this.base].seq)) {
+      this.acked.delete(this.queue[this.base].seq);
+      this.base++;
     }
+    if (this.next < this.base) this.next = this.base;
+    if (this.base > 1024 && this.base * 2 > this.queue.length) {
+      this.queue = this.queue.slice(this.base);
+      this.next -= this.base;
+      this.base = 0;
+    }
+    this.onAcked(m.seq);
+    this.pump();
   }
 }

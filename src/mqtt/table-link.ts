@@ -168,6 +168,7 @@ export class TableLink {
     const c = this.client;
     if (!c) return;
     this.client = null;
+    this.isConnected = false;
     if (c.connected) {
       await new Promise<void>((resolve) => c.publish(this.topics.status, this.statusPayload('offline'), { qos: 1, retain: true }, () => resolve()));
     }
