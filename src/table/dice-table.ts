@@ -20,15 +20,9 @@ import type { DeviceFrame } from '../../drivers/codecs/frames.js';
 import { sicBoOutcome } from '../games/evaluators/sic-bo.js';
 import type { ParsedRequest } from '../mqtt/requests.js';
 import type { AlertKind } from './alerts.js';
-import { initialDevices, TableStepBase, type RequestAnswer } from './table-base.js';
+import { NumberedRoundStep, numberedRoundId } from './numbered-rounds.js';
+import { initialDevices, type RequestAnswer } from './table-base.js';
 import type { DiceRoundData, DiceTableSettings, DiceTableState, TableCounters } from './types.js';
-
-const pad6 = (n: number) => String(n).padStart(6, '0');
-
-/** `<table>-r000042`: unique per table as long as the counters persist */
-export function numberedRoundId(tableId: string, no: number): string {
-  return `${tableId}-r${pad6(no)}`;
-}
 
 export function initialDiceTableState(settings: DiceTableSettings, persisted: TableCounters = {}): DiceTableState {
   return {
@@ -41,10 +35,6 @@ export function initialDiceTableState(settings: DiceTableSettings, persisted: Ta
   };
 }
 
-export function diceTableCounters(s: DiceTableState): TableCounters {
-  return { seq: s.seq, roundNo: s.roundNo };
-}
-
 export function copyDiceTableState(prev: DiceTableState): DiceTableState {
   return {
     ...prev,
@@ -53,17 +43,7 @@ export function copyDiceTableState(prev: DiceTableState): DiceTableState {
   };
 }
 
-export class DiceTableStep extends TableStepBase<DiceTableState, DiceTableSettings> {
-  protected currentIds(): { shoeId?: string; roundId?: string } {
-    return { roundId: this.s.round?.id };
-  }
-
-  private phase(): string {
-    const r = this.s.round;
-    if (!r) return 'idle';
-    return r.bettingOpen ? 'betting' : 'dealing';
-  }
-
+export class DiceTableStep extends NumberedRoundStep<DiceTableState, DiceTableSettings> {
   private publishRound(phaseOverride?: 'complete' | 'void', extra: Record<string, unknown> = {}): void {
     const r = this.s.round;
     const body: Record<string, unknown> = {

@@ -21,8 +21,8 @@ import type { DeviceFrame } from '../../drivers/codecs/frames.js';
 import { kenoOutcome } from '../games/evaluators/keno.js';
 import type { ParsedRequest } from '../mqtt/requests.js';
 import type { AlertKind } from './alerts.js';
-import { numberedRoundId } from './dice-table.js';
-import { initialDevices, TableStepBase, type RequestAnswer } from './table-base.js';
+import { NumberedRoundStep, numberedRoundId } from './numbered-rounds.js';
+import { initialDevices, type RequestAnswer } from './table-base.js';
 import type { KenoRoundData, KenoTableSettings, KenoTableState, TableCounters } from './types.js';
 
 export const KENO_BALLS_PER_DRAW = 20;
@@ -40,10 +40,6 @@ export function initialKenoTableState(settings: KenoTableSettings, persisted: Ta
   };
 }
 
-export function kenoTableCounters(s: KenoTableState): TableCounters {
-  return { seq: s.seq, roundNo: s.roundNo };
-}
-
 export function copyKenoTableState(prev: KenoTableState): KenoTableState {
   return {
     ...prev,
@@ -52,17 +48,7 @@ export function copyKenoTableState(prev: KenoTableState): KenoTableState {
   };
 }
 
-export class KenoTableStep extends TableStepBase<KenoTableState, KenoTableSettings> {
-  protected currentIds(): { shoeId?: string; roundId?: string } {
-    return { roundId: this.s.round?.id };
-  }
-
-  private phase(): string {
-    const r = this.s.round;
-    if (!r) return 'idle';
-    return r.bettingOpen ? 'betting' : 'dealing';
-  }
-
+export class KenoTableStep extends NumberedRoundStep<KenoTableState, KenoTableSettings> {
   private expectation(): Record<string, unknown> | null {
     const r = this.s.round;
     if (!r) return this.cfg.engine ? { kind: 'open-betting' } : { kind: 'start' };

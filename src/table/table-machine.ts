@@ -5,8 +5,9 @@
  * byte for byte. Each kind of table (cards, dice, keno) has its own step class; this file picks it.
  */
 import { cardTableCounters, copyCardTableState, CardTableStep, initialCardTableState } from './card-table.js';
-import { copyDiceTableState, diceTableCounters, DiceTableStep, initialDiceTableState } from './dice-table.js';
-import { copyKenoTableState, initialKenoTableState, kenoTableCounters, KenoTableStep } from './keno-table.js';
+import { copyDiceTableState, DiceTableStep, initialDiceTableState } from './dice-table.js';
+import { copyKenoTableState, initialKenoTableState, KenoTableStep } from './keno-table.js';
+import { numberedRoundCounters } from './numbered-rounds.js';
 import type { TableCounters, TableInput, TableOutput, TableSettings, TableState } from './types.js';
 
 export { roundSummary, shoeIdOf } from './card-table.js';
@@ -29,8 +30,8 @@ export function initialTableState(settings: TableSettings, persisted: TableCount
 export function countersOf(state: TableState): TableCounters {
   switch (state.kind) {
     case 'card': return cardTableCounters(state);
-    case 'sic-bo': return diceTableCounters(state);
-    case 'keno': return kenoTableCounters(state);
+    case 'sic-bo': return numberedRoundCounters(state);
+    case 'keno': return numberedRoundCounters(state);
   }
 }
 
