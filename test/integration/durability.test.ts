@@ -89,6 +89,25 @@ describe.skipIf(!io.available)('durable delivery and crash recovery', () => {
     cleanups.length = 0;
   });
 
+  /** a broker that keeps its subscribers' sessions across its own restart, a pty, a persistent subscriber and a gateway */
+  async function outageRig(tableId: string, journal: Record<string, unknown> = {}) {
+    const brokerDir = await makeTempDir('teg-broker-');
+    const broker = await startMosquitto({ extraConfig: `persistence true\npersistence_location ${brokerDir}/\nautosave_interval 1\n` });
+    cleanups.push(() => broker.stop());
+    const pty = await createPtyPair();
+    cleanups.push(() => pty.dispose());
+    const dataDir = await makeTempDir(`teg-${tableId}-`);
+    const sub = await persistentSubscriber(broker.url, `${tableId}-sub`);
+    cleanups.push(() => sub.client.endAsync());
+    const gw: Gateway = await startGateway(validateConfig({
+      mqtt: { url: broker.url }, dataDir, journal,
+      tables: [{ id: tableId, game: 'baccarat', devices: [{ id: 'shoe-1', kind: 'card-shoe', staleAfterMs: 60000, transport: { type: 'serial', path: pty.gatewayPath } }] }],
+    }), { logger: silentLogger });
+    cleanups.push(() => gw.stop());
+    await sub.waitFor((m) => m.topic === `casino/${tableId}/devices/shoe-1` && m.payload.state === 'connected');
+    return { broker, pty, sub, gw };
+  }
+
   it('the gateway SIGKILLed mid-round restarts from its journal and carries on with the next card', async () => {
     const broker = await startMosquitto();
     cleanups.push(() => broker.stop());
@@ -153,20 +172,7 @@ describe.skipIf(!io.available)('durable delivery and crash recovery', () => {
   }, 90_000);
 
   it('the broker stopped mid-shoe: results wait in the outbox and arrive after its restart, in order, without a gap', async () => {
-    const brokerDir = await makeTempDir('teg-broker-');
-    const broker = await startMosquitto({ extraConfig: `persistence true\npersistence_location ${brokerDir}/\nautosave_interval 1\n` });
-    cleanups.push(() => broker.stop());
-    const pty = await createPtyPair();
-    cleanups.push(() => pty.dispose());
-    const dataDir = await makeTempDir('teg-outage-');
-    const sub = await persistentSubscriber(broker.url, 'outage-sub');
-    cleanups.push(() => sub.client.endAsync());
-    const gw: Gateway = await startGateway(validateConfig({
-      mqtt: { url: broker.url }, dataDir,
-      tables: [{ id: 'out-01', game: 'baccarat', devices: [{ id: 'shoe-1', kind: 'card-shoe', staleAfterMs: 60000, transport: { type: 'serial', path: pty.gatewayPath } }] }],
-    }), { logger: silentLogger });
-    cleanups.push(() => gw.stop());
-    await sub.waitFor((m) => m.topic === 'casino/out-01/devices/shoe-1' && m.payload.state === 'connected');
+    const { broker, pty, sub, gw } = await outageRig('out-01');
     const shoe = new ReferenceShoe(pty);
     await shoe.cards(...ROUNDS[0]);
     await sub.waitFor((m) => m.topic === 'casino/out-01/result');
@@ -190,20 +196,7 @@ describe.skipIf(!io.available)('durable delivery and crash recovery', () => {
   }, 90_000);
 
   it('an outbox at its bound raises outbox-filling and outbox-full, holds the shoe (LOCK) and releases it (UNLOCK) once drained; nothing is dropped', async () => {
-    const brokerDir = await makeTempDir('teg-broker-');
-    const broker = await startMosquitto({ extraConfig: `persistence true\npersistence_location ${brokerDir}/\nautosave_interval 1\n` });
-    cleanups.push(() => broker.stop());
-    const pty = await createPtyPair();
-    cleanups.push(() => pty.dispose());
-    const dataDir = await makeTempDir('teg-full-');
-    const sub = await persistentSubscriber(broker.url, 'full-sub');
-    cleanups.push(() => sub.client.endAsync());
-    const gw: Gateway = await startGateway(validateConfig({
-      mqtt: { url: broker.url }, dataDir, journal: { outboxMaxMessages: 12 },
-      tables: [{ id: 'full-01', game: 'baccarat', devices: [{ id: 'shoe-1', kind: 'card-shoe', staleAfterMs: 60000, transport: { type: 'serial', path: pty.gatewayPath } }] }],
-    }), { logger: silentLogger });
-    cleanups.push(() => gw.stop());
-    await sub.waitFor((m) => m.topic === 'casino/full-01/devices/shoe-1' && m.payload.state === 'connected');
+    const { broker, pty, sub } = await outageRig('full-01', { outboxMaxMessages: 12 });
     await broker.pause();
     const shoe = new ReferenceShoe(pty);
     await shoe.cards(...ROUNDS[0], ...ROUNDS[1]); // 9 cards: 9 events + round snapshots + 2 results > 12
