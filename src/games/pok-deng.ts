@@ -68,7 +68,9 @@ function cardsOf(s: PokDengRound): Record<string, Card[]> {
   const out: Record<string, Card[]> = {};
   for (let i = 0; i < s.players; i++) out[POK_DENG_PLAYERS[i]] = [];
   out.banker = [];
-  s.dealt.forEach((c, n) => out[positionOf(n, s.players)].push(c));
+  s.dealt.forEach((c, n) => {
+    out[positionOf(n, s.players)].push(c);
+  });
   return out;
 }
 

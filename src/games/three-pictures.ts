@@ -35,7 +35,9 @@ function dealtTo(n: number, reversed: boolean): string {
 
 function cardsOf(s: ThreePicturesRound): Record<string, Card[]> {
   const out: Record<string, Card[]> = { p1: [], p2: [], p3: [], banker: [] };
-  s.dealt.forEach((c, n) => out[THREE_PICTURES_ORDER[n % 4]].push(c));
+  s.dealt.forEach((c, n) => {
+    out[THREE_PICTURES_ORDER[n % 4]].push(c);
+  });
   if (s.reversed) [out.p1, out.p3] = [out.p3, out.p1];
   return out;
 }

@@ -54,7 +54,9 @@ describe('evaluateThreePictures', () => {
     const names = ['three-knights'];
     for (let p = 9; p >= 0; p--) names.push(`double-knights-${p}`, `single-knight-${p}`, `plain-${p}`);
     expect(names).toHaveLength(31);
-    names.forEach((name, i) => expect(threePicturesRankName(i + 1)).toBe(name));
+    names.forEach((name, i) => {
+      expect(threePicturesRankName(i + 1)).toBe(name);
+    });
     expect(() => threePicturesRankName(0)).toThrow(RangeError);
     expect(() => threePicturesRankName(32)).toThrow(RangeError);
   });
