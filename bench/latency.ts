@@ -17,6 +17,7 @@
  */
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { measureCommitFloor } from './commit-floor.js';
 import { connectClient, type Broker } from './lib/broker.js';
 import { cpuWindow, type CpuWindow } from './lib/cpu.js';
 import { benchConfig, journalDefault, startGatewayProc, type GatewayProc } from './lib/gateway-proc.js';
@@ -39,6 +40,11 @@ export interface RateResult {
   p99Ratio: number;
   p99AboveBaselineMs: number;
   result: LatencySummary;
+  /** one fsync'd journal commit of a card's size on the data dir's disk, paced like this series */
+  commit?: LatencySummary;
+  /** bare publish + durable commit: what a card's latency cannot go below */
+  floorP50Ms?: number;
+  floorP99Ms?: number;
   pacing: PaceStats;
   cpu: CpuWindow;
   gatewayCpuPct: number;
@@ -141,6 +147,14 @@ export async function runLatency(o: LatencyOptions) {
       if ((await s.meter.drain(30_000)) > 0) throw new Error('baseline 1000/s: messages never arrived');
       const r1000 = rateResult(1000, gw1000, [...s.baseline.latencies], res1000, pacing1000, cpuWin1000, cpu1000);
       r1000.note = 'gateway series, then the baseline series';
+
+      // the floor: one durable commit of a card's size on the same disk, paced like each series
+      for (const [r, intervalMs, commits] of [[r20, 25, o.quick ? 200 : 1000], [r1000, 1, n1000]] as const) {
+        r.commit = await measureCommitFloor({ dataDir: dataDisk, payloadBytes: size, synchronous: journalDefault() === 'normal' ? 'normal' : 'full', commits, intervalMs });
+        r.floorP50Ms = round3(r.baseline.p50Ms + r.commit.p50Ms);
+        r.floorP99Ms = round3(r.baseline.p99Ms + r.commit.p99Ms);
+        o.log(`  commit floor at ${r.cardsPerSec}/s: p50 ${r.commit.p50Ms} ms, p99 ${r.commit.p99Ms} ms (n=${r.commit.n})`);
+      }
       if (s.meter.mismatches || s.meter.unexpected) throw new Error(`matching failed: ${s.meter.mismatches} mismatches, ${s.meter.unexpected} unexpected`);
       await closeSession(s);
 

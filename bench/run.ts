@@ -240,6 +240,20 @@ function targets(o: Record<string, any>): Target[] {
         value: `${f(r.gateway.p99Ms)} ms vs ${f(r.baseline.p99Ms)} ms (x${f(r.p99Ratio)}, +${f(r.p99AboveBaselineMs)} ms)`,
         met: r.p99Ratio <= 1.5 && r.p99AboveBaselineMs < 2,
       });
+      if (r.commit) {
+        t.push({
+          what: `card latency p99 at ${rate} cards/s vs the floor (bare publish p99 + durable commit p99)`,
+          target: '<= floor + 1.0 ms',
+          value: `${f(r.gateway.p99Ms)} ms vs ${f(r.floorP99Ms)} ms (${f(r.baseline.p99Ms)} + ${f(r.commit.p99Ms)}; x${f(r.gateway.p99Ms / r.floorP99Ms)}, ${f(r.gateway.p99Ms - r.floorP99Ms)} ms above)`,
+          met: r.gateway.p99Ms <= r.floorP99Ms + 1.0,
+        });
+        t.push({
+          what: `card latency p50 at ${rate} cards/s vs the floor (bare publish p50 + durable commit p50)`,
+          target: '<= floor + 0.3 ms',
+          value: `${f(r.gateway.p50Ms)} ms vs ${f(r.floorP50Ms)} ms (${f(r.baseline.p50Ms)} + ${f(r.commit.p50Ms)}; x${f(r.gateway.p50Ms / r.floorP50Ms)}, ${f(r.gateway.p50Ms - r.floorP50Ms)} ms above)`,
+          met: r.gateway.p50Ms <= r.floorP50Ms + 0.3,
+        });
+      }
     }
   }
   if (o.throughput) {
@@ -290,6 +304,7 @@ function printTable(o: Record<string, any>) {
       rows.push([`card latency @${rate}/s gateway p50/p99/max`, `${f(r.gateway.p50Ms)} / ${f(r.gateway.p99Ms)} / ${f(r.gateway.maxMs)} ms (n=${r.gateway.n})`]);
       rows.push([`card latency @${rate}/s baseline p50/p99/max`, `${f(r.baseline.p50Ms)} / ${f(r.baseline.p99Ms)} / ${f(r.baseline.maxMs)} ms (n=${r.baseline.n})`]);
       rows.push([`  p99 ratio / above baseline`, `x${f(r.p99Ratio)} / +${f(r.p99AboveBaselineMs)} ms; foreign CPU ${f(r.cpu.foreignPct)}%`]);
+      if (r.commit) rows.push([`card latency @${rate}/s durable commit p50/p99/max`, `${f(r.commit.p50Ms)} / ${f(r.commit.p99Ms)} / ${f(r.commit.maxMs)} ms (n=${r.commit.n}); floor p50/p99 ${f(r.floorP50Ms)} / ${f(r.floorP99Ms)} ms`]);
     }
     for (const [k, v] of Object.entries((o.cardLatency.variantsAt1000 ?? {}) as Record<string, any>)) {
       rows.push([`card latency @1000/s, ${k}`, `${f(v.gateway.p50Ms)} / ${f(v.gateway.p99Ms)} / ${f(v.gateway.maxMs)} ms`]);
