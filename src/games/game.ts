@@ -65,4 +65,6 @@ export interface CardGame<S = unknown> {
   cards(s: S): Record<string, Card[]>;
   /** the outcome of a complete round (games.md) */
   outcome(s: S): Outcome;
+  /** what a void round's result still carries (Hold'em: the Bonus bet stands); null or absent: no outcome */
+  voidOutcome?(s: S): Outcome | null;
 }
