@@ -664,10 +664,12 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
         if (!g.decide) return { error: `${g.id} takes no player decisions` };
         if (r.bettingOpen) return { error: 'betting is still open' };
         if (r.burns.length < r.burnsNeeded) return { error: 'the round\'s burn cards have not been drawn yet' };
-        const next = g.decide(r.game, req.args.seat as string, req.args.action as string);
-        if (next && typeof next === 'object' && 'error' in (next as object)) return next as { error: string };
+        const keepStanding = req.args.keepStanding === true;
+        if (keepStanding && g.id !== 'blackjack') return { code: 'invalid-args', error: `keepStanding means nothing in ${g.id} (blackjack shared seats only)` };
+        const next = g.decide(r.game, req.args.seat as string, req.args.action as string, keepStanding ? { keepStanding } : {});
+        if (next && typeof next === 'object' && 'error' in (next as object)) return { code: keepStanding ? 'invalid-args' : 'wrong-phase', ...(next as { error: string }) };
         r.game = next;
-        this.event('decision', { seat: req.args.seat, action: req.args.action });
+        this.event('decision', { seat: req.args.seat, action: req.args.action, ...(keepStanding ? { keepStanding } : {}) });
         this.afterChange();
         return { data: { roundId: r.id } };
       }

@@ -14,7 +14,8 @@ import type {
 
 const ENVELOPE_KEYS: ReadonlySet<string> = new Set(['v', 'type', 'table', 'game', 'seq', 'ts']);
 
-export type RequestAnswer = { error: string } | { data?: Record<string, unknown> };
+/** `code`: a machine-readable error code of mqtt-api.md (e.g. `invalid-args`, `wrong-phase`, `outside-window`) */
+export type RequestAnswer = { error: string; code?: string } | { data?: Record<string, unknown> };
 
 /** Fresh device records: every configured device starts `disconnected`. */
 export function initialDevices(settings: BaseTableSettings): Record<string, DeviceRecord> {
@@ -201,7 +202,10 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
     else if (!req.ok) answer = { error: req.error };
     else answer = req.command === 'status' ? { data: this.statusSnapshot() } : this.handleRequest(req);
     const body: Record<string, unknown> = { command, transaction: req.transaction ?? null, status: 'error' in answer ? 'error' : 'ok' };
-    if ('error' in answer) body.error = answer.error;
+    if ('error' in answer) {
+      if (answer.code) body.code = answer.code;
+      body.error = answer.error;
+    }
     else if (answer.data) body.data = answer.data;
     const env = this.envelope('response', body);
     this.out.push({

@@ -139,7 +139,7 @@ describe('unnecessary card (games.md Unnecessary card: "does not affect the resu
     cards(t, '2S', '3S', '4S', '6D', '7D', '9D');
     t.request('close-decisions');
     expect(t.lastResult()).toMatchObject({ status: 'complete', cards: { player: ['2S', '3S', '4S'], burn: [] } });
-    expect((t.published('shoe').at(-1) as { cardsDealt: number }).cardsDealt).toBe(14);
+    expect(t.published('shoe').at(-1)!.cardsDealt).toBe(14);
     expect(cardEvents(t)).toHaveLength(14);
   });
 
