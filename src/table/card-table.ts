@@ -6,7 +6,7 @@
  * order and the outcome of one round. Pure: no I/O, no clock, no randomness.
  */
 import type { DeviceFrame } from '../../drivers/codecs/frames.js';
-import { revealBurnCount, type Card } from '../domain/card.js';
+import { isCard, revealBurnCount, type Card } from '../domain/card.js';
 import type { Expectation, RevealPoint } from '../games/game.js';
 import type { ParsedRequest } from '../mqtt/requests.js';
 import type { AlertKind } from './alerts.js';
@@ -599,7 +599,8 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
     const r = this.s.round!;
     this.reveal('all');
     const outcome = this.cfg.game.outcome(r.game);
-    this.publish('result', 'result', true, { status: 'complete', cards: this.resultCards(r), outcome });
+    const env = this.publish('result', 'result', true, { status: 'complete', cards: this.resultCards(r), outcome });
+    this.remember({ id: r.id, shoeId: this.s.shoe.id, resultSeq: env.seq, status: 'complete', game: r.game, burns: [...r.burns], seen: [...r.seen] });
     this.publishRound('complete', { cards: this.resultCards(r) });
     this.finishRound('complete');
     this.log('info', roundSummary(r.id, this.resultCards(r), outcome));
@@ -685,6 +686,7 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
         return { data: { roundId: r.id } };
       }
       case 'correction': {
+        if (req.args.roundId !== undefined && req.args.roundId !== r?.id) return this.correctCompleted(req.args);
         if (!r) return { error: 'no round is in progress' };
         if (!g.correct) return { error: `${g.id} has no corrections` };
         const next = g.correct(r.game, req.args.kind as string, req.args);
@@ -695,6 +697,7 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
         return { data: { roundId: r.id } };
       }
       case 'void-round':
+        if (req.args.roundId !== undefined && req.args.roundId !== r?.id) return this.correctCompleted({ ...req.args, kind: 'void' });
         return this.pitVoid(req.args.reason as string, () => this.voidRound('round-void', req.args.reason as string));
       case 'new-shoe':
         this.startNewShoe('new-shoe request');
@@ -709,6 +712,129 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
         return { data: { shoeId: sh.id, state: sh.state } };
       }
     }
+  }
+
+  // ================================================================ corrections after the result
+  // games.md "Corrections and voids after the result": the pit may void or correct one of the last
+  // `correctionWindowRounds` completed rounds by its roundId, with `by`. A superseding `result`
+  // (status corrected | void, supersedesSeq, correction {kind, by, reason}) for the same roundId.
+
+  private remember(entry: CompletedRound): void {
+    const keep = this.cfg.correctionWindowRounds;
+    const list = [...(this.s.completed ?? []), entry];
+    this.s.completed = keep > 0 ? list.slice(-keep) : [];
+  }
+
+  private correctCompleted(args: Record<string, unknown>): RequestAnswer {
+    const roundId = String(args.roundId);
+    const kind = String(args.kind);
+    const by = typeof args.by === 'string' && args.by.length > 0 ? args.by : null;
+    const reason = typeof args.reason === 'string' ? args.reason : kind;
+    const list = this.s.completed ?? [];
+    const index = list.findIndex((x) => x.id === roundId);
+    if (index < 0) return { code: 'outside-window', error: `round ${roundId} is not one of the last ${this.cfg.correctionWindowRounds} completed rounds of this table` };
+    if (!by) return { code: 'invalid-args', error: 'a correction or void of a completed round needs `by` (the operator id)' };
+    const entry = list[index];
+    if (entry.status === 'void') return { code: 'wrong-phase', error: `round ${roundId} has already been voided` };
+    const g = this.cfg.game;
+    const correction = { kind, by, reason };
+    const ids = { shoeId: entry.shoeId, roundId: entry.id };
+    if (kind === 'void') {
+      this.alert('round-void', `the pit (${by}) voided completed round ${roundId}: ${reason}`, { by });
+      const env = this.publish('result', 'result', true, {
+        status: 'void', reason: 'round-void', detail: reason, cards: this.cardsOf(entry.game, entry.burns), outcome: null, supersedesSeq: entry.resultSeq, correction,
+      }, ids);
+      this.s.completed = list.map((x, i) => (i === index ? { ...x, status: 'void', resultSeq: env.seq } : x));
+      return { data: { roundId, supersedesSeq: entry.resultSeq } };
+    }
+    let game: unknown;
+    if (kind === 'cards') {
+      const rebuilt = this.rebuildFromCards(args.cards, entry);
+      if ('error' in rebuilt) return { code: 'invalid-args', error: rebuilt.error };
+      game = rebuilt.game;
+    } else {
+      if (!g.correct) return { code: 'invalid-args', error: `${g.id} has no correction "${kind}" (a completed round takes kind "cards")` };
+      const next = g.correct(entry.game, kind, args);
+      if (next && typeof next === 'object' && 'error' in (next as object)) return { code: 'invalid-args', ...(next as { error: string }) };
+      game = next;
+    }
+    const outcome = g.outcome(game);
+    this.event('correction', { correction: kind, by, roundId });
+    const env = this.publish('result', 'result', true, {
+      status: 'corrected', cards: this.cardsOf(game, entry.burns), outcome, supersedesSeq: entry.resultSeq, correction,
+    }, ids);
+    this.s.completed = list.map((x, i) => (i === index ? { ...x, status: 'corrected', resultSeq: env.seq, game } : x));
+    this.log('info', `${roundId} corrected by ${by} (${kind}): ${roundSummary(roundId, this.cardsOf(game, entry.burns), outcome)}`);
+    return { data: { roundId, supersedesSeq: entry.resultSeq } };
+  }
+
+  private cardsOf(game: unknown, burns: (Card | null)[]): Record<string, (Card | null)[]> {
+    const cards = this.cfg.game.cards(game);
+    const out: Record<string, (Card | null)[]> = {};
+    for (const pos of this.cfg.game.positions) if (cards[pos]) out[pos] = [...cards[pos]];
+    for (const pos of Object.keys(cards)) if (!(pos in out)) out[pos] = [...cards[pos]];
+    out.burn = [...burns];
+    return out;
+  }
+
+  /**
+   * A round rebuilt from the corrected cards per position, dealt through the game module in its
+   * own order (decision windows closed as they come; blackjack decisions read from the cards:
+   * `split` when `seatNa` is given, `hit` with keepStanding when `seatNs` is, `hit` while the hand
+   * has cards left, else `stand`). Every card must be used and the round must be complete.
+   */
+  private rebuildFromCards(raw: unknown, entry: CompletedRound): { game: unknown } | { error: string } {
+    const g = this.cfg.game;
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return { error: '`cards` must be an object: position -> card codes' };
+    const want: Record<string, Card[]> = {};
+    const all: Card[] = [];
+    for (const [pos, list] of Object.entries(raw as Record<string, unknown>)) {
+      if (pos === 'burn') continue;
+      if (!Array.isArray(list) || !list.every((c) => typeof c === 'string' && isCard(c))) return { error: `cards.${pos} must be a list of card codes` };
+      want[pos] = [...(list as Card[])];
+      // a blackjack standing hand `seatNs` holds the first cards of `seatN`: counted there
+      if (!/^seat\d+s$/.test(pos)) all.push(...(list as Card[]));
+    }
+    // duplicates beyond the shoe, and (in the current shoe) cards never dealt in it
+    const times: Record<string, number> = {};
+    for (const c of all) times[c] = (times[c] ?? 0) + 1;
+    const sh = this.s.shoe;
+    for (const [c, n] of Object.entries(times)) {
+      if (n > this.cfg.decks) return { error: `${c} appears ${n} times: more than a ${this.cfg.decks}-deck shoe holds` };
+      if (entry.shoeId === sh.id && (sh.counts[c] ?? 0) < n) return { error: `${c} was not dealt ${n > 1 ? `${n} times ` : ''}in shoe ${sh.id}` };
+    }
+    let s = g.newRound({ engine: this.cfg.engine, options: this.cfg.gameOptions });
+    const used: Record<string, number> = {};
+    for (let guard = 0; guard < 200; guard++) {
+      const e = g.expect(s);
+      if (e.kind === 'complete') break;
+      if (e.kind === 'card') {
+        const n = used[e.position] ?? 0;
+        const c = want[e.position]?.[n];
+        if (!c) return { error: `the corrected cards do not fit ${g.id}: the round needs another card for ${e.position}` };
+        used[e.position] = n + 1;
+        s = g.place(s, c);
+        continue;
+      }
+      let next: unknown;
+      if (e.kind === 'close-decisions') next = g.closeDecisions ? g.closeDecisions(s) : { error: 'no decision windows' };
+      else {
+        const have = (g.cards(s)[e.seat] ?? []).length;
+        const left = (want[e.seat]?.length ?? 0) - have;
+        const standing = want[`${e.seat}s`];
+        if (e.actions.includes('split') && want[`${e.seat}a`]) next = g.decide!(s, e.seat, 'split');
+        else if (standing && !(`${e.seat}s` in g.cards(s)) && standing.length === have) next = g.decide!(s, e.seat, 'hit', { keepStanding: true });
+        else next = g.decide!(s, e.seat, left > 0 ? 'hit' : e.actions.includes('stand') ? 'stand' : e.actions[0]);
+      }
+      if (next && typeof next === 'object' && 'error' in (next as object)) return { error: `the corrected cards do not fit ${g.id}: ${(next as { error: string }).error}` };
+      s = next;
+    }
+    if (g.expect(s).kind !== 'complete') return { error: 'the corrected cards do not make a complete round' };
+    for (const [pos, list] of Object.entries(want)) {
+      const got = g.cards(s)[pos] ?? [];
+      if (got.length !== list.length || got.some((c, i) => c !== list[i])) return { error: `the corrected cards do not fit ${g.id}: ${pos} would be dealt [${got.join(', ')}], not [${list.join(', ')}]` };
+    }
+    return { game: s };
   }
 
   // ================================================================ shuffler

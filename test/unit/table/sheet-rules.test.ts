@@ -347,3 +347,117 @@ describe('Hold\'em void after the hole cards (games.md Hold\'em, sheet 000)', ()
     expect(t.lastResult()).toMatchObject({ status: 'void', outcome: null });
   });
 });
+
+describe('corrections and voids after the result (games.md Corrections; sheets 000 SH-05, SH-13, 3 Pictures, Sic Bo)', () => {
+  const completedBaccarat = () => {
+    const t = table('baccarat');
+    t.request('open-betting');
+    t.request('close-betting');
+    cards(t, '9C', 'KS', '9D', '2S'); // player 8, banker 2: player
+    return t;
+  };
+  const onlyResponse = (t: DeviceTableHarness, f: () => unknown) => {
+    const before = t.outputs.length;
+    const resp = f();
+    const published = t.outputs.slice(before).filter((o) => o.type === 'publish').map((o) => (o as { topic: string }).topic);
+    expect(published).toEqual([expect.stringMatching(/^response\//)]);
+    return resp;
+  };
+
+  it('cards: a superseding result for the same roundId, status corrected, outcome recomputed, supersedesSeq, correction {kind, by, reason}', () => {
+    const t = completedBaccarat();
+    const first = t.lastResult()!;
+    expect(first.outcome).toMatchObject({ winner: 'player' });
+    const resp = t.request('correction', { kind: 'cards', roundId: first.roundId, by: 'pit-7', reason: 'player and banker swapped', cards: { player: ['KS', '2S'], banker: ['9C', '9D'] } });
+    expect(resp).toMatchObject({ status: 'ok', data: { roundId: first.roundId, supersedesSeq: first.seq } });
+    expect(t.lastResult()).toMatchObject({
+      status: 'corrected', roundId: first.roundId, shoeId: first.shoeId, supersedesSeq: first.seq,
+      correction: { kind: 'cards', by: 'pit-7', reason: 'player and banker swapped' },
+      cards: { player: ['KS', '2S'], banker: ['9C', '9D'], burn: [] }, outcome: { winner: 'banker', playerTotal: 2, bankerTotal: 8 },
+    });
+    // a second correction supersedes the corrected result
+    const corrected = t.lastResult()!;
+    t.request('void-round', { roundId: first.roundId, by: 'pit-7', reason: 'dealer error' });
+    expect(t.lastResult()).toMatchObject({ status: 'void', supersedesSeq: corrected.seq, correction: { kind: 'void', by: 'pit-7' }, outcome: null });
+    expect(t.request('void-round', { roundId: first.roundId, by: 'pit-7', reason: 'again' })).toMatchObject({ status: 'error', code: 'wrong-phase' });
+  });
+
+  it('bad input: outside the window, without by, cards that do not fit: an error with a code, nothing changed, nothing published', () => {
+    const t = completedBaccarat();
+    const first = t.lastResult()!;
+    t.request('open-betting');
+    t.request('close-betting');
+    cards(t, '8C', '8S', 'AD', 'KS'); // player 9: a natural
+    const second = t.lastResult()!;
+    expect(second.roundId).not.toBe(first.roundId);
+    const state = JSON.stringify(t.state);
+    const ask = (payload: Record<string, unknown>) => onlyResponse(t, () => t.request('correction', { kind: 'cards', ...payload }));
+    const cardsOk = { player: ['8C', 'AD'], banker: ['8S', 'KS'] };
+    expect(ask({ roundId: first.roundId, by: 'pit-7', cards: cardsOk })).toMatchObject({ status: 'error', code: 'outside-window' }); // window 1: only the most recent
+    expect(onlyResponse(t, () => t.request('void-round', { roundId: first.roundId, by: 'pit-7', reason: 'x' }))).toMatchObject({ status: 'error', code: 'outside-window' });
+    expect(ask({ roundId: second.roundId, cards: cardsOk })).toMatchObject({ status: 'error', code: 'invalid-args' }); // no by
+    expect(ask({ roundId: second.roundId, by: 'pit-7', cards: { player: ['8C'], banker: ['8S', 'KS'] } })).toMatchObject({ status: 'error', code: 'invalid-args' }); // wrong count
+    expect(ask({ roundId: second.roundId, by: 'pit-7', cards: { player: ['AD', '2H'], banker: ['8S', 'KS'] } })).toMatchObject({ status: 'error', code: 'invalid-args' }); // 2H never dealt in this shoe
+    expect(ask({ roundId: second.roundId, by: 'pit-7', cards: { player: ['8C', 'AD'], banker: ['8C', 'KS'] } })).toMatchObject({ status: 'error', code: 'invalid-args' }); // 8C dealt once
+    expect(JSON.stringify({ ...(t.state as CardTableState), seq: 0 })).toBe(JSON.stringify({ ...JSON.parse(state), seq: 0 }));
+  });
+
+  it('correctionWindowRounds: 2 reaches the round before the last', () => {
+    const t = table('baccarat', 'engine', { correctionWindowRounds: 2 });
+    t.request('open-betting');
+    t.request('close-betting');
+    cards(t, '9C', 'KS', '9D', '2S');
+    const first = t.lastResult()!;
+    t.request('open-betting');
+    t.request('close-betting');
+    cards(t, '8C', '8S', 'AD', 'KS');
+    expect(t.request('void-round', { roundId: first.roundId, by: 'pit-1', reason: 'late report' })).toMatchObject({ status: 'ok' });
+    expect(t.lastResult()).toMatchObject({ roundId: first.roundId, status: 'void', supersedesSeq: first.seq });
+  });
+
+  it('3 Pictures reverse-order after the deal (the usual case): p1 and p3 swapped in a corrected result', () => {
+    const t = table('three-pictures', 'engine', { burnPerRound: 0 });
+    t.request('open-betting');
+    t.request('close-betting');
+    cards(t, 'KS', '2H', '5C', '9D', 'QS', '3H', '6C', '8D', 'JS', '4H', '7C', '7D');
+    const first = t.lastResult()!;
+    expect(first).toMatchObject({ status: 'complete', cards: { p1: ['KS', 'QS', 'JS'], p3: ['5C', '6C', '7C'] } });
+    expect(t.request('correction', { kind: 'reverse-order', roundId: first.roundId, by: 'pit-2' })).toMatchObject({ status: 'ok' });
+    expect(t.lastResult()).toMatchObject({ status: 'corrected', supersedesSeq: first.seq, cards: { p1: ['5C', '6C', '7C'], p3: ['KS', 'QS', 'JS'] }, correction: { kind: 'reverse-order', by: 'pit-2' } });
+    expect((t.lastResult()!.outcome as { positions: Record<string, { rankName: string }> }).positions.p3.rankName).toBe('three-knights');
+  });
+
+  it('blackjack: a correction by cards rebuilds the decisions (hit / stand) from the cards', () => {
+    const t = table('blackjack', 'engine', { gameOptions: { seats: 1 }, burnPerRound: 0 });
+    t.request('open-betting');
+    t.request('close-betting');
+    cards(t, 'TS', '9H', '6D');
+    t.request('decision', { seat: 'seat1', action: 'hit' });
+    card(t, '2C');
+    t.request('decision', { seat: 'seat1', action: 'stand' });
+    card(t, '8D'); // dealer 17
+    const first = t.lastResult()!;
+    expect(first).toMatchObject({ status: 'complete', outcome: { positions: { seat1: { total: 18, outcome: 'win' } } } });
+    t.request('correction', { kind: 'cards', roundId: first.roundId, by: 'pit-3', cards: { seat1: ['TS', '2C', '6D'], dealer: ['9H', '8D'] } });
+    expect(t.lastResult()).toMatchObject({ status: 'corrected', outcome: { positions: { seat1: { total: 18, outcome: 'win' } } } });
+  });
+});
+
+describe('blackjack keepStanding on the table (games.md Blackjack; mqtt-api.md decision)', () => {
+  it('a standing hand seat1s in the result; keepStanding elsewhere is an error with a code and changes nothing', () => {
+    const t = table('blackjack', 'engine', { gameOptions: { seats: 1 }, burnPerRound: 0 });
+    t.request('open-betting');
+    t.request('close-betting');
+    cards(t, 'TS', '9H', '7D');
+    expect(t.request('decision', { seat: 'seat1', action: 'stand', keepStanding: true })).toMatchObject({ status: 'error', code: 'invalid-args' });
+    expect(t.request('decision', { seat: 'seat1', action: 'hit', keepStanding: true })).toMatchObject({ status: 'ok' });
+    card(t, '2C');
+    t.request('decision', { seat: 'seat1', action: 'stand' });
+    card(t, '8D');
+    expect(t.lastResult()).toMatchObject({ status: 'complete', cards: { seat1: ['TS', '7D', '2C'], seat1s: ['TS', '7D'] }, outcome: { positions: { seat1: { total: 19, outcome: 'win' }, seat1s: { total: 17, outcome: 'push' } } } });
+    const h = table('holdem');
+    h.request('open-betting');
+    h.request('close-betting');
+    expect(h.request('decision', { seat: 'player', action: 'hit', keepStanding: true })).toMatchObject({ status: 'error', code: 'invalid-args' });
+  });
+});
