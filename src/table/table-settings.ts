@@ -14,6 +14,7 @@ export function tableSettings(t: TableConfig): TableSettings {
     const base = {
       tableId: t.id, gameId: t.game, engine: t.betting === 'engine',
       devices: t.devices.map((d) => ({ id: d.id, kind: d.kind })), gameOptions: t.gameOptions,
+      correctionWindowRounds: t.correctionWindowRounds,
     };
     return nonCard.table === 'sic-bo' ? { kind: 'sic-bo', ...base, minBounces: t.minBounces } : { kind: 'keno', ...base };
   }

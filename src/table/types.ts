@@ -19,6 +19,8 @@ export interface BaseTableSettings {
   engine: boolean;
   devices: ReadonlyArray<{ id: string; kind: DeviceKind }>;
   gameOptions: Readonly<Record<string, unknown>>;
+  /** games.md Corrections: how many of the most recent completed rounds the pit may still void or correct (default 1) */
+  correctionWindowRounds?: number;
 }
 
 /** Static settings of a card-game table, resolved from the config file. */

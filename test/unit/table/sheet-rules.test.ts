@@ -461,3 +461,35 @@ describe('blackjack keepStanding on the table (games.md Blackjack; mqtt-api.md d
     expect(h.request('decision', { seat: 'player', action: 'hit', keepStanding: true })).toMatchObject({ status: 'error', code: 'invalid-args' });
   });
 });
+
+describe('corrections of completed sic bo and keno rounds (games.md Corrections; Sic Bo sheet "results that are wrong are corrected")', () => {
+  it('sic bo: correction by dice, then a void; bad dice or no by: an error with a code, nothing published', () => {
+    const t = new DeviceTableHarness({ game: 'sic-bo', devices: [{ id: 'dice-1', kind: 'dice-sensor' }] });
+    t.frame('dice-1', 'DICE', { type: 'ROLL', dice: [1, 2, 3], bounces: 3 });
+    const first = t.lastResult()!;
+    expect(first).toMatchObject({ status: 'complete', outcome: { total: 6 } });
+    const n = t.results().length;
+    expect(t.request('correction', { kind: 'dice', roundId: first.roundId, dice: [6, 6, 5] })).toMatchObject({ status: 'error', code: 'invalid-args' });
+    expect(t.request('correction', { kind: 'dice', roundId: first.roundId, by: 'pit-1', dice: [7, 6, 5] })).toMatchObject({ status: 'error', code: 'invalid-args' });
+    expect(t.request('correction', { kind: 'dice', roundId: 'nope', by: 'pit-1', dice: [6, 6, 5] })).toMatchObject({ status: 'error', code: 'outside-window' });
+    expect(t.results()).toHaveLength(n);
+    expect(t.request('correction', { kind: 'dice', roundId: first.roundId, by: 'pit-1', reason: 'sensor misread', dice: [6, 6, 5] })).toMatchObject({ status: 'ok' });
+    expect(t.lastResult()).toMatchObject({ status: 'corrected', roundId: first.roundId, dice: [6, 6, 5], supersedesSeq: first.seq, outcome: { total: 17, size: 'big' }, correction: { kind: 'dice', by: 'pit-1' } });
+    const corrected = t.lastResult()!;
+    t.request('void-round', { roundId: first.roundId, by: 'pit-1', reason: 'dome opened' });
+    expect(t.lastResult()).toMatchObject({ status: 'void', supersedesSeq: corrected.seq, correction: { kind: 'void' } });
+  });
+
+  it('keno: correction by balls (20 distinct 1-80), outcome recomputed', () => {
+    const t = new DeviceTableHarness({ game: 'keno', devices: [{ id: 'balls-1', kind: 'ball-reader' }] });
+    const drawn = Array.from({ length: 20 }, (_, i) => i + 1);
+    t.frame('balls-1', 'BALL', { type: 'START' });
+    for (const b of drawn) t.frame('balls-1', 'BALL', { type: 'BALL', ball: b });
+    t.frame('balls-1', 'BALL', { type: 'END' });
+    const first = t.lastResult()!;
+    const fixed = [...drawn.slice(0, 19), 80];
+    expect(t.request('correction', { kind: 'balls', roundId: first.roundId, by: 'pit-4', balls: [...drawn.slice(0, 19), 1] })).toMatchObject({ status: 'error', code: 'invalid-args' });
+    expect(t.request('correction', { kind: 'balls', roundId: first.roundId, by: 'pit-4', balls: fixed })).toMatchObject({ status: 'ok' });
+    expect(t.lastResult()).toMatchObject({ status: 'corrected', balls: fixed, supersedesSeq: first.seq, outcome: { sum: 210 - 20 + 80 } });
+  });
+});
