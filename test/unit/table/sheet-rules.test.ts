@@ -493,3 +493,27 @@ describe('corrections of completed sic bo and keno rounds (games.md Corrections;
     expect(t.lastResult()).toMatchObject({ status: 'corrected', balls: fixed, supersedesSeq: first.seq, outcome: { sum: 210 - 20 + 80 } });
   });
 });
+
+describe('corrections are journaled inputs: replay reproduces them byte for byte', () => {
+  it('the same inputs from the same state (through JSON, as a snapshot) give the same messages', () => {
+    const opts = { game: 'baccarat', betting: 'engine' as const, devices: [SHOE, SHUF] };
+    const a = new DeviceTableHarness(opts);
+    const inputs: Parameters<DeviceTableHarness['input']>[0][] = [];
+    const record = a.input.bind(a);
+    a.input = (i) => { inputs.push(i); return record(i); };
+    a.request('open-betting');
+    a.request('close-betting');
+    cards(a, '9C', 'KS', '9D', '2S');
+    a.request('correction', { kind: 'cards', roundId: a.lastResult()!.roundId, by: 'pit-7', cards: { player: ['KS', '2S'], banker: ['9C', '9D'] } });
+    outbox(a, 'full');
+    a.request('void-round', { roundId: a.lastResult()!.roundId, by: 'pit-7', reason: 'x' });
+    outbox(a, 'ok');
+    const b = new DeviceTableHarness(opts);
+    for (const i of inputs) {
+      b.state = JSON.parse(JSON.stringify(b.state));
+      b.input(i);
+    }
+    expect(JSON.stringify(b.outputs)).toBe(JSON.stringify(a.outputs));
+    expect(a.results().map((r) => r.status)).toEqual(['complete', 'corrected', 'void']);
+  });
+});
