@@ -252,6 +252,12 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
   private onMisread(deviceId: string): void {
     if (this.shufflerHoldsDealing(deviceId, null)) return;
     this.event('misread', { deviceId });
+    const sh = this.s.shoe;
+    if (sh.state === 'closed' || sh.state === 'void') {
+      // no card can be dealt after the last round: nothing to wait for (docs/FAULTS.md, question 9)
+      this.alert('misread', `card could not be read by ${deviceId} after the last round of shoe ${sh.id} (${sh.state}): not dealt to anyone, no rescan`, { deviceId });
+      return;
+    }
     this.alert('misread', `card could not be read by ${deviceId}: rescan required`, { deviceId });
     this.awaitRescan(deviceId);
   }

@@ -517,3 +517,16 @@ describe('corrections are journaled inputs: replay reproduces them byte for byte
     expect(a.results().map((r) => r.status)).toEqual(['complete', 'corrected', 'void']);
   });
 });
+
+describe('a MISREAD after the last round (docs/FAULTS.md, settled question 9)', () => {
+  it('is its alert only: no pending rescan, no RESCAN, no timers', () => {
+    const t = table('baccarat', 'engine');
+    t.request('end-shoe');
+    t.clear();
+    shoeFrame(t, 'MISREAD');
+    expect(t.alerts('misread')).toHaveLength(1);
+    expect(t.commands()).toEqual([]);
+    expect(t.timers()).toEqual([]);
+    expect(cardState(t).pending).toBeNull();
+  });
+});
