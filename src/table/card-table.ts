@@ -44,12 +44,11 @@ export function cardTableCounters(s: CardTableState): TableCounters {
 export function copyCardTableState(prev: CardTableState): CardTableState {
   return {
     ...prev,
-    shoe: { ...prev.shoe, burnCards: [...prev.shoe.burnCards], carriedBurns: [...prev.shoe.carriedBurns], ...(prev.shoe.tags ? { tags: [...prev.shoe.tags] } : {}) },
+    // `tags`, `holds` and `completed` are never changed in place (a step assigns new arrays): shared
+    shoe: { ...prev.shoe, burnCards: [...prev.shoe.burnCards], carriedBurns: [...prev.shoe.carriedBurns] },
     round: prev.round ? { ...prev.round, burns: [...prev.round.burns], hidden: [...prev.round.hidden], seen: [...prev.round.seen] } : null,
     pending: prev.pending ? { ...prev.pending } : null,
     devices: { ...prev.devices },
-    ...(prev.holds ? { holds: [...prev.holds] } : {}),
-    ...(prev.completed ? { completed: [...prev.completed] } : {}),
   };
 }
 
@@ -927,6 +926,7 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
     const r = this.s.round;
     return {
       ...(this.s.shuffler ? { shuffler: { ...this.s.shuffler } } : {}),
+      holds: [...(this.s.holds ?? [])],
       shoe: { shoeId: sh.id, state: sh.state, cardsDealt: sh.cardsDealt, cutCardSeen: sh.cutCardSeen, roundsCompleted: sh.roundsCompleted },
       round: r ? { roundId: r.id, phase: this.phase(), cards: this.visibleCards(r) } : { phase: this.phase(), lastRound: this.s.lastRound },
     };
