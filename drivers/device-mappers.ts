@@ -75,7 +75,7 @@ export class RfidCardMapper {
         data: { uid },
       };
     }
-    return { talker, seq, type: 'CARD', card: tag.card, rescan: false };
+    return { talker, seq, type: 'CARD', card: tag.card, rescan: false, uid };
   }
 
   private prune(at: number): void {

@@ -18,7 +18,8 @@ export type CommonFrame =
 
 /** Card-shoe frames (SHOE and RFID share all but CARD/TAG). */
 export type ShoeBodyFrame =
-  | { type: 'CARD'; card: Card; rescan: boolean }
+  /** `uid`: the RFID tag that carried the card (RFID shoes only) */
+  | { type: 'CARD'; card: Card; rescan: boolean; uid?: string }
   | { type: 'MISREAD' }
   | { type: 'CUT' }
   | { type: 'DROP' }

@@ -114,6 +114,12 @@ export const tableSchema = z.object({
   minBounces: z.number().int().min(0).max(99).default(1),
   /** shuffler COUNT expected (default 52 x decks: 52 for single-deck games) */
   expectedDeckSize: z.number().int().min(1).max(999).optional(),
+  /** games.md Exposed card (default true for baccarat, 7 Up, Dragon Tiger, else false) */
+  exposedCardVoidsShoe: z.boolean().optional(),
+  /** games.md Unnecessary card (default burn-then-void-shoe for baccarat, 7 Up, Dragon Tiger, Pok Deng, else alert) */
+  unnecessaryCardRule: z.enum(['burn-then-void-shoe', 'alert']).optional(),
+  /** games.md Corrections: the most recent completed rounds the pit may void or correct */
+  correctionWindowRounds: z.number().int().min(0).max(100).default(1),
   devices: z.array(deviceSchema).min(1),
 }).strict();
 

@@ -11,8 +11,10 @@
  * Decisions for the acting hand (any other seat name is answered with an error):
  *   - first two cards A-A or 8-8 (unsplit): `split` or `fold` — the sheet's pair table offers
  *     only these two (a fold is the 20% surrender; the hand is out: `folded: true`, `lose`);
- *   - first two cards of an unsplit hand totalling 11 or more: `hit`, `stand`, `double`;
+ *   - first two cards of an unsplit hand, no pair, a hard total of 11 or more: `hit`, `stand`, `double`;
  *   - otherwise: `hit`, `stand` (no double after a split, no resplit).
+ * A `hit` with `keepStanding: true` (two players on one seat, one standing) keeps the seat's cards
+ * so far as a standing hand `seatNs` (settled like any hand; it counts for "every seat busted").
  * After `split` the next card goes to `seatNa`, then one to `seatNb`; `seatNa` acts first. A
  * hand ends by itself at 21 (a blackjack too), at 8 cards, on a bust, after its `double` card,
  * and split aces end with their one card each.
@@ -73,7 +75,12 @@ const isPairOf = (h: BlackjackHand, ranks: string) =>
 /** the actions the hand may take (it must be the acting hand) */
 export function blackjackActions(h: BlackjackHand): string[] {
   if (isPairOf(h, 'A8')) return ['split', 'fold'];
-  if (h.cards.length === 2 && !h.split && blackjackTotal(h.cards).total >= 11) return ['hit', 'stand', 'double'];
+  // games.md: `double` on a two-card hard total of 11 or more, not on pairs (the pair table offers hit or stand)
+  const pair = h.cards.length === 2 && rankOf(h.cards[0]) === rankOf(h.cards[1]);
+  if (h.cards.length === 2 && !h.split && !pair) {
+    const t = blackjackTotal(h.cards);
+    if (!t.soft && t.total >= 11) return ['hit', 'stand', 'double'];
+  }
   return ['hit', 'stand'];
 }
 
@@ -229,13 +236,22 @@ export const blackjack: CardGame<BlackjackRound> = {
       default: throw new Error(`blackjack: no card expected (${x.kind === 'decision' ? `waiting for a decision of ${s.hands[x.index].pos}` : 'round complete'})`);
     }
   },
-  decide(s, seat, action) {
+  decide(s, seat, action, args = {}) {
     const x = next(s);
     if (x.kind !== 'decision') return { error: `no decision is expected now (${x.kind === 'complete' ? 'the round is complete' : 'waiting for a card'})` };
     const h = s.hands[x.index];
     if (seat !== h.pos) return { error: `${seat} is not the acting hand (${h.pos} is)` };
     const actions = blackjackActions(h);
     if (!actions.includes(action)) return { error: `${seat} cannot ${action} now (allowed: ${actions.join(', ')})` };
+    if (args.keepStanding === true) {
+      // games.md: two players on one seat (sheet 000): one stands while the other hits. The seat's
+      // cards so far stay as the standing hand `seatNs`; the seat goes on with the hit.
+      if (action !== 'hit') return { error: 'keepStanding goes with action "hit" only' };
+      if (h.split) return { error: `keepStanding is for an unsplit seat hand, not ${h.pos}` };
+      if (s.hands.some((x) => x.pos === `${h.pos}s`)) return { error: `${h.pos} already has a standing hand` };
+      const standing = hand(h, { pos: `${h.pos}s`, stood: true, wantsCard: false });
+      return replaceHand(s, x.index, hand(h, { wantsCard: true }), standing);
+    }
     switch (action) {
       case 'hit': return replaceHand(s, x.index, hand(h, { wantsCard: true }));
       case 'stand': return replaceHand(s, x.index, hand(h, { stood: true }));

@@ -56,7 +56,7 @@ export interface CardGame<S = unknown> {
   /** places `card` where `expect(s)` said (only valid when it is `{kind:'card'}`) */
   place(s: S, card: Card): S;
   /** a player decision; returns the new state or an error message */
-  decide?(s: S, seat: string, action: string): S | { error: string };
+  decide?(s: S, seat: string, action: string, args?: Readonly<Record<string, unknown>>): S | { error: string };
   /** the decision window closed; returns the new state or an error message */
   closeDecisions?(s: S): S | { error: string };
   /** dealer corrections the rules allow (e.g. 3 Pictures `reverse-order`) */
@@ -65,4 +65,6 @@ export interface CardGame<S = unknown> {
   cards(s: S): Record<string, Card[]>;
   /** the outcome of a complete round (games.md) */
   outcome(s: S): Outcome;
+  /** what a void round's result still carries (Hold'em: the Bonus bet stands); null or absent: no outcome */
+  voidOutcome?(s: S): Outcome | null;
 }

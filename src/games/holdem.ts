@@ -116,4 +116,10 @@ export const holdem: CardGame<HoldemRound> = {
   },
   cards: (s) => ({ player: [...s.player], dealer: [...s.dealer], board: [...s.board] }),
   outcome: (s) => ({ ...holdemFacts(s.player, s.dealer, s.board, s.folded) }),
+  // games.md Hold'em, sheet 000: a jam (or any void) after the player's two hole cards leaves the
+  // Bonus bet standing, paid normally; `bonusDealerAA` once the dealer's hole cards are in.
+  voidOutcome: (s) => (s.player.length < 2 ? null : {
+    bonus: holdemBonus(s.player),
+    bonusDealerAA: s.dealer.length < 2 ? null : bonusDealerAA(s.player, s.dealer),
+  }),
 };

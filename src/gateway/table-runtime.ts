@@ -208,8 +208,9 @@ export class TableRuntime {
 
   /**
    * The outbox keeps every message until the broker has it, however long the outage. Its bound
-   * is an alarm, not a drop: at 80% `outbox-filling`, at 100% `outbox-full` (critical) and the
-   * table's shoes get `LOCK` (no more cards while nothing can leave); `UNLOCK` below 50%.
+   * is an alarm, not a drop: every change of level (80% `filling`, 100% `full`, below 50% `ok`)
+   * reaches the machine as an `outbox-level` input; it raises `outbox-filling` / `outbox-full`
+   * and holds the table's shoes (`LOCK`) from full until ok (`UNLOCK`).
    */
   private checkOutbox(): void {
     const max = this.o.outboxMaxMessages;
@@ -217,21 +218,9 @@ export class TableRuntime {
     const depth = this.outbox.depth;
     const level = depth >= max ? 'full' : depth >= max * 0.8 ? 'filling' : depth < max * 0.5 ? 'ok' : this.outboxLevel;
     if (level === this.outboxLevel) return;
-    const before = this.outboxLevel;
     this.outboxLevel = level;
-    if (level === 'filling' && before === 'ok') {
-      setImmediate(() => this.apply({ type: 'gateway-alert', at: this.clock(), kind: 'outbox-filling', detail: `the outbox holds ${depth} undelivered messages (bound ${max}): is the broker reachable?`, data: { depth, max } }));
-    } else if (level === 'full') {
-      setImmediate(() => this.apply({ type: 'gateway-alert', at: this.clock(), kind: 'outbox-full', detail: `the outbox reached its bound of ${max} undelivered messages: the shoes are held until the broker takes them`, data: { depth, max } }));
-      this.holdShoes('LOCK');
-    } else if (level === 'ok' && before === 'full') {
-      this.log.info(`outbox back to ${depth} messages: releasing the shoes`);
-      this.holdShoes('UNLOCK');
-    }
-  }
-
-  private holdShoes(command: 'LOCK' | 'UNLOCK'): void {
-    for (const d of this.drivers) d.send(command);
+    // The machine raises the alerts and owns the hold (card-table.ts holds): LOCK at full, UNLOCK at ok.
+    setImmediate(() => this.apply({ type: 'outbox-level', at: this.clock(), level, depth, max }));
   }
 
   private setTimer(name: string, at: number): void {

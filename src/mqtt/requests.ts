@@ -13,9 +13,17 @@ export const REQUEST_SCHEMAS = {
   decision: base.extend({
     seat: z.string().min(1).max(16),
     action: z.enum(['hit', 'stand', 'double', 'split', 'fold', 'play', 'bet', 'check']),
+    /** blackjack: a shared seat, one player stands while the other hits (games.md) */
+    keepStanding: z.boolean().optional(),
   }).strict(),
   'close-decisions': base,
-  'void-round': base.extend({ reason: z.string().min(1).max(200) }).strict(),
+  'void-round': base.extend({
+    reason: z.string().min(1).max(200),
+    /** a completed round within the correction window (games.md Corrections) */
+    roundId: z.string().min(1).max(64).optional(),
+    /** the operator id; required for a completed round */
+    by: z.string().min(1).max(64).optional(),
+  }).strict(),
   'new-shoe': base,
   'end-shoe': base,
   correction: base.extend({ kind: z.string().min(1).max(32) }).catchall(z.unknown()),

@@ -229,6 +229,12 @@ class ScenarioRun {
       await this.pty(s.expectCommand.device).waitForReceived(s.expectCommand.text, s.expectCommand.within);
       return;
     }
+    if ('commandCount' in s) {
+      const lines = this.pty(s.commandCount.device).received().toString('latin1').split('\n');
+      const n = lines.filter((l) => l.includes(s.commandCount.text)).length;
+      if (n !== s.commandCount.count) throw new Error(`${s.commandCount.device} received ${n} command lines containing "${s.commandCount.text}", expected ${s.commandCount.count}`);
+      return;
+    }
   }
 
   async stop(): Promise<void> {

@@ -43,6 +43,8 @@ export const scenarioStepSchema = z.union([
   z.object({ expectNone: z.object({ topic: z.string().min(1), match, for: ms.default(300) }).strict() }).strict(),
   /** the device received a gateway command line containing `text` (e.g. `RESCAN`, `LOCK`) */
   z.object({ expectCommand: z.object({ device: deviceId, text: z.string().min(1), within: ms.default(3000) }).strict() }).strict(),
+  /** the device has received exactly `count` gateway command lines containing `text` so far (e.g. `,LOCK*`: one LOCK, no second) */
+  z.object({ commandCount: z.object({ device: deviceId, text: z.string().min(1), count: z.number().int().min(0) }).strict() }).strict(),
 ]);
 
 export const scenarioSchema = z.object({

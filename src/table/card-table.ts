@@ -6,13 +6,13 @@
  * order and the outcome of one round. Pure: no I/O, no clock, no randomness.
  */
 import type { DeviceFrame } from '../../drivers/codecs/frames.js';
-import { revealBurnCount, type Card } from '../domain/card.js';
+import { isCard, revealBurnCount, type Card } from '../domain/card.js';
 import type { Expectation, RevealPoint } from '../games/game.js';
 import type { ParsedRequest } from '../mqtt/requests.js';
 import type { AlertKind } from './alerts.js';
 import { initialDevices, TableStepBase, type RequestAnswer } from './table-base.js';
 import type {
-  CardTableSettings, CardTableState, HiddenCard, RoundStateData, ShoeStateData, ShufflerStateData, TableCounters,
+  CardTableSettings, CardTableState, CompletedRound, HiddenCard, HoldReason, RoundStateData, ShoeStateData, ShufflerStateData, TableCounters,
 } from './types.js';
 
 const pad4 = (n: number) => String(n).padStart(4, '0');
@@ -44,6 +44,7 @@ export function cardTableCounters(s: CardTableState): TableCounters {
 export function copyCardTableState(prev: CardTableState): CardTableState {
   return {
     ...prev,
+    // `tags`, `holds` and `completed` are never changed in place (a step assigns new arrays): shared
     shoe: { ...prev.shoe, burnCards: [...prev.shoe.burnCards], carriedBurns: [...prev.shoe.carriedBurns] },
     round: prev.round ? { ...prev.round, burns: [...prev.round.burns], hidden: [...prev.round.hidden], seen: [...prev.round.seen] } : null,
     pending: prev.pending ? { ...prev.pending } : null,
@@ -133,6 +134,41 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
     this.publish('round', 'round', true, body, { roundId: r ? r.id : this.s.lastRound?.id ?? null });
   }
 
+  // ---------------------------------------------------------------- holding the shoes
+  // ONE owner of LOCK / UNLOCK (device-protocols.md): the set of reasons to hold the shoes lives in
+  // the state. LOCK when it becomes non-empty, UNLOCK when it empties; a reason added twice or
+  // removed while absent changes nothing.
+
+  private setHold(reason: HoldReason, on: boolean): void {
+    const before = this.s.holds ?? [];
+    if (before.includes(reason) === on) return;
+    const after = on ? [...before, reason].sort() : before.filter((x) => x !== reason);
+    this.s.holds = after;
+    if (before.length === 0 && after.length > 0) {
+      for (const d of this.shoeDevices()) this.out.push({ type: 'device-command', deviceId: d, command: 'LOCK' });
+      this.log('warn', `shoes held (${reason})`);
+    } else if (before.length > 0 && after.length === 0) {
+      for (const d of this.shoeDevices()) this.out.push({ type: 'device-command', deviceId: d, command: 'UNLOCK' });
+      this.log('info', `shoes released (${reason} cleared)`);
+    } else {
+      this.log('info', `shoe hold ${on ? 'added' : 'cleared'}: ${reason}; still held for ${after.join(', ')}`);
+    }
+  }
+
+  protected override onOutboxHold(full: boolean): void {
+    this.setHold('outbox-full', full);
+  }
+
+  /** the rest of the shoe is void: `shoe-void` (critical), shoe state `void`, the shoes held until a new shoe */
+  private voidShoe(detail: string, deviceId?: string): void {
+    const sh = this.s.shoe;
+    if (sh.state === 'void') return;
+    sh.state = 'void';
+    this.alert('shoe-void', `${detail}: the rest of shoe ${sh.id} is void`, deviceId ? { deviceId } : {});
+    this.setHold('shoe-void', true);
+    this.publishShoe();
+  }
+
   // ---------------------------------------------------------------- start and devices
 
   protected onStart(): void {
@@ -145,7 +181,7 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
 
   protected onGameFrame(deviceId: string, f: DeviceFrame): void {
     switch (f.type) {
-      case 'CARD': return this.onCard(deviceId, f.card, f.rescan);
+      case 'CARD': return this.onCard(deviceId, f.card, f.rescan, f.uid);
       case 'MISREAD': return this.onMisread(deviceId);
       case 'CUT': return this.onCut(deviceId);
       case 'DROP': return this.onDrop(deviceId);
@@ -174,8 +210,8 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
       this.s.shoe = { ...prev, state: 'closed' };
       this.publishShoe();
     }
-    if (prev.state === 'void') for (const d of this.shoeDevices()) this.out.push({ type: 'device-command', deviceId: d, command: 'UNLOCK' });
     this.s.shoe = newShoe(this.cfg, prev.no + 1, true);
+    this.setHold('shoe-void', false);
     this.s.lastRound = null;
     this.publishShoe();
     this.log('info', `new shoe ${this.s.shoe.id} (${why})`);
@@ -184,7 +220,9 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
   private onCut(deviceId: string): void {
     const sh = this.s.shoe;
     const r = this.s.round;
-    const inRound = !!r && (r.burns.length > 0 || r.seen.length > 0);
+    // Pok Deng (sheet 001): a cut card after open-betting, before the first card, makes that round the last
+    const startedRound = !!r && (r.burns.length > 0 || r.seen.length > 0);
+    const inRound = !!r && (startedRound || this.cfg.cutBeforeFirstCardIsLastRound);
     this.s.shoe = { ...sh, cutCardSeen: true };
     if (sh.state === 'closed' || sh.state === 'void') {
       this.event('cut', { deviceId, when: 'after-shoe' });
@@ -193,7 +231,7 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
     if (inRound) {
       this.s.shoe.state = 'last-round';
       r!.lastRound = true;
-      this.event('cut', { deviceId, when: 'in-round' });
+      this.event('cut', { deviceId, when: startedRound ? 'in-round' : 'before-first-card' });
       this.log('info', `cut card during round ${r!.id}: it is the last round of shoe ${sh.id}`);
     } else {
       this.s.shoe.state = 'closed';
@@ -213,7 +251,18 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
   private onMisread(deviceId: string): void {
     if (this.shufflerHoldsDealing(deviceId, null)) return;
     this.event('misread', { deviceId });
+    const sh = this.s.shoe;
+    if (sh.state === 'closed' || sh.state === 'void') {
+      // no card can be dealt after the last round: nothing to wait for (docs/FAULTS.md, question 9)
+      this.alert('misread', `card could not be read by ${deviceId} after the last round of shoe ${sh.id} (${sh.state}): not dealt to anyone, no rescan`, { deviceId });
+      return;
+    }
     this.alert('misread', `card could not be read by ${deviceId}: rescan required`, { deviceId });
+    this.awaitRescan(deviceId);
+  }
+
+  /** the round waits for the rescan of a card that could not be read (a misread, an unknown RFID tag) */
+  private awaitRescan(deviceId: string): void {
     if (this.s.pending) return; // the same card failed again: still one pending rescan
     const id = this.s.nextPendingId++;
     this.s.pending = { id, since: this.at, retriesSent: 0, deviceId };
@@ -221,6 +270,20 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
     if (this.cfg.rescanRetries > 0) this.out.push({ type: 'set-timer', name: `rescan-retry:${id}`, at: this.at + this.cfg.rescanIntervalMs });
     this.out.push({ type: 'set-timer', name: `rescan-overdue:${id}`, at: this.at + this.cfg.rescanTimeoutMs });
     this.publishRound();
+  }
+
+  /**
+   * games.md Misread: an RFID tag that is in no registered deck, read where a card is expected, is
+   * handled as a misread: the round waits for that card's rescan (the `unknown-tag` alert is the
+   * driver's). Where no card is expected the alert is all.
+   */
+  protected override onDeviceAlert(deviceId: string, kind: AlertKind): void {
+    if (kind !== 'unknown-tag' || this.s.shuffler?.blocked) return;
+    const sh = this.s.shoe;
+    if (sh.state === 'closed' || sh.state === 'void') return;
+    const e = this.expectation();
+    const expected = sh.state === 'burning' || (this.s.round ? e?.kind === 'card' : !this.cfg.engine);
+    if (expected) this.awaitRescan(deviceId);
   }
 
   private clearPending(): void {
@@ -245,18 +308,68 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
     }
   }
 
+  /**
+   * games.md Dropped card. During a burn (the new shoe's or a round's) the dropped card is picked
+   * up and counts as that burn, read or not (an unread one is `null`); while dealing, a read card
+   * dealt face up counts and play goes on; an unread one, or one dealt face down, voids the round.
+   */
   private onDrop(deviceId: string): void {
     if (this.s.pending) {
+      if (this.burnIsNext()) {
+        this.clearPending();
+        this.event('drop', { deviceId, read: false, detail: 'an unread burn card was dropped: picked up, it counts as that burn' });
+        this.unreadBurn(deviceId);
+        return;
+      }
       this.clearPending();
       this.alert('dropped-card', 'a card that was never read was dropped: the round is void', { deviceId });
       if (this.s.round) this.voidRound('dropped-card', 'an unread card was dropped');
       else this.publishRound();
       return;
     }
-    this.event('drop', { deviceId, read: true, detail: 'the dropped card had been read: it counts and play goes on' });
+    const r = this.s.round;
+    if (r?.last && !r.last.burn && r.last.faceDown) {
+      this.alert('dropped-card', 'a card dealt face down was dropped before it was opened: the round is void', { deviceId });
+      this.voidRound('dropped-card', 'a face-down card was dropped');
+      return;
+    }
+    const burn = r ? !!r.last?.burn : this.s.shoe.state === 'burning';
+    this.event('drop', { deviceId, read: true, detail: burn ? 'a burn card was dropped: picked up, it counts as that burn' : 'the dropped card had been read: it counts and play goes on' });
   }
 
-  private onCard(deviceId: string, card: Card, rescan: boolean): void {
+  /** whether the next card drawn is a burn (the new shoe's, or a round's) */
+  private burnIsNext(): boolean {
+    const sh = this.s.shoe;
+    const r = this.s.round;
+    if (sh.state === 'burning') return sh.revealCard !== null;
+    if (sh.state === 'closed' || sh.state === 'void') return false;
+    if (r) return r.burns.length < r.burnsNeeded;
+    return !this.cfg.engine && this.cfg.burnPerRound > 0;
+  }
+
+  /** an unread burn card, dropped and picked up: it counts as that burn, value unknown (`null`) */
+  private unreadBurn(deviceId: string): void {
+    const sh = this.s.shoe;
+    sh.cardsDealt += 1;
+    if (sh.state === 'burning') {
+      sh.burnCards.push(null);
+      this.event('card', { deviceId, role: 'burn', card: null, faceDown: true, cardNo: sh.cardsDealt, unread: true });
+      if (sh.burnCards.length >= sh.burnTarget) sh.state = 'dealing';
+      this.publishShoe();
+      return;
+    }
+    if (!this.s.round) {
+      this.openRound(false, undefined);
+      if (this.voidIfDeckExhausted(1)) return;
+    }
+    const r = this.s.round!;
+    r.burns.push(null);
+    r.last = { burn: true, faceDown: true };
+    this.event('card', { deviceId, role: 'burn', card: null, faceDown: true, cardNo: sh.cardsDealt, unread: true });
+    this.publishRound();
+  }
+
+  private onCard(deviceId: string, card: Card, rescan: boolean, uid?: string): void {
     // An RFID shoe cannot mark a re-read: its next card while its own misread is pending is the rescan.
     if (!rescan && this.s.pending?.deviceId === deviceId && this.s.devices[deviceId]?.kind === 'rfid-shoe') rescan = true;
     if (!rescan && this.shufflerHoldsDealing(deviceId, card)) return;
@@ -271,7 +384,7 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
       this.alert('out-of-order-card', `a card arrived from ${deviceId} while a rescan is pending: neither dealt nor counted, the round is held`, { deviceId, card });
       return;
     }
-    this.dealCard(deviceId, card);
+    this.dealCard(deviceId, card, uid);
   }
 
   /** whether the next card will be dealt face down (so a rescan event must not show it) */
@@ -298,10 +411,20 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
     return n;
   }
 
-  private dealCard(deviceId: string, card: Card): void {
+  /** games.md: every card counted is in exactly one card event; `discard` for a card in no hand */
+  private discard(deviceId: string, card: Card, extra: Record<string, unknown> = {}): void {
+    const hidden = this.isHiddenNext();
+    this.event('card', { deviceId, role: 'discard', card: hidden ? null : card, faceDown: hidden, cardNo: this.s.shoe.cardsDealt, ...extra });
+  }
+
+  private dealCard(deviceId: string, card: Card, uid?: string): void {
     const sh = this.s.shoe;
     if (sh.state === 'closed' || sh.state === 'void') {
+      sh.cardsDealt += 1;
+      sh.counts = { ...sh.counts, [card]: (sh.counts[card] ?? 0) + 1 };
+      this.event('card', { deviceId, role: 'discard', card, faceDown: false, cardNo: sh.cardsDealt, afterLastRound: true });
       this.alert('card-after-last-round', `${card} came out after the last round of shoe ${sh.id} (${sh.state}): not dealt to anyone`, { deviceId, card });
+      this.publishShoe();
       return;
     }
     // A card the game cannot take now (waiting for a decision) is never assigned.
@@ -313,8 +436,13 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
     // Counting: more copies than the shoe holds, or twice in one round of a single-deck game.
     const n = this.count(card);
     const dupInRound = this.cfg.game.defaults.singleDeck && !!this.s.round?.seen.includes(card);
-    if (n > this.cfg.decks || dupInRound) {
-      this.alert('foreign-card', `${card} seen ${n} times in a ${this.cfg.decks}-deck shoe${dupInRound ? ' (twice in this round)' : ''}: not dealt`, { deviceId, card });
+    // RFID: one physical card cannot leave the shoe twice (games.md Card counting)
+    const dupTag = !!uid && !!sh.tags?.includes(uid);
+    if (uid && !dupTag) sh.tags = [...(sh.tags ?? []), uid];
+    if (n > this.cfg.decks || dupInRound || dupTag) {
+      this.discard(deviceId, card, { foreign: true });
+      const why = dupTag ? ` (tag ${uid} already read in this shoe)` : dupInRound ? ' (twice in this round)' : '';
+      this.alert('foreign-card', `${card} seen ${n} times in a ${this.cfg.decks}-deck shoe${why}: not dealt`, { deviceId, card, ...(dupTag ? { uid } : {}) });
       // without an engine the card would have opened the next round: that round is void
       if (!this.s.round && !this.cfg.engine && sh.state !== 'burning') this.openRound(false, undefined);
       if (this.s.round) this.voidRound('foreign-card', `foreign card ${card}`);
@@ -324,7 +452,7 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
     if (!this.s.round || e?.kind === 'complete') {
       if (this.cfg.engine || (this.s.round && e?.kind === 'complete')) return this.unnecessaryCard(deviceId, card);
       this.openRound(false, undefined);
-      if (this.voidIfDeckExhausted(1)) return;
+      if (this.voidIfDeckExhausted(1, () => this.discard(deviceId, card, { deckExhausted: true }))) return;
     }
     this.roundCard(deviceId, card);
   }
@@ -347,18 +475,23 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
     this.publishShoe();
   }
 
+  /**
+   * games.md Unnecessary card. `burn-then-void-shoe`: it becomes the first of the next round's
+   * burns; the second in a row leaves the result standing and voids the rest of the shoe (that card
+   * is in no round: `discard`). `alert`: alerted and counted, in no hand and no burn (`discard`).
+   */
   private unnecessaryCard(deviceId: string, card: Card): void {
     const sh = this.s.shoe;
-    sh.carriedBurns.push(card);
-    this.event('card', { deviceId, role: 'burn', card, faceDown: false, cardNo: sh.cardsDealt, unnecessary: true });
-    this.alert('unnecessary-card', `${card} was drawn when no card was expected: it becomes a burn card of the next round`, { deviceId, card, count: sh.carriedBurns.length });
-    if (sh.carriedBurns.length >= 2) {
-      sh.state = 'void';
-      this.alert('shoe-void', `${sh.carriedBurns.length} unnecessary cards: the rest of shoe ${sh.id} is void`, { deviceId });
-      // shoes with a card gate hold the next card until a new shoe (device-protocols.md LOCK)
-      for (const d of this.shoeDevices()) this.out.push({ type: 'device-command', deviceId: d, command: 'LOCK' });
-      this.publishShoe();
+    if (this.cfg.unnecessaryCardRule === 'alert') {
+      this.event('card', { deviceId, role: 'discard', card, faceDown: false, cardNo: sh.cardsDealt, unnecessary: true });
+      this.alert('unnecessary-card', `${card} was drawn when no card was expected: it does not affect the result (in no hand, no burn)`, { deviceId, card });
+      return;
     }
+    sh.carriedBurns.push(card);
+    const voids = sh.carriedBurns.length >= 2;
+    this.event('card', { deviceId, role: voids ? 'discard' : 'burn', card, faceDown: false, cardNo: sh.cardsDealt, unnecessary: true });
+    this.alert('unnecessary-card', `${card} was drawn when no card was expected${voids ? '' : ': it becomes a burn card of the next round'}`, { deviceId, card, count: sh.carriedBurns.length });
+    if (voids) this.voidShoe(`${sh.carriedBurns.length} unnecessary cards`, deviceId);
   }
 
   private openRound(engine: boolean, engineRoundId: string | undefined): RoundStateData {
@@ -388,13 +521,14 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
    * (`deck-exhausted`) and the deck is done until the next `LOADED`. `justCounted` = cards of this
    * round already counted. Only checked on a deck whose start the gateway saw.
    */
-  private voidIfDeckExhausted(justCounted: number): boolean {
+  private voidIfDeckExhausted(justCounted: number, beforeAlert?: () => void): boolean {
     const sh = this.s.shoe;
     const r = this.s.round;
     if (!r || !this.cfg.game.defaults.singleDeck || !sh.loaded) return false;
     const remaining = this.cfg.decks * 52 - (sh.cardsDealt - justCounted);
     const needed = r.burnsNeeded - r.burns.length + this.cfg.game.defaults.maxCardsPerRound;
     if (remaining >= needed) return false;
+    beforeAlert?.();
     this.alert('deck-exhausted', `round ${r.id} could need ${needed} cards but the deck has ${remaining} left: the round is void, load a fresh deck`);
     sh.state = 'closed';
     this.voidRound('deck-exhausted', `${remaining} cards left, up to ${needed} needed`);
@@ -407,6 +541,7 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
     r.seen.push(card);
     if (r.burns.length < r.burnsNeeded) {
       r.burns.push(card);
+      r.last = { burn: true, faceDown: r.burnsHidden };
       this.event('card', { deviceId, role: 'burn', card: r.burnsHidden ? null : card, faceDown: r.burnsHidden, cardNo: sh.cardsDealt });
       this.publishRound();
       return;
@@ -417,8 +552,11 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
       // Exposed card: a non-burn card drawn face up while betting is open voids the round.
       r.game = this.cfg.game.place(r.game, card);
       this.event('card', { deviceId, role: e.position, card, faceDown: false, cardNo: sh.cardsDealt, exposed: true });
-      this.alert('exposed-card', `${card} was dealt face up to ${e.position} while betting was open: the round is void`, { deviceId, card });
+      const shoeToo = this.cfg.exposedCardVoidsShoe;
+      this.alert('exposed-card', `${card} was dealt face up to ${e.position} while betting was open: the round${shoeToo ? ' and the rest of the shoe are' : ' is'} void`, { deviceId, card });
       this.voidRound('exposed-card', `${card} exposed during betting`);
+      // games.md Exposed card, sheet 000: "the game and the shoe are void" (baccarat, 7 Up, Dragon Tiger)
+      if (shoeToo) this.voidShoe(`exposed card ${card}`, deviceId);
       return;
     }
     const index = (this.cfg.game.cards(r.game)[e.position] ?? []).length;
@@ -426,6 +564,7 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
     // a card meant to stay hidden until betting closes, dealt after it closed, is shown at once
     const faceDown = e.faceDown && !(e.revealAt === 'close-betting' && this.cfg.engine && !r.bettingOpen);
     if (faceDown) r.hidden.push({ position: e.position, index, card, revealAt: e.revealAt ?? 'result' });
+    r.last = { burn: false, faceDown };
     this.event('card', { deviceId, role: e.position, card: faceDown ? null : card, faceDown, cardNo: sh.cardsDealt });
     this.log('debug', faceDown ? `${r.id}: face-down card to ${e.position}` : `${r.id}: ${card} to ${e.position}`);
     this.afterChange();
@@ -452,9 +591,9 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
     this.event('reveal', { cards });
   }
 
-  private resultCards(r: RoundStateData): Record<string, Card[]> {
+  private resultCards(r: RoundStateData): Record<string, (Card | null)[]> {
     const cards = this.cfg.game.cards(r.game);
-    const out: Record<string, Card[]> = {};
+    const out: Record<string, (Card | null)[]> = {};
     for (const pos of this.cfg.game.positions) if (cards[pos]) out[pos] = [...cards[pos]];
     for (const pos of Object.keys(cards)) if (!(pos in out)) out[pos] = [...cards[pos]];
     out.burn = [...r.burns];
@@ -465,7 +604,8 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
     const r = this.s.round!;
     this.reveal('all');
     const outcome = this.cfg.game.outcome(r.game);
-    this.publish('result', 'result', true, { status: 'complete', cards: this.resultCards(r), outcome });
+    const env = this.publish('result', 'result', true, { status: 'complete', cards: this.resultCards(r), outcome });
+    this.remember({ id: r.id, shoeId: this.s.shoe.id, resultSeq: env.seq, status: 'complete', game: r.game, burns: [...r.burns], seen: [...r.seen] });
     this.publishRound('complete', { cards: this.resultCards(r) });
     this.finishRound('complete');
     this.log('info', roundSummary(r.id, this.resultCards(r), outcome));
@@ -476,7 +616,8 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
     if (!r) return;
     if (this.s.pending) this.clearPending();
     this.reveal('all');
-    this.publish('result', 'result', true, { status: 'void', reason, detail, cards: this.resultCards(r), outcome: null });
+    const outcome = this.cfg.game.voidOutcome?.(r.game) ?? null;
+    this.publish('result', 'result', true, { status: 'void', reason, detail, cards: this.resultCards(r), outcome });
     this.publishRound('void', { reason, cards: this.resultCards(r) });
     this.finishRound('void');
     this.log('warn', `${r.id} void: ${reason} (${detail})`);
@@ -490,6 +631,11 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
     if (status === 'complete') sh.roundsCompleted += 1;
     if (r.lastRound && sh.state === 'last-round') sh.state = 'closed';
     this.publishShoe();
+    const shuf = this.s.shuffler;
+    if (shuf?.freshDeckAfterRound) {
+      this.s.shuffler = { ...shuf, freshDeckAfterRound: false };
+      this.startNewShoe(`shuffler ${shuf.deviceId} READY after COUNT (during round ${r.id})`);
+    }
   }
 
   // ---------------------------------------------------------------- requests
@@ -524,10 +670,12 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
         if (!g.decide) return { error: `${g.id} takes no player decisions` };
         if (r.bettingOpen) return { error: 'betting is still open' };
         if (r.burns.length < r.burnsNeeded) return { error: 'the round\'s burn cards have not been drawn yet' };
-        const next = g.decide(r.game, req.args.seat as string, req.args.action as string);
-        if (next && typeof next === 'object' && 'error' in (next as object)) return next as { error: string };
+        const keepStanding = req.args.keepStanding === true;
+        if (keepStanding && g.id !== 'blackjack') return { code: 'invalid-args', error: `keepStanding means nothing in ${g.id} (blackjack shared seats only)` };
+        const next = g.decide(r.game, req.args.seat as string, req.args.action as string, keepStanding ? { keepStanding } : {});
+        if (next && typeof next === 'object' && 'error' in (next as object)) return { code: keepStanding ? 'invalid-args' : 'wrong-phase', ...(next as { error: string }) };
         r.game = next;
-        this.event('decision', { seat: req.args.seat, action: req.args.action });
+        this.event('decision', { seat: req.args.seat, action: req.args.action, ...(keepStanding ? { keepStanding } : {}) });
         this.afterChange();
         return { data: { roundId: r.id } };
       }
@@ -543,6 +691,7 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
         return { data: { roundId: r.id } };
       }
       case 'correction': {
+        if (req.args.roundId !== undefined && req.args.roundId !== r?.id) return this.correctCompleted(req.args);
         if (!r) return { error: 'no round is in progress' };
         if (!g.correct) return { error: `${g.id} has no corrections` };
         const next = g.correct(r.game, req.args.kind as string, req.args);
@@ -553,6 +702,7 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
         return { data: { roundId: r.id } };
       }
       case 'void-round':
+        if (req.args.roundId !== undefined && req.args.roundId !== r?.id) return this.correctCompleted({ ...req.args, kind: 'void' });
         return this.pitVoid(req.args.reason as string, () => this.voidRound('round-void', req.args.reason as string));
       case 'new-shoe':
         this.startNewShoe('new-shoe request');
@@ -567,6 +717,129 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
         return { data: { shoeId: sh.id, state: sh.state } };
       }
     }
+  }
+
+  // ================================================================ corrections after the result
+  // games.md "Corrections and voids after the result": the pit may void or correct one of the last
+  // `correctionWindowRounds` completed rounds by its roundId, with `by`. A superseding `result`
+  // (status corrected | void, supersedesSeq, correction {kind, by, reason}) for the same roundId.
+
+  private remember(entry: CompletedRound): void {
+    const keep = this.cfg.correctionWindowRounds;
+    const list = [...(this.s.completed ?? []), entry];
+    this.s.completed = keep > 0 ? list.slice(-keep) : [];
+  }
+
+  private correctCompleted(args: Record<string, unknown>): RequestAnswer {
+    const roundId = String(args.roundId);
+    const kind = String(args.kind);
+    const by = typeof args.by === 'string' && args.by.length > 0 ? args.by : null;
+    const reason = typeof args.reason === 'string' ? args.reason : kind;
+    const list = this.s.completed ?? [];
+    const index = list.findIndex((x) => x.id === roundId);
+    if (index < 0) return { code: 'outside-window', error: `round ${roundId} is not one of the last ${this.cfg.correctionWindowRounds} completed rounds of this table` };
+    if (!by) return { code: 'invalid-args', error: 'a correction or void of a completed round needs `by` (the operator id)' };
+    const entry = list[index];
+    if (entry.status === 'void') return { code: 'wrong-phase', error: `round ${roundId} has already been voided` };
+    const g = this.cfg.game;
+    const correction = { kind, by, reason };
+    const ids = { shoeId: entry.shoeId, roundId: entry.id };
+    if (kind === 'void') {
+      this.alert('round-void', `the pit (${by}) voided completed round ${roundId}: ${reason}`, { by });
+      const env = this.publish('result', 'result', true, {
+        status: 'void', reason: 'round-void', detail: reason, cards: this.cardsOf(entry.game, entry.burns), outcome: null, supersedesSeq: entry.resultSeq, correction,
+      }, ids);
+      this.s.completed = list.map((x, i) => (i === index ? { ...x, status: 'void', resultSeq: env.seq } : x));
+      return { data: { roundId, supersedesSeq: entry.resultSeq } };
+    }
+    let game: unknown;
+    if (kind === 'cards') {
+      const rebuilt = this.rebuildFromCards(args.cards, entry);
+      if ('error' in rebuilt) return { code: 'invalid-args', error: rebuilt.error };
+      game = rebuilt.game;
+    } else {
+      if (!g.correct) return { code: 'invalid-args', error: `${g.id} has no correction "${kind}" (a completed round takes kind "cards")` };
+      const next = g.correct(entry.game, kind, args);
+      if (next && typeof next === 'object' && 'error' in (next as object)) return { code: 'invalid-args', ...(next as { error: string }) };
+      game = next;
+    }
+    const outcome = g.outcome(game);
+    this.event('correction', { correction: kind, by, roundId });
+    const env = this.publish('result', 'result', true, {
+      status: 'corrected', cards: this.cardsOf(game, entry.burns), outcome, supersedesSeq: entry.resultSeq, correction,
+    }, ids);
+    this.s.completed = list.map((x, i) => (i === index ? { ...x, status: 'corrected', resultSeq: env.seq, game } : x));
+    this.log('info', `${roundId} corrected by ${by} (${kind}): ${roundSummary(roundId, this.cardsOf(game, entry.burns), outcome)}`);
+    return { data: { roundId, supersedesSeq: entry.resultSeq } };
+  }
+
+  private cardsOf(game: unknown, burns: (Card | null)[]): Record<string, (Card | null)[]> {
+    const cards = this.cfg.game.cards(game);
+    const out: Record<string, (Card | null)[]> = {};
+    for (const pos of this.cfg.game.positions) if (cards[pos]) out[pos] = [...cards[pos]];
+    for (const pos of Object.keys(cards)) if (!(pos in out)) out[pos] = [...cards[pos]];
+    out.burn = [...burns];
+    return out;
+  }
+
+  /**
+   * A round rebuilt from the corrected cards per position, dealt through the game module in its
+   * own order (decision windows closed as they come; blackjack decisions read from the cards:
+   * `split` when `seatNa` is given, `hit` with keepStanding when `seatNs` is, `hit` while the hand
+   * has cards left, else `stand`). Every card must be used and the round must be complete.
+   */
+  private rebuildFromCards(raw: unknown, entry: CompletedRound): { game: unknown } | { error: string } {
+    const g = this.cfg.game;
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return { error: '`cards` must be an object: position -> card codes' };
+    const want: Record<string, Card[]> = {};
+    const all: Card[] = [];
+    for (const [pos, list] of Object.entries(raw as Record<string, unknown>)) {
+      if (pos === 'burn') continue;
+      if (!Array.isArray(list) || !list.every((c) => typeof c === 'string' && isCard(c))) return { error: `cards.${pos} must be a list of card codes` };
+      want[pos] = [...(list as Card[])];
+      // a blackjack standing hand `seatNs` holds the first cards of `seatN`: counted there
+      if (!/^seat\d+s$/.test(pos)) all.push(...(list as Card[]));
+    }
+    // duplicates beyond the shoe, and (in the current shoe) cards never dealt in it
+    const times: Record<string, number> = {};
+    for (const c of all) times[c] = (times[c] ?? 0) + 1;
+    const sh = this.s.shoe;
+    for (const [c, n] of Object.entries(times)) {
+      if (n > this.cfg.decks) return { error: `${c} appears ${n} times: more than a ${this.cfg.decks}-deck shoe holds` };
+      if (entry.shoeId === sh.id && (sh.counts[c] ?? 0) < n) return { error: `${c} was not dealt ${n > 1 ? `${n} times ` : ''}in shoe ${sh.id}` };
+    }
+    let s = g.newRound({ engine: this.cfg.engine, options: this.cfg.gameOptions });
+    const used: Record<string, number> = {};
+    for (let guard = 0; guard < 200; guard++) {
+      const e = g.expect(s);
+      if (e.kind === 'complete') break;
+      if (e.kind === 'card') {
+        const n = used[e.position] ?? 0;
+        const c = want[e.position]?.[n];
+        if (!c) return { error: `the corrected cards do not fit ${g.id}: the round needs another card for ${e.position}` };
+        used[e.position] = n + 1;
+        s = g.place(s, c);
+        continue;
+      }
+      let next: unknown;
+      if (e.kind === 'close-decisions') next = g.closeDecisions ? g.closeDecisions(s) : { error: 'no decision windows' };
+      else {
+        const have = (g.cards(s)[e.seat] ?? []).length;
+        const left = (want[e.seat]?.length ?? 0) - have;
+        const standing = want[`${e.seat}s`];
+        if (e.actions.includes('split') && want[`${e.seat}a`]) next = g.decide!(s, e.seat, 'split');
+        else if (standing && !(`${e.seat}s` in g.cards(s)) && standing.length === have) next = g.decide!(s, e.seat, 'hit', { keepStanding: true });
+        else next = g.decide!(s, e.seat, left > 0 ? 'hit' : e.actions.includes('stand') ? 'stand' : e.actions[0]);
+      }
+      if (next && typeof next === 'object' && 'error' in (next as object)) return { error: `the corrected cards do not fit ${g.id}: ${(next as { error: string }).error}` };
+      s = next;
+    }
+    if (g.expect(s).kind !== 'complete') return { error: 'the corrected cards do not make a complete round' };
+    for (const [pos, list] of Object.entries(want)) {
+      const got = g.cards(s)[pos] ?? [];
+      if (got.length !== list.length || got.some((c, i) => c !== list[i])) return { error: `the corrected cards do not fit ${g.id}: ${pos} would be dealt [${got.join(', ')}], not [${list.join(', ')}]` };
+    }
+    return { game: s };
   }
 
   // ================================================================ shuffler
@@ -609,18 +882,25 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
         if (state === 'ERROR') this.alert('device-error', `shuffler ${deviceId} reports STATE,ERROR`, { deviceId, code: 'STATE_ERROR' });
         if (!prev.blocked) {
           this.s.shuffler = { ...this.s.shuffler, blocked: true };
-          for (const d of this.shoeDevices()) this.out.push({ type: 'device-command', deviceId: d, command: 'LOCK' });
-          this.log('warn', `shuffler ${deviceId} ${state}: dealing held, shoes locked`);
+          this.log('warn', `shuffler ${deviceId} ${state}: dealing held`);
+          this.setHold('shuffler', true);
         }
         return;
       case 'READY': {
         const countPending = prev.countPending;
         this.s.shuffler = { ...this.s.shuffler, blocked: false, countPending: false };
         if (prev.blocked) {
-          for (const d of this.shoeDevices()) this.out.push({ type: 'device-command', deviceId: d, command: 'UNLOCK' });
-          this.log('info', `shuffler ${deviceId} READY: dealing released, shoes unlocked`);
+          this.log('info', `shuffler ${deviceId} READY: the shuffler no longer holds dealing`);
+          this.setHold('shuffler', false);
         }
-        if (countPending && this.cfg.game.defaults.singleDeck) this.startNewShoe(`shuffler ${deviceId} READY after COUNT`);
+        if (countPending && this.cfg.game.defaults.singleDeck) {
+          // games.md: a READY during a round (the next deck prepared while this one is dealt) takes
+          // effect when that round ends; it never voids a live round
+          if (this.s.round) {
+            this.s.shuffler = { ...this.s.shuffler, freshDeckAfterRound: true };
+            this.log('info', `shuffler ${deviceId} READY after COUNT during round ${this.s.round.id}: the fresh deck starts with the next round`);
+          } else this.startNewShoe(`shuffler ${deviceId} READY after COUNT`);
+        }
         return;
       }
       default:
@@ -646,6 +926,7 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
     const r = this.s.round;
     return {
       ...(this.s.shuffler ? { shuffler: { ...this.s.shuffler } } : {}),
+      holds: [...(this.s.holds ?? [])],
       shoe: { shoeId: sh.id, state: sh.state, cardsDealt: sh.cardsDealt, cutCardSeen: sh.cutCardSeen, roundsCompleted: sh.roundsCompleted },
       round: r ? { roundId: r.id, phase: this.phase(), cards: this.visibleCards(r) } : { phase: this.phase(), lastRound: this.s.lastRound },
     };
@@ -653,7 +934,7 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
 }
 
 /** one human line per finished round: `bac-01-s0001-r0003: player AS 6D | banker 5C TD -> player` */
-export function roundSummary(roundId: string, cards: Record<string, Card[]>, outcome: Record<string, unknown>): string {
+export function roundSummary(roundId: string, cards: Record<string, (Card | null)[]>, outcome: Record<string, unknown>): string {
   const hands = Object.entries(cards)
     .filter(([pos, cs]) => pos !== 'burn' && cs.length > 0)
     .map(([pos, cs]) => `${pos} ${cs.join(' ')}`)

@@ -24,6 +24,11 @@ import { NumberedRoundStep, numberedRoundId } from './numbered-rounds.js';
 import { initialDevices, type RequestAnswer } from './table-base.js';
 import type { DiceRoundData, DiceTableSettings, DiceTableState, TableCounters } from './types.js';
 
+/** corrected dice: three faces 1-6 */
+function checkDice(v: unknown): string | null {
+  return Array.isArray(v) && v.length === 3 && v.every((d) => Number.isInteger(d) && d >= 1 && d <= 6) ? null : '`dice` must be three faces 1-6';
+}
+
 export function initialDiceTableState(settings: DiceTableSettings, persisted: TableCounters = {}): DiceTableState {
   return {
     kind: 'sic-bo',
@@ -137,7 +142,8 @@ export class DiceTableStep extends NumberedRoundStep<DiceTableState, DiceTableSe
       return;
     }
     const outcome = sicBoOutcome(dice);
-    this.publish('result', 'result', true, { status: 'complete', dice: [...dice], bounces, outcome, attempts: r.attempts.length });
+    const env = this.publish('result', 'result', true, { status: 'complete', dice: [...dice], bounces, outcome, attempts: r.attempts.length });
+    this.remember(r.id, env.seq, dice);
     this.publishRound('complete', { dice: [...dice], bounces });
     this.finishRound('complete');
     this.log('info', `${r.id}: ${dice.join('-')} (${bounces} bounces) -> ${outcome.total} ${outcome.size ?? `triple ${outcome.triple}`}`);
@@ -177,7 +183,11 @@ export class DiceTableStep extends NumberedRoundStep<DiceTableState, DiceTableSe
         return { data: { roundId: r.id } };
       }
       case 'void-round':
+        if (req.args.roundId !== undefined && req.args.roundId !== r?.id) return this.correctCompleted({ ...req.args, kind: 'void' }, 'dice', checkDice, sicBoOutcome);
         return this.pitVoid(req.args.reason as string, () => this.voidRound('round-void', req.args.reason as string));
+      case 'correction':
+        if (req.args.roundId === undefined) return { code: 'invalid-args', error: 'a sic bo correction names the completed round (`roundId`)' };
+        return this.correctCompleted(req.args, 'dice', checkDice, sicBoOutcome);
       default:
         return { error: `${req.command} does not apply to a sic bo table` };
     }

@@ -28,6 +28,12 @@ import type { KenoRoundData, KenoTableSettings, KenoTableState, TableCounters } 
 export const KENO_BALLS_PER_DRAW = 20;
 export const KENO_MAX_BALL = 80;
 
+/** corrected balls: 20 distinct balls 1-80 in draw order */
+function checkBalls(v: unknown): string | null {
+  const ok = Array.isArray(v) && v.length === 20 && v.every((b) => Number.isInteger(b) && b >= 1 && b <= 80) && new Set(v).size === 20;
+  return ok ? null : '`balls` must be 20 distinct balls 1-80';
+}
+
 export function initialKenoTableState(settings: KenoTableSettings, persisted: TableCounters = {}): KenoTableState {
   return {
     kind: 'keno',
@@ -178,7 +184,8 @@ export class KenoTableStep extends NumberedRoundStep<KenoTableState, KenoTableSe
     }
     const balls = [...r.balls];
     const outcome = kenoOutcome(balls);
-    this.publish('result', 'result', true, { status: 'complete', balls, outcome });
+    const env = this.publish('result', 'result', true, { status: 'complete', balls, outcome });
+    this.remember(r.id, env.seq, balls);
     this.publishRound('complete', { balls });
     this.finishRound('complete');
     this.log('info', `${r.id}: ${balls.join(' ')} -> sum ${outcome.sum} ${outcome.bigSmall} ${outcome.element}`);
@@ -220,7 +227,11 @@ export class KenoTableStep extends NumberedRoundStep<KenoTableState, KenoTableSe
         return { data: { roundId: r.id } };
       }
       case 'void-round':
+        if (req.args.roundId !== undefined && req.args.roundId !== r?.id) return this.correctCompleted({ ...req.args, kind: 'void' }, 'balls', checkBalls, kenoOutcome);
         return this.pitVoid(req.args.reason as string, () => this.voidRound('round-void', req.args.reason as string, r!.started));
+      case 'correction':
+        if (req.args.roundId === undefined) return { code: 'invalid-args', error: 'a keno correction names the completed round (`roundId`)' };
+        return this.correctCompleted(req.args, 'balls', checkBalls, kenoOutcome);
       default:
         return { error: `${req.command} does not apply to a keno table` };
     }

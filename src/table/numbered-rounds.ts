@@ -2,13 +2,23 @@
  * What the tables without a shoe share (sic bo, keno): rounds numbered per table with a
  * persisted counter, ids `<table>-r000042`, and a phase that is `betting` or `dealing`.
  */
-import { TableStepBase } from './table-base.js';
+import { TableStepBase, type RequestAnswer } from './table-base.js';
 import type { BaseTableSettings, BaseTableState, TableCounters } from './types.js';
 
 export interface NumberedRoundState extends BaseTableState {
   /** rounds numbered so far (persisted: ids never repeat across restarts) */
   roundNo: number;
   round: { id: string; bettingOpen: boolean } | null;
+  /** the most recent completed rounds, newest last, for corrections (games.md Corrections) */
+  completed?: NumberedCompletedRound[];
+}
+
+/** a completed round of a sic bo or keno table: its dice or balls and the `seq` of its standing result */
+export interface NumberedCompletedRound {
+  id: string;
+  resultSeq: number;
+  status: 'complete' | 'corrected' | 'void';
+  values: number[];
 }
 
 const pad6 = (n: number) => String(n).padStart(6, '0');
@@ -25,6 +35,49 @@ export function numberedRoundCounters(s: NumberedRoundState): TableCounters {
 export abstract class NumberedRoundStep<St extends NumberedRoundState, Se extends BaseTableSettings> extends TableStepBase<St, Se> {
   protected currentIds(): { shoeId?: string; roundId?: string } {
     return { roundId: this.s.round?.id };
+  }
+
+  /** the most recent completed rounds the pit may still void or correct (`correctionWindowRounds`) */
+  protected remember(id: string, resultSeq: number, values: number[]): void {
+    const keep = this.cfg.correctionWindowRounds ?? 1;
+    const list = [...(this.s.completed ?? []), { id, resultSeq, status: 'complete' as const, values: [...values] }];
+    this.s.completed = keep > 0 ? list.slice(-keep) : [];
+  }
+
+  /**
+   * games.md "Corrections and voids after the result": `void-round` (kind `void`) or `correction`
+   * with the corrected `dice` / `balls` for one of the last completed rounds, with `by`: a
+   * superseding result (status corrected | void, supersedesSeq, correction {kind, by, reason}).
+   */
+  protected correctCompleted(
+    args: Record<string, unknown>, field: 'dice' | 'balls',
+    check: (v: unknown) => string | null, outcome: (v: number[]) => object,
+  ): RequestAnswer {
+    const roundId = String(args.roundId);
+    const kind = String(args.kind);
+    const by = typeof args.by === 'string' && args.by.length > 0 ? args.by : null;
+    const reason = typeof args.reason === 'string' ? args.reason : kind;
+    const list = this.s.completed ?? [];
+    const index = list.findIndex((x) => x.id === roundId);
+    if (index < 0) return { code: 'outside-window', error: `round ${roundId} is not one of the last ${this.cfg.correctionWindowRounds ?? 1} completed rounds of this table` };
+    if (!by) return { code: 'invalid-args', error: 'a correction or void of a completed round needs `by` (the operator id)' };
+    const entry = list[index];
+    if (entry.status === 'void') return { code: 'wrong-phase', error: `round ${roundId} has already been voided` };
+    const correction = { kind, by, reason };
+    if (kind === 'void') {
+      this.alert('round-void', `the pit (${by}) voided completed round ${roundId}: ${reason}`, { by });
+      const env = this.publish('result', 'result', true, { status: 'void', reason: 'round-void', detail: reason, [field]: null, outcome: null, supersedesSeq: entry.resultSeq, correction }, { roundId });
+      this.s.completed = list.map((x, i) => (i === index ? { ...x, status: 'void', resultSeq: env.seq } : x));
+      return { data: { roundId, supersedesSeq: entry.resultSeq } };
+    }
+    if (kind !== field) return { code: 'invalid-args', error: `a completed round of this table is corrected with kind "${field}" (or voided), not "${kind}"` };
+    const problem = check(args[field]);
+    if (problem) return { code: 'invalid-args', error: problem };
+    const values = [...(args[field] as number[])];
+    const env = this.publish('result', 'result', true, { status: 'corrected', [field]: values, outcome: outcome(values), supersedesSeq: entry.resultSeq, correction }, { roundId });
+    this.s.completed = list.map((x, i) => (i === index ? { ...x, status: 'corrected', resultSeq: env.seq, values } : x));
+    this.log('info', `${roundId} corrected by ${by}: ${field} ${values.join(' ')}`);
+    return { data: { roundId, supersedesSeq: entry.resultSeq } };
   }
 
   protected phase(): string {

@@ -14,7 +14,8 @@ import type {
 
 const ENVELOPE_KEYS: ReadonlySet<string> = new Set(['v', 'type', 'table', 'game', 'seq', 'ts']);
 
-export type RequestAnswer = { error: string } | { data?: Record<string, unknown> };
+/** `code`: a machine-readable error code of mqtt-api.md (e.g. `invalid-args`, `wrong-phase`, `outside-window`) */
+export type RequestAnswer = { error: string; code?: string } | { data?: Record<string, unknown> };
 
 /** Fresh device records: every configured device starts `disconnected`. */
 export function initialDevices(settings: BaseTableSettings): Record<string, DeviceRecord> {
@@ -49,7 +50,9 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
         return this.onStart();
       case 'frame': return this.onFrame(input.deviceId, input.frame);
       case 'device-status': return this.onDeviceStatus(input.deviceId, input.state, input.detail);
-      case 'device-alert': return this.alert(input.kind, input.detail, { deviceId: input.deviceId, ...input.data });
+      case 'device-alert':
+        this.alert(input.kind, input.detail, { deviceId: input.deviceId, ...input.data });
+        return this.onDeviceAlert(input.deviceId, input.kind);
       case 'device-restart':
         this.event('device-restart', { deviceId: input.deviceId });
         this.log('warn', `device ${input.deviceId} restarted (SEQ back to 0)`);
@@ -59,8 +62,34 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
       case 'health': return this.publishHealth(input.report);
       case 'gateway-alert':
         return this.alert(input.kind, input.detail, { ...input.data });
+      case 'outbox-level': return this.onOutboxLevel(input.level, input.depth, input.max);
     }
   }
+
+  /**
+   * The outbox's level, reported by the runtime as an input (so the hold it causes is journaled and
+   * replayed like every other effect): `outbox-filling` at 80%, `outbox-full` (critical) at 100%;
+   * a table with shoes holds them from `full` until the level is back to `ok` (`onOutboxHold`).
+   */
+  private onOutboxLevel(level: 'ok' | 'filling' | 'full', depth: number, max: number): void {
+    const before = this.s.outboxLevel ?? 'ok';
+    if (level === before) return;
+    this.s.outboxLevel = level;
+    if (level === 'filling' && before === 'ok') {
+      this.alert('outbox-filling', `the outbox holds ${depth} undelivered messages (bound ${max}): is the broker reachable?`, { depth, max });
+    } else if (level === 'full') {
+      this.alert('outbox-full', `the outbox reached its bound of ${max} undelivered messages: the shoes are held until the broker takes them`, { depth, max });
+      this.onOutboxHold(true);
+    } else if (level === 'ok') {
+      this.log('info', `outbox back to ${depth} messages${before === 'full' ? ': releasing the shoes' : ''}`);
+      this.onOutboxHold(false);
+    }
+  }
+
+  /** the outbox is full (`true`) or drained again (`false`): tables with shoes hold them */
+  protected onOutboxHold(_full: boolean): void {}
+  /** a device's driver raised an alert (e.g. `unknown-tag`), already published */
+  protected onDeviceAlert(_deviceId: string, _kind: AlertKind): void {}
 
   /**
    * The `health` summary (docs/OPERATIONS.md): the runtime's report plus the device states as the
@@ -173,7 +202,10 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
     else if (!req.ok) answer = { error: req.error };
     else answer = req.command === 'status' ? { data: this.statusSnapshot() } : this.handleRequest(req);
     const body: Record<string, unknown> = { command, transaction: req.transaction ?? null, status: 'error' in answer ? 'error' : 'ok' };
-    if ('error' in answer) body.error = answer.error;
+    if ('error' in answer) {
+      if (answer.code) body.code = answer.code;
+      body.error = answer.error;
+    }
     else if (answer.data) body.data = answer.data;
     const env = this.envelope('response', body);
     this.out.push({

@@ -4,12 +4,17 @@ import { nonCardGame } from '../games/non-card-games.js';
 import { cardGame } from '../games/registry.js';
 import type { TableSettings } from './types.js';
 
+/** games.md: the games whose shoe an exposed card voids, and whose unnecessary cards become burns */
+const SHOE_VOID_ON_EXPOSED = new Set(['baccarat', 'seven-up-baccarat', 'dragon-tiger']);
+const UNNECESSARY_BURNS = new Set(['baccarat', 'seven-up-baccarat', 'dragon-tiger', 'pok-deng']);
+
 export function tableSettings(t: TableConfig): TableSettings {
   const nonCard = nonCardGame(t.game);
   if (nonCard) {
     const base = {
       tableId: t.id, gameId: t.game, engine: t.betting === 'engine',
       devices: t.devices.map((d) => ({ id: d.id, kind: d.kind })), gameOptions: t.gameOptions,
+      correctionWindowRounds: t.correctionWindowRounds,
     };
     return nonCard.table === 'sic-bo' ? { kind: 'sic-bo', ...base, minBounces: t.minBounces } : { kind: 'keno', ...base };
   }
@@ -28,6 +33,10 @@ export function tableSettings(t: TableConfig): TableSettings {
     rescanIntervalMs: t.rescanIntervalMs,
     rescanTimeoutMs: t.rescanTimeoutMs,
     expectedDeckSize: t.expectedDeckSize ?? 52 * (t.decks ?? game.defaults.decks),
+    exposedCardVoidsShoe: t.exposedCardVoidsShoe ?? SHOE_VOID_ON_EXPOSED.has(t.game),
+    unnecessaryCardRule: t.unnecessaryCardRule ?? (UNNECESSARY_BURNS.has(t.game) ? 'burn-then-void-shoe' : 'alert'),
+    cutBeforeFirstCardIsLastRound: t.game === 'pok-deng',
+    correctionWindowRounds: t.correctionWindowRounds,
     devices: t.devices.map((d) => ({ id: d.id, kind: d.kind })),
     gameOptions: t.gameOptions,
   };

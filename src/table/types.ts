@@ -19,6 +19,8 @@ export interface BaseTableSettings {
   engine: boolean;
   devices: ReadonlyArray<{ id: string; kind: DeviceKind }>;
   gameOptions: Readonly<Record<string, unknown>>;
+  /** games.md Corrections: how many of the most recent completed rounds the pit may still void or correct (default 1) */
+  correctionWindowRounds?: number;
 }
 
 /** Static settings of a card-game table, resolved from the config file. */
@@ -33,6 +35,14 @@ export interface CardTableSettings extends BaseTableSettings {
   rescanTimeoutMs: number;
   /** shuffler `COUNT` that is correct (default 52 x decks) */
   expectedDeckSize?: number;
+  /** games.md Exposed card: an exposed card also voids the rest of the shoe (baccarat, 7 Up, Dragon Tiger) */
+  exposedCardVoidsShoe: boolean;
+  /** games.md Unnecessary card: `burn-then-void-shoe` (baccarat, 7 Up, Dragon Tiger, Pok Deng) or `alert` */
+  unnecessaryCardRule: 'burn-then-void-shoe' | 'alert';
+  /** games.md: a cut card after `open-betting`, before the round's first card, makes that round the last (Pok Deng) */
+  cutBeforeFirstCardIsLastRound: boolean;
+  /** games.md Corrections: how many of the most recent completed rounds the pit may still void or correct */
+  correctionWindowRounds: number;
 }
 
 /** Settings of a sic bo table (dice-table.ts). */
@@ -60,6 +70,8 @@ export type TableInput =
   /** `refused`: the runtime's edge refused it (rate limit, size; docs/SECURITY.md): the machine answers with that error and changes nothing */
   | { type: 'request'; at: number; command: string; payload: string; responseTopic?: string; correlationData?: string; refused?: string }
   | { type: 'timer'; at: number; name: string }
+  /** the outbox changed level (table-runtime.ts): `full` holds the shoes until it is back to `ok` (card-table.ts holds) */
+  | { type: 'outbox-level'; at: number; level: 'ok' | 'filling' | 'full'; depth: number; max: number }
   /** the runtime's periodic health report: publishes `health`, changes nothing but `seq` (docs/OPERATIONS.md) */
   | { type: 'health'; at: number; report: HealthReport }
   /** a condition of the gateway itself (e.g. the outbox filling up), published as an alert */
@@ -94,7 +106,8 @@ export interface ShoeStateData {
   loaded: boolean;
   revealCard: Card | null;
   burnTarget: number;
-  burnCards: Card[];
+  /** the new shoe's burns; `null` for an unread burn that was dropped and picked up (games.md Dropped card) */
+  burnCards: (Card | null)[];
   cardsDealt: number;
   cutCardSeen: boolean;
   /** cards seen in this shoe (or deck) -> times */
@@ -103,6 +116,8 @@ export interface ShoeStateData {
   roundsCompleted: number;
   /** unnecessary cards drawn since the last round ended: they become the next round's burns */
   carriedBurns: Card[];
+  /** RFID uids read in this shoe (games.md: the same tag twice in one shoe is a foreign card) */
+  tags?: string[];
 }
 
 export interface HiddenCard {
@@ -117,13 +132,16 @@ export interface RoundStateData {
   no: number;
   bettingOpen: boolean;
   game: unknown;
-  burns: Card[];
+  /** `null` for an unread burn that was dropped and picked up (games.md Dropped card) */
+  burns: (Card | null)[];
   burnsNeeded: number;
   burnsHidden: boolean;
   hidden: HiddenCard[];
   lastRound: boolean;
   /** cards of this round in dealing order (for single-deck duplicate checks) */
   seen: Card[];
+  /** the last card placed: a burn, or a hand's card dealt face down or up (games.md Dropped card) */
+  last?: { burn: boolean; faceDown: boolean } | null;
 }
 
 export interface PendingRescan {
@@ -137,6 +155,8 @@ export interface PendingRescan {
 export interface BaseTableState {
   /** the last `seq` used in an envelope */
   seq: number;
+  /** the outbox level last reported by the runtime (`outbox-level` inputs) */
+  outboxLevel?: 'ok' | 'filling' | 'full';
   devices: Record<string, DeviceRecord>;
 }
 
@@ -158,6 +178,28 @@ export interface CardTableState extends BaseTableState {
   nextPendingId: number;
   /** the table's shuffler, when it has one and it has reported (card-table.ts, shuffler section) */
   shuffler?: ShufflerStateData;
+  /**
+   * Why the shoes are held (device-protocols.md `LOCK`): the ONE owner of LOCK/UNLOCK. `LOCK` when
+   * the set becomes non-empty, `UNLOCK` when it empties (card-table.ts `setHold`).
+   */
+  holds?: HoldReason[];
+  /** the most recent completed (or voided) rounds, newest last, for corrections (games.md Corrections) */
+  completed?: CompletedRound[];
+}
+
+export type HoldReason = 'shoe-void' | 'shuffler' | 'outbox-full';
+
+/** A finished round the pit may still void or correct (games.md Corrections). */
+export interface CompletedRound {
+  id: string;
+  shoeId: string;
+  /** `seq` of the result now standing for it */
+  resultSeq: number;
+  status: 'complete' | 'void' | 'corrected';
+  game: unknown;
+  burns: (Card | null)[];
+  /** every card of the round in dealing order (to check a correction's cards) */
+  seen: Card[];
 }
 
 export interface ShufflerStateData {
@@ -168,8 +210,10 @@ export interface ShufflerStateData {
   lastCount: number | null;
   /** a `COUNT` came since the last `READY` (single-deck games: the next READY starts a fresh deck) */
   countPending: boolean;
-  /** dealing is blocked (DOOR_OPEN / ERROR) and the shoes were sent LOCK */
+  /** dealing is blocked (DOOR_OPEN / ERROR): the `shuffler` hold reason */
   blocked: boolean;
+  /** single-deck games: a READY after a COUNT came during a round: the fresh deck starts when it ends */
+  freshDeckAfterRound?: boolean;
 }
 
 /** One round of a sic bo table. */

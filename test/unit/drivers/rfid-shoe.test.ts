@@ -57,7 +57,7 @@ describe('RFID tag -> card mapping', () => {
 
   it('a registered tag is a CARD (never marked rescan: the table decides), other frames pass through', () => {
     const m = new RfidCardMapper({ registry, now: () => 0 });
-    expect(m.map(tag('E0040000000000A1', 4))).toEqual({ talker: 'RFID', seq: 4, type: 'CARD', card: 'AS', rescan: false });
+    expect(m.map(tag('E0040000000000A1', 4))).toEqual({ talker: 'RFID', seq: 4, type: 'CARD', card: 'AS', rescan: false, uid: 'E0040000000000A1' });
     const misread: DeviceFrame = { talker: 'RFID', seq: 5, type: 'MISREAD' };
     expect(m.map(misread)).toBe(misread);
     expect(m.map(tag('E0040000000000A2', 6))).toMatchObject({ type: 'CARD', card: 'KD', rescan: false });

@@ -48,7 +48,15 @@ describe('Blackjack (seed 000)', () => {
     expect(isError(g.decide!(s, 'seat1', 'double'))).toBe(true);
     s = g.newRound({ engine: true, options: one });
     for (const c of hand('AS 9H 2D')) s = g.place(s, c);
-    expect(g.expect(s)).toMatchObject({ actions: ['hit', 'stand', 'double'] }); // soft 13
+    // games.md v1.1: double on a two-card HARD total of 11 or more, not on pairs
+    expect(g.expect(s)).toMatchObject({ actions: ['hit', 'stand'] }); // soft 13: no double
+    s = g.newRound({ engine: true, options: one });
+    for (const c of hand('6S 9H 6D')) s = g.place(s, c);
+    expect(g.expect(s)).toMatchObject({ actions: ['hit', 'stand'] }); // 6-6, hard 12: a pair, no double
+    expect(isError(g.decide!(s, 'seat1', 'double'))).toBe(true);
+    s = g.newRound({ engine: true, options: one });
+    for (const c of hand('TS 9H TD')) s = g.place(s, c);
+    expect(g.expect(s)).toMatchObject({ actions: ['hit', 'stand'] }); // T-T: a pair, no double
     const r = play(g, '6S 9H 5D TC TD', { options: one, decisions: ['double'] });
     expect(r.placed.map((x) => x.position)).toEqual(['seat1', 'dealer', 'seat1', 'seat1', 'dealer']);
     expect(pos(r.state).seat1).toMatchObject({ total: 21, doubled: true, outcome: 'win' });
@@ -185,5 +193,38 @@ describe('Blackjack (seed 000)', () => {
     expectRate('blackjack seat2 perfectPairs=colored', pp('colored'), n, 8 / 415);
     expectRate('blackjack seat2 perfectPairs=mixed', pp('mixed'), n, 16 / 415);
     expectRate('blackjack dealer perfectPairs (any)', n - r['positions.dealer.perfectPairs'].null, n, 31 / 415);
+  });
+
+  describe('two players on one seat (sheet 000; games.md keepStanding)', () => {
+    const dealSeat1 = (cards: string) => {
+      let s = g.newRound({ engine: true, options: one });
+      for (const c of hand(cards)) s = g.place(s, c);
+      return s;
+    };
+    it('hit with keepStanding keeps the cards so far as the standing hand seat1s, settled like any hand', () => {
+      let s = dealSeat1('TS 9H 7D'); // seat1 T 7 = 17, dealer 9
+      const k = g.decide!(s, 'seat1', 'hit', { keepStanding: true });
+      expect(isError(k)).toBe(false);
+      s = k as BlackjackRound;
+      expect(g.expect(s)).toEqual({ kind: 'card', position: 'seat1', faceDown: false });
+      s = g.place(s, '9C'); // seat1 busts with 26
+      // the standing hand is live: the dealer draws to 17 (no "every seat busted" short cut)
+      expect(g.expect(s)).toEqual({ kind: 'card', position: 'dealer', faceDown: false });
+      s = g.place(s, '8D'); // dealer 17
+      expect(g.expect(s)).toEqual({ kind: 'complete' });
+      expect(g.cards(s)).toMatchObject({ seat1: ['TS', '7D', '9C'], seat1s: ['TS', '7D'], dealer: ['9H', '8D'] });
+      expect(pos(s).seat1).toMatchObject({ bust: true, outcome: 'lose' });
+      expect(pos(s).seat1s).toMatchObject({ total: 17, bust: false, outcome: 'push' });
+    });
+    it('keepStanding only with hit, once per seat, never on a split hand', () => {
+      const s = dealSeat1('TS 9H 7D');
+      expect(isError(g.decide!(s, 'seat1', 'stand', { keepStanding: true }))).toBe(true);
+      const once = g.decide!(s, 'seat1', 'hit', { keepStanding: true }) as BlackjackRound;
+      const again = g.decide!(g.place(once, '2C'), 'seat1', 'hit', { keepStanding: true });
+      expect(isError(again)).toBe(true);
+      const split = g.decide!(dealSeat1('8S 9H 8D'), 'seat1', 'split') as BlackjackRound;
+      const a = g.place(g.place(split, '2C'), '3C');
+      expect(isError(g.decide!(a, 'seat1a', 'hit', { keepStanding: true }))).toBe(true);
+    });
   });
 });
