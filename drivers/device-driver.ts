@@ -5,6 +5,7 @@
  */
 import { Observable, Subject, type Subscription } from 'rxjs';
 import type { DeviceFrame, FrameReject, Talker } from './codecs/frames.js';
+import { redactSample } from './codecs/redact.js';
 import { SeqTracker } from './codecs/seq-tracker.js';
 import type { Transport } from './transports/transport.js';
 
@@ -151,7 +152,8 @@ export class DeviceDriver {
     this.rejectedTotal++;
     this.badCount++;
     this.badReasons[r.reason] = (this.badReasons[r.reason] ?? 0) + 1;
-    this.lastBadRaw = r.raw;
+    // the sample may be a corrupted face-down card frame: its values never leave (redact.ts)
+    this.lastBadRaw = redactSample(r.raw);
     if (!this.badWindow) this.flushBadFrames();
   }
 

@@ -262,13 +262,14 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
     if (!rescan && this.shufflerHoldsDealing(deviceId, card)) return;
     if (rescan) {
       if (!this.s.pending) {
-        this.alert('unexpected-rescan', `rescan ${card} from ${deviceId} with no misread pending: ignored`, { deviceId, card });
+        const shown = this.publicCard(card);
+        this.alert('unexpected-rescan', `rescan ${shown ?? '(value withheld)'} from ${deviceId} with no misread pending: ignored`, { deviceId, card: shown });
         return;
       }
       this.clearPending();
       this.event('rescan', { deviceId, card: this.isHiddenNext() ? null : card });
     } else if (this.s.pending) {
-      this.alert('out-of-order-card', `a card arrived from ${deviceId} while a rescan is pending: neither dealt nor counted, the round is held`, { deviceId, card });
+      this.alert('out-of-order-card', `a card arrived from ${deviceId} while a rescan is pending: neither dealt nor counted, the round is held`, { deviceId, card: this.publicCard(card) });
       return;
     }
     this.dealCard(deviceId, card);
@@ -290,6 +291,38 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
     return !!e && e.kind === 'card' && e.faceDown;
   }
 
+  /**
+   * The value a card that was NOT dealt (an unexpected rescan, an out-of-order read) may carry in
+   * an alert: null whenever it could be a face-down card before its reveal point — the card the
+   * dealer presents again may be the next face-down card, and a second rescan of a card already
+   * dealt face down is that hidden card (games.md: no hidden value in any output).
+   */
+  private publicCard(card: Card): Card | null {
+    const r = this.s.round;
+    if (this.isHiddenNext()) return null;
+    if (r && (r.hidden.length > 0 || (r.burnsHidden && r.burns.length > 0))) return null;
+    if (this.s.shoe.state === 'burning' && this.s.shoe.burnCards.length > 0) return null;
+    if (r && this.cfg.game.positions.length > 0 && this.gameDealsFaceDown()) return null;
+    return card;
+  }
+
+  /** whether this game deals any card face down (checked on a fresh round of it) */
+  private gameDealsFaceDown(): boolean {
+    if (this.cfg.burnFaceDown) return true;
+    try {
+      let g = this.cfg.game.newRound({ engine: this.cfg.engine, options: this.cfg.gameOptions });
+      for (let i = 0; i < 16; i++) {
+        const e = this.cfg.game.expect(g);
+        if (e.kind !== 'card') return false;
+        if (e.faceDown) return true;
+        g = this.cfg.game.place(g, 'AS' as Card);
+      }
+      return false;
+    } catch {
+      return true;
+    }
+  }
+
   private count(card: Card): number {
     const sh = this.s.shoe;
     const n = (sh.counts[card] ?? 0) + 1;
@@ -307,7 +340,8 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
     // A card the game cannot take now (waiting for a decision) is never assigned.
     const e = this.expectation();
     if (e && (e.kind === 'decision' || e.kind === 'close-decisions')) {
-      this.alert('out-of-order-card', `${card} arrived while the round waits for ${e.kind === 'decision' ? `a decision of ${e.seat}` : 'close-decisions'}: not dealt`, { deviceId, card });
+      const shown = this.publicCard(card);
+      this.alert('out-of-order-card', `${shown ?? 'a card (value withheld)'} arrived while the round waits for ${e.kind === 'decision' ? `a decision of ${e.seat}` : 'close-decisions'}: not dealt`, { deviceId, card: shown });
       return;
     }
     // Counting: more copies than the shoe holds, or twice in one round of a single-deck game.
@@ -636,8 +670,9 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
   private shufflerHoldsDealing(deviceId: string, card: Card | null): boolean {
     const sh = this.s.shuffler;
     if (!sh?.blocked) return false;
-    const what = card ? card : 'an unread card (MISREAD)';
-    this.alert('out-of-order-card', `${what} arrived from ${deviceId} while shuffler ${sh.deviceId} reports ${sh.state}: not dealt`, { deviceId, card, held: 'shuffler' });
+    const shown = card ? this.publicCard(card) : null;
+    const what = card ? shown ?? 'a card (value withheld)' : 'an unread card (MISREAD)';
+    this.alert('out-of-order-card', `${what} arrived from ${deviceId} while shuffler ${sh.deviceId} reports ${sh.state}: not dealt`, { deviceId, card: shown, held: 'shuffler' });
     return true;
   }
 

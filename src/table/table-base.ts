@@ -6,11 +6,19 @@
  */
 import type { DeviceFrame } from '../../drivers/codecs/frames.js';
 import { parseRequest, type ParsedRequest } from '../mqtt/requests.js';
-import { severityOf, type AlertKind } from './alerts.js';
+import { severityOf, type AlertKind, type Severity } from './alerts.js';
 import { tableProblems, type HealthReport } from './health.js';
 import type {
   BaseTableSettings, BaseTableState, DeviceRecord, DeviceState, Envelope, TableInput, TableOutput,
 } from './types.js';
+
+/**
+ * Alerts a device can trigger over and over (games.md): at most one per kind per device per
+ * second, with a `count`; what comes within the second is counted and published when it ends
+ * (a `coalesce:<kind>|<device>` timer). Uses the input's `at` only, so a replay coalesces alike.
+ */
+export const COALESCED_ALERTS: ReadonlySet<string> = new Set(['unexpected-rescan', 'out-of-order-card', 'unknown-tag']);
+export const COALESCE_WINDOW_MS = 1000;
 
 const ENVELOPE_KEYS: ReadonlySet<string> = new Set(['v', 'type', 'table', 'game', 'seq', 'ts']);
 
@@ -55,7 +63,9 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
         this.log('warn', `device ${input.deviceId} restarted (SEQ back to 0)`);
         return;
       case 'request': return this.onRequest(input.command, input.payload, input.responseTopic, input.correlationData, input.refused);
-      case 'timer': return this.onTimer(input.name);
+      case 'timer':
+        if (input.name.startsWith('coalesce:')) return this.flushCoalesced(input.name.slice('coalesce:'.length));
+        return this.onTimer(input.name);
       case 'health': return this.publishHealth(input.report);
       case 'gateway-alert':
         return this.alert(input.kind, input.detail, { ...input.data });
@@ -103,14 +113,43 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
     this.publish('events', 'event', false, { kind, ...body });
   }
 
-  protected alert(kind: AlertKind, detail: string, extra: Record<string, unknown> = {}): void {
-    const severity = severityOf(kind);
+  protected alert(kind: AlertKind, detail: string, extra: Record<string, unknown> = {}, severity: Severity = severityOf(kind)): void {
+    const dev = extra.deviceId;
+    if (typeof dev === 'string' && COALESCED_ALERTS.has(kind)) {
+      const key = `${kind}|${dev}`;
+      const w = this.s.alertWindows?.[key];
+      if (w && this.at < w.until) {
+        this.s.alertWindows = { ...this.s.alertWindows, [key]: { ...w, pending: w.pending + 1, detail, extra } };
+        if (w.pending === 0) this.out.push({ type: 'set-timer', name: `coalesce:${key}`, at: w.until });
+        return;
+      }
+      this.s.alertWindows = { ...this.s.alertWindows, [key]: { until: this.at + COALESCE_WINDOW_MS, pending: 0 } };
+      extra = { ...extra, count: 1 };
+    }
     this.publish('alerts', 'alert', false, { kind, severity, detail, ...extra });
     this.log(severity === 'info' ? 'info' : severity === 'warning' ? 'warn' : 'error', `alert ${kind}: ${detail}`, extra);
   }
 
   protected log(level: 'debug' | 'info' | 'warn' | 'error', msg: string, data?: Record<string, unknown>): void {
     this.out.push({ type: 'log', level, msg, ...(data ? { data } : {}) });
+  }
+
+  /** the end of a coalescing window: the alerts counted in it, as one alert with their `count` */
+  private flushCoalesced(key: string): void {
+    const w = this.s.alertWindows?.[key];
+    if (!w) return;
+    const { [key]: _gone, ...rest } = this.s.alertWindows ?? {};
+    if (w.pending === 0) {
+      this.s.alertWindows = rest;
+      return;
+    }
+    const kind = key.slice(0, key.indexOf('|')) as AlertKind;
+    this.s.alertWindows = { ...rest, [key]: { until: this.at + COALESCE_WINDOW_MS, pending: 0 } };
+    const severity = severityOf(kind);
+    const extra = { ...(w.extra ?? {}), count: w.pending };
+    const detail = `${w.detail ?? kind} (${w.pending} in the last second)`;
+    this.publish('alerts', 'alert', false, { kind, severity, detail, ...extra });
+    this.log(severity === 'info' ? 'info' : severity === 'warning' ? 'warn' : 'error', `alert ${kind}: ${detail}`, extra);
   }
 
   // ---------------------------------------------------------------- devices
@@ -150,8 +189,11 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
       case 'HB': return;
       case 'VER':
         if (dev) {
-          this.s.devices[deviceId] = { ...this.s.devices[deviceId], model: f.model, firmware: f.firmware };
-          this.publishDevice(deviceId, this.s.devices[deviceId].state, this.s.devices[deviceId].detail);
+          const caps = f.capabilities ?? [];
+          const same = dev.model === f.model && dev.firmware === f.firmware && (dev.capabilities ?? []).join('+') === caps.join('+');
+          this.s.devices[deviceId] = { ...this.s.devices[deviceId], model: f.model, firmware: f.firmware, ...(caps.length ? { capabilities: caps } : { capabilities: undefined }) };
+          // a repeated, unchanged VER (a VER flood) changes nothing and publishes nothing
+          if (!same) this.publishDevice(deviceId, this.s.devices[deviceId].state, this.s.devices[deviceId].detail);
         }
         return;
       case 'ERR':

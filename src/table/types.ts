@@ -138,6 +138,18 @@ export interface BaseTableState {
   /** the last `seq` used in an envelope */
   seq: number;
   devices: Record<string, DeviceRecord>;
+  /** coalescing windows of repeatable alerts, `<kind>|<deviceId>` (table-base.ts) */
+  alertWindows?: Record<string, AlertWindow>;
+}
+
+export interface AlertWindow {
+  /** the window ends (input time, ms) */
+  until: number;
+  /** alerts counted in the window and not yet published */
+  pending: number;
+  /** the last counted alert's detail and fields */
+  detail?: string;
+  extra?: Record<string, unknown>;
 }
 
 export interface DeviceRecord {
@@ -146,6 +158,8 @@ export interface DeviceRecord {
   detail?: string;
   model?: string;
   firmware?: string;
+  /** the capabilities of its last `VER` (`REPEAT`, `LOCK`, `RESCAN`, ...) */
+  capabilities?: string[];
 }
 
 /** The state of a card-game table. */
