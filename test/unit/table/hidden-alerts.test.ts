@@ -10,7 +10,7 @@ import { encodeLine } from '../../../drivers/codecs/nmea-line.js';
 import { redactSample } from '../../../drivers/codecs/redact.js';
 import { MemoryTransport } from '../../../drivers/transports/memory-transport.js';
 import { step } from '../../../src/table/table-machine.js';
-import type { TableOutput } from '../../../src/table/types.js';
+import type { TableInput, TableOutput } from '../../../src/table/types.js';
 import { TableHarness } from '../../helpers/table-harness.js';
 
 /** every log line and published payload as text */
@@ -130,7 +130,7 @@ describe('repeatable alerts are coalesced per kind per device per second', () =>
   it('coalescing replays byte for byte', () => {
     const t = new TableHarness({ game: 'baccarat', betting: 'none' });
     const start = t.state;
-    const inputs = [];
+    const inputs: TableInput[] = [];
     for (let i = 0; i < 30; i++) inputs.push({ type: 'frame' as const, at: t.now + i * 70, deviceId: 'shoe-1', frame: { talker: 'SHOE' as const, seq: i, type: 'CARD' as const, card: 'AS', rescan: true } });
     inputs.push({ type: 'timer' as const, at: t.now + 1000, name: 'coalesce:unexpected-rescan|shoe-1' });
     const run = () => {
