@@ -92,6 +92,12 @@ export class TableRuntime {
   /** rebuilds the table from the store, delivers what is still undelivered, starts the devices */
   start(): void {
     this.recover();
+    // the last SEQ of every device is durable: after a restart the first frame is checked against it
+    const seqs = this.store.deviceSeqs(this.settings.tableId);
+    for (const d of this.drivers) {
+      if (seqs[d.deviceId] !== undefined) d.seedSeq(seqs[d.deviceId]);
+      d.onSeq = (seq) => this.store.noteDeviceSeq(this.settings.tableId, d.deviceId, seq);
+    }
     const deviceInputs = this.drivers.map((d) => d.events$.pipe(map((ev) => this.deviceInput(d.deviceId, ev))));
     const requestInputs = this.link.requests$.pipe(map((r) => this.admitRequest(r)), filter((i): i is TableInput => i !== null));
     this.sub = merge(...deviceInputs, requestInputs, this.timerInputs).subscribe((input) => this.apply(input));

@@ -16,6 +16,7 @@ export const REQUEST_SCHEMAS = {
   }).strict(),
   'close-decisions': base,
   'void-round': base.extend({ reason: z.string().min(1).max(200) }).strict(),
+  'resume-round': base.extend({ by: z.string().min(1).max(64), reason: z.string().min(1).max(200).optional() }).strict(),
   'new-shoe': base,
   'end-shoe': base,
   correction: base.extend({ kind: z.string().min(1).max(32) }).catchall(z.unknown()),

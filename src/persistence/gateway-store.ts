@@ -82,6 +82,8 @@ export class GatewayStore {
   private readonly db: Database.Database;
   private queue: Array<{ rec: StepRecord; done: () => void }> = [];
   private acks: Array<{ tableId: string; seq: number }> = [];
+  /** last device SEQs noted since the last commit: `table\0device` -> seq */
+  private deviceSeqNotes = new Map<string, number>();
   private flushScheduled = false;
   private ackTimer: NodeJS.Timeout | null = null;
   private closed = false;
@@ -90,6 +92,7 @@ export class GatewayStore {
     insertMessage: Database.Statement;
     insertSnapshot: Database.Statement;
     ack: Database.Statement;
+    deviceSeq: Database.Statement;
   };
   /** commits so far (for metrics) */
   commits = 0;
@@ -123,12 +126,15 @@ export class GatewayStore {
       CREATE INDEX IF NOT EXISTS messages_unacked ON messages (table_id, acked, seq);
       CREATE TABLE IF NOT EXISTS snapshots (
         table_id TEXT NOT NULL, input_id INTEGER NOT NULL, state TEXT NOT NULL, PRIMARY KEY (table_id, input_id));
+      CREATE TABLE IF NOT EXISTS device_seq (
+        table_id TEXT NOT NULL, device_id TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (table_id, device_id));
     `);
     this.stmt = {
       insertInput: this.db.prepare('INSERT INTO inputs (table_id, at, input) VALUES (?, ?, ?)'),
       insertMessage: this.db.prepare('INSERT INTO messages (table_id, seq, input_id, topic, retain, payload, also_topic, also_correlation) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
       insertSnapshot: this.db.prepare('INSERT OR REPLACE INTO snapshots (table_id, input_id, state) VALUES (?, ?, ?)'),
       ack: this.db.prepare('UPDATE messages SET acked = 1 WHERE table_id = ? AND seq = ?'),
+      deviceSeq: this.db.prepare('INSERT INTO device_seq (table_id, device_id, seq) VALUES (?, ?, ?) ON CONFLICT (table_id, device_id) DO UPDATE SET seq = excluded.seq'),
     };
   }
 
@@ -179,6 +185,28 @@ export class GatewayStore {
     }
   }
 
+  /**
+   * The last SEQ accepted from a device (part of the table's durable state, device-protocols.md):
+   * committed with the next group of steps, or on its own like an ack (heartbeats carry no step).
+   */
+  noteDeviceSeq(tableId: string, deviceId: string, seq: number): void {
+    if (this.closed) return;
+    this.deviceSeqNotes.set(`${tableId}\0${deviceId}`, seq);
+    if (!this.ackTimer && !this.flushScheduled) {
+      this.ackTimer = setTimeout(() => {
+        this.ackTimer = null;
+        this.scheduleFlush();
+      }, ACK_COMMIT_MS);
+      this.ackTimer.unref?.();
+    }
+  }
+
+  /** the last SEQ of every device of a table, as committed */
+  deviceSeqs(tableId: string): Record<string, number> {
+    const rows = this.db.prepare('SELECT device_id AS d, seq FROM device_seq WHERE table_id = ?').all(tableId) as Array<{ d: string; seq: number }>;
+    return Object.fromEntries(rows.map((r) => [r.d, r.seq]));
+  }
+
   unackedCount(tableId: string): number {
     const r = this.db.prepare('SELECT COUNT(*) AS n FROM messages WHERE table_id = ? AND acked = 0').get(tableId) as { n: number };
     return r.n;
@@ -193,11 +221,13 @@ export class GatewayStore {
   /** commits everything queued in one transaction, then runs the callbacks in order */
   flush(): void {
     this.flushScheduled = false;
-    if (this.closed || (this.queue.length === 0 && this.acks.length === 0)) return;
+    if (this.closed || (this.queue.length === 0 && this.acks.length === 0 && this.deviceSeqNotes.size === 0)) return;
     const batch = this.queue;
     const acks = this.acks;
+    const seqs = [...this.deviceSeqNotes].map(([k, seq]) => [...k.split('\0'), seq] as [string, string, number]);
     this.queue = [];
     this.acks = [];
+    this.deviceSeqNotes = new Map();
     const write = this.db.transaction(() => {
       for (const { rec } of batch) {
         const info = this.stmt.insertInput.run(rec.tableId, rec.input.at, JSON.stringify(rec.input));
@@ -208,8 +238,9 @@ export class GatewayStore {
         if (rec.snapshot !== undefined) this.stmt.insertSnapshot.run(rec.tableId, inputId, JSON.stringify(rec.snapshot));
       }
       for (const a of acks) this.stmt.ack.run(a.tableId, a.seq);
+      for (const [t, d, seq] of seqs) this.stmt.deviceSeq.run(t, d, seq);
     });
-    if (this.worker) return this.sendBatch(batch, acks);
+    if (this.worker) return this.sendBatch(batch, acks, seqs);
     write();
     this.commits++;
     for (const { done } of batch) done();
@@ -241,7 +272,7 @@ export class GatewayStore {
     this.onFatal = handler;
   }
 
-  private sendBatch(batch: Array<{ rec: StepRecord; done: () => void }>, acks: Array<{ tableId: string; seq: number }>): void {
+  private sendBatch(batch: Array<{ rec: StepRecord; done: () => void }>, acks: Array<{ tableId: string; seq: number }>, seqs: Array<[string, string, number]>): void {
     const id = this.nextBatchId++;
     this.inFlight.set(id, batch.map((b) => b.done));
     const steps = batch.map(({ rec }) => [
@@ -249,7 +280,7 @@ export class GatewayStore {
       rec.messages.map((m) => [m.seq, m.topic, m.retain ? 1 : 0, m.payload, m.alsoTopic ?? null, m.alsoCorrelation ?? null]),
       rec.snapshot !== undefined ? JSON.stringify(rec.snapshot) : null,
     ]);
-    this.worker!.postMessage({ type: 'batch', id, steps, acks: acks.map((a) => [a.tableId, a.seq]) });
+    this.worker!.postMessage({ type: 'batch', id, steps, acks: acks.map((a) => [a.tableId, a.seq]), seqs });
   }
 
   /** closes the store, waiting for every commit in flight (the way to close a `thread` writer) */

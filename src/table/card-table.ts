@@ -9,7 +9,7 @@ import type { DeviceFrame } from '../../drivers/codecs/frames.js';
 import { revealBurnCount, type Card } from '../domain/card.js';
 import type { Expectation, RevealPoint } from '../games/game.js';
 import type { ParsedRequest } from '../mqtt/requests.js';
-import type { AlertKind } from './alerts.js';
+import type { AlertKind, Severity } from './alerts.js';
 import { initialDevices, TableStepBase, type RequestAnswer } from './table-base.js';
 import type {
   CardTableSettings, CardTableState, HiddenCard, RoundStateData, ShoeStateData, ShufflerStateData, TableCounters,
@@ -101,6 +101,7 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
 
   private phase(): string {
     const r = this.s.round;
+    if (this.s.held && r) return 'held';
     if (this.s.pending) return 'awaiting-rescan';
     if (!r) return 'idle';
     if (r.bettingOpen) return 'betting';
@@ -144,6 +145,12 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
   // ---------------------------------------------------------------- device frames
 
   protected onGameFrame(deviceId: string, f: DeviceFrame): void {
+    // a held round (an unrepaired frame gap): what the card readers send waits for the pit
+    if (this.s.held && this.isCardReader(deviceId)) {
+      this.s.held = { ...this.s.held, queued: [...this.s.held.queued, { deviceId, frame: f }] };
+      this.log('warn', `round ${this.s.round?.id ?? '-'} is held: a ${f.type} frame from ${deviceId} waits for resume-round or void-round`);
+      return;
+    }
     switch (f.type) {
       case 'CARD': return this.onCard(deviceId, f.card, f.rescan);
       case 'MISREAD': return this.onMisread(deviceId);
@@ -158,6 +165,43 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
         return this.onShufflerFrame(deviceId, f);
       default:
         this.log('warn', `frame type ${f.type} from ${deviceId} is not used by a ${this.cfg.gameId} table`);
+    }
+  }
+
+  // ---------------------------------------------------------------- lost frames (games.md)
+
+  private isCardReader(deviceId: string): boolean {
+    const k = this.s.devices[deviceId]?.kind;
+    return k === 'card-shoe' || k === 'rfid-shoe' || k === 'barcode-scanner';
+  }
+
+  /** an unrepaired gap on a card reader during a round may hide a card: the round is held */
+  protected override onUnrepairedGap(deviceId: string): Severity {
+    if (!this.s.round || !this.isCardReader(deviceId)) return 'warning';
+    if (!this.s.held) {
+      this.s.held = { deviceId, since: this.at, queued: [] };
+      // LOCK while held (lead: reconcile with the single LOCK/UNLOCK owner at merge)
+      for (const d of this.shoeDevices()) this.out.push({ type: 'device-command', deviceId: d, command: 'LOCK' });
+      this.publishRound();
+    }
+    return 'critical';
+  }
+
+  /** ends a hold: `resume` places the cards read meanwhile in order; otherwise (the round was voided) they are discards */
+  private releaseHold(resume: boolean): void {
+    const h = this.s.held;
+    if (!h) return;
+    this.s.held = null;
+    // UNLOCK at the end of the hold (lead: reconcile with the single LOCK/UNLOCK owner at merge)
+    for (const d of this.shoeDevices()) this.out.push({ type: 'device-command', deviceId: d, command: 'UNLOCK' });
+    for (const q of h.queued) {
+      if (!resume && q.frame.type === 'CARD') {
+        // read while the round was held, and the round is void: counted, in no hand, shown
+        this.count(q.frame.card);
+        this.event('card', { deviceId: q.deviceId, role: 'discard', card: q.frame.card, faceDown: false, cardNo: this.s.shoe.cardsDealt });
+        continue;
+      }
+      this.onGameFrame(q.deviceId, q.frame);
     }
   }
 
@@ -514,6 +558,7 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
     this.publishRound('void', { reason, cards: this.resultCards(r) });
     this.finishRound('void');
     this.log('warn', `${r.id} void: ${reason} (${detail})`);
+    this.releaseHold(false);
   }
 
   private finishRound(status: 'complete' | 'void'): void {
@@ -584,6 +629,16 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
         r.game = next;
         this.event('correction', { correction: req.args.kind });
         this.afterChange();
+        return { data: { roundId: r.id } };
+      }
+      case 'resume-round': {
+        const h = this.s.held;
+        if (!h || !r) return { error: 'no round is held' };
+        const by = req.args.by as string;
+        this.event('round-resumed', { by, ...(req.args.reason ? { reason: req.args.reason } : {}), deviceId: h.deviceId, queued: h.queued.length });
+        this.log('warn', `round ${r.id} resumed by ${by} after a frame gap on ${h.deviceId}${req.args.reason ? ` (${String(req.args.reason)})` : ''}`);
+        this.releaseHold(true);
+        if (this.s.round === r) this.publishRound();
         return { data: { roundId: r.id } };
       }
       case 'void-round':

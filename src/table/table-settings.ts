@@ -10,6 +10,7 @@ export function tableSettings(t: TableConfig): TableSettings {
     const base = {
       tableId: t.id, gameId: t.game, engine: t.betting === 'engine',
       devices: t.devices.map((d) => ({ id: d.id, kind: d.kind })), gameOptions: t.gameOptions,
+      repeatTimeoutMs: t.repeatTimeoutMs,
     };
     return nonCard.table === 'sic-bo' ? { kind: 'sic-bo', ...base, minBounces: t.minBounces } : { kind: 'keno', ...base };
   }
@@ -27,6 +28,7 @@ export function tableSettings(t: TableConfig): TableSettings {
     rescanRetries: t.rescanRetries,
     rescanIntervalMs: t.rescanIntervalMs,
     rescanTimeoutMs: t.rescanTimeoutMs,
+    repeatTimeoutMs: t.repeatTimeoutMs,
     expectedDeckSize: t.expectedDeckSize ?? 52 * (t.decks ?? game.defaults.decks),
     devices: t.devices.map((d) => ({ id: d.id, kind: d.kind })),
     gameOptions: t.gameOptions,

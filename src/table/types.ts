@@ -19,6 +19,8 @@ export interface BaseTableSettings {
   engine: boolean;
   devices: ReadonlyArray<{ id: string; kind: DeviceKind }>;
   gameOptions: Readonly<Record<string, unknown>>;
+  /** how long the frames a `REPEAT` asked for may take (default 500) */
+  repeatTimeoutMs?: number;
 }
 
 /** Static settings of a card-game table, resolved from the config file. */
@@ -79,7 +81,7 @@ export interface Envelope {
 
 export type TableOutput =
   | { type: 'publish'; topic: string; retain: boolean; payload: Envelope; alsoTo?: { topic: string; correlationData?: string } }
-  | { type: 'device-command'; deviceId: string; command: 'RESCAN' | 'LOCK' | 'UNLOCK' }
+  | { type: 'device-command'; deviceId: string; command: 'RESCAN' | 'LOCK' | 'UNLOCK' | `REPEAT,${number}` }
   | { type: 'set-timer'; name: string; at: number }
   | { type: 'cancel-timer'; name: string }
   | { type: 'log'; level: 'debug' | 'info' | 'warn' | 'error'; msg: string; data?: Record<string, unknown> };
@@ -138,8 +140,30 @@ export interface BaseTableState {
   /** the last `seq` used in an envelope */
   seq: number;
   devices: Record<string, DeviceRecord>;
+  /** SEQ gaps being repaired by `REPEAT`, per device (table-base.ts, games.md "Lost frames") */
+  repairs?: Record<string, FrameRepair>;
+  /** repairs started so far (names their timers) */
+  repairNo?: number;
   /** coalescing windows of repeatable alerts, `<kind>|<deviceId>` (table-base.ts) */
   alertWindows?: Record<string, AlertWindow>;
+}
+
+export interface FrameRepair {
+  /** the first missing device SEQ (asked for with `REPEAT,<fromSeq>`) */
+  fromSeq: number;
+  /** how many frames were missing */
+  missing: number;
+  /** how many of them came (they are processed in SEQ order) */
+  filled: number;
+  /** frames waiting for the missing ones: `k` = (SEQ - fromSeq) mod modulus */
+  queued: Array<{ k: number; frame: DeviceFrame }>;
+  /** the number of the `repeat:<device>:<no>` timer */
+  no: number;
+  since: number;
+  /** the device's SEQ modulus (65536; 256 for the HID dice sensor) */
+  modulus: number;
+  /** the repeat timed out: missing frames that still come are late and not taken */
+  expired?: boolean;
 }
 
 export interface AlertWindow {
@@ -170,6 +194,8 @@ export interface CardTableState extends BaseTableState {
   lastRound: { id: string; status: 'complete' | 'void' } | null;
   pending: PendingRescan | null;
   nextPendingId: number;
+  /** the round is held after a frame gap that was not repaired (phase `held`), until `void-round` or `resume-round` */
+  held?: { deviceId: string; since: number; queued: Array<{ deviceId: string; frame: DeviceFrame }> } | null;
   /** the table's shuffler, when it has one and it has reported (card-table.ts, shuffler section) */
   shuffler?: ShufflerStateData;
 }
