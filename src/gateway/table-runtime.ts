@@ -16,7 +16,7 @@ import { OutboxSender } from '../mqtt/outbox-sender.js';
 import type { IncomingRequest, TableLink } from '../mqtt/table-link.js';
 import type { GatewayStore, StoredMessage } from '../persistence/gateway-store.js';
 import { RequestGate } from '../security/request-limiter.js';
-import { initialTableState, step } from '../table/table-machine.js';
+import { countersOf, initialTableState, step } from '../table/table-machine.js';
 import type { Envelope, TableInput, TableOutput, TableSettings, TableState } from '../table/types.js';
 
 export interface PublishedMessage {
@@ -196,7 +196,7 @@ export class TableRuntime {
     this.sinceSnapshot++;
     const snapshot = roundEnded || this.sinceSnapshot >= (this.o.snapshotEvery ?? 200) ? this.state : undefined;
     if (snapshot) this.sinceSnapshot = 0;
-    this.store.enqueue({ tableId: this.settings.tableId, input, messages, snapshot }, () => {
+    this.store.enqueue({ tableId: this.settings.tableId, input, messages, snapshot, counters: countersOf(this.state) }, () => {
       this.inputSubject.next(input);
       let i = 0;
       for (const o of outputs) {

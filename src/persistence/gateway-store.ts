@@ -16,7 +16,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import type { Envelope, TableInput } from '../table/types.js';
+import type { Envelope, TableCounters, TableInput } from '../table/types.js';
+import { readHwm, writeHwm } from './journal-integrity.js';
 
 type Row = Omit<StoredMessage, 'retain' | 'alsoTopic' | 'alsoCorrelation'> & { retain: number; alsoTopic?: string | null; alsoCorrelation?: string | null };
 
@@ -42,6 +43,8 @@ export interface StepRecord {
   messages: StoredMessage[];
   /** the table state after this step, when a snapshot should be taken */
   snapshot?: unknown;
+  /** the table's counters after this step (`seq`, shoe / round numbers): the high-water mark */
+  counters?: TableCounters;
 }
 
 export interface StoreOptions {
@@ -79,6 +82,10 @@ const ACK_COMMIT_MS = 200;
 
 export class GatewayStore {
   readonly path: string;
+  /** the data dir (null in memory): where the high-water mark lives (journal-integrity.ts) */
+  private readonly dir: string | null;
+  /** the high-water mark as last written */
+  private hwm: Record<string, TableCounters> = {};
   private readonly db: Database.Database;
   private queue: Array<{ rec: StepRecord; done: () => void }> = [];
   private acks: Array<{ tableId: string; seq: number }> = [];
@@ -105,10 +112,18 @@ export class GatewayStore {
   };
 
   constructor(dataDir: string | ':memory:', private readonly opts: StoreOptions = { synchronous: 'full', retentionDays: 14 }) {
-    if (dataDir === ':memory:') this.path = ':memory:';
-    else {
+    if (dataDir === ':memory:') {
+      this.path = ':memory:';
+      this.dir = null;
+    } else {
       mkdirSync(dataDir, { recursive: true });
       this.path = join(dataDir, 'gateway.db');
+      this.dir = dataDir;
+      try {
+        this.hwm = readHwm(dataDir) ?? {};
+      } catch {
+        this.hwm = {}; // the gateway checks the journal before it opens the store (checkJournal)
+      }
     }
     this.db = new Database(this.path);
     this.db.pragma('journal_mode = WAL');
@@ -228,6 +243,7 @@ export class GatewayStore {
     this.queue = [];
     this.acks = [];
     this.deviceSeqNotes = new Map();
+    const hwmChanged = this.mergeHwm(batch);
     const write = this.db.transaction(() => {
       for (const { rec } of batch) {
         const info = this.stmt.insertInput.run(rec.tableId, rec.input.at, JSON.stringify(rec.input));
@@ -240,10 +256,25 @@ export class GatewayStore {
       for (const a of acks) this.stmt.ack.run(a.tableId, a.seq);
       for (const [t, d, seq] of seqs) this.stmt.deviceSeq.run(t, d, seq);
     });
-    if (this.worker) return this.sendBatch(batch, acks, seqs);
+    if (this.worker) return this.sendBatch(batch, acks, seqs, hwmChanged);
     write();
+    // after the commit, before any effect of it: every seq published is at most the mark
+    if (hwmChanged && this.dir) writeHwm(this.dir, this.hwm, this.opts.synchronous === 'full');
     this.commits++;
     for (const { done } of batch) done();
+  }
+
+  /** the batch's counters into the high-water mark; whether it moved */
+  private mergeHwm(batch: Array<{ rec: StepRecord }>): boolean {
+    let changed = false;
+    for (const { rec } of batch) {
+      if (!rec.counters) continue;
+      const prev = this.hwm[rec.tableId];
+      if (prev && Object.keys(rec.counters).every((k) => prev[k] === rec.counters![k])) continue;
+      this.hwm = { ...this.hwm, [rec.tableId]: { ...rec.counters } };
+      changed = true;
+    }
+    return changed;
   }
 
   /** starts the writer thread (after the schema exists and the tables are registered) */
@@ -272,7 +303,7 @@ export class GatewayStore {
     this.onFatal = handler;
   }
 
-  private sendBatch(batch: Array<{ rec: StepRecord; done: () => void }>, acks: Array<{ tableId: string; seq: number }>, seqs: Array<[string, string, number]>): void {
+  private sendBatch(batch: Array<{ rec: StepRecord; done: () => void }>, acks: Array<{ tableId: string; seq: number }>, seqs: Array<[string, string, number]>, hwmChanged: boolean): void {
     const id = this.nextBatchId++;
     this.inFlight.set(id, batch.map((b) => b.done));
     const steps = batch.map(({ rec }) => [
@@ -280,7 +311,8 @@ export class GatewayStore {
       rec.messages.map((m) => [m.seq, m.topic, m.retain ? 1 : 0, m.payload, m.alsoTopic ?? null, m.alsoCorrelation ?? null]),
       rec.snapshot !== undefined ? JSON.stringify(rec.snapshot) : null,
     ]);
-    this.worker!.postMessage({ type: 'batch', id, steps, acks: acks.map((a) => [a.tableId, a.seq]), seqs });
+    this.worker!.postMessage({ type: 'batch', id, steps, acks: acks.map((a) => [a.tableId, a.seq]), seqs,
+      ...(hwmChanged && this.dir ? { hwm: { dir: this.dir, text: JSON.stringify({ v: 1, tables: this.hwm }) } } : {}) });
   }
 
   /** closes the store, waiting for every commit in flight (the way to close a `thread` writer) */

@@ -1,7 +1,22 @@
 // The journal's writer thread (see gateway-store.ts, `writer: 'thread'`): commits the batches it is
 // sent, in order, one transaction each, and answers `done` once a batch is on disk. Plain JS so
 // it runs in a worker thread without a TypeScript loader.
+import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
+
+// the high-water mark (journal-integrity.ts), written after the commit and before `done`
+function writeHwm(dir, text) {
+  const p = join(dir, 'seq-hwm.json');
+  const fd = openSync(`${p}.tmp`, 'w');
+  try {
+    writeSync(fd, text);
+    if (workerData.synchronous === 'full') fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(`${p}.tmp`, p);
+}
 import Database from 'better-sqlite3';
 
 const db = new Database(workerData.path);
@@ -30,6 +45,7 @@ parentPort.on('message', (msg) => {
   if (msg.type === 'batch') {
     try {
       write(msg.steps, msg.acks, msg.seqs);
+      if (msg.hwm) writeHwm(msg.hwm.dir, msg.hwm.text);
       parentPort.postMessage({ type: 'done', id: msg.id });
     } catch (e) {
       parentPort.postMessage({ type: 'error', id: msg.id, message: e instanceof Error ? e.message : String(e) });
