@@ -152,7 +152,7 @@ export class DeviceDriver {
         // a frame lost in a gap, re-sent after `REPEAT`: passed on once (even a heartbeat: it fills the gap)
         this.missing.delete(frame.seq);
         repeated = true;
-      } else if (this.repeating && last !== undefined && frame.seq !== 0 && (last - frame.seq + m) % m <= MAX_MISSING && frame.seq !== last) {
+      } else if (this.repeating && last !== undefined && frame.seq !== 0 && frame.seq !== last && (last - frame.seq + m) % m <= Math.min(MAX_MISSING, m >> 1)) {
         // re-sent after `REPEAT` but already taken
         this.duplicates++;
         return;
