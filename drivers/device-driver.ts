@@ -5,6 +5,7 @@
  */
 import { Observable, Subject, type Subscription } from 'rxjs';
 import type { DeviceFrame, FrameReject, Talker } from './codecs/frames.js';
+import { redactSample } from './codecs/redact.js';
 import { SeqTracker } from './codecs/seq-tracker.js';
 import type { Transport } from './transports/transport.js';
 
@@ -34,6 +35,9 @@ export interface DeviceDriverOptions {
   badFrameWindowMs?: number;
 }
 
+/** the most frames of one gap the driver waits for (devices keep at least their last 64) */
+const MAX_MISSING = 1024;
+
 export class DeviceDriver {
   readonly events$: Observable<DriverEvent>;
   private readonly subject = new Subject<DriverEvent>();
@@ -49,6 +53,12 @@ export class DeviceDriver {
   /** the last frame passed to the table was `ERR`: the next heartbeat is passed too (it ends the fault) */
   private faulted = false;
   private lastDownDetail: string | undefined;
+  /** called with the SEQ of every valid frame accepted (the runtime keeps it durable) */
+  onSeq: ((seq: number) => void) | null = null;
+  /** device SEQs lost in a gap and not yet re-sent (a `REPEAT` may bring them) */
+  private missing = new Set<number>();
+  /** a `REPEAT` was sent: frames behind the last SEQ are re-sent ones, not gaps */
+  private repeating = false;
   /** frames dropped as duplicate retransmissions (no alert) */
   duplicates = 0;
   /** frames rejected since start */
@@ -69,7 +79,7 @@ export class DeviceDriver {
     this.subs.push(t.status$.subscribe((s) => {
       if (s.state === 'connected') {
         this.connected = true;
-        this.seq?.reset();
+        // the SEQ baseline survives a reopen: frames sent while the line was down are a gap too
         this.opts.decoder.reset?.();
         this.subject.next({ kind: 'status', state: 'connected', detail: s.detail });
         this.armStale();
@@ -88,10 +98,21 @@ export class DeviceDriver {
     t.start();
   }
 
+  /** the last SEQ accepted, undefined before any (or with no SEQ checks) */
+  get lastSeq(): number | undefined {
+    return this.seq?.last;
+  }
+
+  /** the baseline from before a gateway restart (the table's durable state) */
+  seedSeq(seq: number): void {
+    this.seq?.seed(seq);
+  }
+
   /** sends a gateway command (e.g. `RESCAN`) if the device supports commands */
   send(command: string): boolean {
     const bytes = this.opts.encodeCommand?.(command);
     if (!bytes) return false;
+    if (command.startsWith('REPEAT,')) this.repeating = true;
     this.opts.transport.write(bytes);
     return true;
   }
@@ -123,16 +144,34 @@ export class DeviceDriver {
   private onFrame(frame: DeviceFrame): void {
     this.framesTotal++;
     this.armStale();
+    let repeated = false;
     if (this.seq) {
-      const r = this.seq.check(frame.seq);
-      if (r.kind === 'duplicate') {
+      const m = this.seq.modulus;
+      const last = this.seq.last;
+      if (this.missing.has(frame.seq)) {
+        // a frame lost in a gap, re-sent after `REPEAT`: passed on once (even a heartbeat: it fills the gap)
+        this.missing.delete(frame.seq);
+        repeated = true;
+      } else if (this.repeating && last !== undefined && frame.seq !== 0 && frame.seq !== last && (last - frame.seq + m) % m <= Math.min(MAX_MISSING, m >> 1)) {
+        // re-sent after `REPEAT` but already taken
         this.duplicates++;
         return;
-      }
-      if (r.kind === 'gap') {
-        this.subject.next({ kind: 'alert', alert: 'frame-gap', detail: `${r.missing} frame(s) lost on the line before SEQ ${frame.seq}`, data: { missing: r.missing, deviceSeq: frame.seq } });
-      } else if (r.kind === 'restart') {
-        this.subject.next({ kind: 'restart' });
+      } else {
+        const r = this.seq.check(frame.seq);
+        if (r.kind === 'duplicate') {
+          this.duplicates++;
+          return;
+        }
+        if (r.kind === 'gap') {
+          const fromSeq = ((last ?? 0) + 1) % m;
+          if (r.missing <= MAX_MISSING) for (let i = 0; i < r.missing; i++) this.missing.add((fromSeq + i) % m);
+          this.subject.next({ kind: 'alert', alert: 'frame-gap', detail: `${r.missing} frame(s) lost on the line before SEQ ${frame.seq}`, data: { missing: r.missing, deviceSeq: frame.seq, fromSeq, modulus: m } });
+        } else if (r.kind === 'restart') {
+          this.missing.clear();
+          this.repeating = false;
+          this.subject.next({ kind: 'restart' });
+        }
+        this.onSeq?.(frame.seq);
       }
     }
     const wasStale = this.stale;
@@ -140,7 +179,7 @@ export class DeviceDriver {
     const wasFaulted = this.faulted;
     this.faulted = frame.type === 'ERR';
     // Heartbeats only matter to the table when they end a stale period or a fault (`ERR`).
-    if (frame.type === 'HB' && !wasStale && !wasFaulted) return;
+    if (frame.type === 'HB' && !wasStale && !wasFaulted && !repeated) return;
     const mapped = this.opts.mapFrame ? this.opts.mapFrame(frame) : frame;
     if (!mapped) return;
     if ('kind' in mapped) this.subject.next(mapped);
@@ -151,7 +190,8 @@ export class DeviceDriver {
     this.rejectedTotal++;
     this.badCount++;
     this.badReasons[r.reason] = (this.badReasons[r.reason] ?? 0) + 1;
-    this.lastBadRaw = r.raw;
+    // the sample may be a corrupted face-down card frame: its values never leave (redact.ts)
+    this.lastBadRaw = redactSample(r.raw);
     if (!this.badWindow) this.flushBadFrames();
   }
 

@@ -34,7 +34,9 @@ export function createTransport(dev: DeviceConfig): Transport {
 function gatewayCommandEncoder(): (command: string) => string {
   let seq = 0;
   return (command) => {
-    const line = encodeLine('GW', seq, command);
+    // a command with fields (`REPEAT,<seq>`): the type, then its fields
+    const [type, ...fields] = command.split(',');
+    const line = encodeLine('GW', seq, type, fields);
     seq = (seq + 1) & 0xffff;
     return line;
   };

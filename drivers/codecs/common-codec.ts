@@ -52,9 +52,15 @@ export function decodeCommonBody(type: string, fields: readonly string[]): Commo
       return { type: 'ERR', code: fields[0], text: fields.length > 1 ? fields[1] : '' };
     }
     case 'VER': {
-      const bad = checkCount(type, fields, 2);
+      // VER,<model>,<firmware>[,<capabilities>]: capabilities a `+`-joined list (REPEAT+LOCK+RESCAN)
+      const bad = checkCount(type, fields, 2, 3);
       if (bad) return bad;
       if (fields[0] === '' || fields[1] === '') return bodyReject('bad-field', type, fields);
+      if (fields.length === 3) {
+        const caps = fields[2].split('+');
+        if (caps.some((c) => !/^[A-Z0-9_]{1,16}$/.test(c))) return bodyReject('bad-field', type, fields);
+        return { type: 'VER', model: fields[0], firmware: fields[1], capabilities: caps };
+      }
       return { type: 'VER', model: fields[0], firmware: fields[1] };
     }
     default:

@@ -14,7 +14,7 @@ export type ShufflerState = 'IDLE' | 'SHUFFLING' | 'READY' | 'JAM' | 'DOOR_OPEN'
 export type CommonFrame =
   | { type: 'HB' }
   | { type: 'ERR'; code: string; text: string }
-  | { type: 'VER'; model: string; firmware: string };
+  | { type: 'VER'; model: string; firmware: string; capabilities?: string[] };
 
 /** Card-shoe frames (SHOE and RFID share all but CARD/TAG). */
 export type ShoeBodyFrame =

@@ -86,7 +86,7 @@ export function encodeBody(body: DeviceFrameBody): { type: string; fields: (stri
     case 'ERR':
       return { type: 'ERR', fields: body.text === '' ? [body.code] : [body.code, body.text] };
     case 'VER':
-      return { type: 'VER', fields: [body.model, body.firmware] };
+      return { type: 'VER', fields: body.capabilities?.length ? [body.model, body.firmware, body.capabilities.join('+')] : [body.model, body.firmware] };
     case 'CARD':
       return { type: 'CARD', fields: body.rescan ? [body.card, 'R'] : [body.card] };
     case 'STATE':

@@ -38,7 +38,12 @@ export class SeqTracker {
     return { kind: 'gap', missing: (seq - last - 1 + this.modulus) % this.modulus };
   }
 
-  /** Forget the baseline (port reopened): the next frame is `first` again. */
+  /** Sets the baseline (the last SEQ accepted before a restart of the gateway, from its store). */
+  seed(seq: number): void {
+    if (Number.isInteger(seq) && seq >= 0 && seq < this.modulus) this.lastSeq = seq;
+  }
+
+  /** Forget the baseline: the next frame is `first` again. */
   reset(): void {
     this.lastSeq = -1;
   }

@@ -7,6 +7,7 @@
 import { encodeLine } from '../../drivers/codecs/nmea-line.js';
 import type { Card } from '../../src/domain/card.js';
 import type { Rng } from '../../src/domain/rng.js';
+import { RepeatRing, repeatRequests } from './repeat-ring.js';
 
 export interface ShoeFaults {
   /** probability that a card is first reported as MISREAD (then rescanned) */
@@ -26,6 +27,12 @@ export class VirtualCardShoe {
   /** the card in the read window after a MISREAD, waiting for a rescan */
   private pendingRescan: Card | null = null;
   framesSent = 0;
+  /** the last 64 frames, for the gateway's `REPEAT` */
+  private readonly ring = new RepeatRing(64);
+  /** frames re-sent on `REPEAT` */
+  framesRepeated = 0;
+  /** announce `REPEAT` in `VER` and answer it (a shoe without it: false) */
+  repeat = true;
 
   constructor(
     private readonly write: (bytes: string) => void,
@@ -37,6 +44,7 @@ export class VirtualCardShoe {
   /** sends one frame (with the configured line faults) */
   send(type: string, fields: (string | number)[] = []): void {
     const line = encodeLine(this.talker, this.seq, type, fields);
+    this.ring.add(this.seq, line);
     this.seq = (this.seq + 1) & 0xffff;
     if (this.faults.dropFrameRate > 0 && this.rng() < this.faults.dropFrameRate) return;
     if (this.faults.garbageRate > 0 && this.rng() < this.faults.garbageRate) this.write('\x00\xff#noise#');
@@ -45,7 +53,7 @@ export class VirtualCardShoe {
   }
 
   powerUp(model = 'VSHOE-1', firmware = '1.0.0'): void {
-    this.send('VER', [model, firmware]);
+    this.send('VER', this.repeat ? [model, firmware, 'REPEAT+LOCK+RESCAN'] : [model, firmware]);
   }
 
   heartbeat(): void {
@@ -91,5 +99,14 @@ export class VirtualCardShoe {
   /** bytes the gateway wrote to the shoe (commands such as `$GW,3,RESCAN*CS`) */
   onGatewayBytes(bytes: Buffer): void {
     if (bytes.toString('latin1').includes(',RESCAN*')) this.rescan();
+    if (this.repeat) for (const seq of repeatRequests(bytes)) this.repeatFrom(seq);
+  }
+
+  /** `REPEAT,<seq>`: every kept frame from `seq` on again, with its original SEQ (no line faults) */
+  repeatFrom(seq: number): void {
+    for (const line of this.ring.from(seq)) {
+      this.framesRepeated++;
+      this.write(line);
+    }
   }
 }

@@ -6,6 +6,7 @@
 import { encodeLine } from '../../drivers/codecs/nmea-line.js';
 import type { Talker } from '../../drivers/codecs/frames.js';
 import type { Rng } from '../../src/domain/rng.js';
+import { RepeatRing, repeatRequests } from './repeat-ring.js';
 
 export interface LineFaults {
   /** probability per frame of a burst of garbage bytes before it */
@@ -19,6 +20,11 @@ export class LineDevice {
   private hb: NodeJS.Timeout | null = null;
   lastSendAt = 0;
   framesSent = 0;
+  /** the last 64 frames, for the gateway's `REPEAT` */
+  private readonly ring = new RepeatRing(64);
+  framesRepeated = 0;
+  /** announce `REPEAT` in `VER` (set by devices whose gateway driver can send it) */
+  repeat = false;
 
   constructor(
     readonly talker: Talker,
@@ -30,6 +36,7 @@ export class LineDevice {
   /** sends one frame (with the configured line faults) */
   send(type: string, fields: (string | number)[] = []): void {
     const line = encodeLine(this.talker, this.seq, type, fields);
+    this.ring.add(this.seq, line);
     this.seq = (this.seq + 1) & 0xffff;
     this.lastSendAt = Date.now();
     if (this.faults.dropFrameRate > 0 && this.rng() < this.faults.dropFrameRate) return;
@@ -41,7 +48,19 @@ export class LineDevice {
   /** power-up (also after a simulated unplug): SEQ restarts at 0, then `VER` */
   powerUp(model: string, firmware = '1.0.0'): void {
     this.seq = 0;
-    this.send('VER', [model, firmware]);
+    this.ring.clear();
+    this.send('VER', this.repeat ? [model, firmware, 'REPEAT'] : [model, firmware]);
+  }
+
+  /** bytes the gateway wrote: answers `REPEAT,<seq>` with the kept frames from `seq` on */
+  onGatewayBytes(bytes: Buffer): void {
+    if (!this.repeat) return;
+    for (const seq of repeatRequests(bytes)) {
+      for (const line of this.ring.from(seq)) {
+        this.framesRepeated++;
+        this.write(line);
+      }
+    }
   }
 
   heartbeat(): void {

@@ -59,6 +59,7 @@ export class VirtualRfidShoe {
     registry: DeckRegistry,
   ) {
     this.line = new LineDevice('RFID', write, rng, faults);
+    this.line.repeat = true;
     for (const [uid, t] of registry) {
       const list = this.uidsByCard.get(t.card) ?? [];
       list.push(uid);
@@ -118,8 +119,10 @@ export class VirtualRfidShoe {
     return this.pending !== null;
   }
 
-  /** an RFID shoe cannot re-read on command: `RESCAN` (and LOCK/UNLOCK: no card gate) is ignored */
-  onGatewayBytes(_bytes: Buffer): void {}
+  /** an RFID shoe cannot re-read on command: `RESCAN` (and LOCK/UNLOCK: no card gate) is ignored; it answers `REPEAT` */
+  onGatewayBytes(bytes: Buffer): void {
+    this.line.onGatewayBytes(bytes);
+  }
 
   private sendTag(card: Card): void {
     const uid = this.uidFor(card);

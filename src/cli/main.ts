@@ -10,6 +10,7 @@ import { startGateway } from '../gateway/gateway.js';
 import { createLogger } from '../log.js';
 import { startSystemdWatchdog } from '../systemd/watchdog.js';
 import { COMMANDS } from './commands/index.js';
+import { JOURNAL_EXIT_CODE, JournalDamagedError } from '../persistence/journal-integrity.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const DEFAULT_CONFIG = join(ROOT, 'config', 'default.yaml');
@@ -125,6 +126,11 @@ main().then((code) => {
   if (e instanceof ConfigError) {
     console.error(e.message);
     process.exit(1);
+  }
+  if (e instanceof JournalDamagedError) {
+    // a stable exit code the service manager does not restart on (deploy/tablegw.service)
+    console.error(`tablegw: ${e.message}`);
+    process.exit(JOURNAL_EXIT_CODE);
   }
   console.error(`tablegw: ${(e as Error).message ?? String(e)}`);
   process.exit(1);

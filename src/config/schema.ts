@@ -109,6 +109,8 @@ export const tableSchema = z.object({
   rescanRetries: z.number().int().min(0).max(10).default(2),
   rescanIntervalMs: ms.default(500),
   rescanTimeoutMs: ms.default(20000),
+  /** a SEQ gap on a device that announced REPEAT: how long the re-sent frames may take (games.md "Lost frames") */
+  repeatTimeoutMs: ms.default(500),
   gameOptions: z.record(z.string(), z.unknown()).default({}),
   /** sic-bo: a ROLL with fewer bounces is void */
   minBounces: z.number().int().min(0).max(99).default(1),

@@ -13,6 +13,7 @@ import { Observability } from '../metrics/observability.js';
 import { startEmbeddedBroker, type EmbeddedBroker } from '../mqtt/embedded-broker.js';
 import { TableLink } from '../mqtt/table-link.js';
 import { GatewayStore } from '../persistence/gateway-store.js';
+import { checkJournal } from '../persistence/journal-integrity.js';
 import { loadGatewaySecurity } from '../security/gateway-security.js';
 import { tableSettings } from '../table/table-settings.js';
 import { TableRuntime } from './table-runtime.js';
@@ -37,6 +38,8 @@ export interface Gateway {
 export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Promise<Gateway> {
   const log = opts.logger;
   // credentials, signing key, allow-list: read and checked before anything starts (docs/SECURITY.md)
+  // a missing, empty, corrupted or truncated journal is refused before anything starts (journal-integrity.ts)
+  checkJournal(resolve(cfg.dataDir));
   const security = loadGatewaySecurity(cfg, log);
   let broker: EmbeddedBroker | null = null;
   let url = cfg.mqtt.url;

@@ -16,7 +16,7 @@ import { OutboxSender } from '../mqtt/outbox-sender.js';
 import type { IncomingRequest, TableLink } from '../mqtt/table-link.js';
 import type { GatewayStore, StoredMessage } from '../persistence/gateway-store.js';
 import { RequestGate } from '../security/request-limiter.js';
-import { initialTableState, step } from '../table/table-machine.js';
+import { countersOf, initialTableState, step } from '../table/table-machine.js';
 import type { Envelope, TableInput, TableOutput, TableSettings, TableState } from '../table/types.js';
 
 export interface PublishedMessage {
@@ -92,6 +92,12 @@ export class TableRuntime {
   /** rebuilds the table from the store, delivers what is still undelivered, starts the devices */
   start(): void {
     this.recover();
+    // the last SEQ of every device is durable: after a restart the first frame is checked against it
+    const seqs = this.store.deviceSeqs(this.settings.tableId);
+    for (const d of this.drivers) {
+      if (seqs[d.deviceId] !== undefined) d.seedSeq(seqs[d.deviceId]);
+      d.onSeq = (seq) => this.store.noteDeviceSeq(this.settings.tableId, d.deviceId, seq);
+    }
     const deviceInputs = this.drivers.map((d) => d.events$.pipe(map((ev) => this.deviceInput(d.deviceId, ev))));
     const requestInputs = this.link.requests$.pipe(map((r) => this.admitRequest(r)), filter((i): i is TableInput => i !== null));
     this.sub = merge(...deviceInputs, requestInputs, this.timerInputs).subscribe((input) => this.apply(input));
@@ -190,7 +196,7 @@ export class TableRuntime {
     this.sinceSnapshot++;
     const snapshot = roundEnded || this.sinceSnapshot >= (this.o.snapshotEvery ?? 200) ? this.state : undefined;
     if (snapshot) this.sinceSnapshot = 0;
-    this.store.enqueue({ tableId: this.settings.tableId, input, messages, snapshot }, () => {
+    this.store.enqueue({ tableId: this.settings.tableId, input, messages, snapshot, counters: countersOf(this.state) }, () => {
       this.inputSubject.next(input);
       let i = 0;
       for (const o of outputs) {

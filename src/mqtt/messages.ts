@@ -87,6 +87,10 @@ export const EVENT_SCHEMAS = {
     cards: z.array(z.object({ position: z.string(), index: z.number().int().min(0), card: cardSchema }).strict()),
   }, 'face-down cards turned over at their reveal point'),
   'shoe-state': eventKind('shoe-state', { deviceId: z.string(), state: z.string() }, 'the shoe reported a STATE (e.g. LOADED)'),
+  'round-resumed': eventKind('round-resumed', {
+    by: z.string(), reason: z.string().optional(), deviceId: z.string().describe('the device whose frame gap held the round'),
+    queued: z.number().int().min(0).describe('frames read while the round was held, now taken in order'),
+  }, 'the pit confirmed no card was lost in a round held after a frame gap (resume-round)'),
   'device-restart': eventKind('device-restart', { deviceId: z.string() }, 'the device restarted (its SEQ went back to 0)'),
   decision: eventKind('decision', { seat: z.string(), action: z.string() }, 'a player decision the engine sent'),
   correction: eventKind('correction', { correction: z.string() }, 'a dealer correction the rules allow'),
@@ -121,7 +125,7 @@ export const eventMessageSchema = z.union([...Object.values(EVENT_SCHEMAS), othe
 
 // ------------------------------------------------------------------ round
 
-export const roundPhaseSchema = z.enum(['idle', 'betting', 'dealing', 'awaiting-rescan', 'awaiting-decision', 'complete', 'void']);
+export const roundPhaseSchema = z.enum(['idle', 'betting', 'dealing', 'awaiting-rescan', 'awaiting-decision', 'held', 'complete', 'void']);
 
 export const expectationSchema = z.union([
   z.object({ kind: z.literal('card'), position: z.string(), faceDown: z.boolean(), revealAt: z.enum(['close-betting', 'close-decisions', 'result']).optional() }).strict(),

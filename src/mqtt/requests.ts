@@ -24,6 +24,7 @@ export const REQUEST_SCHEMAS = {
     /** the operator id; required for a completed round */
     by: z.string().min(1).max(64).optional(),
   }).strict(),
+  'resume-round': base.extend({ by: z.string().min(1).max(64), reason: z.string().min(1).max(200).optional() }).strict(),
   'new-shoe': base,
   'end-shoe': base,
   correction: base.extend({ kind: z.string().min(1).max(32) }).catchall(z.unknown()),

@@ -16,7 +16,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import type { Envelope, TableInput } from '../table/types.js';
+import type { Envelope, TableCounters, TableInput } from '../table/types.js';
+import { readHwm, writeHwm } from './journal-integrity.js';
 
 type Row = Omit<StoredMessage, 'retain' | 'alsoTopic' | 'alsoCorrelation'> & { retain: number; alsoTopic?: string | null; alsoCorrelation?: string | null };
 
@@ -42,6 +43,8 @@ export interface StepRecord {
   messages: StoredMessage[];
   /** the table state after this step, when a snapshot should be taken */
   snapshot?: unknown;
+  /** the table's counters after this step (`seq`, shoe / round numbers): the high-water mark */
+  counters?: TableCounters;
 }
 
 export interface StoreOptions {
@@ -79,9 +82,15 @@ const ACK_COMMIT_MS = 200;
 
 export class GatewayStore {
   readonly path: string;
+  /** the data dir (null in memory): where the high-water mark lives (journal-integrity.ts) */
+  private readonly dir: string | null;
+  /** the high-water mark as last written */
+  private hwm: Record<string, TableCounters> = {};
   private readonly db: Database.Database;
   private queue: Array<{ rec: StepRecord; done: () => void }> = [];
   private acks: Array<{ tableId: string; seq: number }> = [];
+  /** last device SEQs noted since the last commit: `table\0device` -> seq */
+  private deviceSeqNotes = new Map<string, number>();
   private flushScheduled = false;
   private ackTimer: NodeJS.Timeout | null = null;
   private closed = false;
@@ -90,6 +99,7 @@ export class GatewayStore {
     insertMessage: Database.Statement;
     insertSnapshot: Database.Statement;
     ack: Database.Statement;
+    deviceSeq: Database.Statement;
   };
   /** commits so far (for metrics) */
   commits = 0;
@@ -102,10 +112,18 @@ export class GatewayStore {
   };
 
   constructor(dataDir: string | ':memory:', private readonly opts: StoreOptions = { synchronous: 'full', retentionDays: 14 }) {
-    if (dataDir === ':memory:') this.path = ':memory:';
-    else {
+    if (dataDir === ':memory:') {
+      this.path = ':memory:';
+      this.dir = null;
+    } else {
       mkdirSync(dataDir, { recursive: true });
       this.path = join(dataDir, 'gateway.db');
+      this.dir = dataDir;
+      try {
+        this.hwm = readHwm(dataDir) ?? {};
+      } catch {
+        this.hwm = {}; // the gateway checks the journal before it opens the store (checkJournal)
+      }
     }
     this.db = new Database(this.path);
     this.db.pragma('journal_mode = WAL');
@@ -123,12 +141,15 @@ export class GatewayStore {
       CREATE INDEX IF NOT EXISTS messages_unacked ON messages (table_id, acked, seq);
       CREATE TABLE IF NOT EXISTS snapshots (
         table_id TEXT NOT NULL, input_id INTEGER NOT NULL, state TEXT NOT NULL, PRIMARY KEY (table_id, input_id));
+      CREATE TABLE IF NOT EXISTS device_seq (
+        table_id TEXT NOT NULL, device_id TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (table_id, device_id));
     `);
     this.stmt = {
       insertInput: this.db.prepare('INSERT INTO inputs (table_id, at, input) VALUES (?, ?, ?)'),
       insertMessage: this.db.prepare('INSERT INTO messages (table_id, seq, input_id, topic, retain, payload, also_topic, also_correlation) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
       insertSnapshot: this.db.prepare('INSERT OR REPLACE INTO snapshots (table_id, input_id, state) VALUES (?, ?, ?)'),
       ack: this.db.prepare('UPDATE messages SET acked = 1 WHERE table_id = ? AND seq = ?'),
+      deviceSeq: this.db.prepare('INSERT INTO device_seq (table_id, device_id, seq) VALUES (?, ?, ?) ON CONFLICT (table_id, device_id) DO UPDATE SET seq = excluded.seq'),
     };
   }
 
@@ -179,6 +200,28 @@ export class GatewayStore {
     }
   }
 
+  /**
+   * The last SEQ accepted from a device (part of the table's durable state, device-protocols.md):
+   * committed with the next group of steps, or on its own like an ack (heartbeats carry no step).
+   */
+  noteDeviceSeq(tableId: string, deviceId: string, seq: number): void {
+    if (this.closed) return;
+    this.deviceSeqNotes.set(`${tableId}\0${deviceId}`, seq);
+    if (!this.ackTimer && !this.flushScheduled) {
+      this.ackTimer = setTimeout(() => {
+        this.ackTimer = null;
+        this.scheduleFlush();
+      }, ACK_COMMIT_MS);
+      this.ackTimer.unref?.();
+    }
+  }
+
+  /** the last SEQ of every device of a table, as committed */
+  deviceSeqs(tableId: string): Record<string, number> {
+    const rows = this.db.prepare('SELECT device_id AS d, seq FROM device_seq WHERE table_id = ?').all(tableId) as Array<{ d: string; seq: number }>;
+    return Object.fromEntries(rows.map((r) => [r.d, r.seq]));
+  }
+
   unackedCount(tableId: string): number {
     const r = this.db.prepare('SELECT COUNT(*) AS n FROM messages WHERE table_id = ? AND acked = 0').get(tableId) as { n: number };
     return r.n;
@@ -193,11 +236,14 @@ export class GatewayStore {
   /** commits everything queued in one transaction, then runs the callbacks in order */
   flush(): void {
     this.flushScheduled = false;
-    if (this.closed || (this.queue.length === 0 && this.acks.length === 0)) return;
+    if (this.closed || (this.queue.length === 0 && this.acks.length === 0 && this.deviceSeqNotes.size === 0)) return;
     const batch = this.queue;
     const acks = this.acks;
+    const seqs = [...this.deviceSeqNotes].map(([k, seq]) => [...k.split('\0'), seq] as [string, string, number]);
     this.queue = [];
     this.acks = [];
+    this.deviceSeqNotes = new Map();
+    const hwmChanged = this.mergeHwm(batch);
     const write = this.db.transaction(() => {
       for (const { rec } of batch) {
         const info = this.stmt.insertInput.run(rec.tableId, rec.input.at, JSON.stringify(rec.input));
@@ -208,11 +254,27 @@ export class GatewayStore {
         if (rec.snapshot !== undefined) this.stmt.insertSnapshot.run(rec.tableId, inputId, JSON.stringify(rec.snapshot));
       }
       for (const a of acks) this.stmt.ack.run(a.tableId, a.seq);
+      for (const [t, d, seq] of seqs) this.stmt.deviceSeq.run(t, d, seq);
     });
-    if (this.worker) return this.sendBatch(batch, acks);
+    if (this.worker) return this.sendBatch(batch, acks, seqs, hwmChanged);
     write();
+    // after the commit, before any effect of it: every seq published is at most the mark
+    if (hwmChanged && this.dir) writeHwm(this.dir, this.hwm, this.opts.synchronous === 'full');
     this.commits++;
     for (const { done } of batch) done();
+  }
+
+  /** the batch's counters into the high-water mark; whether it moved */
+  private mergeHwm(batch: Array<{ rec: StepRecord }>): boolean {
+    let changed = false;
+    for (const { rec } of batch) {
+      if (!rec.counters) continue;
+      const prev = this.hwm[rec.tableId];
+      if (prev && Object.keys(rec.counters).every((k) => prev[k] === rec.counters![k])) continue;
+      this.hwm = { ...this.hwm, [rec.tableId]: { ...rec.counters } };
+      changed = true;
+    }
+    return changed;
   }
 
   /** starts the writer thread (after the schema exists and the tables are registered) */
@@ -241,7 +303,7 @@ export class GatewayStore {
     this.onFatal = handler;
   }
 
-  private sendBatch(batch: Array<{ rec: StepRecord; done: () => void }>, acks: Array<{ tableId: string; seq: number }>): void {
+  private sendBatch(batch: Array<{ rec: StepRecord; done: () => void }>, acks: Array<{ tableId: string; seq: number }>, seqs: Array<[string, string, number]>, hwmChanged: boolean): void {
     const id = this.nextBatchId++;
     this.inFlight.set(id, batch.map((b) => b.done));
     const steps = batch.map(({ rec }) => [
@@ -249,7 +311,8 @@ export class GatewayStore {
       rec.messages.map((m) => [m.seq, m.topic, m.retain ? 1 : 0, m.payload, m.alsoTopic ?? null, m.alsoCorrelation ?? null]),
       rec.snapshot !== undefined ? JSON.stringify(rec.snapshot) : null,
     ]);
-    this.worker!.postMessage({ type: 'batch', id, steps, acks: acks.map((a) => [a.tableId, a.seq]) });
+    this.worker!.postMessage({ type: 'batch', id, steps, acks: acks.map((a) => [a.tableId, a.seq]), seqs,
+      ...(hwmChanged && this.dir ? { hwm: { dir: this.dir, text: JSON.stringify({ v: 1, tables: this.hwm }) } } : {}) });
   }
 
   /** closes the store, waiting for every commit in flight (the way to close a `thread` writer) */

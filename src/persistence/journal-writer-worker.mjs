@@ -1,7 +1,22 @@
 // The journal's writer thread (see gateway-store.ts, `writer: 'thread'`): commits the batches it is
 // sent, in order, one transaction each, and answers `done` once a batch is on disk. Plain JS so
 // it runs in a worker thread without a TypeScript loader.
+import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
+
+// the high-water mark (journal-integrity.ts), written after the commit and before `done`
+function writeHwm(dir, text) {
+  const p = join(dir, 'seq-hwm.json');
+  const fd = openSync(`${p}.tmp`, 'w');
+  try {
+    writeSync(fd, text);
+    if (workerData.synchronous === 'full') fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(`${p}.tmp`, p);
+}
 import Database from 'better-sqlite3';
 
 const db = new Database(workerData.path);
@@ -12,21 +27,25 @@ const insertInput = db.prepare('INSERT INTO inputs (table_id, at, input) VALUES 
 const insertMessage = db.prepare('INSERT INTO messages (table_id, seq, input_id, topic, retain, payload, also_topic, also_correlation) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
 const insertSnapshot = db.prepare('INSERT OR REPLACE INTO snapshots (table_id, input_id, state) VALUES (?, ?, ?)');
 const ack = db.prepare('UPDATE messages SET acked = 1 WHERE table_id = ? AND seq = ?');
+const deviceSeq = db.prepare('INSERT INTO device_seq (table_id, device_id, seq) VALUES (?, ?, ?) ON CONFLICT (table_id, device_id) DO UPDATE SET seq = excluded.seq');
 
 // a batch: steps = [[tableId, at, inputJson, messages: [[seq, topic, retain, payload, alsoTopic, alsoCorrelation]], snapshotJson | null]], acks = [[tableId, seq]]
-const write = db.transaction((steps, acks) => {
+// seqs = [[tableId, deviceId, seq]]: the last SEQ of each device
+const write = db.transaction((steps, acks, seqs) => {
   for (const [tableId, at, inputJson, messages, snapshotJson] of steps) {
     const inputId = Number(insertInput.run(tableId, at, inputJson).lastInsertRowid);
     for (const m of messages) insertMessage.run(tableId, m[0], inputId, m[1], m[2], m[3], m[4], m[5]);
     if (snapshotJson !== null) insertSnapshot.run(tableId, inputId, snapshotJson);
   }
   for (const [tableId, seq] of acks) ack.run(tableId, seq);
+  for (const [tableId, deviceId, seq] of seqs ?? []) deviceSeq.run(tableId, deviceId, seq);
 });
 
 parentPort.on('message', (msg) => {
   if (msg.type === 'batch') {
     try {
-      write(msg.steps, msg.acks);
+      write(msg.steps, msg.acks, msg.seqs);
+      if (msg.hwm) writeHwm(msg.hwm.dir, msg.hwm.text);
       parentPort.postMessage({ type: 'done', id: msg.id });
     } catch (e) {
       parentPort.postMessage({ type: 'error', id: msg.id, message: e instanceof Error ? e.message : String(e) });

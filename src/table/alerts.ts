@@ -13,10 +13,12 @@ export const ALERT_KINDS = [
   'outbox-filling', 'outbox-full',
   // a serial/HID device that is not on security.allowedDevices was not opened (docs/SECURITY.md)
   'device-not-allowed',
+  // the journal was damaged and `tablegw recover --accept-loss` started the table again above its high-water mark
+  'journal-loss',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
-const CRITICAL: ReadonlySet<string> = new Set(['foreign-card', 'shoe-void', 'device-error', 'shuffler-jam', 'card-count-mismatch', 'outbox-full']);
+const CRITICAL: ReadonlySet<string> = new Set(['foreign-card', 'shoe-void', 'device-error', 'shuffler-jam', 'card-count-mismatch', 'outbox-full', 'journal-loss']);
 /** security alerts: always critical (docs/SECURITY.md) */
 const SECURITY: ReadonlySet<string> = new Set(['device-not-allowed']);
 

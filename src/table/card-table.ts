@@ -9,7 +9,7 @@ import type { DeviceFrame } from '../../drivers/codecs/frames.js';
 import { isCard, revealBurnCount, type Card } from '../domain/card.js';
 import type { Expectation, RevealPoint } from '../games/game.js';
 import type { ParsedRequest } from '../mqtt/requests.js';
-import type { AlertKind } from './alerts.js';
+import type { AlertKind, Severity } from './alerts.js';
 import { initialDevices, TableStepBase, type RequestAnswer } from './table-base.js';
 import type {
   CardTableSettings, CardTableState, CompletedRound, HiddenCard, HoldReason, RoundStateData, ShoeStateData, ShufflerStateData, TableCounters,
@@ -102,6 +102,7 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
 
   private phase(): string {
     const r = this.s.round;
+    if (this.s.held && r) return 'held';
     if (this.s.pending) return 'awaiting-rescan';
     if (!r) return 'idle';
     if (r.bettingOpen) return 'betting';
@@ -180,6 +181,12 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
   // ---------------------------------------------------------------- device frames
 
   protected onGameFrame(deviceId: string, f: DeviceFrame): void {
+    // a held round (an unrepaired frame gap): what the card readers send waits for the pit
+    if (this.s.held && this.isCardReader(deviceId)) {
+      this.s.held = { ...this.s.held, queued: [...this.s.held.queued, { deviceId, frame: f }] };
+      this.log('warn', `round ${this.s.round?.id ?? '-'} is held: a ${f.type} frame from ${deviceId} waits for resume-round or void-round`);
+      return;
+    }
     switch (f.type) {
       case 'CARD': return this.onCard(deviceId, f.card, f.rescan, f.uid);
       case 'MISREAD': return this.onMisread(deviceId);
@@ -194,6 +201,41 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
         return this.onShufflerFrame(deviceId, f);
       default:
         this.log('warn', `frame type ${f.type} from ${deviceId} is not used by a ${this.cfg.gameId} table`);
+    }
+  }
+
+  // ---------------------------------------------------------------- lost frames (games.md)
+
+  private isCardReader(deviceId: string): boolean {
+    const k = this.s.devices[deviceId]?.kind;
+    return k === 'card-shoe' || k === 'rfid-shoe' || k === 'barcode-scanner';
+  }
+
+  /** an unrepaired gap on a card reader during a round may hide a card: the round is held */
+  protected override onUnrepairedGap(deviceId: string): Severity {
+    if (!this.s.round || !this.isCardReader(deviceId)) return 'warning';
+    if (!this.s.held) {
+      this.s.held = { deviceId, since: this.at, queued: [] };
+      this.setHold('frame-gap', true);
+      this.publishRound();
+    }
+    return 'critical';
+  }
+
+  /** ends a hold: `resume` places the cards read meanwhile in order; otherwise (the round was voided) they are discards */
+  private releaseHold(resume: boolean): void {
+    const h = this.s.held;
+    if (!h) return;
+    this.s.held = null;
+    this.setHold('frame-gap', false);
+    for (const q of h.queued) {
+      if (!resume && q.frame.type === 'CARD') {
+        // read while the round was held, and the round is void: counted, in no hand, shown
+        this.count(q.frame.card);
+        this.event('card', { deviceId: q.deviceId, role: 'discard', card: q.frame.card, faceDown: false, cardNo: this.s.shoe.cardsDealt });
+        continue;
+      }
+      this.onGameFrame(q.deviceId, q.frame);
     }
   }
 
@@ -375,13 +417,14 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
     if (!rescan && this.shufflerHoldsDealing(deviceId, card)) return;
     if (rescan) {
       if (!this.s.pending) {
-        this.alert('unexpected-rescan', `rescan ${card} from ${deviceId} with no misread pending: ignored`, { deviceId, card });
+        const shown = this.publicCard(card);
+        this.alert('unexpected-rescan', `rescan ${shown ?? '(value withheld)'} from ${deviceId} with no misread pending: ignored`, { deviceId, card: shown });
         return;
       }
       this.clearPending();
       this.event('rescan', { deviceId, card: this.isHiddenNext() ? null : card });
     } else if (this.s.pending) {
-      this.alert('out-of-order-card', `a card arrived from ${deviceId} while a rescan is pending: neither dealt nor counted, the round is held`, { deviceId, card });
+      this.alert('out-of-order-card', `a card arrived from ${deviceId} while a rescan is pending: neither dealt nor counted, the round is held`, { deviceId, card: this.publicCard(card) });
       return;
     }
     this.dealCard(deviceId, card, uid);
@@ -401,6 +444,38 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
     }
     const e = this.expectation();
     return !!e && e.kind === 'card' && e.faceDown;
+  }
+
+  /**
+   * The value a card that was NOT dealt (an unexpected rescan, an out-of-order read) may carry in
+   * an alert: null whenever it could be a face-down card before its reveal point — the card the
+   * dealer presents again may be the next face-down card, and a second rescan of a card already
+   * dealt face down is that hidden card (games.md: no hidden value in any output).
+   */
+  private publicCard(card: Card): Card | null {
+    const r = this.s.round;
+    if (this.isHiddenNext()) return null;
+    if (r && (r.hidden.length > 0 || (r.burnsHidden && r.burns.length > 0))) return null;
+    if (this.s.shoe.state === 'burning' && this.s.shoe.burnCards.length > 0) return null;
+    if (r && this.cfg.game.positions.length > 0 && this.gameDealsFaceDown()) return null;
+    return card;
+  }
+
+  /** whether this game deals any card face down (checked on a fresh round of it) */
+  private gameDealsFaceDown(): boolean {
+    if (this.cfg.burnFaceDown) return true;
+    try {
+      let g = this.cfg.game.newRound({ engine: this.cfg.engine, options: this.cfg.gameOptions });
+      for (let i = 0; i < 16; i++) {
+        const e = this.cfg.game.expect(g);
+        if (e.kind !== 'card') return false;
+        if (e.faceDown) return true;
+        g = this.cfg.game.place(g, 'AS' as Card);
+      }
+      return false;
+    } catch {
+      return true;
+    }
   }
 
   private count(card: Card): number {
@@ -430,7 +505,8 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
     // A card the game cannot take now (waiting for a decision) is never assigned.
     const e = this.expectation();
     if (e && (e.kind === 'decision' || e.kind === 'close-decisions')) {
-      this.alert('out-of-order-card', `${card} arrived while the round waits for ${e.kind === 'decision' ? `a decision of ${e.seat}` : 'close-decisions'}: not dealt`, { deviceId, card });
+      const shown = this.publicCard(card);
+      this.alert('out-of-order-card', `${shown ?? 'a card (value withheld)'} arrived while the round waits for ${e.kind === 'decision' ? `a decision of ${e.seat}` : 'close-decisions'}: not dealt`, { deviceId, card: shown });
       return;
     }
     // Counting: more copies than the shoe holds, or twice in one round of a single-deck game.
@@ -621,6 +697,7 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
     this.publishRound('void', { reason, cards: this.resultCards(r) });
     this.finishRound('void');
     this.log('warn', `${r.id} void: ${reason} (${detail})`);
+    this.releaseHold(false);
   }
 
   private finishRound(status: 'complete' | 'void'): void {
@@ -699,6 +776,16 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
         r.game = next;
         this.event('correction', { correction: req.args.kind });
         this.afterChange();
+        return { data: { roundId: r.id } };
+      }
+      case 'resume-round': {
+        const h = this.s.held;
+        if (!h || !r) return { error: 'no round is held' };
+        const by = req.args.by as string;
+        this.event('round-resumed', { by, ...(req.args.reason ? { reason: req.args.reason } : {}), deviceId: h.deviceId, queued: h.queued.length });
+        this.log('warn', `round ${r.id} resumed by ${by} after a frame gap on ${h.deviceId}${req.args.reason ? ` (${String(req.args.reason)})` : ''}`);
+        this.releaseHold(true);
+        if (this.s.round === r) this.publishRound();
         return { data: { roundId: r.id } };
       }
       case 'void-round':
@@ -916,8 +1003,9 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
   private shufflerHoldsDealing(deviceId: string, card: Card | null): boolean {
     const sh = this.s.shuffler;
     if (!sh?.blocked) return false;
-    const what = card ? card : 'an unread card (MISREAD)';
-    this.alert('out-of-order-card', `${what} arrived from ${deviceId} while shuffler ${sh.deviceId} reports ${sh.state}: not dealt`, { deviceId, card, held: 'shuffler' });
+    const shown = card ? this.publicCard(card) : null;
+    const what = card ? shown ?? 'a card (value withheld)' : 'an unread card (MISREAD)';
+    this.alert('out-of-order-card', `${what} arrived from ${deviceId} while shuffler ${sh.deviceId} reports ${sh.state}: not dealt`, { deviceId, card: shown, held: 'shuffler' });
     return true;
   }
 

@@ -6,11 +6,21 @@
  */
 import type { DeviceFrame } from '../../drivers/codecs/frames.js';
 import { parseRequest, type ParsedRequest } from '../mqtt/requests.js';
-import { severityOf, type AlertKind } from './alerts.js';
+import { severityOf, type AlertKind, type Severity } from './alerts.js';
 import { tableProblems, type HealthReport } from './health.js';
 import type {
   BaseTableSettings, BaseTableState, DeviceRecord, DeviceState, Envelope, TableInput, TableOutput,
 } from './types.js';
+
+/**
+ * Alerts a device can trigger over and over (games.md): at most one per kind per device per
+ * second, with a `count`; what comes within the second is counted and published when it ends
+ * (a `coalesce:<kind>|<device>` timer). Uses the input's `at` only, so a replay coalesces alike.
+ */
+export const COALESCED_ALERTS: ReadonlySet<string> = new Set(['unexpected-rescan', 'out-of-order-card', 'unknown-tag']);
+export const COALESCE_WINDOW_MS = 1000;
+/** a gap larger than this is not asked for again (devices keep at least their last 64 frames) */
+const MAX_REPEAT = 1024;
 
 const ENVELOPE_KEYS: ReadonlySet<string> = new Set(['v', 'type', 'table', 'game', 'seq', 'ts']);
 
@@ -42,15 +52,113 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
   protected abstract handleRequest(req: Extract<ParsedRequest, { ok: true }>): RequestAnswer;
   /** called when a device reports an error (`ERR`) or goes away, e.g. to hold the game */
   protected onDeviceTrouble(_deviceId: string): void {}
+  /**
+   * A SEQ gap that was not repaired (no `REPEAT`, or not in time): frames, maybe cards, are lost.
+   * Returns the severity of its `frame-gap` alert; a card table holds a round in progress
+   * (`critical`). Default: `warning`, play goes on (games.md "Lost frames").
+   */
+  protected onUnrepairedGap(_deviceId: string): Severity {
+    return 'warning';
+  }
+
+  // ---------------------------------------------------------------- lost frames (games.md)
+  // The driver reports a gap (`frame-gap` device alert with `fromSeq`, `missing`, `deviceSeq`).
+  // A device whose VER announced `REPEAT` is asked to re-send from `fromSeq` (a `REPEAT,<seq>`
+  // device command); its frames are then taken in SEQ order: the ones that revealed the gap wait
+  // for the missing ones. All missing frames within `repeatTimeoutMs`: `frame-gap` info,
+  // `repaired: true`. Otherwise (or without REPEAT) the game decides (`onUnrepairedGap`).
+
+  private onFrameGap(deviceId: string, detail: string, data: Record<string, unknown>): void {
+    const fromSeq = typeof data.fromSeq === 'number' ? data.fromSeq : undefined;
+    const missing = typeof data.missing === 'number' ? data.missing : 0;
+    const canRepeat = !!this.s.devices[deviceId]?.capabilities?.includes('REPEAT');
+    const busy = !!this.s.repairs?.[deviceId] && !this.s.repairs[deviceId].expired;
+    if (canRepeat && !busy && fromSeq !== undefined && missing > 0 && missing <= MAX_REPEAT) {
+      const no = (this.s.repairNo ?? 0) + 1;
+      this.s.repairNo = no;
+      const modulus = typeof data.modulus === 'number' ? data.modulus : 65536;
+      this.s.repairs = { ...this.s.repairs, [deviceId]: { fromSeq, missing, filled: 0, queued: [], no, since: this.at, modulus } };
+      this.out.push({ type: 'device-command', deviceId, command: `REPEAT,${fromSeq}` });
+      this.out.push({ type: 'set-timer', name: `repeat:${deviceId}:${no}`, at: this.at + (this.cfg.repeatTimeoutMs ?? 500) });
+      this.log('warn', `device ${deviceId}: ${detail}; asked it to repeat from SEQ ${fromSeq}`);
+      return;
+    }
+    const severity = this.onUnrepairedGap(deviceId);
+    this.alert('frame-gap', detail, { deviceId, ...data, repaired: false }, severity);
+  }
+
+  private modulusOf(deviceId: string): number {
+    return this.s.repairs?.[deviceId]?.modulus ?? 65536;
+  }
+
+  /** a frame of a device whose gap is being repaired: taken in SEQ order */
+  private onRepairFrame(deviceId: string, frame: DeviceFrame): void {
+    const rep = this.s.repairs![deviceId];
+    const mod = this.modulusOf(deviceId);
+    const k = (frame.seq - rep.fromSeq + mod) % mod;
+    if (rep.expired) {
+      // the repair timed out: a missing frame that still comes is late, the gap was reported
+      if (k < rep.missing) {
+        this.log('warn', `device ${deviceId}: frame SEQ ${frame.seq} came after the repeat timeout: not taken`);
+        return;
+      }
+      if (k > rep.missing + MAX_REPEAT) {
+        const { [deviceId]: _r, ...rest } = this.s.repairs!;
+        this.s.repairs = rest;
+      }
+      return this.onFrame(deviceId, frame);
+    }
+    // a repeated frame already taken (the device re-sends from fromSeq on): dropped
+    if (k < rep.filled || rep.queued.some((q) => q.k === k)) return;
+    const queued = [...rep.queued, { k, frame }].sort((a, b) => a.k - b.k);
+    let filled = rep.filled;
+    const take: DeviceFrame[] = [];
+    while (queued.length && queued[0].k === filled && filled < rep.missing) {
+      take.push(queued.shift()!.frame);
+      filled++;
+    }
+    const done = filled >= rep.missing;
+    if (done) {
+      const { [deviceId]: _r, ...rest } = this.s.repairs!;
+      this.s.repairs = rest;
+      this.out.push({ type: 'cancel-timer', name: `repeat:${deviceId}:${rep.no}` });
+      this.alert('frame-gap', `${rep.missing} frame(s) lost on the line from SEQ ${rep.fromSeq} were repeated by ${deviceId}: nothing lost`, {
+        deviceId, missing: rep.missing, fromSeq: rep.fromSeq, repaired: true,
+      }, 'info');
+      take.push(...queued.map((q) => q.frame));
+    } else {
+      this.s.repairs = { ...this.s.repairs, [deviceId]: { ...rep, filled, queued } };
+    }
+    for (const f of take) this.onFrame(deviceId, f);
+  }
+
+  private onRepeatTimeout(name: string): void {
+    const [, deviceId, noText] = name.split(':');
+    const rep = this.s.repairs?.[deviceId];
+    if (!rep || String(rep.no) !== noText) return;
+    const mod = this.modulusOf(deviceId);
+    // kept as a marker, so that missing frames that come too late are not taken out of order
+    this.s.repairs = { ...this.s.repairs, [deviceId]: { ...rep, queued: [], expired: true } };
+    const lost = rep.missing - rep.filled;
+    const severity = this.onUnrepairedGap(deviceId);
+    this.alert('frame-gap', `${lost} frame(s) lost on the line from SEQ ${(rep.fromSeq + rep.filled) % mod} were not repeated by ${deviceId} within ${this.at - rep.since} ms`, {
+      deviceId, missing: lost, fromSeq: (rep.fromSeq + rep.filled) % mod, repaired: false,
+    }, severity);
+    // what came meanwhile is taken now, in order (a held round keeps its cards for the pit's answer)
+    for (const q of rep.queued) this.onFrame(deviceId, q.frame);
+  }
 
   run(input: TableInput): void {
     switch (input.type) {
       case 'start':
         for (const [id, d] of Object.entries(this.s.devices)) this.publishDevice(id, d.state, d.detail);
         return this.onStart();
-      case 'frame': return this.onFrame(input.deviceId, input.frame);
+      case 'frame':
+        if (this.s.repairs?.[input.deviceId]) return this.onRepairFrame(input.deviceId, input.frame);
+        return this.onFrame(input.deviceId, input.frame);
       case 'device-status': return this.onDeviceStatus(input.deviceId, input.state, input.detail);
       case 'device-alert':
+        if (input.kind === 'frame-gap') return this.onFrameGap(input.deviceId, input.detail, input.data ?? {});
         this.alert(input.kind, input.detail, { deviceId: input.deviceId, ...input.data });
         return this.onDeviceAlert(input.deviceId, input.kind);
       case 'device-restart':
@@ -58,7 +166,10 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
         this.log('warn', `device ${input.deviceId} restarted (SEQ back to 0)`);
         return;
       case 'request': return this.onRequest(input.command, input.payload, input.responseTopic, input.correlationData, input.refused);
-      case 'timer': return this.onTimer(input.name);
+      case 'timer':
+        if (input.name.startsWith('coalesce:')) return this.flushCoalesced(input.name.slice('coalesce:'.length));
+        if (input.name.startsWith('repeat:')) return this.onRepeatTimeout(input.name);
+        return this.onTimer(input.name);
       case 'health': return this.publishHealth(input.report);
       case 'gateway-alert':
         return this.alert(input.kind, input.detail, { ...input.data });
@@ -132,14 +243,43 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
     this.publish('events', 'event', false, { kind, ...body });
   }
 
-  protected alert(kind: AlertKind, detail: string, extra: Record<string, unknown> = {}): void {
-    const severity = severityOf(kind);
+  protected alert(kind: AlertKind, detail: string, extra: Record<string, unknown> = {}, severity: Severity = severityOf(kind)): void {
+    const dev = extra.deviceId;
+    if (typeof dev === 'string' && COALESCED_ALERTS.has(kind)) {
+      const key = `${kind}|${dev}`;
+      const w = this.s.alertWindows?.[key];
+      if (w && this.at < w.until) {
+        this.s.alertWindows = { ...this.s.alertWindows, [key]: { ...w, pending: w.pending + 1, detail, extra } };
+        if (w.pending === 0) this.out.push({ type: 'set-timer', name: `coalesce:${key}`, at: w.until });
+        return;
+      }
+      this.s.alertWindows = { ...this.s.alertWindows, [key]: { until: this.at + COALESCE_WINDOW_MS, pending: 0 } };
+      extra = { ...extra, count: 1 };
+    }
     this.publish('alerts', 'alert', false, { kind, severity, detail, ...extra });
     this.log(severity === 'info' ? 'info' : severity === 'warning' ? 'warn' : 'error', `alert ${kind}: ${detail}`, extra);
   }
 
   protected log(level: 'debug' | 'info' | 'warn' | 'error', msg: string, data?: Record<string, unknown>): void {
     this.out.push({ type: 'log', level, msg, ...(data ? { data } : {}) });
+  }
+
+  /** the end of a coalescing window: the alerts counted in it, as one alert with their `count` */
+  private flushCoalesced(key: string): void {
+    const w = this.s.alertWindows?.[key];
+    if (!w) return;
+    const { [key]: _gone, ...rest } = this.s.alertWindows ?? {};
+    if (w.pending === 0) {
+      this.s.alertWindows = rest;
+      return;
+    }
+    const kind = key.slice(0, key.indexOf('|')) as AlertKind;
+    this.s.alertWindows = { ...rest, [key]: { until: this.at + COALESCE_WINDOW_MS, pending: 0 } };
+    const severity = severityOf(kind);
+    const extra = { ...(w.extra ?? {}), count: w.pending };
+    const detail = `${w.detail ?? kind} (${w.pending} in the last second)`;
+    this.publish('alerts', 'alert', false, { kind, severity, detail, ...extra });
+    this.log(severity === 'info' ? 'info' : severity === 'warning' ? 'warn' : 'error', `alert ${kind}: ${detail}`, extra);
   }
 
   // ---------------------------------------------------------------- devices
@@ -179,8 +319,11 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
       case 'HB': return;
       case 'VER':
         if (dev) {
-          this.s.devices[deviceId] = { ...this.s.devices[deviceId], model: f.model, firmware: f.firmware };
-          this.publishDevice(deviceId, this.s.devices[deviceId].state, this.s.devices[deviceId].detail);
+          const caps = f.capabilities ?? [];
+          const same = dev.model === f.model && dev.firmware === f.firmware && (dev.capabilities ?? []).join('+') === caps.join('+');
+          this.s.devices[deviceId] = { ...this.s.devices[deviceId], model: f.model, firmware: f.firmware, ...(caps.length ? { capabilities: caps } : { capabilities: undefined }) };
+          // a repeated, unchanged VER (a VER flood) changes nothing and publishes nothing
+          if (!same) this.publishDevice(deviceId, this.s.devices[deviceId].state, this.s.devices[deviceId].detail);
         }
         return;
       case 'ERR':

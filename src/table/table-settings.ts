@@ -15,6 +15,7 @@ export function tableSettings(t: TableConfig): TableSettings {
       tableId: t.id, gameId: t.game, engine: t.betting === 'engine',
       devices: t.devices.map((d) => ({ id: d.id, kind: d.kind })), gameOptions: t.gameOptions,
       correctionWindowRounds: t.correctionWindowRounds,
+      repeatTimeoutMs: t.repeatTimeoutMs,
     };
     return nonCard.table === 'sic-bo' ? { kind: 'sic-bo', ...base, minBounces: t.minBounces } : { kind: 'keno', ...base };
   }
@@ -32,6 +33,7 @@ export function tableSettings(t: TableConfig): TableSettings {
     rescanRetries: t.rescanRetries,
     rescanIntervalMs: t.rescanIntervalMs,
     rescanTimeoutMs: t.rescanTimeoutMs,
+    repeatTimeoutMs: t.repeatTimeoutMs,
     expectedDeckSize: t.expectedDeckSize ?? 52 * (t.decks ?? game.defaults.decks),
     exposedCardVoidsShoe: t.exposedCardVoidsShoe ?? SHOE_VOID_ON_EXPOSED.has(t.game),
     unnecessaryCardRule: t.unnecessaryCardRule ?? (UNNECESSARY_BURNS.has(t.game) ? 'burn-then-void-shoe' : 'alert'),

@@ -21,6 +21,8 @@ export interface BaseTableSettings {
   gameOptions: Readonly<Record<string, unknown>>;
   /** games.md Corrections: how many of the most recent completed rounds the pit may still void or correct (default 1) */
   correctionWindowRounds?: number;
+  /** how long the frames a `REPEAT` asked for may take (default 500) */
+  repeatTimeoutMs?: number;
 }
 
 /** Static settings of a card-game table, resolved from the config file. */
@@ -91,7 +93,7 @@ export interface Envelope {
 
 export type TableOutput =
   | { type: 'publish'; topic: string; retain: boolean; payload: Envelope; alsoTo?: { topic: string; correlationData?: string } }
-  | { type: 'device-command'; deviceId: string; command: 'RESCAN' | 'LOCK' | 'UNLOCK' }
+  | { type: 'device-command'; deviceId: string; command: 'RESCAN' | 'LOCK' | 'UNLOCK' | `REPEAT,${number}` }
   | { type: 'set-timer'; name: string; at: number }
   | { type: 'cancel-timer'; name: string }
   | { type: 'log'; level: 'debug' | 'info' | 'warn' | 'error'; msg: string; data?: Record<string, unknown> };
@@ -158,6 +160,40 @@ export interface BaseTableState {
   /** the outbox level last reported by the runtime (`outbox-level` inputs) */
   outboxLevel?: 'ok' | 'filling' | 'full';
   devices: Record<string, DeviceRecord>;
+  /** SEQ gaps being repaired by `REPEAT`, per device (table-base.ts, games.md "Lost frames") */
+  repairs?: Record<string, FrameRepair>;
+  /** repairs started so far (names their timers) */
+  repairNo?: number;
+  /** coalescing windows of repeatable alerts, `<kind>|<deviceId>` (table-base.ts) */
+  alertWindows?: Record<string, AlertWindow>;
+}
+
+export interface FrameRepair {
+  /** the first missing device SEQ (asked for with `REPEAT,<fromSeq>`) */
+  fromSeq: number;
+  /** how many frames were missing */
+  missing: number;
+  /** how many of them came (they are processed in SEQ order) */
+  filled: number;
+  /** frames waiting for the missing ones: `k` = (SEQ - fromSeq) mod modulus */
+  queued: Array<{ k: number; frame: DeviceFrame }>;
+  /** the number of the `repeat:<device>:<no>` timer */
+  no: number;
+  since: number;
+  /** the device's SEQ modulus (65536; 256 for the HID dice sensor) */
+  modulus: number;
+  /** the repeat timed out: missing frames that still come are late and not taken */
+  expired?: boolean;
+}
+
+export interface AlertWindow {
+  /** the window ends (input time, ms) */
+  until: number;
+  /** alerts counted in the window and not yet published */
+  pending: number;
+  /** the last counted alert's detail and fields */
+  detail?: string;
+  extra?: Record<string, unknown>;
 }
 
 export interface DeviceRecord {
@@ -166,6 +202,8 @@ export interface DeviceRecord {
   detail?: string;
   model?: string;
   firmware?: string;
+  /** the capabilities of its last `VER` (`REPEAT`, `LOCK`, `RESCAN`, ...) */
+  capabilities?: string[];
 }
 
 /** The state of a card-game table. */
@@ -176,6 +214,8 @@ export interface CardTableState extends BaseTableState {
   lastRound: { id: string; status: 'complete' | 'void' } | null;
   pending: PendingRescan | null;
   nextPendingId: number;
+  /** the round is held after a frame gap that was not repaired (phase `held`), until `void-round` or `resume-round` */
+  held?: { deviceId: string; since: number; queued: Array<{ deviceId: string; frame: DeviceFrame }> } | null;
   /** the table's shuffler, when it has one and it has reported (card-table.ts, shuffler section) */
   shuffler?: ShufflerStateData;
   /**
@@ -187,7 +227,7 @@ export interface CardTableState extends BaseTableState {
   completed?: CompletedRound[];
 }
 
-export type HoldReason = 'shoe-void' | 'shuffler' | 'outbox-full';
+export type HoldReason = 'shoe-void' | 'shuffler' | 'outbox-full' | 'frame-gap';
 
 /** A finished round the pit may still void or correct (games.md Corrections). */
 export interface CompletedRound {

@@ -16,4 +16,5 @@ export const COMMANDS: Record<string, () => Promise<CliCommand>> = {
   devices: () => import('./devices.js').then((m) => m.command),
   verify: () => import('./verify.js').then((m) => m.command),
   keygen: () => import('./keygen.js').then((m) => m.command),
+  recover: () => import('./recover.js').then((m) => m.command),
 };

@@ -63,7 +63,9 @@ describe('common types on every talker', () => {
       expect(reason(t, `${t},1,ERR,,x`)).toBe('bad-field');
       expect(reason(t, `${t},1,ERR,E-1,x`)).toBe('bad-field');
       expect(reason(t, `${t},1,VER,X1`)).toBe('malformed');
-      expect(reason(t, `${t},1,VER,X1,2.0,3`)).toBe('malformed');
+      expect(reason(t, `${t},1,VER,X1,2.0,3,4`)).toBe('malformed');
+      expect(reason(t, `${t},1,VER,X1,2.0,REPEAT+LOCK`)).toBe('accepted');
+      expect(reason(t, `${t},1,VER,X1,2.0,repeat`)).toBe('bad-field');
       expect(reason(t, `${t},1,VER,,2.0`)).toBe('bad-field');
       expect(reason(t, `${t},1,FOO`)).toBe('unknown-type');
       expect(reason(t, `${t},1,hb`)).toBe('unknown-type');

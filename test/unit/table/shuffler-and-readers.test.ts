@@ -101,6 +101,7 @@ describe('shuffler on a card table', () => {
     card(t, 'AS');
     expect(t.alerts('out-of-order-card')).toHaveLength(1);
     shuf(t, 'IDLE'); // not READY: still held
+    t.tick(1000); // out-of-order-card alerts are coalesced per second
     card(t, 'AS');
     expect(t.alerts('out-of-order-card')).toHaveLength(2);
     shuf(t, 'READY');

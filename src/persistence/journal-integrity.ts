@@ -1,0 +1,129 @@
+/**
+ * Journal integrity at start (docs/DURABILITY.md "A damaged journal"): the gateway refuses to
+ * start on a missing, empty, truncated or corrupted journal, or one that lost committed steps (a
+ * deleted or truncated WAL), instead of starting afresh and reusing `seq`s with other content.
+ *
+ * Besides SQLite's own `quick_check`, the store keeps a small fsync'd HIGH-WATER MARK apart from
+ * the database, `<dataDir>/seq-hwm.json`: per table the counters that must never go back (`seq`,
+ * shoe and round numbers) as of the last commit. It is written after each commit and before
+ * anything of that commit is published, so every `seq` that ever left the process is at most the
+ * mark. A journal that ends below it has lost steps.
+ */
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import type { TableCounters } from '../table/types.js';
+
+export const HWM_FILE = 'seq-hwm.json';
+export const DB_FILE = 'gateway.db';
+/** the exit code of a refused start (sysexits EX_DATAERR); deploy/tablegw.service does not restart on it */
+export const JOURNAL_EXIT_CODE = 65;
+
+export type JournalProblem = 'journal-missing' | 'journal-empty' | 'journal-corrupt' | 'journal-behind' | 'hwm-corrupt';
+
+export class JournalDamagedError extends Error {
+  constructor(readonly code: JournalProblem, readonly path: string, readonly what: string, readonly hwm: Record<string, TableCounters>) {
+    super(`journal ${path}: ${what} [${code}]. The gateway does not start on a damaged journal (it would reuse seq numbers). `
+      + 'Keep a copy of the data dir for the audit, then run "tablegw recover --accept-loss --config <file>" to start again above the high-water mark.');
+    this.name = 'JournalDamagedError';
+  }
+}
+
+export interface HwmFile { v: 1; tables: Record<string, TableCounters> }
+
+export function readHwm(dataDir: string): Record<string, TableCounters> | null {
+  const p = join(dataDir, HWM_FILE);
+  if (!existsSync(p)) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(p, 'utf8'));
+  } catch (e) {
+    throw new JournalDamagedError('hwm-corrupt', p, `the high-water mark is unreadable (${(e as Error).message})`, {});
+  }
+  const t = (parsed as HwmFile | null)?.tables;
+  if (!t || typeof t !== 'object') throw new JournalDamagedError('hwm-corrupt', p, 'the high-water mark has no tables', {});
+  return t;
+}
+
+/** writes the mark atomically (temp file, fsync, rename) */
+export function writeHwm(dataDir: string, tables: Record<string, TableCounters>, fsync: boolean): void {
+  const p = join(dataDir, HWM_FILE);
+  const tmp = `${p}.tmp`;
+  const fd = openSync(tmp, 'w');
+  try {
+    writeSync(fd, JSON.stringify({ v: 1, tables } satisfies HwmFile));
+    if (fsync) fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, p);
+}
+
+/** the highest `seq` the database still holds for a table (messages, or its latest snapshot) */
+function journalSeq(db: Database.Database, tableId: string): number {
+  const m = db.prepare('SELECT MAX(seq) AS m FROM messages WHERE table_id = ?').get(tableId) as { m: number | null };
+  const s = db.prepare('SELECT state FROM snapshots WHERE table_id = ? ORDER BY input_id DESC LIMIT 1').get(tableId) as { state: string } | undefined;
+  let snapSeq = 0;
+  if (s) {
+    try {
+      snapSeq = Number((JSON.parse(s.state) as { seq?: number }).seq ?? 0);
+    } catch {
+      snapSeq = 0;
+    }
+  }
+  return Math.max(m.m ?? 0, snapSeq);
+}
+
+export interface JournalCheck {
+  /** no journal and no mark: a first start */
+  fresh: boolean;
+  hwm: Record<string, TableCounters>;
+}
+
+/** checks the journal of `dataDir`; throws JournalDamagedError naming the path and what is wrong */
+export function checkJournal(dataDir: string): JournalCheck {
+  const dbPath = join(dataDir, DB_FILE);
+  const hwm = readHwm(dataDir);
+  const marked = !!hwm && Object.values(hwm).some((c) => (c.seq ?? 0) > 0);
+  if (!existsSync(dbPath)) {
+    if (marked) throw new JournalDamagedError('journal-missing', dbPath, `the database is missing, but seq up to ${describe(hwm!)} was committed`, hwm!);
+    return { fresh: true, hwm: hwm ?? {} };
+  }
+  if (statSync(dbPath).size === 0) {
+    if (marked) throw new JournalDamagedError('journal-empty', dbPath, `the database is empty (0 bytes), but seq up to ${describe(hwm!)} was committed`, hwm!);
+    return { fresh: true, hwm: hwm ?? {} };
+  }
+  let db: Database.Database | null = null;
+  try {
+    db = new Database(dbPath, { fileMustExist: true });
+    const rows = db.pragma('quick_check') as Array<{ quick_check: string }>;
+    const bad = rows.map((r) => r.quick_check).filter((r) => r !== 'ok');
+    if (bad.length) throw new JournalDamagedError('journal-corrupt', dbPath, `SQLite quick_check failed: ${bad.slice(0, 3).join('; ')}${bad.length > 3 ? ` (+${bad.length - 3} more)` : ''}`, hwm ?? {});
+    const hasTables = db.prepare("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name IN ('messages', 'snapshots')").get() as { n: number };
+    if (hasTables.n < 2) {
+      if (marked) throw new JournalDamagedError('journal-empty', dbPath, `the database holds no journal, but seq up to ${describe(hwm!)} was committed`, hwm!);
+      return { fresh: true, hwm: hwm ?? {} };
+    }
+    for (const [tableId, c] of Object.entries(hwm ?? {})) {
+      const want = c.seq ?? 0;
+      const have = journalSeq(db, tableId);
+      if (have < want) {
+        throw new JournalDamagedError('journal-behind', dbPath,
+          `table ${tableId}: the journal ends at seq ${have}, but seq ${want} was committed (high-water mark): ${want - have} seq(s) lost — `
+          + 'the WAL (gateway.db-wal) was deleted or truncated, or the database was replaced or truncated', hwm!);
+      }
+    }
+    return { fresh: false, hwm: hwm ?? {} };
+  } catch (e) {
+    if (e instanceof JournalDamagedError) throw e;
+    throw new JournalDamagedError('journal-corrupt', dbPath, `SQLite cannot read it: ${(e as Error).message}`, hwm ?? {});
+  } finally {
+    try {
+      db?.close();
+    } catch { /* closing a broken handle */ }
+  }
+}
+
+function describe(hwm: Record<string, TableCounters>): string {
+  return Object.entries(hwm).map(([t, c]) => `${c.seq ?? 0} (${t})`).join(', ');
+}
