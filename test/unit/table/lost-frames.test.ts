@@ -121,3 +121,33 @@ describe('a gap without REPEAT', () => {
     expect({ ...t.state, seq: before.seq }).toEqual(before);
   });
 });
+
+describe('a held round and the other reasons to hold the shoes share one LOCK/UNLOCK owner', () => {
+  const lockCommands = (t: GapTable) => t.commands().filter((c) => c.command === 'LOCK' || c.command === 'UNLOCK').map((c) => c.command);
+  const outbox = (t: GapTable, level: 'ok' | 'filling' | 'full') =>
+    t.input({ type: 'outbox-level', at: t.tick(), level, depth: level === 'full' ? 100 : level === 'filling' ? 80 : 10, max: 100 });
+  const hold = {
+    'frame-gap': (t: GapTable) => { t.cardAt(1, '9H'); t.gap(1, 3); },
+    'outbox-full': (t: GapTable) => outbox(t, 'full'),
+  };
+  const release = {
+    'frame-gap': (t: GapTable) => { expect(t.request('resume-round', { by: 'pit-7' })).toMatchObject({ status: 'ok' }); },
+    'outbox-full': (t: GapTable) => { outbox(t, 'filling'); outbox(t, 'ok'); },
+  };
+  type Reason = keyof typeof hold;
+  for (const [a, b] of [['frame-gap', 'outbox-full'], ['outbox-full', 'frame-gap']] as Array<[Reason, Reason]>) {
+    for (const first of [a, b]) {
+      const last = first === a ? b : a;
+      it(`${a} then ${b}, ${first} released first: one LOCK, and UNLOCK only when both are gone`, () => {
+        const t = new GapTable(false);
+        hold[a](t);
+        hold[b](t);
+        expect(lockCommands(t)).toEqual(['LOCK']);
+        release[first](t);
+        expect(lockCommands(t)).toEqual(['LOCK']);
+        release[last](t);
+        expect(lockCommands(t)).toEqual(['LOCK', 'UNLOCK']);
+      });
+    }
+  }
+});
