@@ -89,6 +89,8 @@ export const deviceSchema = z.object({
   transport: transportSchema,
   /** no valid frame for this long marks the device stale */
   staleAfterMs: ms.default(3000),
+  /** a device that has not connected this long after the start raises `device-missing` (0 = never) */
+  missingAfterMs: ms.default(10_000).describe('a device that has not connected this long after the start raises a `device-missing` alert (0 = never)'),
   /** rfid-shoe: repeats of one uid within this many ms are one card (default 1500) */
   dedupeMs: ms.optional(),
   /** rfid-shoe: deck registry CSV `uid,card,deck` (required unless the transport is a simulator) */
@@ -187,6 +189,9 @@ export const requestLimitsSchema = z.object({
 }).strict();
 
 export const configSchema = z.object({
+  /** names the gateway's retained `<prefix>/gateway/<gatewayId>/info` topic (mqtt-api.md); default the host name */
+  gatewayId: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1-64 characters of A-Z, a-z, 0-9, . _ and -').optional()
+    .describe('names the gateway\'s retained `<prefix>/gateway/<gatewayId>/info` topic (mqtt-api.md); default: the host name'),
   mqtt: mqttSchema.default({ url: 'embedded', topicPrefix: 'casino', clientIdPrefix: 'tablegw-', keepaliveSec: 30 }),
   embeddedBroker: z.object({
     host: z.string().default('127.0.0.1'),

@@ -3,13 +3,13 @@
  * The message examples come from a fresh simulator run (the demo's tables, fast mode);
  * `--keep-examples` reuses the examples already in docs/asyncapi.json (no simulator run).
  */
+import { PROJECT_ROOT } from '../paths.js';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { buildAsyncApi, buildConfigSchema, examplesOf, pickExamples, toJsonText } from './api-docs.js';
 import { captureSimulatorMessages } from './capture.js';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const ROOT = PROJECT_ROOT;
 export const ASYNCAPI_FILE = join(ROOT, 'docs', 'asyncapi.json');
 export const CONFIG_SCHEMA_FILE = join(ROOT, 'docs', 'config.schema.json');
 

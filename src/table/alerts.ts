@@ -13,6 +13,8 @@ export const ALERT_KINDS = [
   'outbox-filling', 'outbox-full',
   // a serial/HID device that is not on security.allowedDevices was not opened (docs/SECURITY.md)
   'device-not-allowed',
+  // a configured device that has not connected `missingAfterMs` after the start (docs/FAULTS.md)
+  'device-missing',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
