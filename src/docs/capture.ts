@@ -67,7 +67,8 @@ export async function captureSimulatorMessages(o: CaptureOptions = {}): Promise<
     });
     client.on('message', (topic, buf, packet) => {
       const [, t, ...rest] = topic.split('/');
-      if (!topic.startsWith(prefix) || rest[0] === 'request') return;
+      // table topics only: not requests, not the gateway's own `<prefix>/gateway/<id>/info`
+      if (!topic.startsWith(prefix) || rest[0] === 'request' || t === 'gateway') return;
       captured.push({ table: t, topic, rel: rest.join('/'), retain: packet.retain, payload: JSON.parse(buf.toString('utf8')) });
     });
     await client.subscribeAsync(`${prefix}#`, { qos: 1 });

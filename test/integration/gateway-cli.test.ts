@@ -70,6 +70,22 @@ describe('tablegw on the command line', () => {
     for (const l of lines) expect(l.trim().split(/\s{2,}/)[1]?.length ?? 0).toBeGreaterThan(10);
   }, 60_000);
 
+  it('tail takes the table as --table, and refuses two different ones', async () => {
+    const r = cli(['tail', 'sim-bac-01', '--table', 'sim-keno-01']);
+    expect(await r.exited).toBe(2);
+    expect(r.out()).toContain('two tables given');
+    const bad = cli(['tail', '--table', 'Not A Table']);
+    expect(await bad.exited).toBe(2);
+    expect(bad.out()).toContain('is not a table id');
+  }, 60_000);
+
+  it('start --table refuses a table that is not in the config', async () => {
+    const { file } = await demoConfig();
+    const r = cli(['start', '--config', file, '--table', 'nope-01']);
+    expect(await r.exited).toBe(2);
+    expect(r.out()).toContain('--table: no table "nope-01"');
+  }, 60_000);
+
   it('a taken broker port is answered with the fix, exit 1', async () => {
     const blocker = createServer();
     const port = await new Promise<number>((resolve) => blocker.listen(0, '127.0.0.1', () => resolve((blocker.address() as { port: number }).port)));
@@ -97,6 +113,12 @@ describe('tablegw on the command line', () => {
       const info = await rec.waitFor((m) => m.topic === 'casino/gateway/gw-test/info' && m.payload?.type === 'info', 10_000);
       expect(info.payload.tables.map((t: { id: string }) => t.id)).toEqual(cfg.tables.map((t: { id: string }) => t.id));
       await waitForOutput(r, 'summary, last 1 s:');
+      // the same info on /api/info and as the build_info metric
+      const http = /status page on (http:\/\/[^/\s]+)\//.exec(r.out())![1];
+      const api = await (await fetch(`${http}/api/info`)).json() as Record<string, unknown>;
+      expect(api).toEqual(info.payload);
+      const metrics = await (await fetch(`${http}/metrics`)).text();
+      expect(metrics).toMatch(new RegExp(`tablegw_build_info\\{version="${VERSION.replace(/\./g, '\\.')}",commit="[^"]+",node="${process.version.replace(/\./g, '\\.')}",gateway_id="gw-test"\\} 1`));
       await new Promise((res) => setTimeout(res, 1500));
       const before = rec.messages.length;
       const t0 = performance.now();
