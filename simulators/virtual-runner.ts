@@ -24,6 +24,8 @@ export interface UnplugFault {
 export abstract class LoopRunner implements VirtualDevice {
   protected running = false;
   private done: Promise<void> | null = null;
+  /** aborts the pauses in progress: stop() returns at once instead of after the current wait */
+  private readonly halt = new AbortController();
 
   constructor(readonly seed: string | number, protected readonly rng: Rng, private readonly unplug?: UnplugFault) {}
 
@@ -40,6 +42,7 @@ export abstract class LoopRunner implements VirtualDevice {
 
   async stop(): Promise<void> {
     this.running = false;
+    this.halt.abort();
     await this.done?.catch(() => undefined);
   }
 
@@ -49,7 +52,7 @@ export abstract class LoopRunner implements VirtualDevice {
 
   protected async pause(ms: number): Promise<void> {
     if (ms <= 0) await yieldToLoop();
-    else await sleep(ms);
+    else await sleep(ms, undefined, { signal: this.halt.signal }).catch(() => undefined);
   }
 
   /**
@@ -72,7 +75,7 @@ export abstract class LoopRunner implements VirtualDevice {
     const u = this.unplug;
     if (!u || u.rate <= 0 || this.rng() >= u.rate) return;
     u.transport.setConnected(false, 'simulated unplug');
-    await sleep(u.ms);
+    await sleep(u.ms, undefined, { signal: this.halt.signal }).catch(() => undefined);
     u.transport.setConnected(true);
     if (this.running) this.onPowerUp();
   }

@@ -62,6 +62,8 @@ export class VirtualTable {
   private hb: NodeJS.Timeout | null = null;
   private lastSend = 0;
   private done: Promise<void> | null = null;
+  /** aborts the pauses in progress: stop() returns at once instead of after the current wait */
+  private readonly halt = new AbortController();
 
   constructor(private readonly o: VirtualTableOptions) {
     this.seed = o.seed ?? randomSeed();
@@ -97,12 +99,13 @@ export class VirtualTable {
 
   async stop(): Promise<void> {
     this.running = false;
+    this.halt.abort();
     await this.done?.catch(() => undefined);
   }
 
   private async pause(ms: number): Promise<void> {
     if (ms <= 0) await yieldToLoop();
-    else await sleep(ms);
+    else await sleep(ms, undefined, { signal: this.halt.signal }).catch(() => undefined);
   }
 
   private async run(): Promise<void> {
@@ -148,14 +151,14 @@ export class VirtualTable {
     const u = this.o.unplug;
     if (!u || u.rate <= 0 || this.unplugRng() >= u.rate) return;
     u.transport.setConnected(false, 'simulated unplug');
-    await sleep(u.ms);
+    await sleep(u.ms, undefined, { signal: this.halt.signal }).catch(() => undefined);
     u.transport.setConnected(true);
     if (this.running) this.shoe.powerUp();
   }
 
   /** waits for the gateway's RESCAN to be answered; rescans by hand after a while if not */
   private async awaitRescan(): Promise<void> {
-    for (let i = 0; i < 40 && this.shoe.awaitingRescan && this.running; i++) await sleep(25);
+    for (let i = 0; i < 40 && this.shoe.awaitingRescan && this.running; i++) await sleep(25, undefined, { signal: this.halt.signal }).catch(() => undefined);
     if (this.shoe.awaitingRescan && !this.o.manualRescan?.()) this.shoe.rescan();
   }
 }

@@ -111,3 +111,18 @@ export function createLogger(opts: LoggerOptions = {}, context: Record<string, u
 export const silentLogger: Logger = {
   debug() {}, info() {}, warn() {}, error() {}, child() { return silentLogger; },
 };
+
+/**
+ * `start --table a,b`: the terminal shows only those tables' lines (and the gateway's own);
+ * another table's errors still show. The child loggers carry the table in their context.
+ */
+export function filterTables(logger: Logger, tables: ReadonlySet<string>, inherited?: string): Logger {
+  const shown = inherited === undefined || tables.has(inherited);
+  const pass = (level: LogLevel) => (msg: string, data?: Record<string, unknown>) => {
+    if (shown || level === 'error') logger[level](msg, data);
+  };
+  return {
+    debug: pass('debug'), info: pass('info'), warn: pass('warn'), error: pass('error'),
+    child: (c) => filterTables(logger.child(c), tables, typeof c.table === 'string' ? c.table : inherited),
+  };
+}

@@ -2,49 +2,74 @@
 /**
  * The `tablegw` command line. `npm start` runs `start` with config/default.yaml (the demo).
  */
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PROJECT_ROOT } from '../paths.js';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfigFile } from '../config/load-config.js';
 import { startGateway } from '../gateway/gateway.js';
-import { createLogger } from '../log.js';
+import { createLogger, filterTables } from '../log.js';
+import { gatewayVersion } from '../paths.js';
 import { startSystemdWatchdog } from '../systemd/watchdog.js';
 import { COMMANDS } from './commands/index.js';
 import { JOURNAL_EXIT_CODE, JournalDamagedError } from '../persistence/journal-integrity.js';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const ROOT = PROJECT_ROOT;
 const DEFAULT_CONFIG = join(ROOT, 'config', 'default.yaml');
 
 const HELP: Record<string, string> = {
-  start: `Usage: tablegw start [--config <file.yaml>] [--fast] [--shoes <n>] [--log-level debug|info|warn|error]
+  start: `Usage: tablegw start [--config <file.yaml>] [--table <id>[,<id>...]] [--fast] [--shoes <n>] [options]
 
 Runs the gateway. Without --config it runs the demo (config/default.yaml): an embedded MQTT
-broker on 127.0.0.1:1883 and a simulated baccarat table publishing on casino/sim-bac-01/#.
-  --config <file>   configuration file (YAML or JSON), validated before anything starts
-  --fast            simulated tables deal as fast as possible instead of in real time
-  --shoes <n>       simulated tables stop after n shoes (default: deal forever)
-  --log-level       debug | info | warn | error (default from the config, else info)`,
+broker on 127.0.0.1:1883, one simulated table of every game (10 tables: baccarat, sic bo, keno,
+7 Up, Dragon Tiger, Pok Deng, 3 Pictures, Three Card Poker, blackjack, Hold'em) publishing on
+casino/<table>/#, the gateway's info on casino/gateway/<gatewayId>/info, and the status page
+on http://127.0.0.1:8080/. One line per round, one summary line a minute; Ctrl-C stops it.
+  --config <file>     configuration file (YAML or JSON), validated before anything starts
+  --table <ids>       the terminal shows only these tables' lines (comma-separated; errors of
+                      other tables still show); the gateway runs every table either way
+  --fast              simulated tables deal as fast as possible instead of in real time
+  --shoes <n>         simulated tables stop after n shoes (default: deal forever)
+  --broker-port <n>   the embedded broker's port (config embeddedBroker.port; default 1883)
+  --http-port <n>     the status page's port (config http.port; default 8080; 0 = any free port)
+  --summary-every <s> seconds between two summary lines (default 60; 0 = none)
+  --log-level         debug | info | warn | error (default from the config, else info)`,
   'check-config': `Usage: tablegw check-config <file.yaml>
 
 Validates a configuration file and prints what it would run; exits 1 naming every bad key.`,
 };
 
-function usage(): string {
-  return `Usage: tablegw <command> [options]
+/** the top-level help: every command with its one-line summary (each command module exports `summary`) */
+async function usage(): Promise<string> {
+  const rows: Array<[string, string]> = [
+    ['start', 'run the gateway (the demo without --config)'],
+    ['check-config', 'validate a configuration file and print what it would run'],
+  ];
+  for (const [name, load] of Object.entries(COMMANDS)) {
+    const summary = await load().then((c) => c.summary, () => '(cannot be loaded)');
+    rows.push([name, summary]);
+  }
+  const width = Math.max(...rows.map(([n]) => n.length)) + 2;
+  return `Usage: tablegw <command> [options]      (tablegw ${gatewayVersion()})
 
 Commands:
-  start          run the gateway (the demo without --config)
-  check-config   validate a configuration file
-${Object.keys(COMMANDS).map((c) => `  ${c}`).join('\n')}
+${rows.map(([n, s]) => `  ${n.padEnd(width)}${s}`).join('\n')}
 
-Run "tablegw <command> --help" for a command's options.`;
+Options:
+  --version, -V   print the version
+  --help, -h      this help
+
+Run "tablegw <command> --help" for a command's options. npm start runs the demo.`;
 }
+
+/** a bad command-line option: exit 2 */
+class UsageError extends Error {}
 
 async function cmdStart(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     options: {
       config: { type: 'string' }, fast: { type: 'boolean' }, shoes: { type: 'string' },
+      table: { type: 'string' }, 'broker-port': { type: 'string' }, 'http-port': { type: 'string' }, 'summary-every': { type: 'string' },
       'log-level': { type: 'string' }, help: { type: 'boolean', short: 'h' },
     },
   });
@@ -54,10 +79,29 @@ async function cmdStart(argv: string[]): Promise<number> {
   }
   const file = values.config ?? DEFAULT_CONFIG;
   const cfg = loadConfigFile(file);
+  const port = (name: string, v: string | undefined): number | undefined => {
+    if (v === undefined) return undefined;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`--${name} must be a port number 0-65535 (got "${v}")`);
+    return n;
+  };
+  const brokerPort = port('broker-port', values['broker-port']);
+  if (brokerPort !== undefined) cfg.embeddedBroker.port = brokerPort;
+  const httpPort = port('http-port', values['http-port']);
+  if (httpPort !== undefined) cfg.http.port = httpPort;
+  const summaryEvery = values['summary-every'] === undefined ? 60 : Number(values['summary-every']);
+  if (!Number.isFinite(summaryEvery) || summaryEvery < 0) throw new UsageError(`--summary-every must be a number of seconds >= 0 (got "${values['summary-every']}")`);
+  const shown = values.table ? new Set(values.table.split(',').map((x) => x.trim()).filter(Boolean)) : null;
+  const unknown = shown ? [...shown].filter((id) => !cfg.tables.some((t) => t.id === id)) : [];
+  if (unknown.length) throw new UsageError(`--table: no table ${unknown.map((u) => `"${u}"`).join(', ')} in ${file} (tables: ${cfg.tables.map((t) => t.id).join(', ')})`);
   const level = (values['log-level'] ?? cfg.log.level) as 'debug' | 'info' | 'warn' | 'error';
-  const logger = createLogger({ level });
-  logger.info(`starting with ${file}: ${cfg.tables.length} table(s)`);
-  const gw = await startGateway(cfg, { logger, fast: values.fast, simulatorShoes: values.shoes ? Number(values.shoes) : undefined });
+  const base = createLogger({ level });
+  const logger = shown ? filterTables(base, shown) : base;
+  logger.info(`tablegw ${gatewayVersion()} starting with ${file}: ${cfg.tables.length} table(s)${shown ? `; showing ${[...shown].join(', ')}` : ''}`);
+  const gw = await startGateway(cfg, {
+    logger, fast: values.fast, simulatorShoes: values.shoes ? Number(values.shoes) : undefined, summaryIntervalMs: summaryEvery * 1000,
+  });
+  logger.info(`gateway ${gw.info.gatewayId}: tables on ${cfg.mqtt.topicPrefix}/<table>/#, info on ${cfg.mqtt.topicPrefix}/gateway/${gw.info.gatewayId}/info (broker ${gw.brokerUrl}); Ctrl-C stops`);
   const watchdog = startSystemdWatchdog(logger); // only under systemd with WatchdogSec= (deploy/tablegw.service)
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -67,7 +111,9 @@ async function cmdStart(argv: string[]): Promise<number> {
     const force = setTimeout(() => process.exit(1), 5000);
     force.unref();
     watchdog?.stop();
+    const t0 = performance.now();
     await gw.stop();
+    logger.info(`stopped in ${Math.round(performance.now() - t0)} ms`);
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
@@ -102,8 +148,11 @@ async function main(): Promise<number> {
     case 'start': return cmdStart(rest);
     case 'check-config': return cmdCheckConfig(rest);
     case undefined: case '--help': case '-h': case 'help':
-      console.log(usage());
+      console.log(await usage());
       return command ? 0 : 2;
+    case '--version': case '-V': case 'version':
+      console.log(gatewayVersion());
+      return 0;
     default: {
       const load = command ? COMMANDS[command] : undefined;
       if (load) {
@@ -115,7 +164,7 @@ async function main(): Promise<number> {
         return cmd.run(rest);
       }
     }
-      console.error(`unknown command "${command}"\n\n${usage()}`);
+      console.error(`unknown command "${command}"\n\n${await usage()}`);
       return 2;
   }
 }
@@ -123,6 +172,10 @@ async function main(): Promise<number> {
 main().then((code) => {
   if (code >= 0) process.exit(code);
 }, (e: unknown) => {
+  if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    console.error(`tablegw: ${(e as Error).message}`);
+    process.exit(2);
+  }
   if (e instanceof ConfigError) {
     console.error(e.message);
     process.exit(1);

@@ -9,74 +9,74 @@ const ms = z.number().int().min(0).max(24 * 3600 * 1000);
 const usbId = z.union([z.number().int().min(0).max(0xffff), z.string().regex(/^(0x)?[0-9a-fA-F]{1,4}$/).transform((s) => parseInt(s.replace(/^0x/, ''), 16))]);
 
 export const serialTransportSchema = z.object({
-  type: z.literal('serial'),
-  path: z.string().min(1),
-  baudRate: z.number().int().positive().default(9600),
-  dataBits: z.union([z.literal(5), z.literal(6), z.literal(7), z.literal(8)]).default(8),
-  parity: z.enum(['none', 'even', 'odd', 'mark', 'space']).default('none'),
-  stopBits: z.union([z.literal(1), z.literal(1.5), z.literal(2)]).default(1),
+  type: z.literal('serial').describe('the device is on a serial line (RS-232, or a USB serial adapter)'),
+  path: z.string().min(1).describe('the serial device, e.g. /dev/serial/by-id/usb-... or /dev/ttyUSB0 (docs/INSTALL.md: stable names)'),
+  baudRate: z.number().int().positive().default(9600).describe('line speed in baud'),
+  dataBits: z.union([z.literal(5), z.literal(6), z.literal(7), z.literal(8)]).default(8).describe('data bits per character'),
+  parity: z.enum(['none', 'even', 'odd', 'mark', 'space']).default('none').describe('parity bit'),
+  stopBits: z.union([z.literal(1), z.literal(1.5), z.literal(2)]).default(1).describe('stop bits'),
 }).strict();
 
 export const hidTransportSchema = z.object({
-  type: z.literal('hid'),
-  vendorId: usbId,
-  productId: usbId,
-  serialNumber: z.string().optional(),
+  type: z.literal('hid').describe('the device is a USB HID device'),
+  vendorId: usbId.describe('USB vendor id (number, or hex string such as "0x1a86")'),
+  productId: usbId.describe('USB product id (number, or hex string)'),
+  serialNumber: z.string().optional().describe('the USB serial number, to tell two identical devices apart'),
 }).strict();
 
 export const simulatorFaultsSchema = z.object({
   /** probability per card that the shoe reports MISREAD before the rescan */
-  misreadRate: z.number().min(0).max(1).default(0),
+  misreadRate: z.number().min(0).max(1).default(0).describe('probability per card that the shoe reports MISREAD before the rescan'),
   /** card shoes: the dealer drops a card that was read (the shoe's DROP follows the CARD) */
-  dropCardRate: z.number().min(0).max(1).default(0),
+  dropCardRate: z.number().min(0).max(1).default(0).describe('card shoes: the dealer drops a card that was read (the shoe\'s DROP follows the CARD)'),
   /** probability per frame of a line of garbage bytes on the wire */
-  garbageRate: z.number().min(0).max(1).default(0),
+  garbageRate: z.number().min(0).max(1).default(0).describe('probability per frame of a line of garbage bytes on the wire'),
   /** probability per frame that the frame is lost on the line (a SEQ gap) */
-  dropFrameRate: z.number().min(0).max(1).default(0),
+  dropFrameRate: z.number().min(0).max(1).default(0).describe('probability per frame that the frame is lost on the line (a SEQ gap)'),
   // other device kinds (docs/DEVICES.md): each a probability per read / cycle / roll / draw
   /** rfid-shoe: a tag that is in no registered deck */
-  unknownTagRate: z.number().min(0).max(1).default(0),
+  unknownTagRate: z.number().min(0).max(1).default(0).describe('rfid-shoe: a tag that is in no registered deck'),
   /** rfid-shoe: a tag reported 2-3 times while it passes the antenna (within dedupeMs) */
-  repeatReadRate: z.number().min(0).max(1).default(0),
+  repeatReadRate: z.number().min(0).max(1).default(0).describe('rfid-shoe: a tag reported 2-3 times while it passes the antenna (within dedupeMs)'),
   /** shuffler: a JAM during a cycle */
-  jamRate: z.number().min(0).max(1).default(0),
+  jamRate: z.number().min(0).max(1).default(0).describe('shuffler: a JAM during a cycle'),
   /** shuffler: the door opened (and closed again) during a cycle */
-  doorOpenRate: z.number().min(0).max(1).default(0),
+  doorOpenRate: z.number().min(0).max(1).default(0).describe('shuffler: the door opened (and closed again) during a cycle'),
   /** shuffler: a COUNT one card short */
-  countMismatchRate: z.number().min(0).max(1).default(0),
+  countMismatchRate: z.number().min(0).max(1).default(0).describe('shuffler: a COUNT one card short'),
   /** dice-sensor: COCKED before the roll is re-shaken */
-  cockedRate: z.number().min(0).max(1).default(0),
+  cockedRate: z.number().min(0).max(1).default(0).describe('dice-sensor: COCKED before the roll is re-shaken'),
   /** dice-sensor: NOREAD before the dice are read again */
-  noReadRate: z.number().min(0).max(1).default(0),
+  noReadRate: z.number().min(0).max(1).default(0).describe('dice-sensor: NOREAD before the dice are read again'),
   /** dice-sensor: a ROLL with 0 bounces (void, re-shaken) */
-  noBounceRate: z.number().min(0).max(1).default(0),
+  noBounceRate: z.number().min(0).max(1).default(0).describe('dice-sensor: a ROLL with 0 bounces (void, re-shaken)'),
   /** ball-reader: a ball reported twice in a draw */
-  duplicateBallRate: z.number().min(0).max(1).default(0),
+  duplicateBallRate: z.number().min(0).max(1).default(0).describe('ball-reader: a ball reported twice in a draw'),
   /** ball-reader: a BALL,81 in a draw */
-  outOfRangeBallRate: z.number().min(0).max(1).default(0),
+  outOfRangeBallRate: z.number().min(0).max(1).default(0).describe('ball-reader: a BALL,81 in a draw'),
   /** ball-reader: END before the 20th ball */
-  earlyEndRate: z.number().min(0).max(1).default(0),
+  earlyEndRate: z.number().min(0).max(1).default(0).describe('ball-reader: END before the 20th ball'),
   /** barcode-scanner: a barcode that maps to no card */
-  badBarcodeRate: z.number().min(0).max(1).default(0),
+  badBarcodeRate: z.number().min(0).max(1).default(0).describe('barcode-scanner: a barcode that maps to no card'),
   /** any device: the cable is pulled for unplugMs (per round / cycle) */
-  unplugRate: z.number().min(0).max(1).default(0),
+  unplugRate: z.number().min(0).max(1).default(0).describe('any device: the cable is pulled for unplugMs (per round / cycle)'),
 }).strict();
 
 export const simulatorTransportSchema = z.object({
-  type: z.literal('simulator'),
+  type: z.literal('simulator').describe('a virtual device built into the gateway (the demo, tests)'),
   /** milliseconds between two cards (0 = as fast as possible) */
-  cardIntervalMs: ms.default(900),
+  cardIntervalMs: ms.default(900).describe('milliseconds between two cards (0 = as fast as possible)'),
   /** milliseconds between two rounds */
-  roundIntervalMs: ms.default(4000),
+  roundIntervalMs: ms.default(4000).describe('milliseconds between two rounds'),
   /** a fixed seed makes the shuffles repeatable; default: a fresh random seed */
-  seed: z.union([z.string(), z.number()]).optional(),
+  seed: z.union([z.string(), z.number()]).optional().describe('a fixed seed makes the shuffles repeatable; default: a fresh random seed'),
   /** cut card position, in cards from the end of the shoe */
-  cutCardFromEnd: z.number().int().min(1).max(400).default(70),
-  faults: simulatorFaultsSchema.prefault({}),
+  cutCardFromEnd: z.number().int().min(1).max(400).default(70).describe('cut card position, in cards from the end of the shoe'),
+  faults: simulatorFaultsSchema.prefault({}).describe('simulated faults, each a probability (docs/DEVICES.md)'),
   /** dice-sensor: `line` (DICE serial frames) or `hid` (8-byte HID reports) */
-  protocol: z.enum(['line', 'hid']).default('line'),
+  protocol: z.enum(['line', 'hid']).default('line').describe('dice-sensor: `line` (DICE serial frames) or `hid` (8-byte HID reports)'),
   /** how long a simulated unplug (faults.unplugRate) lasts */
-  unplugMs: ms.default(2000),
+  unplugMs: ms.default(2000).describe('how long a simulated unplug (faults.unplugRate) lasts'),
 }).strict();
 
 export const transportSchema = z.discriminatedUnion('type', [serialTransportSchema, hidTransportSchema, simulatorTransportSchema]);
@@ -84,62 +84,60 @@ export const transportSchema = z.discriminatedUnion('type', [serialTransportSche
 export const deviceKindSchema = z.enum(['card-shoe', 'rfid-shoe', 'barcode-scanner', 'shuffler', 'dice-sensor', 'ball-reader']);
 
 export const deviceSchema = z.object({
-  id,
-  kind: deviceKindSchema,
-  transport: transportSchema,
+  id: id.describe('the device id, unique in its table (topics `devices/<id>`)'),
+  kind: deviceKindSchema.describe('the kind of device (docs/DEVICES.md)'),
+  transport: transportSchema.describe('how the gateway reaches the device: `serial`, `hid` or `simulator`'),
   /** no valid frame for this long marks the device stale */
-  staleAfterMs: ms.default(3000),
+  staleAfterMs: ms.default(3000).describe('no valid frame for this long marks the device stale'),
+  /** a device that has not connected this long after the start raises `device-missing` (0 = never) */
+  missingAfterMs: ms.default(10_000).describe('a device that has not connected this long after the start raises a `device-missing` alert (0 = never)'),
   /** rfid-shoe: repeats of one uid within this many ms are one card (default 1500) */
-  dedupeMs: ms.optional(),
+  dedupeMs: ms.optional().describe('rfid-shoe: repeats of one uid within this many ms are one card (default 1500)'),
   /** rfid-shoe: deck registry CSV `uid,card,deck` (required unless the transport is a simulator) */
-  deckRegistry: z.string().min(1).optional(),
+  deckRegistry: z.string().min(1).optional().describe('rfid-shoe: deck registry CSV `uid,card,deck` (required unless the transport is a simulator)'),
   /** barcode-scanner: barcode -> card mapping (default pattern ^(?<card>[A2-9TJQK][SHDC])$) */
   barcode: z.object({
-    pattern: z.string().min(1).optional(),
-    table: z.record(z.string(), z.string()).optional(),
-  }).strict().optional(),
+    pattern: z.string().min(1).optional().describe('a regular expression with a named group `card` (e.g. `^(?<card>[A2-9TJQK][SHDC])$`)'),
+    table: z.record(z.string(), z.string()).optional().describe('barcode -> card (e.g. "4006381333931": "AS"), checked before the pattern'),
+  }).strict().optional().describe('barcode-scanner: how a barcode maps to a card'),
 }).strict();
 
 export const tableSchema = z.object({
-  id,
-  game: z.string(),
-  decks: z.number().int().min(1).max(16).optional(),
-  betting: z.enum(['engine', 'none']).default('none'),
-  burnPerRound: z.number().int().min(0).max(20).optional(),
-  rescanRetries: z.number().int().min(0).max(10).default(2),
-  rescanIntervalMs: ms.default(500),
-  rescanTimeoutMs: ms.default(20000),
-  /** a SEQ gap on a device that announced REPEAT: how long the re-sent frames may take (games.md "Lost frames") */
-  repeatTimeoutMs: ms.default(500),
-  gameOptions: z.record(z.string(), z.unknown()).default({}),
+  id: id.describe('the table id: the second topic level (`<prefix>/<id>/...`)'),
+  game: z.string().describe('the game id (games.md): baccarat, seven-up-baccarat, dragon-tiger, pok-deng, three-pictures, three-card-poker, blackjack, holdem, sic-bo, keno'),
+  decks: z.number().int().min(1).max(16).optional().describe('decks in the shoe (default: the game\'s own)'),
+  betting: z.enum(['engine', 'none']).default('none').describe('`engine`: rounds open on the engine\'s open-betting request; `none`: the table deals on its own'),
+  burnPerRound: z.number().int().min(0).max(20).optional().describe('cards burned before each round (default: the game\'s own)'),
+  rescanRetries: z.number().int().min(0).max(10).default(2).describe('RESCAN requests after a misread before `rescan-overdue`'),
+  rescanIntervalMs: ms.default(500).describe('milliseconds between two RESCAN requests'),
+  rescanTimeoutMs: ms.default(20000).describe('a misread not rescanned within this is `rescan-overdue`'),
+  repeatTimeoutMs: ms.default(500).describe('a SEQ gap on a device that announced REPEAT: how long the re-sent frames may take (games.md "Lost frames")'),
+  gameOptions: z.record(z.string(), z.unknown()).default({}).describe('game-specific options (docs/GAMES.md)'),
   /** sic-bo: a ROLL with fewer bounces is void */
-  minBounces: z.number().int().min(0).max(99).default(1),
+  minBounces: z.number().int().min(0).max(99).default(1).describe('sic-bo: a ROLL with fewer bounces is void'),
   /** shuffler COUNT expected (default 52 x decks: 52 for single-deck games) */
-  expectedDeckSize: z.number().int().min(1).max(999).optional(),
-  /** games.md Exposed card (default true for baccarat, 7 Up, Dragon Tiger, else false) */
-  exposedCardVoidsShoe: z.boolean().optional(),
-  /** games.md Unnecessary card (default burn-then-void-shoe for baccarat, 7 Up, Dragon Tiger, Pok Deng, else alert) */
-  unnecessaryCardRule: z.enum(['burn-then-void-shoe', 'alert']).optional(),
-  /** games.md Corrections: the most recent completed rounds the pit may void or correct */
-  correctionWindowRounds: z.number().int().min(0).max(100).default(1),
-  devices: z.array(deviceSchema).min(1),
+  expectedDeckSize: z.number().int().min(1).max(999).optional().describe('shuffler COUNT expected (default 52 x decks: 52 for single-deck games)'),
+  exposedCardVoidsShoe: z.boolean().optional().describe('games.md Exposed card: an exposed card voids the rest of the shoe too (default true for baccarat, 7 Up, Dragon Tiger, else false)'),
+  unnecessaryCardRule: z.enum(['burn-then-void-shoe', 'alert']).optional().describe('games.md Unnecessary card (default burn-then-void-shoe for baccarat, 7 Up, Dragon Tiger, Pok Deng, else alert)'),
+  correctionWindowRounds: z.number().int().min(0).max(100).default(1).describe('games.md Corrections: how many of the most recent completed rounds the pit may still void or correct'),
+  devices: z.array(deviceSchema).min(1).describe('the table\'s devices (at least one)'),
 }).strict();
 
 export const mqttSchema = z.object({
-  url: z.union([z.literal('embedded'), z.string().regex(/^(mqtt|mqtts|tcp|tls|ws|wss):\/\/.+/, 'must be "embedded" or a broker URL such as mqtt://host:1883')]).default('embedded'),
-  topicPrefix: z.string().regex(/^[^#+]+$/, 'must not contain MQTT wildcards').default('casino'),
-  clientIdPrefix: z.string().max(64).default('tablegw-'),
+  url: z.union([z.literal('embedded'), z.string().regex(/^(mqtt|mqtts|tcp|tls|ws|wss):\/\/.+/, 'must be "embedded" or a broker URL such as mqtt://host:1883')]).default('embedded').describe('`embedded` (the broker built into the gateway) or a broker URL such as mqtt://host:1883 or mqtts://host:8883'),
+  topicPrefix: z.string().regex(/^[^#+]+$/, 'must not contain MQTT wildcards').default('casino').describe('the first topic level of every topic (`<prefix>/<table>/...`)'),
+  clientIdPrefix: z.string().max(64).default('tablegw-').describe('MQTT client ids are this plus the table id'),
   /** MQTT 5 (default for an external broker) or 3.1.1 (always with the embedded broker, which speaks only 3.1.1) */
-  protocolVersion: z.union([z.literal(4), z.literal(5)]).optional(),
-  username: z.string().optional(),
-  password: z.string().optional(),
-  passwordFile: z.string().optional(),
-  ca: z.string().optional(),
-  cert: z.string().optional(),
-  key: z.string().optional(),
+  protocolVersion: z.union([z.literal(4), z.literal(5)]).optional().describe('MQTT 5 (default for an external broker) or 3.1.1 (always with the embedded broker, which speaks only 3.1.1)'),
+  username: z.string().optional().describe('broker user name'),
+  password: z.string().optional().describe('broker password in the file itself (prefer passwordFile or passwordEnv, docs/SECURITY.md)'),
+  passwordFile: z.string().optional().describe('a file holding the broker password'),
+  ca: z.string().optional().describe('CA certificate file (PEM) for mqtts://'),
+  cert: z.string().optional().describe('client certificate file (PEM) for mqtts://'),
+  key: z.string().optional().describe('the client certificate\'s private key file (PEM)'),
   /** the name of an environment variable holding the password (docs/SECURITY.md) */
-  passwordEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name').optional(),
-  keepaliveSec: z.number().int().min(0).max(3600).default(30),
+  passwordEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name').optional().describe('the name of an environment variable holding the password (docs/SECURITY.md)'),
+  keepaliveSec: z.number().int().min(0).max(3600).default(30).describe('MQTT keepalive in seconds'),
 }).strict().superRefine((m, ctx) => {
   // docs/SECURITY.md: one source of the password, no silent precedence
   const sources = (['password', 'passwordFile', 'passwordEnv'] as const).filter((k) => m[k] !== undefined);
@@ -155,79 +153,82 @@ export const mqttSchema = z.object({
 /** one piece of hardware the gateway may open (docs/SECURITY.md, "Device allow-list") */
 export const allowedDeviceSchema = z.discriminatedUnion('type', [
   z.object({
-    type: z.literal('serial'),
+    type: z.literal('serial').describe('a serial device entry'),
     /** the device path as configured, or the tty it resolves to (/dev/serial/by-id/... links are followed) */
-    path: z.string().min(1).optional(),
+    path: z.string().min(1).optional().describe('the device path as configured, or the tty it resolves to (/dev/serial/by-id/... links are followed)'),
     /** the USB serial number (what `SerialPort.list()` / udev report for the tty) */
-    serialNumber: z.string().min(1).optional(),
-    vendorId: usbId.optional(),
-    productId: usbId.optional(),
+    serialNumber: z.string().min(1).optional().describe('the USB serial number (what `SerialPort.list()` / udev report for the tty)'),
+    vendorId: usbId.optional().describe('USB vendor id of the serial adapter'),
+    productId: usbId.optional().describe('USB product id of the serial adapter'),
     /** free text for the technician (where the device is, asset tag, ...) */
-    note: z.string().optional(),
+    note: z.string().optional().describe('free text for the technician (where the device is, asset tag, ...)'),
   }).strict().refine((e) => e.path !== undefined || e.serialNumber !== undefined, { message: 'a serial entry needs a path or a serialNumber (or both)' }),
   z.object({
-    type: z.literal('hid'),
-    vendorId: usbId,
-    productId: usbId,
-    serialNumber: z.string().min(1).optional(),
-    note: z.string().optional(),
+    type: z.literal('hid').describe('a HID device entry'),
+    vendorId: usbId.describe('USB vendor id'),
+    productId: usbId.describe('USB product id'),
+    serialNumber: z.string().min(1).optional().describe('USB serial number (default: any)'),
+    note: z.string().optional().describe('free text for the technician'),
   }).strict(),
 ]);
 
 /** result signatures (docs/SECURITY.md) */
 export const signingSchema = z.object({
   /** Ed25519 private key, PKCS#8 PEM (`tablegw keygen`, or `openssl genpkey -algorithm ed25519`) */
-  privateKeyFile: z.string().min(1),
+  privateKeyFile: z.string().min(1).describe('Ed25519 private key, PKCS#8 PEM (`tablegw keygen`, or `openssl genpkey -algorithm ed25519`)'),
   /** names the key in each signature (default: its fingerprint, `ed25519:` + 16 hex digits) */
-  keyId: z.string().min(1).max(64).regex(/^[A-Za-z0-9._:-]+$/, 'letters, digits and . _ : - only').optional(),
+  keyId: z.string().min(1).max(64).regex(/^[A-Za-z0-9._:-]+$/, 'letters, digits and . _ : - only').optional().describe('names the key in each signature (default: its fingerprint, `ed25519:` + 16 hex digits)'),
   /** message types that carry a signature (default: results only) */
-  types: z.array(z.enum(['result', 'round', 'event', 'alert', 'shoe', 'device', 'response', 'health'])).min(1).default(['result']),
+  types: z.array(z.enum(['result', 'round', 'event', 'alert', 'shoe', 'device', 'response', 'health'])).min(1).default(['result']).describe('message types that carry a signature (default: results only)'),
 }).strict();
 
 /** limits on engine requests, per table (docs/SECURITY.md) */
 export const requestLimitsSchema = z.object({
   /** sustained requests per second a table accepts (token bucket refill rate) */
-  ratePerSec: z.number().min(0.1).max(10_000).default(20),
+  ratePerSec: z.number().min(0.1).max(10_000).default(20).describe('sustained requests per second a table accepts (token bucket refill rate)'),
   /** requests a table accepts at once before the rate applies (token bucket size) */
-  burst: z.number().int().min(1).max(100_000).default(40),
+  burst: z.number().int().min(1).max(100_000).default(40).describe('requests a table accepts at once before the rate applies (token bucket size)'),
   /** a request payload larger than this is refused unread */
-  maxPayloadBytes: z.number().int().min(64).max(1024 * 1024).default(16 * 1024),
+  maxPayloadBytes: z.number().int().min(64).max(1024 * 1024).default(16 * 1024).describe('a request payload larger than this is refused unread'),
 }).strict();
 
 export const configSchema = z.object({
-  mqtt: mqttSchema.default({ url: 'embedded', topicPrefix: 'casino', clientIdPrefix: 'tablegw-', keepaliveSec: 30 }),
+  /** names the gateway's retained `<prefix>/gateway/<gatewayId>/info` topic (mqtt-api.md); default the host name */
+  gatewayId: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1-64 characters of A-Z, a-z, 0-9, . _ and -').optional()
+    .describe('names the gateway\'s retained `<prefix>/gateway/<gatewayId>/info` topic (mqtt-api.md); default: the host name'),
+  mqtt: mqttSchema.default({ url: 'embedded', topicPrefix: 'casino', clientIdPrefix: 'tablegw-', keepaliveSec: 30 }).describe('the broker connection (docs/SECURITY.md for TLS and credentials)'),
   embeddedBroker: z.object({
-    host: z.string().default('127.0.0.1'),
-    port: z.number().int().min(0).max(65535).default(1883),
-  }).strict().default({ host: '127.0.0.1', port: 1883 }),
-  dataDir: z.string().default('./data'),
+    host: z.string().default('127.0.0.1').describe('address the embedded broker listens on'),
+    port: z.number().int().min(0).max(65535).default(1883).describe('port the embedded broker listens on (`npm start -- --broker-port <n>`)'),
+  }).strict().default({ host: '127.0.0.1', port: 1883 }).describe('the embedded broker (mqtt.url: embedded)'),
+  dataDir: z.string().default('./data').describe('where the journal, outbox and snapshots are kept (SQLite; docs/DURABILITY.md)'),
   journal: z.object({
     /** `full`: every commit is fsync'd before its messages leave (survives power loss); `normal`: survives a crash */
-    synchronous: z.enum(['full', 'normal']).default('full'),
+    synchronous: z.enum(['full', 'normal']).default('full').describe('`full`: every commit is fsync\'d before its messages leave (survives power loss); `normal`: survives a crash'),
     /** journal entries and delivered messages older than this are deleted */
-    retentionDays: z.number().min(0.01).max(3650).default(14),
+    retentionDays: z.number().min(0.01).max(3650).default(14).describe('journal entries and delivered messages older than this are deleted'),
     /** the outbox's bound per table: an alarm at 80%, the shoes held at 100% (nothing is dropped) */
-    outboxMaxMessages: z.number().int().min(10).max(10_000_000).default(100_000),
-  }).strict().default({ synchronous: 'full', retentionDays: 14, outboxMaxMessages: 100_000 }),
-  log: z.object({ level: z.enum(['debug', 'info', 'warn', 'error']).default('info') }).strict().default({ level: 'info' }),
+    outboxMaxMessages: z.number().int().min(10).max(10_000_000).default(100_000).describe('the outbox\'s bound per table: an alarm at 80%, the shoes held at 100% (nothing is dropped)'),
+  }).strict().default({ synchronous: 'full', retentionDays: 14, outboxMaxMessages: 100_000 }).describe('the durable journal and outbox (docs/DURABILITY.md)'),
+  log: z.object({ level: z.enum(['debug', 'info', 'warn', 'error']).default('info').describe('the lowest level logged (`--log-level` overrides it)') }).strict().default({ level: 'info' }).describe('logging (docs/OPERATIONS.md, Logs)'),
   /** the status page, /metrics, /healthz and /readyz (docs/OPERATIONS.md) */
   http: z.object({
-    enabled: z.boolean().default(true),
+    enabled: z.boolean().default(true).describe('serve the status page and metrics'),
     /** 127.0.0.1 by default: the page shows cards as they are dealt */
-    host: z.string().min(1).default('127.0.0.1'),
+    host: z.string().min(1).default('127.0.0.1').describe('127.0.0.1 by default: the page shows cards as they are dealt'),
     /** 0 = any free port (the URL is logged) */
-    port: z.number().int().min(0).max(65535).default(8080),
-  }).strict().prefault({}),
+    port: z.number().int().min(0).max(65535).default(8080).describe('0 = any free port (the URL is logged)'),
+  }).strict().prefault({}).describe('the status page, /metrics, /healthz and /readyz (docs/OPERATIONS.md)'),
   /** the retained `<prefix>/<table>/health` message: every intervalMs and when a table's problems change (0 = on change only) */
-  health: z.object({ intervalMs: ms.default(30_000) }).strict().prefault({}),
-  tables: z.array(tableSchema).min(1),
+  health: z.object({ intervalMs: ms.default(30_000).describe('milliseconds between two `health` messages (0 = on change only)') }).strict().prefault({}).describe('the retained `<prefix>/<table>/health` message: every intervalMs and when a table\'s problems change (0 = on change only)'),
+  tables: z.array(tableSchema).min(1).describe('the tables this gateway runs (at least one)'),
   /** Ed25519 signatures on results (docs/SECURITY.md); absent: messages are not signed */
-  signing: signingSchema.optional(),
+  signing: signingSchema.optional().describe('Ed25519 signatures on results (docs/SECURITY.md); absent: messages are not signed'),
   security: z.object({
     /** when set, a serial or HID device that matches no entry is not opened (simulators are exempt) */
-    allowedDevices: z.array(allowedDeviceSchema).optional(),
-  }).strict().prefault({}),
-  requests: requestLimitsSchema.prefault({}),
+    allowedDevices: z.array(allowedDeviceSchema).optional().describe('when set, a serial or HID device that matches no entry is not opened (simulators are exempt)'),
+  }).strict().prefault({}).describe('device allow-list (docs/SECURITY.md)'),
+  requests: requestLimitsSchema.prefault({}).describe('limits on engine requests, per table (docs/SECURITY.md)'),
 }).strict();
 
 export type GatewayConfig = z.infer<typeof configSchema>;

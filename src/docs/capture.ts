@@ -4,10 +4,10 @@
  * answers to two requests (a valid `status` and a refused `open-betting`). The API document's
  * examples come from here, and a test validates every captured message against the schemas.
  */
+import { PROJECT_ROOT } from '../paths.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import mqtt from 'mqtt';
 import { parse as parseYaml } from 'yaml';
 import { validateConfig } from '../config/load-config.js';
@@ -15,7 +15,7 @@ import { startGateway, type Gateway } from '../gateway/gateway.js';
 import { silentLogger } from '../log.js';
 import { startEmbeddedBroker } from '../mqtt/embedded-broker.js';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const ROOT = PROJECT_ROOT;
 
 export interface CapturedMessage {
   table: string;
@@ -67,7 +67,8 @@ export async function captureSimulatorMessages(o: CaptureOptions = {}): Promise<
     });
     client.on('message', (topic, buf, packet) => {
       const [, t, ...rest] = topic.split('/');
-      if (!topic.startsWith(prefix) || rest[0] === 'request') return;
+      // table topics only: not requests, not the gateway's own `<prefix>/gateway/<id>/info`
+      if (!topic.startsWith(prefix) || rest[0] === 'request' || t === 'gateway') return;
       captured.push({ table: t, topic, rel: rest.join('/'), retain: packet.retain, payload: JSON.parse(buf.toString('utf8')) });
     });
     await client.subscribeAsync(`${prefix}#`, { qos: 1 });

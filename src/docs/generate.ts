@@ -1,31 +1,37 @@
 /**
- * `npm run docs:api`: writes docs/asyncapi.json and docs/config.schema.json from the zod schemas.
- * The message examples come from a fresh simulator run (the demo's tables, fast mode);
- * `--keep-examples` reuses the examples already in docs/asyncapi.json (no simulator run).
+ * `npm run docs:api`: writes docs/asyncapi.json, docs/config.schema.json and docs/CONFIG.md from
+ * the zod schemas. Deterministic: the message examples come from docs/api-examples.json (on a
+ * fixed clock), so running it twice, or in CI, leaves no diff (.ci/run checks that).
+ * `npm run docs:api -- --capture` records new examples from a fresh simulator run of the demo's
+ * tables (fast mode, fixed seeds), puts them on the fixed clock and rewrites api-examples.json.
  */
+import { PROJECT_ROOT } from '../paths.js';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { buildAsyncApi, buildConfigSchema, examplesOf, pickExamples, toJsonText } from './api-docs.js';
+import { join } from 'node:path';
+import { buildAsyncApi, buildConfigReference, buildConfigSchema, pickExamples, toJsonText, type Examples } from './api-docs.js';
 import { captureSimulatorMessages } from './capture.js';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const ROOT = PROJECT_ROOT;
 export const ASYNCAPI_FILE = join(ROOT, 'docs', 'asyncapi.json');
 export const CONFIG_SCHEMA_FILE = join(ROOT, 'docs', 'config.schema.json');
+export const CONFIG_REFERENCE_FILE = join(ROOT, 'docs', 'CONFIG.md');
+export const EXAMPLES_FILE = join(ROOT, 'docs', 'api-examples.json');
 
 async function main(): Promise<void> {
-  const keep = process.argv.includes('--keep-examples');
-  let examples;
-  if (keep && existsSync(ASYNCAPI_FILE)) {
-    examples = examplesOf(JSON.parse(readFileSync(ASYNCAPI_FILE, 'utf8')));
-  } else {
+  const capture = process.argv.includes('--capture') || !existsSync(EXAMPLES_FILE);
+  let examples: Examples;
+  if (capture) {
     const captured = await captureSimulatorMessages({ allTables: true });
     examples = pickExamples(captured);
-    console.log(`captured ${captured.length} messages from the simulated demo tables; ${Object.keys(examples).length} message types have examples`);
+    writeFileSync(EXAMPLES_FILE, toJsonText(examples));
+    console.log(`captured ${captured.length} messages from the simulated demo tables; ${Object.keys(examples).length} message types have examples (${EXAMPLES_FILE})`);
+  } else {
+    examples = JSON.parse(readFileSync(EXAMPLES_FILE, 'utf8')) as Examples;
   }
   writeFileSync(ASYNCAPI_FILE, toJsonText(buildAsyncApi(examples)));
   writeFileSync(CONFIG_SCHEMA_FILE, toJsonText(buildConfigSchema()));
-  console.log(`wrote ${ASYNCAPI_FILE} and ${CONFIG_SCHEMA_FILE}`);
+  writeFileSync(CONFIG_REFERENCE_FILE, buildConfigReference());
+  console.log(`wrote ${ASYNCAPI_FILE}, ${CONFIG_SCHEMA_FILE} and ${CONFIG_REFERENCE_FILE}`);
 }
 
 main().then(() => process.exit(0), (e: unknown) => {

@@ -11,11 +11,14 @@ import type { GatewayConfig } from '../config/schema.js';
 import { registerSecret, registerSecretFile, type Logger } from '../log.js';
 import { Observability } from '../metrics/observability.js';
 import { startEmbeddedBroker, type EmbeddedBroker } from '../mqtt/embedded-broker.js';
-import { TableLink } from '../mqtt/table-link.js';
+import { buildGatewayInfo, createGatewayInfoLink, resolveGatewayId, type GatewayInfo } from '../mqtt/gateway-info.js';
+import { TableLink, type TableLinkOptions } from '../mqtt/table-link.js';
 import { GatewayStore } from '../persistence/gateway-store.js';
 import { checkJournal } from '../persistence/journal-integrity.js';
 import { loadGatewaySecurity } from '../security/gateway-security.js';
 import { tableSettings } from '../table/table-settings.js';
+import { watchDevices, type DeviceWatch } from './device-watch.js';
+import { ActivitySummary } from './summary.js';
 import { TableRuntime } from './table-runtime.js';
 
 export interface GatewayOptions {
@@ -24,6 +27,8 @@ export interface GatewayOptions {
   fast?: boolean;
   /** how many shoes each simulated table deals (default: forever) */
   simulatorShoes?: number;
+  /** the summary line's interval (rounds and faults per table; default 60 s, 0 = none) */
+  summaryIntervalMs?: number;
 }
 
 export interface Gateway {
@@ -32,6 +37,8 @@ export interface Gateway {
   simulators: VirtualDevice[];
   /** metrics, status page, health (docs/OPERATIONS.md) */
   observability: Observability;
+  /** what the retained `<prefix>/gateway/<gatewayId>/info` carries (also `/api/info`) */
+  info: GatewayInfo;
   stop(): Promise<void>;
 }
 
@@ -55,7 +62,24 @@ export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Pr
   const engines: VirtualEngine[] = [];
   registerSecret(cfg.mqtt.password);
   registerSecretFile(cfg.mqtt.passwordFile);
-  const observability = new Observability(cfg, log);
+  const gatewayId = resolveGatewayId(cfg);
+  const info = buildGatewayInfo(cfg, { gatewayId, startedAt: new Date(), keyId: security.signer?.keyId });
+  const observability = new Observability(cfg, log, info);
+  // what every MQTT connection of this gateway shares (the tables' links and the gateway's own)
+  const linkBase: Omit<TableLinkOptions, 'tableId' | 'gameId' | 'logger'> = {
+    url, topicPrefix: cfg.mqtt.topicPrefix, clientIdPrefix: cfg.mqtt.clientIdPrefix,
+    protocolVersion: cfg.mqtt.url === 'embedded' ? 4 : (cfg.mqtt.protocolVersion ?? 5), keepaliveSec: cfg.mqtt.keepaliveSec,
+    username: cfg.mqtt.username, password: cfg.mqtt.password, passwordFile: cfg.mqtt.passwordFile,
+    ca: cfg.mqtt.ca, cert: cfg.mqtt.cert, key: cfg.mqtt.key,
+    credentials: security.credentials, maxPacketBytes: security.maxPacketBytes,
+  };
+  const gatewayLink = createGatewayInfoLink({ ...linkBase, logger: log.child({ gateway: gatewayId }) }, cfg.mqtt.topicPrefix, info);
+  gatewayLink.connect();
+  const watches: DeviceWatch[] = [];
+  const summary = new ActivitySummary(cfg.tables.map((t) => t.id));
+  const summaryMs = opts.summaryIntervalMs ?? 60_000;
+  const summaryTimer = summaryMs > 0 ? setInterval(() => log.info(summary.take(summaryMs)), summaryMs) : null;
+  summaryTimer?.unref();
 
   const store = new GatewayStore(dataDir, { synchronous: cfg.journal.synchronous, retentionDays: cfg.journal.retentionDays, writer: 'thread' });
   // a journal that cannot be written: nothing more may be published (it would not be recoverable);
@@ -71,13 +95,7 @@ export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Pr
   for (const t of cfg.tables) {
     const tlog = log.child({ table: t.id });
     const settings = tableSettings(t);
-    const link = new TableLink({
-      url, tableId: t.id, gameId: t.game, topicPrefix: cfg.mqtt.topicPrefix, clientIdPrefix: cfg.mqtt.clientIdPrefix,
-      protocolVersion: cfg.mqtt.url === 'embedded' ? 4 : (cfg.mqtt.protocolVersion ?? 5), keepaliveSec: cfg.mqtt.keepaliveSec,
-      username: cfg.mqtt.username, password: cfg.mqtt.password, passwordFile: cfg.mqtt.passwordFile,
-      ca: cfg.mqtt.ca, cert: cfg.mqtt.cert, key: cfg.mqtt.key, logger: tlog,
-      credentials: security.credentials, maxPacketBytes: security.maxPacketBytes,
-    });
+    const link = new TableLink({ ...linkBase, tableId: t.id, gameId: t.game, logger: tlog });
     // transports first: simulated devices are wired to theirs (simulators/index.ts), then the drivers
     const transports = new Map(t.devices.map((d) => [d.id, security.transport(d, createTransport, (alert) => runtime.apply(alert))] as const));
     const virtual = createVirtualDevices({
@@ -97,6 +115,8 @@ export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Pr
     const runtime = new TableRuntime({ settings, tableConfig: t, link, drivers, store, log: tlog, outboxMaxMessages: cfg.journal.outboxMaxMessages,
       serialize: security.signer?.serialize, requestLimits: cfg.requests });
     observability.addTable({ id: t.id, game: t.game, runtime, link });
+    watches.push(watchDevices(runtime, t.devices, tlog));
+    runtime.published$.subscribe((m) => summary.count(t.id, m.payload));
     link.connect();
     runtime.start();
     tables.push(runtime);
@@ -111,15 +131,21 @@ export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Pr
     tables,
     simulators,
     observability,
+    info,
     async stop() {
       observability.stopReporters();
-      await Promise.all(simulators.map((s) => s.stop()));
-      await Promise.all(engines.map((e) => e.close()));
+      if (summaryTimer) clearInterval(summaryTimer);
+      for (const w of watches) w.stop();
+      // the tables stop taking inputs first: a simulator or device going quiet during the
+      // shutdown must not be published as a `stale` device or a `device-stale` alert
+      const simulatorsStopped = Promise.all(simulators.map((s) => s.stop()));
       await Promise.all(tables.map((t) => t.stop()));
+      await Promise.all(engines.map((e) => e.close()));
+      await simulatorsStopped;
       // the last commits first: their messages go out on the links before those close
       clearInterval(pruneTimer);
       await store.closeAsync();
-      await Promise.all(links.map((l) => l.close()));
+      await Promise.all([...links, gatewayLink].map((l) => l.close()));
       await observability.stop();
       if (broker) await broker.close();
     },

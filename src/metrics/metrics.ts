@@ -23,6 +23,18 @@ export class GatewayMetrics {
   private readonly messages: Counter<'table' | 'type'>;
   private readonly latency: Histogram<'table'>;
 
+  private buildInfo: Gauge<'version' | 'commit' | 'node' | 'gateway_id'> | null = null;
+
+  /** `tablegw_build_info{version,commit,node,gateway_id} 1` (the gateway's `info`, mqtt-api.md) */
+  setBuildInfo(info: { version: string; commit?: string; node: string; gatewayId: string }): void {
+    this.buildInfo ??= new Gauge({
+      name: 'tablegw_build_info', help: 'The gateway build: always 1, its labels name the version, the commit, the Node.js version and the gateway id',
+      labelNames: ['version', 'commit', 'node', 'gateway_id'] as const, registers: [this.registry],
+    });
+    this.buildInfo.reset();
+    this.buildInfo.set({ version: info.version, commit: info.commit ?? 'unknown', node: info.node, gateway_id: info.gatewayId }, 1);
+  }
+
   constructor(opts: { defaultMetrics?: boolean } = {}) {
     const registers = [this.registry];
     const tables = this.tables;

@@ -10,6 +10,7 @@ import { StatusFeed } from '../status-page/feed.js';
 import { startHttpServer, type HttpServer } from '../status-page/server.js';
 import { HealthReporter } from './health.js';
 import { GatewayMetrics } from './metrics.js';
+import type { GatewayInfo } from '../mqtt/gateway-info.js';
 import type { TableView } from './table-view.js';
 
 export class Observability {
@@ -19,7 +20,9 @@ export class Observability {
   private readonly reporters: HealthReporter[] = [];
   private server: HttpServer | null = null;
 
-  constructor(private readonly cfg: Pick<GatewayConfig, 'http' | 'health'>, private readonly log: Logger) {}
+  constructor(private readonly cfg: Pick<GatewayConfig, 'http' | 'health'>, private readonly log: Logger, private readonly info?: GatewayInfo) {
+    if (info) this.metrics.setBuildInfo(info);
+  }
 
   /** the status page's URL, once it listens */
   get httpUrl(): string | null {
@@ -40,7 +43,7 @@ export class Observability {
     const h = this.cfg.http;
     if (!h.enabled) return;
     try {
-      this.server = await startHttpServer({ host: h.host, port: h.port, feed: this.feed, metrics: this.metrics, tables: this.tables, logger: this.log });
+      this.server = await startHttpServer({ host: h.host, port: h.port, feed: this.feed, metrics: this.metrics, tables: this.tables, logger: this.log, info: this.info });
       this.log.info(`status page on ${this.server.url}/ (metrics ${this.server.url}/metrics, readiness ${this.server.url}/readyz)`);
     } catch (e) {
       // the tables go on without their status page: it is not worth stopping a table for

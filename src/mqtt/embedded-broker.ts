@@ -12,6 +12,22 @@ export interface EmbeddedBroker {
   close(): Promise<void>;
 }
 
+/**
+ * The broker port is taken — usually by a broker already running there (Debian starts
+ * Mosquitto on 1883 when it is installed). The message says what to do; `code` is stable.
+ */
+export class EmbeddedBrokerPortInUse extends Error {
+  readonly code = 'BROKER_PORT_IN_USE';
+  constructor(readonly host: string, readonly port: number) {
+    super(`BROKER_PORT_IN_USE: the embedded MQTT broker cannot listen on ${host}:${port}: the port is already in use `
+      + `(often a Mosquitto already running there: \`systemctl status mosquitto\`).\n`
+      + `Fix: stop it (\`sudo systemctl disable --now mosquitto\`), or give the embedded broker another port `
+      + `(\`npm start -- --broker-port 1884\`, or \`embeddedBroker.port\` in the config), `
+      + `or use that broker instead (\`mqtt.url: mqtt://${host}:${port}\` in the config).`);
+    this.name = 'EmbeddedBrokerPortInUse';
+  }
+}
+
 export async function startEmbeddedBroker(host: string, port: number): Promise<EmbeddedBroker> {
   const aedes = await Aedes.createBroker();
   const server: Server = createServer((socket) => {
@@ -19,7 +35,9 @@ export async function startEmbeddedBroker(host: string, port: number): Promise<E
     aedes.handle(socket);
   });
   await new Promise<void>((resolve, reject) => {
-    const onError = (e: Error) => reject(new Error(`embedded MQTT broker cannot listen on ${host}:${port}: ${e.message}`));
+    const onError = (e: NodeJS.ErrnoException) => reject(e.code === 'EADDRINUSE'
+      ? new EmbeddedBrokerPortInUse(host, port)
+      : new Error(`embedded MQTT broker cannot listen on ${host}:${port}: ${e.message}`));
     server.once('error', onError);
     server.listen(port, host, () => {
       server.off('error', onError);

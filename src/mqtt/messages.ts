@@ -7,6 +7,8 @@
  * Request payloads are the schemas the gateway validates requests with (`requests.ts`).
  */
 import { z } from 'zod';
+import { NON_CARD_GAME_IDS } from '../games/non-card-games.js';
+import { CARD_GAMES, GAME_IDS } from '../games/registry.js';
 import { ALERT_KINDS } from '../table/alerts.js';
 import { REQUEST_SCHEMAS } from './requests.js';
 
@@ -15,13 +17,18 @@ export const cardSchema = z.string().regex(/^[A2-9TJQK][SHDC]$/).describe('a car
 export const visibleCardSchema = z.union([cardSchema, z.null()]).describe('a card, or null while it is face down');
 
 const tableId = z.string().regex(/^[a-z0-9-]{1,32}$/);
+/** where a card goes: `burn`, `reveal`, `discard`, or a position of a game's layout (a blackjack split hand adds `a`/`b`) */
+const CARD_ROLES = [...new Set(['burn', 'reveal', 'discard', ...Object.values(CARD_GAMES).flatMap((g) => g.positions)])] as [string, ...string[]];
+const cardRole = z.union([z.enum(CARD_ROLES), z.string().regex(/^seat[1-9][0-9]?[ab]$/).describe('a blackjack split hand')]);
+/** every game id the gateway knows (games.md): an enum in the API document */
+const gameId = z.enum([...GAME_IDS, ...NON_CARD_GAME_IDS] as [string, ...string[]]).describe('game id (games.md)');
 
 /** Fields every table message has. `seq` is on all but `status`. */
 export const envelopeFields = {
   v: z.literal(1).describe('API version'),
   type: z.string(),
   table: tableId.describe('table id'),
-  game: z.string().describe('game id (games.md)'),
+  game: gameId,
   seq: z.number().int().min(1).describe('per table, strictly increasing over every message the table publishes, never reused, also across restarts'),
   ts: z.iso.datetime().describe('when the message was composed (the time the input that caused it was received)'),
   shoeId: z.string().optional().describe('the shoe (or deck) this message belongs to, when there is one'),
@@ -45,7 +52,7 @@ export const statusMessageSchema = z.object({
   v: z.literal(1),
   type: z.literal('status'),
   table: tableId,
-  game: z.string(),
+  game: gameId,
   ts: z.iso.datetime(),
   state: z.enum(['online', 'offline']).describe('"offline" is the MQTT last will, fixed when the connection opens'),
 }).strict().describe('`status` carries no `seq`: its offline form is the last will, composed before anything else is known');
@@ -72,7 +79,7 @@ const eventKind = <K extends string, S extends z.ZodRawShape>(kind: K, fields: S
 export const EVENT_SCHEMAS = {
   card: eventKind('card', {
     deviceId: z.string(),
-    role: z.string().describe('`burn`, `reveal` (first card of a new shoe) or the position the card goes to (`player`, `banker`, `dragon`, `seat2`, `board`, ...)'),
+    role: cardRole.describe('`burn`, `reveal` (first card of a new shoe) or the position the card goes to (`player`, `banker`, `dragon`, `seat2`, `board`, ...)'),
     card: visibleCardSchema,
     faceDown: z.boolean(),
     cardNo: z.number().int().min(1).describe('the card\'s number in the shoe (or deck)'),

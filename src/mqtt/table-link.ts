@@ -29,6 +29,12 @@ export interface TableLinkOptions {
   /** MQTT 5: the broker must not send this client packets larger than this (request size cap) */
   maxPacketBytes?: number;
   logger: Logger;
+  /**
+   * Instead of the table's `status`: a retained presence message published on every connect, with
+   * `offline` as the last will and on close, and no request subscription. The gateway's own
+   * connection (`info` topic, src/mqtt/gateway-info.ts) is a link with this set.
+   */
+  presence?: { clientId: string; topic: string; online: () => string; offline: string };
 }
 
 /** a failed connection attempt is logged when its reason changes, else at most this often */
@@ -55,24 +61,31 @@ export class TableLink {
     this.requests$ = this.requestSubject.asObservable();
   }
 
+  /** the retained presence topic: the table's `status`, or `presence.topic` */
+  private get statusTopic(): string {
+    return this.o.presence?.topic ?? this.topics.status;
+  }
+
   get connected(): boolean {
     return this.isConnected;
   }
 
   private statusPayload(state: 'online' | 'offline'): string {
+    const p = this.o.presence;
+    if (p) return state === 'online' ? p.online() : p.offline;
     return JSON.stringify({ v: 1, type: 'status', table: this.o.tableId, game: this.o.gameId, ts: new Date().toISOString(), state });
   }
 
   connect(): void {
     const o = this.o;
     const opts: IClientOptions = {
-      clientId: o.clientIdPrefix + o.tableId,
+      clientId: o.presence?.clientId ?? o.clientIdPrefix + o.tableId,
       protocolVersion: o.protocolVersion,
       keepalive: o.keepaliveSec,
       clean: true,
       reconnectPeriod: 1000,
       connectTimeout: 10_000,
-      will: { topic: this.topics.status, payload: Buffer.from(this.statusPayload('offline')), qos: 1, retain: true },
+      will: { topic: this.statusTopic, payload: Buffer.from(this.statusPayload('offline')), qos: 1, retain: true },
       // a refused CONNACK (bad password, not authorized) is retried like a lost connection
       reconnectOnConnackError: true,
       rejectUnauthorized: true,
@@ -96,7 +109,8 @@ export class TableLink {
       const f = this.failure;
       this.failure = null;
       o.logger.info(`connected to ${o.url} as ${opts.clientId}${f ? ` after ${f.attempts} failed attempt(s)` : ''}`);
-      client.publish(this.topics.status, this.statusPayload('online'), { qos: 1, retain: true });
+      client.publish(this.statusTopic, this.statusPayload('online'), { qos: 1, retain: true });
+      if (o.presence) return;
       client.subscribe(this.topics.requests, { qos: 1 }, (err) => {
         if (err) o.logger.error(`cannot subscribe to ${this.topics.requests}: ${err.message}`);
       });
@@ -170,7 +184,7 @@ export class TableLink {
     this.client = null;
     this.isConnected = false;
     if (c.connected) {
-      await new Promise<void>((resolve) => c.publish(this.topics.status, this.statusPayload('offline'), { qos: 1, retain: true }, () => resolve()));
+      await new Promise<void>((resolve) => c.publish(this.statusTopic, this.statusPayload('offline'), { qos: 1, retain: true }, () => resolve()));
     }
     await new Promise<void>((resolve) => c.end(false, {}, () => resolve()));
     this.requestSubject.complete();

@@ -15,7 +15,39 @@ header h1 { font-size:17px; margin:0; font-weight:600; }
 #conn { font-size:12px; padding:2px 8px; border-radius:10px; background:#333; }
 #conn.live { background:var(--ok); color:#032; } #conn.down { background:var(--crit); color:#fff; }
 #clock { margin-left:auto; color:var(--dim); font-variant-numeric:tabular-nums; }
-main { display:grid; grid-template-columns:repeat(auto-fill, minmax(520px, 1fr)); gap:14px; padding:14px; }
+main#tables { display:grid; grid-template-columns:repeat(auto-fill, minmax(520px, 1fr)); gap:14px; padding:14px; }
+body.view-floor main#tables { display:none; } body.view-table main#floor { display:none; }
+body.view-table section.table { display:none; } body.view-table section.table.selected { display:block; grid-column:1 / -1; }
+/* the floor view: every table on one 1080p screen */
+#filters { display:flex; gap:8px; align-items:center; font-size:12px; }
+#filters input, #filters select { background:#0f1714; color:var(--fg); border:1px solid var(--line); border-radius:6px; padding:3px 6px; font:inherit; }
+#back { color:var(--info); cursor:pointer; font-size:13px; } body.view-floor #back { display:none; }
+main#floor { display:grid; grid-template-columns:repeat(auto-fill, minmax(360px, 1fr)); gap:10px; padding:10px 12px; align-content:start; }
+.tcard { background:var(--panel); border:1px solid var(--line); border-left:6px solid var(--ok); border-radius:8px; padding:8px 10px; cursor:pointer; height:236px; overflow:hidden; display:flex; flex-direction:column; gap:4px; }
+.tcard.st-warning { border-left-color:var(--warn); } .tcard.st-critical, .tcard.st-offline { border-left-color:var(--crit); }
+.tcard:hover { border-color:var(--info); } .tcard[hidden] { display:none; }
+.tcard .top { display:flex; align-items:center; gap:8px; }
+.tcard .tid { font-weight:700; font-size:16px; } .tcard .game { color:var(--dim); font-size:12px; }
+.tcard .top .badge { margin-left:auto; }
+.tcard .line { display:flex; gap:8px; font-size:12.5px; white-space:nowrap; overflow:hidden; text-overflow:ellipsis; }
+.tcard .line .k { color:var(--dim); min-width:52px; }
+.tcard .phase { font-weight:700; text-transform:uppercase; font-size:12px; }
+.chips { display:flex; gap:4px; }
+.chip { font-size:11px; font-weight:700; padding:1px 7px; border-radius:9px; background:#233; color:var(--dim); }
+.chip.critical { background:var(--crit); color:#fff; } .chip.warning { background:var(--warn); color:#221; } .chip.info { background:#1c3550; color:#cfe3ff; }
+.chip.zero { opacity:.35; }
+.hist { display:flex; flex-wrap:wrap; gap:2px; align-content:flex-start; overflow:hidden; max-height:64px; margin-top:auto; }
+.hist .h { width:14px; height:14px; border-radius:50%; font-size:9px; font-weight:700; color:#fff; display:flex; align-items:center; justify-content:center; background:#555; }
+.hist .h.w-player, .hist .h.w-tiger, .hist .h.w-small { background:var(--player); } .hist .h.w-banker, .hist .h.w-dragon, .hist .h.w-big { background:var(--banker); }
+.hist .h.w-tie { background:var(--tie); } .hist .h.w-dealer { background:#8a5cd0; } .hist .h.void { background:#444; color:#bbb; }
+.hist .seats { display:flex; flex-direction:column; gap:1px; width:8px; }
+.hist .seats i { display:block; width:8px; height:5px; background:#555; }
+.hist .seats i.win { background:var(--ok); } .hist .seats i.lose { background:var(--crit); } .hist .seats i.push, .hist .seats i.tie { background:#aaa; }
+.hist .seats.void i { background:#333; }
+#legend { position:fixed; bottom:0; left:0; right:0; display:flex; flex-wrap:wrap; gap:14px; align-items:center; padding:4px 12px; font-size:11.5px; color:var(--dim); background:#0b110e; border-top:1px solid var(--line); }
+#legend .sw { display:inline-block; width:11px; height:11px; border-radius:50%; vertical-align:-1px; margin-right:4px; }
+#legend .sq { display:inline-block; width:8px; height:5px; vertical-align:1px; margin-right:3px; }
+body { padding-bottom:30px; }
 .table { background:var(--panel); border:1px solid var(--line); border-radius:10px; padding:12px 14px; }
 .table h2 { margin:0 0 8px; font-size:18px; display:flex; align-items:center; gap:10px; }
 .table h2 .game { color:var(--dim); font-weight:400; font-size:14px; }
@@ -113,8 +145,120 @@ function onMsg(m) {
 function fmtTime(ts) { return typeof ts === 'string' ? ts.slice(11, 19) : ''; }
 function initial(w) { return w ? String(w).charAt(0).toUpperCase() : '\\u2022'; }
 
+var SEV = ['critical', 'warning', 'info'];
+function openAlerts(t) {
+  // alerts of the last 15 minutes, counted by severity (the alert stream has no "cleared" message)
+  var since = Date.now() - 15 * 60 * 1000;
+  var n = { critical: 0, warning: 0, info: 0 };
+  t.alerts.forEach(function (a) { if (!a.ts || Date.parse(a.ts) >= since) n[a.severity] = (n[a.severity] || 0) + 1; });
+  return n;
+}
+function cardState(t, n) {
+  if (!t.connected) return 'offline';
+  if (n.critical) return 'critical';
+  var h = t.retained['health'];
+  if (n.warning || (h && h.status !== 'ok')) return 'warning';
+  return 'ok';
+}
+/** one history cell: the winner's initial, or one mark per seat (win / lose / push) for multi-seat games */
+function histCell(x) {
+  var o = x.outcome || {};
+  var pos = o.positions && typeof o.positions === 'object' ? o.positions : null;
+  if (pos && !o.winner) {
+    var col = el('span', 'seats' + (x.status === 'void' ? ' void' : ''));
+    Object.keys(pos).sort().forEach(function (k) {
+      var r = pos[k] && pos[k].outcome;
+      if (r === undefined && k === 'dealer') return;
+      var i = el('i', r ? String(r) : ''); i.title = k + ': ' + (r || '-'); col.appendChild(i);
+    });
+    col.title = (x.roundId || '') + ': ' + outcomeText(x);
+    col.dataset.round = x.roundId || '';
+    return col;
+  }
+  var w = o.winner || o.size || o.bigSmall;
+  var b = el('span', 'h ' + (x.status === 'void' ? 'void' : 'w-' + String(w || 'none')), x.status === 'void' ? '\u00d7' : initial(w));
+  b.title = (x.roundId || '') + ': ' + outcomeText(x);
+  b.dataset.round = x.roundId || '';
+  return b;
+}
+function renderCard(t) {
+  var floor = document.getElementById('floor');
+  var c = floor.querySelector('.tcard[data-table="' + CSS.escape(t.id) + '"]');
+  if (!c) {
+    c = el('article', 'tcard');
+    c.dataset.table = t.id;
+    c.addEventListener('click', function () { location.hash = '#/table/' + encodeURIComponent(t.id); });
+    var cards = Array.prototype.slice.call(floor.querySelectorAll('.tcard'));
+    var next = cards.filter(function (x) { return x.dataset.table > t.id; })[0];
+    floor.insertBefore(c, next || null);
+  }
+  c.textContent = '';
+  var n = openAlerts(t);
+  var st = cardState(t, n);
+  c.className = 'tcard st-' + st;
+  c.dataset.state = st;
+  c.dataset.game = t.game || '';
+  var top = el('div', 'top');
+  top.appendChild(el('span', 'tid', t.id));
+  top.appendChild(el('span', 'game', t.game || ''));
+  top.appendChild(el('span', 'badge ' + (t.connected ? 'online' : 'offline'), t.connected ? 'online' : 'offline'));
+  c.appendChild(top);
+  var r = t.retained['round'];
+  var l1 = el('div', 'line'); l1.appendChild(el('span', 'k', 'round'));
+  l1.appendChild(el('span', 'phase', r ? r.phase : 'idle'));
+  l1.appendChild(el('span', 'rid', r && r.roundId ? r.roundId.replace(t.id + '-', '') : ''));
+  c.appendChild(l1);
+  var shoe = t.retained['shoe'];
+  var l2 = el('div', 'line'); l2.appendChild(el('span', 'k', 'shoe'));
+  l2.appendChild(el('span', 'shoe-v', shoe ? (shoe.state + ' \u00b7 ' + shoe.cardsDealt + ' cards \u00b7 ' + shoe.roundsCompleted + ' rounds' + (shoe.cutCardSeen ? ' \u00b7 cut' : '')) : (r && r.cards ? 'no shoe yet' : '\u2014')));
+  c.appendChild(l2);
+  var last = t.results.length ? t.results[t.results.length - 1] : t.retained['result'];
+  var l3 = el('div', 'line'); l3.appendChild(el('span', 'k', 'last'));
+  l3.appendChild(el('span', 'last-result', last ? outcomeText(last) : '\u2014'));
+  c.appendChild(l3);
+  var devs = Object.keys(t.retained).filter(function (k) { return k.indexOf('devices/') === 0; }).map(function (k) { return t.retained[k]; });
+  var down = devs.filter(function (d) { return d.state !== 'connected'; });
+  var l4 = el('div', 'line'); l4.appendChild(el('span', 'k', 'devices'));
+  l4.appendChild(el('span', 'devs', devs.length ? (down.length ? down.map(function (d) { return d.deviceId + ' ' + d.state; }).join(', ') : devs.length + ' connected') : 'none reported'));
+  c.appendChild(l4);
+  var l5 = el('div', 'line'); l5.appendChild(el('span', 'k', 'alerts'));
+  var chips = el('span', 'chips');
+  SEV.forEach(function (s) { var ch = el('span', 'chip ' + s + (n[s] ? '' : ' zero'), s.charAt(0).toUpperCase() + ' ' + n[s]); ch.dataset.sev = s; ch.title = n[s] + ' ' + s + ' alert(s) in the last 15 min'; chips.appendChild(ch); });
+  l5.appendChild(chips);
+  var lastAlert = t.alerts.filter(function (a) { return a.severity !== 'info'; }).slice(-1)[0];
+  if (lastAlert) l5.appendChild(el('span', 'la', lastAlert.kind));
+  c.appendChild(l5);
+  var hist = el('div', 'hist');
+  t.results.slice(-60).forEach(function (x) { hist.appendChild(histCell(x)); });
+  c.appendChild(hist);
+  applyFilter(c);
+}
+function applyFilter(c) {
+  var q = (document.getElementById('f-text').value || '').trim().toLowerCase();
+  var g = document.getElementById('f-game').value;
+  var p = document.getElementById('f-state').value;
+  var show = (!q || c.dataset.table.indexOf(q) >= 0) && (!g || c.dataset.game === g) && (!p || (p === 'problems' ? c.dataset.state !== 'ok' : c.dataset.state === p));
+  c.hidden = !show;
+}
+function refilter() {
+  Array.prototype.forEach.call(document.querySelectorAll('.tcard'), applyFilter);
+  var games = {}; order.forEach(function (id) { if (tables[id].game) games[tables[id].game] = true; });
+  var sel = document.getElementById('f-game');
+  Object.keys(games).sort().forEach(function (g) {
+    if (!sel.querySelector('option[value="' + CSS.escape(g) + '"]')) { var o = el('option', null, g); o.value = g; sel.appendChild(o); }
+  });
+}
+function route() {
+  var m = /^#\\/table\\/(.+)$/.exec(location.hash);
+  var id = m ? decodeURIComponent(m[1]) : null;
+  document.body.className = id ? 'view-table' : 'view-floor';
+  Array.prototype.forEach.call(document.querySelectorAll('section.table'), function (s) { s.classList.toggle('selected', s.dataset.table === id); });
+}
+window.addEventListener('hashchange', route);
+
 function render(t) {
   if (!t) return;
+  renderCard(t);
   var sec = document.querySelector('section.table[data-table="' + CSS.escape(t.id) + '"]');
   if (!sec) {
     sec = el('section', 'table');
@@ -124,6 +268,7 @@ function render(t) {
     if (empty) empty.remove();
   }
   sec.textContent = '';
+  sec.classList.toggle('selected', location.hash === '#/table/' + encodeURIComponent(t.id));
   var h = el('h2');
   h.appendChild(el('span', 'tid', t.id));
   h.appendChild(el('span', 'game', t.game || ''));
@@ -254,6 +399,11 @@ function render(t) {
 function outcomeText(x) {
   if (x.status === 'void') return 'void: ' + (x.reason || '') + (x.detail ? ' (' + x.detail + ')' : '');
   var o = x.outcome || {};
+  if (!o.winner && o.positions && typeof o.positions === 'object') {
+    var seats = Object.keys(o.positions).filter(function (k) { return o.positions[k] && o.positions[k].outcome; });
+    var won = seats.filter(function (k) { return o.positions[k].outcome === 'win'; });
+    if (seats.length) return won.length + ' of ' + seats.length + ' seat' + (seats.length > 1 ? 's' : '') + ' win' + (won.length ? ' (' + won.join(', ') + ')' : '');
+  }
   var s = o.winner ? String(o.winner) + ' wins' : o.total !== undefined ? 'total ' + o.total + (o.size ? ' ' + o.size : '') : o.sum !== undefined ? 'sum ' + o.sum + (o.bigSmall ? ' ' + o.bigSmall : '') : 'complete';
   if (o.playerTotal !== undefined && o.bankerTotal !== undefined) s += ' (' + o.playerTotal + '\\u2013' + o.bankerTotal + ')';
   return s;
@@ -267,11 +417,14 @@ function connect() {
     var s = JSON.parse(e.data);
     tables = {}; order = [];
     document.getElementById('tables').textContent = '';
+    document.getElementById('floor').textContent = '';
     s.tables.forEach(function (x) {
       var t = tableOf(x.table, x.game);
       t.connected = x.connected; t.retained = x.retained; t.results = x.results; t.alerts = x.alerts;
       render(t);
     });
+    refilter();
+    route();
     document.body.dataset.ready = '1';
   });
   es.addEventListener('msg', function (e) { onMsg(JSON.parse(e.data)); });
@@ -283,6 +436,9 @@ function connect() {
   });
 }
 setInterval(function () { document.getElementById('clock').textContent = new Date().toLocaleTimeString(); }, 1000);
+['f-text', 'f-game', 'f-state'].forEach(function (id) { document.getElementById(id).addEventListener('input', refilter); });
+document.getElementById('back').addEventListener('click', function () { location.hash = ''; });
+route();
 connect();
 `;
 
@@ -295,8 +451,19 @@ export const STATUS_PAGE_HTML = `<!doctype html>
 <style>${CSS}</style>
 </head>
 <body>
-<header><h1>Table-edge gateway</h1><span id="conn">connecting</span><span id="clock"></span></header>
+<header><h1>Table-edge gateway</h1><span id="conn">connecting</span><span id="back">&larr; all tables</span>
+<span id="filters"><input id="f-text" type="search" placeholder="table" size="10" aria-label="filter by table id">
+<select id="f-game" aria-label="filter by game"><option value="">all games</option></select>
+<select id="f-state" aria-label="filter by state"><option value="">all states</option><option value="problems">problems only</option><option value="critical">critical</option><option value="warning">warning</option><option value="offline">offline</option><option value="ok">ok</option></select></span>
+<span id="clock"></span></header>
+<main id="floor"></main>
 <main id="tables"><p id="no-tables" class="empty">waiting for the gateway…</p></main>
+<footer id="legend"><b>Legend</b>
+<span><span class="sw" style="background:var(--ok)"></span>ok</span><span><span class="sw" style="background:var(--warn)"></span>warning alert or degraded</span><span><span class="sw" style="background:var(--crit)"></span>critical alert or offline</span>
+<span>alerts: C critical · W warning · I info (last 15 min)</span>
+<span>history: <span class="sw" style="background:var(--player)"></span>player / tiger / small <span class="sw" style="background:var(--banker)"></span>banker / dragon / big <span class="sw" style="background:var(--tie)"></span>tie <span class="sw" style="background:#8a5cd0"></span>dealer <span class="sw" style="background:#444"></span>void (×)</span>
+<span>per seat: <span class="sq" style="background:var(--ok)"></span>win <span class="sq" style="background:var(--crit)"></span>lose <span class="sq" style="background:#aaa"></span>push / tie</span>
+<span>click a table for its detail</span></footer>
 <script>${JS}</script>
 </body>
 </html>

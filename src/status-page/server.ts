@@ -6,6 +6,7 @@
  *   GET /            the status page (one self-contained HTML file: no CDN, no external assets)
  *   GET /events      SSE: `snapshot` (retained state of every table) on connect, then `msg` / `link`
  *   GET /api/state   the same snapshot as JSON
+ *   GET /api/info    the gateway: id, version, tables and devices (as its retained MQTT `info`)
  *   GET /metrics     Prometheus metrics
  *   GET /healthz     200 while the process is up
  *   GET /readyz      200 when every table's broker connection and every device are up, else 503
@@ -30,6 +31,8 @@ export interface HttpServerOptions {
   /** SSE comment line to keep proxies and idle timeouts at bay */
   keepAliveMs?: number;
   maxClients?: number;
+  /** the gateway's `info` document (src/mqtt/gateway-info.ts), served on /api/info */
+  info?: unknown;
 }
 
 export interface HttpServer {
@@ -87,6 +90,10 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
       }
       case '/api/state':
         json(res, 200, { tables: o.feed.snapshot() });
+        return;
+      case '/api/info':
+        if (o.info === undefined) res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found\n');
+        else json(res, 200, o.info);
         return;
       case '/metrics': {
         const text = await o.metrics.text();

@@ -15,6 +15,8 @@ export const ALERT_KINDS = [
   'device-not-allowed',
   // the journal was damaged and `tablegw recover --accept-loss` started the table again above its high-water mark
   'journal-loss',
+  // a configured device that has not connected `missingAfterMs` after the start (docs/FAULTS.md)
+  'device-missing',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 

@@ -7,13 +7,15 @@ import { parseArgs } from 'node:util';
 import mqtt, { type IClientOptions } from 'mqtt';
 import type { CliCommand } from './index.js';
 
-const help = `Usage: tablegw tail [<table>] [--url <broker>] [--prefix <p>] [options]
+const help = `Usage: tablegw tail [<table> | --table <table>] [--url <broker>] [--prefix <p>] [options]
        npm run tail -- bac-01 --url mqtt://10.1.2.3:1883
+       npm run tail -- --table sim-bac-01
 
 Connects to an MQTT broker and prints a table's live feed for a technician: cards as they are
 dealt (face-down cards as "??"), round phases, results, alerts (by severity), device and shoe
 changes, health and connection status. Colour when stdout is a terminal (NO_COLOR disables it).
 Without <table> it follows every table under the prefix.
+  --table <table>      the table to follow (the same as the <table> argument)
   --url <broker>       broker URL (default mqtt://127.0.0.1:1883; mqtts:// works)
   --prefix <p>         topic prefix (default casino)
   --username <u>       broker user name
@@ -105,6 +107,7 @@ export const command: CliCommand = {
     const { values, positionals } = parseArgs({
       args: argv, allowPositionals: true,
       options: {
+        table: { type: 'string' },
         url: { type: 'string', default: 'mqtt://127.0.0.1:1883' }, prefix: { type: 'string', default: 'casino' },
         username: { type: 'string' }, 'password-file': { type: 'string' }, ca: { type: 'string' },
         'mqtt-version': { type: 'string', default: '4' }, types: { type: 'string' },
@@ -120,7 +123,11 @@ export const command: CliCommand = {
       console.error(`tail: one table at most\n\n${help}`);
       return 2;
     }
-    const table = positionals[0] ?? '+';
+    if (values.table !== undefined && positionals.length === 1 && positionals[0] !== values.table) {
+      console.error(`tail: two tables given ("${positionals[0]}" and --table "${values.table}"): one table at most`);
+      return 2;
+    }
+    const table = values.table ?? positionals[0] ?? '+';
     if (table !== '+' && !/^[a-z0-9-]{1,32}$/.test(table)) {
       console.error(`tail: "${table}" is not a table id (1-32 characters of a-z, 0-9 and -)`);
       return 2;

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildAsyncApi, buildConfigSchema, examplesOf, toJsonText } from '../../../src/docs/api-docs.js';
+import { buildAsyncApi, buildConfigReference, buildConfigSchema, EXAMPLE_EPOCH, toJsonText, type Examples } from '../../../src/docs/api-docs.js';
 import { REQUEST_SCHEMAS, validateMessage } from '../../../src/mqtt/messages.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
@@ -20,8 +20,41 @@ describe('generated API documents', () => {
 
   it('docs/asyncapi.json matches src/mqtt/messages.ts and requests.ts', () => {
     const committed = read('asyncapi.json');
-    const rebuilt = toJsonText(buildAsyncApi(examplesOf(JSON.parse(committed))));
+    const examples = JSON.parse(read('api-examples.json')) as Examples;
+    const rebuilt = toJsonText(buildAsyncApi(examples));
     expect(committed === rebuilt, `docs/asyncapi.json ${HINT}`).toBe(true);
+  });
+
+  it('docs/CONFIG.md matches src/config/schema.ts, and every config key is described', () => {
+    const committed = read('CONFIG.md');
+    expect(committed === buildConfigReference(), `docs/CONFIG.md ${HINT}`).toBe(true);
+    expect(committed.split('\n').filter((l) => l.includes('(no description)'))).toEqual([]);
+    expect(committed).toContain('| `gatewayId` |');
+    expect(committed).toContain('| `tables[].devices[].missingAfterMs` |');
+  });
+
+  it('the examples are on the fixed clock (the document does not change between runs)', () => {
+    const text = read('api-examples.json');
+    const stamps = [...text.matchAll(/"(\d{4}-\d{2}-\d{2}T[^"]+Z)"/g)].map((m) => Date.parse(m[1]));
+    expect(stamps.length).toBeGreaterThan(10);
+    for (const t of stamps) expect(t >= EXAMPLE_EPOCH && t < EXAMPLE_EPOCH + 86_400_000, new Date(t).toISOString()).toBe(true);
+  });
+
+  it('names every schema (no AnonymousSchema in generated code), has security schemes, correlation ids and the gateway info channel', () => {
+    const doc = JSON.parse(read('asyncapi.json'));
+    const untitled: string[] = [];
+    const walk = (s: any, path: string) => {
+      if (!s || typeof s !== 'object') return;
+      if (!Array.isArray(s) && (s.type === 'object' || s.properties) && typeof s.title !== 'string') untitled.push(path);
+      for (const [k, v] of Object.entries(s)) walk(v, `${path}/${k}`);
+    };
+    walk(doc.components.schemas, '#/components/schemas');
+    expect(untitled).toEqual([]);
+    expect(Object.keys(doc.components.securitySchemes)).toEqual(['userPassword', 'clientCertificate']);
+    expect(doc.servers.floor.security.length).toBe(2);
+    expect(doc.components.messages['request-status'].correlationId).toEqual({ $ref: '#/components/correlationIds/correlationData' });
+    expect(doc.components.messages.response.correlationId).toEqual({ $ref: '#/components/correlationIds/correlationData' });
+    expect(doc.channels['gateway-info'].address).toBe('{prefix}/gateway/{gatewayId}/info');
   });
 
   it('every example in docs/asyncapi.json is valid against its schema', () => {
@@ -30,6 +63,7 @@ describe('generated API documents', () => {
     const topicOf: Record<string, string> = { status: 'status', device: 'devices/x', round: 'round', result: 'result', alert: 'alerts', shoe: 'shoe', health: 'health', response: 'response/status' };
     let n = 0;
     for (const [name, m] of Object.entries(messages)) {
+      if (name.startsWith('gateway-')) continue; // not a table message (checked in test/integration/gateway-cli.test.ts)
       for (const ex of m.examples ?? []) {
         n++;
         if (name.startsWith('request-')) {

@@ -1,0 +1,199 @@
+/**
+ * The first ten minutes, through the real command line (a child process, as an operator runs it):
+ * the demo's clean Ctrl-C (exit 0, every table `offline`, no stale device or `device-stale` alert
+ * during the shutdown, the gateway's info `offline`), `--version`, the top-level help, the broker
+ * port clash; and the gateway's retained info topic with its last will on a real Mosquitto.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { freePort } from '../helpers/free-port.js';
+import { startMosquitto } from '../helpers/mosquitto.js';
+import { recordMqtt, type RecordedMessage } from '../helpers/mqtt-recorder.js';
+import { realIoOrSkip } from '../helpers/real-io.js';
+import { cleanupTempDirs, makeTempDir } from '../helpers/temp-dir.js';
+
+afterAll(cleanupTempDirs);
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
+interface Run { child: ChildProcess; out: () => string; exited: Promise<number | null> }
+
+function cli(args: string[]): Run {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli', 'main.ts'), ...args], {
+    cwd: ROOT, env: { ...process.env, LOG_FORMAT: 'json' }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (b: Buffer) => { out += b.toString(); });
+  child.stderr!.on('data', (b: Buffer) => { out += b.toString(); });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, out: () => out, exited };
+}
+
+async function waitForOutput(r: Run, text: string, timeoutMs = 30_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!r.out().includes(text)) {
+    if (Date.now() > end) throw new Error(`timed out waiting for "${text}"; output:\n${r.out().slice(-3000)}`);
+    await new Promise((res) => setTimeout(res, 50));
+  }
+}
+
+/** config/default.yaml (the demo) on free ports and a temp data dir */
+async function demoConfig(patch: (c: Record<string, any>) => void = () => {}): Promise<{ file: string; brokerPort: number; cfg: Record<string, any> }> {
+  const cfg = parseYaml(readFileSync(join(ROOT, 'config', 'default.yaml'), 'utf8')) as Record<string, any>;
+  const dir = await makeTempDir('teg-cli-');
+  const brokerPort = await freePort();
+  cfg.embeddedBroker.port = brokerPort;
+  cfg.http.port = 0;
+  cfg.dataDir = join(dir, 'data');
+  cfg.gatewayId = 'gw-test';
+  patch(cfg);
+  const file = join(dir, 'config.json');
+  writeFileSync(file, JSON.stringify(cfg));
+  return { file, brokerPort, cfg };
+}
+
+describe('tablegw on the command line', () => {
+  it('--version prints the version; the help describes every command', async () => {
+    const v = cli(['--version']);
+    expect(await v.exited).toBe(0);
+    expect(v.out().trim()).toBe(VERSION);
+    const h = cli(['--help']);
+    expect(await h.exited).toBe(0);
+    const lines = h.out().split('\n').filter((l) => /^ {2}[a-z-]+ {2,}\S/.test(l));
+    const names = lines.map((l) => l.trim().split(/\s+/)[0]);
+    expect(names).toEqual(expect.arrayContaining(['start', 'check-config', 'tail', 'simulate', 'replay', 'scenario', 'devices', 'verify', 'keygen']));
+    for (const l of lines) expect(l.trim().split(/\s{2,}/)[1]?.length ?? 0).toBeGreaterThan(10);
+  }, 60_000);
+
+  it('tail takes the table as --table, and refuses two different ones', async () => {
+    const r = cli(['tail', 'sim-bac-01', '--table', 'sim-keno-01']);
+    expect(await r.exited).toBe(2);
+    expect(r.out()).toContain('two tables given');
+    const bad = cli(['tail', '--table', 'Not A Table']);
+    expect(await bad.exited).toBe(2);
+    expect(bad.out()).toContain('is not a table id');
+  }, 60_000);
+
+  it('start --table refuses a table that is not in the config', async () => {
+    const { file } = await demoConfig();
+    const r = cli(['start', '--config', file, '--table', 'nope-01']);
+    expect(await r.exited).toBe(2);
+    expect(r.out()).toContain('--table: no table "nope-01"');
+  }, 60_000);
+
+  it('a taken broker port is answered with the fix, exit 1', async () => {
+    const blocker = createServer();
+    const port = await new Promise<number>((resolve) => blocker.listen(0, '127.0.0.1', () => resolve((blocker.address() as { port: number }).port)));
+    try {
+      const { file } = await demoConfig((c) => { c.embeddedBroker.port = port; });
+      const r = cli(['start', '--config', file]);
+      expect(await r.exited).toBe(1);
+      expect(r.out()).toContain('BROKER_PORT_IN_USE');
+      expect(r.out()).toContain(`127.0.0.1:${port}`);
+      expect(r.out()).toContain('systemctl disable --now mosquitto');
+      expect(r.out()).toContain('--broker-port');
+    } finally {
+      blocker.close();
+    }
+  }, 60_000);
+
+  it('the demo stops cleanly on Ctrl-C: exit 0, every table offline, no stale device during the shutdown', async () => {
+    const { file, brokerPort, cfg } = await demoConfig();
+    const r = cli(['start', '--config', file, '--summary-every', '1']);
+    try {
+      await waitForOutput(r, 'status page on');
+      const rec = await recordMqtt(`mqtt://127.0.0.1:${brokerPort}`, 'casino/#');
+      // every table online and the gateway's info retained
+      await rec.waitForCount((m) => m.topic.endsWith('/status') && m.payload?.state === 'online', cfg.tables.length, 20_000);
+      const info = await rec.waitFor((m) => m.topic === 'casino/gateway/gw-test/info' && m.payload?.type === 'info', 10_000);
+      expect(info.payload.tables.map((t: { id: string }) => t.id)).toEqual(cfg.tables.map((t: { id: string }) => t.id));
+      await waitForOutput(r, 'summary, last 1 s:');
+      // the same info on /api/info and as the build_info metric
+      const http = /status page on (http:\/\/[^/\s]+)\//.exec(r.out())![1];
+      const api = await (await fetch(`${http}/api/info`)).json() as Record<string, unknown>;
+      expect(api).toEqual(info.payload);
+      const metrics = await (await fetch(`${http}/metrics`)).text();
+      expect(metrics).toMatch(new RegExp(`tablegw_build_info\\{version="${VERSION.replace(/\./g, '\\.')}",commit="[^"]+",node="${process.version.replace(/\./g, '\\.')}",gateway_id="gw-test"\\} 1`));
+      await new Promise((res) => setTimeout(res, 1500));
+      const before = rec.messages.length;
+      const t0 = performance.now();
+      r.child.kill('SIGINT');
+      const code = await r.exited;
+      const ms = performance.now() - t0;
+      console.log(`Ctrl-C to exit: ${ms.toFixed(0)} ms`);
+      expect(code).toBe(0);
+      const after: RecordedMessage[] = rec.messages.slice(before);
+      for (const t of cfg.tables as Array<{ id: string }>) {
+        const last = after.filter((m) => m.topic === `casino/${t.id}/status`).at(-1);
+        expect(last?.payload?.state, `${t.id} status`).toBe('offline');
+      }
+      expect(after.filter((m) => m.topic.includes('/devices/') && m.payload?.state !== 'connected')).toEqual([]);
+      expect(after.filter((m) => m.topic.endsWith('/alerts') && m.payload?.kind === 'device-stale')).toEqual([]);
+      expect(after.filter((m) => m.topic === 'casino/gateway/gw-test/info').at(-1)?.payload).toEqual({ state: 'offline' });
+      expect(r.out()).not.toContain('device-stale');
+      expect(ms).toBeLessThan(5000); // generous: the figure is printed above (typically well under 1 s)
+      await rec.close();
+    } finally {
+      r.child.kill('SIGKILL');
+    }
+  }, 90_000);
+});
+
+const io = realIoOrSkip(['mosquitto']);
+
+describe.skipIf(!io.available)('the gateway info topic on a real Mosquitto', () => {
+  it('is retained with version, tables and devices, and its last will says offline', async () => {
+    const broker = await startMosquitto();
+    const { file } = await demoConfig((c) => {
+      c.mqtt = { url: broker.url, protocolVersion: 4, topicPrefix: 'casino' };
+      c.tables = c.tables.slice(0, 2);
+    });
+    const r = cli(['start', '--config', file]);
+    try {
+      await waitForOutput(r, 'status page on');
+      // a subscriber that comes later still gets it: retained
+      const info = await (async () => {
+        for (let i = 0; i < 100; i++) {
+          const rec = await recordMqtt(broker.url, 'casino/gateway/+/info');
+          try {
+            const m = await rec.waitFor((x) => x.payload?.type === 'info', 500).catch(() => null);
+            if (m) return m;
+          } finally {
+            await rec.close();
+          }
+        }
+        throw new Error('no retained info');
+      })();
+      expect(info.retain).toBe(true);
+      expect(info.topic).toBe('casino/gateway/gw-test/info');
+      expect(info.payload).toMatchObject({
+        v: 1, type: 'info', gatewayId: 'gw-test', version: VERSION, node: process.version,
+        tables: [
+          { id: 'sim-bac-01', game: 'baccarat', betting: 'none', devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: 'simulator' }] },
+          { id: 'sim-sicbo-01', game: 'sic-bo', betting: 'none', devices: [{ id: 'dice-1', kind: 'dice-sensor', transport: 'simulator' }] },
+        ],
+      });
+      expect(Date.parse(info.payload.startedAt)).toBeGreaterThan(Date.now() - 120_000);
+      // killed without a goodbye: the broker publishes the last will, retained
+      const rec = await recordMqtt(broker.url, 'casino/gateway/+/info');
+      r.child.kill('SIGKILL');
+      await r.exited;
+      const will = await rec.waitFor((m) => m.payload?.state === 'offline', 10_000);
+      expect(will.payload).toEqual({ state: 'offline' });
+      await rec.close();
+      const later = await recordMqtt(broker.url, 'casino/gateway/+/info');
+      const retained = await later.waitFor(() => true, 5000);
+      expect(retained.retain).toBe(true);
+      expect(retained.payload).toEqual({ state: 'offline' });
+      await later.close();
+    } finally {
+      r.child.kill('SIGKILL');
+      await broker.stop();
+    }
+  }, 90_000);
+});

@@ -1,0 +1,84 @@
+import { Subject } from 'rxjs';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { deviceSchema } from '../../../src/config/schema.js';
+import { watchDevices } from '../../../src/gateway/device-watch.js';
+import { ActivitySummary } from '../../../src/gateway/summary.js';
+import type { PublishedMessage } from '../../../src/gateway/table-runtime.js';
+import type { Envelope, TableInput } from '../../../src/table/types.js';
+
+const env = (type: string, body: Record<string, unknown>): Envelope => ({ v: 1, type, table: 't-1', game: 'baccarat', seq: 1, ts: 'x', ...body }) as Envelope;
+const dev = (state: string, detail?: string): PublishedMessage => ({ topic: 'devices/shoe-1', retain: true, payload: env('device', { deviceId: 'shoe-1', state, ...(detail ? { detail } : {}) }) });
+
+function logger() {
+  const lines: Array<[string, string]> = [];
+  const l = { debug: (m: string) => lines.push(['debug', m]), info: (m: string) => lines.push(['info', m]), warn: (m: string) => lines.push(['warn', m]), error: (m: string) => lines.push(['error', m]), child: () => l };
+  return { l, lines };
+}
+
+afterEach(() => { vi.useRealTimers(); });
+
+describe('watchDevices', () => {
+  const shoe = deviceSchema.parse({ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'serial', path: '/dev/ttyUSB9' } });
+
+  it('logs every device state change once', () => {
+    const published$ = new Subject<PublishedMessage>();
+    const { l, lines } = logger();
+    const w = watchDevices({ published$, apply: () => {} }, [{ ...shoe, missingAfterMs: 0 }], l);
+    published$.next(dev('disconnected', 'cannot open /dev/ttyUSB9'));
+    published$.next(dev('disconnected', 'cannot open /dev/ttyUSB9'));
+    published$.next(dev('connected'));
+    published$.next(dev('stale'));
+    expect(lines).toEqual([
+      ['warn', 'device shoe-1: disconnected (cannot open /dev/ttyUSB9)'],
+      ['info', 'device shoe-1: disconnected -> connected'],
+      ['warn', 'device shoe-1: connected -> stale'],
+    ]);
+    w.stop();
+  });
+
+  it('raises device-missing for a device that never connected, naming its port', () => {
+    vi.useFakeTimers();
+    const inputs: TableInput[] = [];
+    const published$ = new Subject<PublishedMessage>();
+    const w = watchDevices({ published$, apply: (i) => inputs.push(i) }, [shoe], logger().l, () => 42);
+    expect(shoe.missingAfterMs).toBe(10_000);
+    published$.next(dev('disconnected', 'no such port'));
+    vi.advanceTimersByTime(10_000);
+    expect(inputs).toHaveLength(1);
+    expect(inputs[0]).toMatchObject({ type: 'gateway-alert', at: 42, kind: 'device-missing', data: { deviceId: 'shoe-1', afterMs: 10_000 } });
+    expect((inputs[0] as { detail: string }).detail).toContain('/dev/ttyUSB9');
+    w.stop();
+  });
+
+  it('raises nothing for a device that connected, or after stop()', () => {
+    vi.useFakeTimers();
+    const inputs: TableInput[] = [];
+    const published$ = new Subject<PublishedMessage>();
+    const w = watchDevices({ published$, apply: (i) => inputs.push(i) }, [shoe], logger().l);
+    published$.next(dev('connected'));
+    published$.next(dev('disconnected'));
+    vi.advanceTimersByTime(20_000);
+    expect(inputs).toEqual([]);
+    const w2 = watchDevices({ published$: new Subject(), apply: (i) => inputs.push(i) }, [shoe], logger().l);
+    w2.stop();
+    vi.advanceTimersByTime(20_000);
+    expect(inputs).toEqual([]);
+    w.stop();
+  });
+});
+
+describe('ActivitySummary', () => {
+  it('counts rounds and faults per table, then starts over', () => {
+    const s = new ActivitySummary(['a', 'b']);
+    s.count('a', env('result', {}));
+    s.count('a', env('result', {}));
+    s.count('a', env('alert', { kind: 'misread', severity: 'info' }));
+    s.count('b', env('alert', { kind: 'device-stale', severity: 'warning' }));
+    s.count('b', env('alert', { kind: 'shoe-void', severity: 'critical' }));
+    s.count('b', env('alert', { kind: 'device-stale', severity: 'warning' }));
+    s.count('c', env('result', {}));
+    expect(s.take(60_000)).toBe('summary, last 1 min: 2 rounds, 3 faults | a 2r | b 0r 3f (2 device-stale, 1 shoe-void)');
+    expect(s.take(60_000)).toBe('summary, last 1 min: 0 rounds, 0 faults | a 0r | b 0r');
+    expect(s.take(5_000)).toMatch(/^summary, last 5 s:/);
+  });
+});
