@@ -178,12 +178,17 @@ export const signingSchema = z.object({
 
 /** limits on engine requests, per table (docs/SECURITY.md) */
 export const requestLimitsSchema = z.object({
-  /** sustained requests per second a table accepts (token bucket refill rate) */
-  ratePerSec: z.number().min(0.1).max(10_000).default(20),
+  /** sustained requests per second a table accepts (token bucket refill rate); the default admits a fast engine */
+  ratePerSec: z.number().min(0.1).max(10_000).default(200),
   /** requests a table accepts at once before the rate applies (token bucket size) */
-  burst: z.number().int().min(1).max(100_000).default(40),
+  burst: z.number().int().min(1).max(100_000).default(1000),
   /** a request payload larger than this is refused unread */
   maxPayloadBytes: z.number().int().min(64).max(1024 * 1024).default(16 * 1024),
+  /**
+   * MQTT 5 response topics honoured besides the table's own `<prefix>/<table>/response/`: each a
+   * topic prefix (no wildcard), e.g. `engines/baccarat/replies/`. Any other is refused `not-allowed`.
+   */
+  responseTopicPrefixes: z.array(z.string().min(1).max(256).refine((p) => !/[+#\u0000]/.test(p), 'a prefix has no wildcard (+, #)')).max(64).default([]),
 }).strict();
 
 export const configSchema = z.object({

@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { ALERT_KINDS } from '../table/alerts.js';
-import { REQUEST_SCHEMAS } from './requests.js';
+import { REQUEST_ERROR_CODES, REQUEST_SCHEMAS } from './requests.js';
 
 export const cardSchema = z.string().regex(/^[A2-9TJQK][SHDC]$/).describe('a card: rank A23456789TJQK + suit SHDC, e.g. "AS", "TD"');
 /** a card as the public may see it: null while it lies face down */
@@ -239,6 +239,7 @@ export const responseMessageSchema = message('response', {
   command: z.string(),
   transaction: z.union([z.string(), z.null()]),
   status: z.enum(['ok', 'error']),
+  code: z.enum(REQUEST_ERROR_CODES).optional().describe('with status "error": a stable machine-readable reason (mqtt-api.md)'),
   error: z.string().optional(),
   data: z.record(z.string(), z.unknown()).optional(),
 }).describe('the answer to a request/<command>');

@@ -179,6 +179,16 @@ export class GatewayStore {
     }
   }
 
+  /**
+   * The round ids the table started on an engine's `open-betting` that the store still holds
+   * (the journal's retention): an engine may not use one of them again (mqtt-api.md).
+   */
+  engineRoundIds(tableId: string): string[] {
+    const rows = this.db.prepare(`SELECT DISTINCT json_extract(payload, '$.data.roundId') AS id FROM messages
+      WHERE table_id = ? AND topic = 'response/open-betting' AND json_extract(payload, '$.status') = 'ok'`).all(tableId) as Array<{ id: unknown }>;
+    return rows.map((r) => r.id).filter((id): id is string => typeof id === 'string');
+  }
+
   unackedCount(tableId: string): number {
     const r = this.db.prepare('SELECT COUNT(*) AS n FROM messages WHERE table_id = ? AND acked = 0').get(tableId) as { n: number };
     return r.n;

@@ -13,10 +13,12 @@ export const ALERT_KINDS = [
   'outbox-filling', 'outbox-full',
   // a serial/HID device that is not on security.allowedDevices was not opened (docs/SECURITY.md)
   'device-not-allowed',
+  // a message that can never be delivered (invalid against the topic map, or refused by the broker)
+  'message-quarantined',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
-const CRITICAL: ReadonlySet<string> = new Set(['foreign-card', 'shoe-void', 'device-error', 'shuffler-jam', 'card-count-mismatch', 'outbox-full']);
+const CRITICAL: ReadonlySet<string> = new Set(['foreign-card', 'shoe-void', 'device-error', 'shuffler-jam', 'card-count-mismatch', 'outbox-full', 'message-quarantined']);
 /** security alerts: always critical (docs/SECURITY.md) */
 const SECURITY: ReadonlySet<string> = new Set(['device-not-allowed']);
 

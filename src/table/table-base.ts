@@ -5,7 +5,7 @@
  * with its own frames, requests and timers. Pure: time comes from the input, nothing else.
  */
 import type { DeviceFrame } from '../../drivers/codecs/frames.js';
-import { parseRequest, type ParsedRequest } from '../mqtt/requests.js';
+import { parseRequest, type ParsedRequest, type RequestErrorCode } from '../mqtt/requests.js';
 import { severityOf, type AlertKind } from './alerts.js';
 import { tableProblems, type HealthReport } from './health.js';
 import type {
@@ -14,7 +14,13 @@ import type {
 
 const ENVELOPE_KEYS: ReadonlySet<string> = new Set(['v', 'type', 'table', 'game', 'seq', 'ts']);
 
-export type RequestAnswer = { error: string } | { data?: Record<string, unknown> };
+/** an error answer's `code` defaults to `wrong-phase`: what a table refuses is mostly "not now" */
+export type RequestAnswer = { error: string; code?: RequestErrorCode } | { data?: Record<string, unknown> };
+
+/** the code of a request refused at the runtime's edge, for journals written before codes existed */
+function refusalCode(reason: string): RequestErrorCode {
+  return reason.startsWith('payload too large') ? 'too-large' : 'rate-limited';
+}
 
 /** Fresh device records: every configured device starts `disconnected`. */
 export function initialDevices(settings: BaseTableSettings): Record<string, DeviceRecord> {
@@ -54,7 +60,7 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
         this.event('device-restart', { deviceId: input.deviceId });
         this.log('warn', `device ${input.deviceId} restarted (SEQ back to 0)`);
         return;
-      case 'request': return this.onRequest(input.command, input.payload, input.responseTopic, input.correlationData, input.refused);
+      case 'request': return this.onRequest(input.command, input.payload, input.responseTopic, input.correlationData, input.refused, input.refusedCode);
       case 'timer': return this.onTimer(input.name);
       case 'health': return this.publishHealth(input.report);
       case 'gateway-alert':
@@ -166,21 +172,24 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
 
   // ---------------------------------------------------------------- requests
 
-  private onRequest(command: string, payload: string, responseTopic?: string, correlationData?: string, refused?: string): void {
+  private onRequest(command: string, payload: string, responseTopic?: string, correlationData?: string, refused?: string, refusedCode?: RequestErrorCode): void {
     const req = parseRequest(command, payload);
     let answer: RequestAnswer;
-    if (refused !== undefined) answer = { error: refused };
-    else if (!req.ok) answer = { error: req.error };
+    if (refused !== undefined) answer = { error: refused, code: refusedCode ?? refusalCode(refused) };
+    else if (!req.ok) answer = { error: req.error, code: req.code };
     else answer = req.command === 'status' ? { data: this.statusSnapshot() } : this.handleRequest(req);
     const body: Record<string, unknown> = { command, transaction: req.transaction ?? null, status: 'error' in answer ? 'error' : 'ok' };
-    if ('error' in answer) body.error = answer.error;
+    if ('error' in answer) {
+      body.code = answer.code ?? 'wrong-phase';
+      body.error = answer.error;
+    }
     else if (answer.data) body.data = answer.data;
     const env = this.envelope('response', body);
     this.out.push({
       type: 'publish', topic: `response/${command}`, retain: false, payload: env,
       ...(responseTopic ? { alsoTo: { topic: responseTopic, ...(correlationData ? { correlationData } : {}) } } : {}),
     });
-    if ('error' in answer) this.log('warn', `request ${command} refused: ${answer.error}`);
+    if ('error' in answer) this.log('warn', `request ${command.slice(0, 64)} refused (${String(body.code)}): ${answer.error}`);
   }
 
   /** the pit's `void-round` request, the same on every table: `voidIt` voids the round in progress */
