@@ -60,7 +60,7 @@ export interface RequestAdmissionOptions {
   ownResponsePrefix: string;
   /** `requests.responseTopicPrefixes` */
   responseTopicPrefixes?: readonly string[];
-  limits?: RequestLimitsConfig;
+  limits?: Pick<RequestLimitsConfig, 'ratePerSec' | 'burst' | 'maxPayloadBytes'>;
   /** round ids this table used within the journal's retention (from the store) */
   usedRoundIds?: Iterable<string>;
 }
@@ -101,7 +101,13 @@ export class RequestAdmission {
       return { kind: 'retained', firstOfItsCommand: first };
     }
     const { retained: _retained, ...rest } = r;
-    const input: Extract<TableInput, { type: 'request' }> = { type: 'request', at, ...rest };
+    let input: Extract<TableInput, { type: 'request' }> = { type: 'request', at, ...rest };
+    // checked before anything else, so that no answer (a refusal included) ever goes to such a topic
+    const topicProblem = r.responseTopic === undefined ? null : responseTopicProblem(r.responseTopic, this.allowedPrefixes);
+    if (topicProblem) {
+      const { responseTopic: _t, correlationData: _c, ...withoutResponseTopic } = input;
+      input = withoutResponseTopic;
+    }
     if (this.gate) {
       const a = this.gate.admit(r.payload, at);
       if (a.action === 'drop') {
@@ -113,13 +119,7 @@ export class RequestAdmission {
         return this.refuse({ ...input, ...(a.dropPayload ? { payload: '' } : {}) }, a.reason, code);
       }
     }
-    if (r.responseTopic !== undefined) {
-      const problem = responseTopicProblem(r.responseTopic, this.allowedPrefixes);
-      if (problem) {
-        const { responseTopic: _t, correlationData: _c, ...withoutResponseTopic } = input;
-        return this.refuse(withoutResponseTopic, problem, 'not-allowed');
-      }
-    }
+    if (topicProblem) return this.refuse(input, topicProblem, 'not-allowed');
     if (r.command === 'open-betting') {
       const roundId = this.engineRoundIdOf(r.payload);
       if (roundId !== undefined) {

@@ -122,6 +122,19 @@ describe('the request edge (RequestAdmission)', () => {
     expect(a.counts.refused['not-allowed']).toBe(5);
   });
 
+  it('a request refused for its size or rate never sends its answer to an invalid response topic either', () => {
+    // found by the request fuzz: a too-large request's refusal went to `request/void-round`, which the table then executed
+    const a = admission({ limits: { ratePerSec: 1, burst: 2, maxPayloadBytes: 64 } });
+    const big = inputOf(a.admit({ command: 'status', payload: 'x'.repeat(100), responseTopic: 'casino/bac-01/request/void-round' }, 0));
+    expect(big).toMatchObject({ refusedCode: 'too-large', payload: '' });
+    expect(big.responseTopic).toBeUndefined();
+    inputOf(a.admit({ command: 'status', payload: '{}' }, 0));
+    inputOf(a.admit({ command: 'status', payload: '{}' }, 0));
+    const limited = inputOf(a.admit({ command: 'status', payload: '{}', responseTopic: 'x/#' }, 0));
+    expect(limited.refusedCode).toBe('rate-limited');
+    expect(limited.responseTopic).toBeUndefined();
+  });
+
   it('refuses engine round ids of the gateway\'s own form, and any id the table already used', () => {
     expect(hasGatewayRoundIdForm('bac-01', 'bac-01-s0007-r0031')).toBe(true);
     expect(hasGatewayRoundIdForm('bac-01', 'bac-02-s1-r1')).toBe(true);
