@@ -67,7 +67,14 @@ const section: ChaosSection = {
         await pty.write(b);
         await sleep(5);
       };
+      let shoes = 0;
       for (let i = 0; i < frames; i++) {
+        if (i % 300 === 0) {
+          // a fresh shoe now and then, so the fuzz never runs into a full shoe's card counts
+          chunk.push(frame(`SHOE,${seq},STATE,LOADED`));
+          seq = (seq + 1) % 65536;
+          shoes++;
+        }
         const card = RANKS[Math.floor(rand() * 13)] + SUITS[Math.floor(rand() * 4)];
         const body = `SHOE,${seq},CARD,${card}`;
         seq = (seq + 1) % 65536;
@@ -114,6 +121,7 @@ const section: ChaosSection = {
       let cardsPublished = 0;
       for (const m of rec.messages) {
         if (m.topic !== `casino/${T}/events` || m.payload?.kind !== 'card') continue;
+        if (m.payload.card === null) continue; // face down (new-shoe burns): no value to invent
         cardsPublished++;
         const c = String(m.payload.card);
         published.set(c, (published.get(c) ?? 0) + 1);
@@ -126,7 +134,7 @@ const section: ChaosSection = {
       return {
         section: 'serial-fuzz',
         figures: {
-          'bytes-written': bytes, 'intact-card-frames': intact, 'damaged-frames': corrupted, 'noise-bursts': noise,
+          'bytes-written': bytes, 'intact-card-frames': intact, 'damaged-frames': corrupted, 'noise-bursts': noise, shoes,
           'cards-published': cardsPublished, 'invented-cards': invented, 'machine-failures': machineFailures, 'gateway-offline': offline,
           'still-running': gw.tables.length === 1 ? 0 : 1,
         },
