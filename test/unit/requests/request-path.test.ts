@@ -168,3 +168,20 @@ describe('the request edge (RequestAdmission)', () => {
     expect(a.counts).toMatchObject({ refused: { 'rate-limited': 1000 }, droppedUnanswered: 500 });
   });
 });
+
+describe('refusals in the metrics', () => {
+  it('tablegw_requests_refused_total counts answered refusals by code, unanswered drops and ignored retained copies', async () => {
+    const { GatewayMetrics } = await import('../../../src/metrics/metrics.js');
+    const { Subject } = await import('rxjs');
+    const a = admission({ limits: { ratePerSec: 1, burst: 1, maxPayloadBytes: 1000 } });
+    for (let i = 0; i < 4; i++) a.admit({ command: 'status', payload: '{}' }, 0); // 1 accepted, 1 refused, 2 dropped
+    a.admit({ command: 'new-shoe', payload: '{}', retained: true }, 0);
+    const m = new GatewayMetrics({ defaultMetrics: false });
+    const runtime = { published$: new Subject(), snapshot: { seq: 0, devices: {} }, drivers: [], apply() {}, requestCounts: a.counts };
+    m.addTable({ id: 'bac-01', game: 'baccarat', runtime: runtime as never, link: { connected: true, connected$: new Subject<boolean>() } });
+    const text = await m.registry.metrics();
+    expect(text).toContain('tablegw_requests_refused_total{table="bac-01",outcome="rate-limited"} 1');
+    expect(text).toContain('tablegw_requests_refused_total{table="bac-01",outcome="dropped-unanswered"} 2');
+    expect(text).toContain('tablegw_requests_refused_total{table="bac-01",outcome="retained-ignored"} 1');
+  });
+});
