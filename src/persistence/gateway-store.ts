@@ -13,7 +13,7 @@
  * of those steps leaves the process, so a power loss can never make a published `seq` be reused.
  */
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { Envelope, TableInput } from '../table/types.js';
@@ -104,10 +104,18 @@ export class GatewayStore {
   constructor(dataDir: string | ':memory:', private readonly opts: StoreOptions = { synchronous: 'full', retentionDays: 14 }) {
     if (dataDir === ':memory:') this.path = ':memory:';
     else {
-      mkdirSync(dataDir, { recursive: true });
       this.path = join(dataDir, 'gateway.db');
+      try {
+        mkdirSync(dataDir, { recursive: true });
+      } catch (e) {
+        throw new Error(`dataDir: cannot create "${resolve(dataDir)}": ${(e as NodeJS.ErrnoException).code === 'EACCES' || (e as NodeJS.ErrnoException).code === 'EROFS' ? 'permission denied or a read-only file system' : (e as Error).message}`);
+      }
     }
-    this.db = new Database(this.path);
+    try {
+      this.db = new Database(this.path);
+    } catch (e) {
+      throw new Error(`dataDir: cannot open the journal "${resolve(this.path)}": ${(e as Error).message}${this.path === ':memory:' ? '' : ' (is the directory writable by this user, and not on a read-only file system?)'}`);
+    }
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(`synchronous = ${opts.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
     this.db.pragma('busy_timeout = 10000');
