@@ -214,6 +214,10 @@ export const configSchema = z.object({
     host: z.string().min(1).default('127.0.0.1'),
     /** 0 = any free port (the URL is logged) */
     port: z.number().int().min(0).max(65535).default(8080),
+    /** `Host` names accepted besides localhost, 127.0.0.1, ::1, this PC's name and addresses (DNS rebinding guard) */
+    allowedHosts: z.array(z.string().min(1).max(253)).default([]),
+    /** a file holding a token every path but /healthz and /readyz then requires (advised when host is not a loopback address) */
+    tokenFile: z.string().min(1).optional(),
   }).strict().prefault({}),
   /** the retained `<prefix>/<table>/health` message: every intervalMs and when a table's problems change (0 = on change only) */
   health: z.object({ intervalMs: ms.default(30_000) }).strict().prefault({}),
