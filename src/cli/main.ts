@@ -5,6 +5,7 @@
 import { PROJECT_ROOT } from '../paths.js';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { configFileProblems, describeConfig, maskUrl } from '../config/check-config.js';
 import { ConfigError, loadConfigFile } from '../config/load-config.js';
 import { startGateway } from '../gateway/gateway.js';
 import { createLogger, filterTables } from '../log.js';
@@ -133,12 +134,14 @@ function cmdCheckConfig(argv: string[]): number {
     return values.help ? 0 : 2;
   }
   const cfg = loadConfigFile(positionals[0]);
-  console.log(`${positionals[0]}: valid`);
-  console.log(`  broker: ${cfg.mqtt.url === 'embedded' ? `embedded on ${cfg.embeddedBroker.host}:${cfg.embeddedBroker.port}` : cfg.mqtt.url}, topics under ${cfg.mqtt.topicPrefix}/`);
-  for (const t of cfg.tables) {
-    console.log(`  table ${t.id}: ${t.game}, betting ${t.betting}`);
-    for (const d of t.devices) console.log(`    ${d.id}: ${d.kind} via ${d.transport.type}${d.transport.type === 'serial' ? ` ${d.transport.path} @${d.transport.baudRate}` : ''}`);
+  // every file it names and the data directory, all problems in one run (src/config/check-config.ts)
+  const problems = configFileProblems(cfg);
+  if (problems.length) {
+    console.error(`${positionals[0]}: ${problems.length} problem(s)\n${problems.map((p) => `  - ${maskUrl(p)}`).join('\n')}`);
+    return 1;
   }
+  console.log(`${positionals[0]}: valid`);
+  for (const line of describeConfig(cfg)) console.log(line);
   return 0;
 }
 

@@ -184,12 +184,14 @@ export const signingSchema = z.object({
 
 /** limits on engine requests, per table (docs/SECURITY.md) */
 export const requestLimitsSchema = z.object({
-  /** sustained requests per second a table accepts (token bucket refill rate) */
-  ratePerSec: z.number().min(0.1).max(10_000).default(20).describe('sustained requests per second a table accepts (token bucket refill rate)'),
+  /** sustained requests per second a table accepts (token bucket refill rate); the default admits a fast engine */
+  ratePerSec: z.number().min(0.1).max(10_000).default(200).describe('sustained requests per second a table accepts (token bucket refill rate)'),
   /** requests a table accepts at once before the rate applies (token bucket size) */
-  burst: z.number().int().min(1).max(100_000).default(40).describe('requests a table accepts at once before the rate applies (token bucket size)'),
+  burst: z.number().int().min(1).max(100_000).default(1000).describe('requests a table accepts at once before the rate applies (token bucket size)'),
   /** a request payload larger than this is refused unread */
   maxPayloadBytes: z.number().int().min(64).max(1024 * 1024).default(16 * 1024).describe('a request payload larger than this is refused unread'),
+  responseTopicPrefixes: z.array(z.string().min(1).max(256).refine((p) => !/[+#]/.test(p) && !p.includes('\u0000'), 'a prefix has no wildcard (+, #)')).max(64).default([])
+    .describe('MQTT 5 response topics honoured besides the table\'s own `<prefix>/<table>/response/`: each a topic prefix without wildcards, e.g. `engines/baccarat/replies/`; any other is refused `not-allowed`'),
 }).strict();
 
 export const configSchema = z.object({
@@ -218,6 +220,8 @@ export const configSchema = z.object({
     host: z.string().min(1).default('127.0.0.1').describe('127.0.0.1 by default: the page shows cards as they are dealt'),
     /** 0 = any free port (the URL is logged) */
     port: z.number().int().min(0).max(65535).default(8080).describe('0 = any free port (the URL is logged)'),
+    allowedHosts: z.array(z.string().min(1).max(253)).default([]).describe('`Host` names accepted besides localhost, 127.0.0.1, ::1, this PC\'s name and addresses (DNS rebinding guard)'),
+    tokenFile: z.string().min(1).optional().describe('a file holding a token that every path but /healthz and /readyz then requires (advised when host is not a loopback address)'),
   }).strict().prefault({}).describe('the status page, /metrics, /healthz and /readyz (docs/OPERATIONS.md)'),
   /** the retained `<prefix>/<table>/health` message: every intervalMs and when a table's problems change (0 = on change only) */
   health: z.object({ intervalMs: ms.default(30_000).describe('milliseconds between two `health` messages (0 = on change only)') }).strict().prefault({}).describe('the retained `<prefix>/<table>/health` message: every intervalMs and when a table\'s problems change (0 = on change only)'),

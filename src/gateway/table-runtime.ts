@@ -12,10 +12,11 @@ import { filter, merge, Subject, timer, type Observable, type Subscription, map 
 import type { DeviceDriver, DriverEvent } from '../../drivers/device-driver.js';
 import type { RequestLimitsConfig } from '../config/schema.js';
 import type { Logger } from '../log.js';
+import { validateMessage } from '../mqtt/messages.js';
 import { OutboxSender } from '../mqtt/outbox-sender.js';
 import type { IncomingRequest, TableLink } from '../mqtt/table-link.js';
 import type { GatewayStore, StoredMessage } from '../persistence/gateway-store.js';
-import { RequestGate } from '../security/request-limiter.js';
+import { RequestAdmission, type RequestCounts } from './request-admission.js';
 import { countersOf, initialTableState, step } from '../table/table-machine.js';
 import type { Envelope, TableInput, TableOutput, TableSettings, TableState } from '../table/types.js';
 
@@ -44,6 +45,8 @@ export interface TableRuntimeOptions {
   outboxMaxMessages?: number;
   /** request size cap and rate limit, applied here before a request becomes an input (docs/SECURITY.md) */
   requestLimits?: RequestLimitsConfig;
+  /** MQTT 5 response topics allowed besides the table's own `response/` (`requests.responseTopicPrefixes`) */
+  responseTopicPrefixes?: readonly string[];
 }
 
 export class TableRuntime {
@@ -68,7 +71,7 @@ export class TableRuntime {
   private sinceSnapshot = 0;
   private stopped = false;
   private outboxLevel: 'ok' | 'filling' | 'full' = 'ok';
-  private gate: RequestGate | null = null;
+  private admission: RequestAdmission | null = null;
   private droppedLoggedAt = -Infinity;
 
   constructor(private readonly o: TableRuntimeOptions) {
@@ -82,7 +85,8 @@ export class TableRuntime {
     this.state = initialTableState(o.settings, {});
     this.published$ = this.publishedSubject.asObservable();
     this.inputs$ = this.inputSubject.asObservable();
-    this.outbox = new OutboxSender(o.link, (seq) => this.store.acknowledge(o.settings.tableId, seq));
+    this.outbox = new OutboxSender(o.link, (seq) => this.store.acknowledge(o.settings.tableId, seq), 64,
+      (m, reason) => this.quarantined(m.seq, m.topic, m.payload, reason));
   }
 
   get snapshot(): TableState {
@@ -98,6 +102,7 @@ export class TableRuntime {
       if (seqs[d.deviceId] !== undefined) d.seedSeq(seqs[d.deviceId]);
       d.onSeq = (seq) => this.store.noteDeviceSeq(this.settings.tableId, d.deviceId, seq);
     }
+    this.requestAdmission();
     const deviceInputs = this.drivers.map((d) => d.events$.pipe(map((ev) => this.deviceInput(d.deviceId, ev))));
     const requestInputs = this.link.requests$.pipe(map((r) => this.admitRequest(r)), filter((i): i is TableInput => i !== null));
     this.sub = merge(...deviceInputs, requestInputs, this.timerInputs).subscribe((input) => this.apply(input));
@@ -147,17 +152,33 @@ export class TableRuntime {
    */
   private admitRequest(r: IncomingRequest): TableInput | null {
     const at = this.clock();
-    const input: TableInput = { type: 'request', at, ...r };
-    if (!this.o.requestLimits) return input;
-    this.gate ??= new RequestGate(this.o.requestLimits);
-    const a = this.gate.admit(r.payload, at);
-    if (a.action === 'accept') return input;
-    if (a.action === 'refuse') return { ...input, ...(a.dropPayload ? { payload: '' } : {}), refused: a.reason };
+    const a = this.requestAdmission().admit(r, at);
+    if (a.kind === 'input') return a.input;
+    if (a.kind === 'retained') {
+      if (a.firstOfItsCommand) this.log.warn(`a retained request/${r.command.slice(0, 64)} was delivered (a stale copy the broker keeps): not executed; clear it with an empty retained message`);
+      return null;
+    }
     if (at - this.droppedLoggedAt >= 10_000) {
       this.droppedLoggedAt = at;
-      this.log.warn(`requests over the rate limit: ${this.gate.takeDropped()} dropped without an answer (latest: ${r.command})`);
+      this.log.warn(`requests over the rate limit: ${this.requestAdmission().takeDropped()} dropped without an answer (latest: ${r.command.slice(0, 64)})`);
     }
     return null;
+  }
+
+  private requestAdmission(): RequestAdmission {
+    this.admission ??= new RequestAdmission({
+      tableId: this.settings.tableId,
+      ownResponsePrefix: this.link.topics.response(''),
+      responseTopicPrefixes: this.o.responseTopicPrefixes,
+      limits: this.o.requestLimits,
+      usedRoundIds: this.store.engineRoundIds(this.settings.tableId),
+    });
+    return this.admission;
+  }
+
+  /** what happened to the table's requests at the edge since the start (for `/metrics`) */
+  get requestCounts(): RequestCounts {
+    return this.requestAdmission().counts;
   }
 
   private deviceInput(deviceId: string, ev: DriverEvent): TableInput {
@@ -184,10 +205,15 @@ export class TableRuntime {
     this.state = result.state;
     const outputs = result.outputs;
     const messages: StoredMessage[] = [];
+    /** index in `messages` -> why it must not be published (checked against the topic map and its schema) */
+    const invalid = new Map<number, string>();
     let roundEnded = false;
     for (const o of outputs) {
       if (o.type !== 'publish') continue;
       if (o.topic === 'result') roundEnded = true;
+      this.admission?.notePublished(o.payload);
+      const problems = validateMessage(o.topic, o.payload);
+      if (problems.length) invalid.set(messages.length, problems.slice(0, 3).join('; '));
       messages.push({
         seq: o.payload.seq, topic: o.topic, retain: o.retain, payload: this.serialize(o.payload),
         ...(o.alsoTo ? { alsoTopic: o.alsoTo.topic, alsoCorrelation: o.alsoTo.correlationData } : {}),
@@ -200,10 +226,34 @@ export class TableRuntime {
       this.inputSubject.next(input);
       let i = 0;
       for (const o of outputs) {
-        if (o.type === 'publish') this.publishStored(messages[i++], o, input);
-        else this.carryOut(o);
+        if (o.type !== 'publish') this.carryOut(o);
+        else {
+          const m = messages[i];
+          const problem = invalid.get(i++);
+          if (problem === undefined) this.publishStored(m, o, input);
+          else {
+            // journaled (its seq is used and replays), never sent
+            this.store.acknowledge(this.settings.tableId, m.seq);
+            this.quarantined(m.seq, m.topic, m.payload, `it does not match the topic map: ${problem}`);
+          }
+        }
       }
     });
+  }
+
+  /**
+   * A message that is never to be delivered: invalid against the topic map, or refused by the
+   * broker. It is marked delivered so it cannot block the outbox, logged, and reported with a
+   * critical `message-quarantined` alert (not for such an alert itself: no loop).
+   */
+  private quarantined(seq: number, topic: string, payload: string, reason: string): void {
+    this.log.error(`message seq ${seq} on ${topic.slice(0, 200)} quarantined, not delivered: ${reason}`);
+    if (this.stopped || (topic === 'alerts' && payload.includes('"message-quarantined"'))) return;
+    setImmediate(() => this.apply({
+      type: 'gateway-alert', at: this.clock(), kind: 'message-quarantined',
+      detail: `message seq ${seq} on ${topic.slice(0, 200)} was not delivered: ${reason.slice(0, 300)}`,
+      data: { quarantinedSeq: seq, topic: topic.slice(0, 200) },
+    }));
   }
 
   private publishStored(m: StoredMessage, o: Extract<TableOutput, { type: 'publish' }>, input: TableInput): void {

@@ -50,6 +50,21 @@ export class GatewayMetrics {
           each((t) => { for (const d of t.runtime.drivers) this.inc({ table: t.id, device: d.deviceId }, read(d)); });
         },
       });
+    new Counter({
+      name: 'tablegw_requests_refused_total',
+      help: 'Engine requests refused at the table\'s edge, by outcome: answered with a code (rate-limited, too-large, not-allowed, duplicate-round-id), dropped unanswered beyond the answer bound, or retained copies not executed',
+      labelNames: ['table', 'outcome'] as const, registers,
+      collect() {
+        this.reset();
+        each((t) => {
+          const c = t.runtime.requestCounts;
+          if (!c) return;
+          for (const [code, n] of Object.entries(c.refused)) this.inc({ table: t.id, outcome: code }, n ?? 0);
+          this.inc({ table: t.id, outcome: 'dropped-unanswered' }, c.droppedUnanswered);
+          this.inc({ table: t.id, outcome: 'retained-ignored' }, c.retainedIgnored);
+        });
+      },
+    });
     driverCounter('tablegw_device_frames_total', 'Valid frames received from each device since the gateway started', (d) => d.framesTotal);
     driverCounter('tablegw_device_bad_frames_total', 'Frames rejected (checksum, framing, unknown type, ...) from each device', (d) => d.rejectedTotal);
     driverCounter('tablegw_device_duplicate_frames_total', 'Retransmitted frames dropped as duplicates (same SEQ) from each device', (d) => d.duplicates);

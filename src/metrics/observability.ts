@@ -8,6 +8,12 @@ import type { GatewayConfig } from '../config/schema.js';
 import type { Logger } from '../log.js';
 import { StatusFeed } from '../status-page/feed.js';
 import { startHttpServer, type HttpServer } from '../status-page/server.js';
+import { readFileSync } from 'node:fs';
+import { registerSecret } from '../log.js';
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host.startsWith('127.');
+}
 import { HealthReporter } from './health.js';
 import { GatewayMetrics } from './metrics.js';
 import type { GatewayInfo } from '../mqtt/gateway-info.js';
@@ -43,7 +49,11 @@ export class Observability {
     const h = this.cfg.http;
     if (!h.enabled) return;
     try {
-      this.server = await startHttpServer({ host: h.host, port: h.port, feed: this.feed, metrics: this.metrics, tables: this.tables, logger: this.log, info: this.info });
+      const token = h.tokenFile ? readFileSync(h.tokenFile, 'utf8').trim() : undefined;
+      if (h.tokenFile && !token) throw new Error(`http.tokenFile: "${h.tokenFile}" is empty`);
+      registerSecret(token);
+      if (!token && !isLoopback(h.host)) this.log.warn(`the status page listens on ${h.host}, beyond this PC, without a token: anyone on that network sees cards as they are dealt (set http.tokenFile)`);
+      this.server = await startHttpServer({ host: h.host, port: h.port, feed: this.feed, metrics: this.metrics, tables: this.tables, logger: this.log, allowedHosts: h.allowedHosts, info: this.info, ...(token ? { token } : {}) });
       this.log.info(`status page on ${this.server.url}/ (metrics ${this.server.url}/metrics, readiness ${this.server.url}/readyz)`);
     } catch (e) {
       // the tables go on without their status page: it is not worth stopping a table for

@@ -3,6 +3,7 @@
  * envelopes it publishes, its machine state, its device drivers) and its MQTT link.
  */
 import type { Observable } from 'rxjs';
+import type { RequestCounts } from '../gateway/request-admission.js';
 import type { PublishedMessage } from '../gateway/table-runtime.js';
 import type { TableInput, TableState } from '../table/types.js';
 
@@ -23,6 +24,8 @@ export interface TableView {
     apply(input: TableInput): void;
     /** the durable outbox: messages not yet acknowledged by the broker */
     readonly outbox?: { readonly depth: number };
+    /** engine requests refused or ignored at the edge (`tablegw_requests_refused_total`) */
+    readonly requestCounts?: RequestCounts;
   };
   link: {
     readonly connected: boolean;

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { NON_CARD_GAME_IDS } from '../games/non-card-games.js';
 import { CARD_GAMES, GAME_IDS } from '../games/registry.js';
 import { ALERT_KINDS } from '../table/alerts.js';
-import { REQUEST_SCHEMAS } from './requests.js';
+import { REQUEST_ERROR_CODES, REQUEST_SCHEMAS } from './requests.js';
 
 export const cardSchema = z.string().regex(/^[A2-9TJQK][SHDC]$/).describe('a card: rank A23456789TJQK + suit SHDC, e.g. "AS", "TD"');
 /** a card as the public may see it: null while it lies face down */
@@ -19,7 +19,7 @@ export const visibleCardSchema = z.union([cardSchema, z.null()]).describe('a car
 const tableId = z.string().regex(/^[a-z0-9-]{1,32}$/);
 /** where a card goes: `burn`, `reveal`, `discard`, or a position of a game's layout (a blackjack split hand adds `a`/`b`) */
 const CARD_ROLES = [...new Set(['burn', 'reveal', 'discard', ...Object.values(CARD_GAMES).flatMap((g) => g.positions)])] as [string, ...string[]];
-const cardRole = z.union([z.enum(CARD_ROLES), z.string().regex(/^seat[1-9][0-9]?[ab]$/).describe('a blackjack split hand')]);
+const cardRole = z.union([z.enum(CARD_ROLES), z.string().regex(/^seat[1-9][0-9]?[abs]$/).describe('a blackjack split hand (`seat2a`, `seat2b`) or standing hand of a shared seat (`seat2s`)')]);
 /** every game id the gateway knows (games.md): an enum in the API document */
 const gameId = z.enum([...GAME_IDS, ...NON_CARD_GAME_IDS] as [string, ...string[]]).describe('game id (games.md)');
 
@@ -85,11 +85,15 @@ export const EVENT_SCHEMAS = {
     cardNo: z.number().int().min(1).describe('the card\'s number in the shoe (or deck)'),
     unnecessary: z.literal(true).optional().describe('a card drawn when none was expected: it becomes a burn of the next round'),
     exposed: z.literal(true).optional().describe('dealt face up while betting was open: the round is void'),
-  }, 'a card came out of the shoe'),
+    unread: z.literal(true).optional().describe('a burn card dropped before it was read: it counts as that burn, its value unknown (`card` null)'),
+    afterLastRound: z.literal(true).optional().describe('role `discard`: drawn after the shoe\'s last round'),
+    foreign: z.literal(true).optional().describe('role `discard`: a card that is not of this shoe (the `foreign-card` alert)'),
+    deckExhausted: z.literal(true).optional().describe('role `discard`: the card that found the deck exhausted (the round is void)'),
+  }, 'a card came out of the shoe: every card counted appears in exactly one card event'),
   misread: eventKind('misread', { deviceId: z.string() }, 'the shoe could not read a card: a rescan is required'),
   rescan: eventKind('rescan', { deviceId: z.string(), card: visibleCardSchema }, 'the misread card was rescanned (dealt right after)'),
-  cut: eventKind('cut', { deviceId: z.string(), when: z.enum(['in-round', 'between-rounds', 'after-shoe']) }, 'the cut card came out'),
-  drop: eventKind('drop', { deviceId: z.string(), read: z.literal(true), detail: z.string() }, 'a card that had been read was dropped (it counts)'),
+  cut: eventKind('cut', { deviceId: z.string(), when: z.enum(['in-round', 'between-rounds', 'after-shoe', 'before-first-card']).describe('`before-first-card`: Pok Deng, after open-betting: this round is the last') }, 'the cut card came out'),
+  drop: eventKind('drop', { deviceId: z.string(), read: z.boolean().describe('false only for a burn card dropped unread: it counts as that burn'), detail: z.string() }, 'a card was dropped (a read one counts; a face-down one voids the round)'),
   reveal: eventKind('reveal', {
     cards: z.array(z.object({ position: z.string(), index: z.number().int().min(0), card: cardSchema }).strict()),
   }, 'face-down cards turned over at their reveal point'),
@@ -99,8 +103,8 @@ export const EVENT_SCHEMAS = {
     queued: z.number().int().min(0).describe('frames read while the round was held, now taken in order'),
   }, 'the pit confirmed no card was lost in a round held after a frame gap (resume-round)'),
   'device-restart': eventKind('device-restart', { deviceId: z.string() }, 'the device restarted (its SEQ went back to 0)'),
-  decision: eventKind('decision', { seat: z.string(), action: z.string() }, 'a player decision the engine sent'),
-  correction: eventKind('correction', { correction: z.string() }, 'a dealer correction the rules allow'),
+  decision: eventKind('decision', { seat: z.string(), action: z.string(), keepStanding: z.literal(true).optional().describe('blackjack shared seat: the cards so far stay as the standing hand `<seat>s`') }, 'a player decision the engine sent'),
+  correction: eventKind('correction', { correction: z.string(), by: z.string().optional().describe('the operator id (a correction of a completed round)'), roundId: z.string().optional() }, 'a correction the rules allow: during the round, or of a completed round within the correction window'),
   shuffler: eventKind('shuffler', {
     deviceId: z.string(),
     state: z.string().optional().describe('the STATE the shuffler reported (IDLE, SHUFFLING, READY, JAM, DOOR_OPEN, ERROR)'),
@@ -191,7 +195,11 @@ export const roundMessageSchema = z.union([cardRoundMessageSchema, diceRoundMess
 // ------------------------------------------------------------------ result
 
 const resultFields = {
-  status: z.enum(['complete', 'void']),
+  status: z.enum(['complete', 'void', 'corrected']).describe('`corrected` (or `void`) with `supersedesSeq`: the pit corrected or voided a completed round (games.md Corrections)'),
+  supersedesSeq: z.number().int().min(1).optional().describe('the `seq` of the result this one replaces'),
+  correction: z.object({
+    kind: z.enum(['void', 'cards', 'reverse-order', 'dice', 'balls']), by: z.string(), reason: z.string().optional(),
+  }).strict().optional().describe('what the pit did to a completed round, and who'),
   reason: z.enum(ALERT_KINDS).optional().describe('why the round is void'),
   detail: z.string().optional(),
   outcome: z.union([z.record(z.string(), z.unknown()), z.null()]).describe('the game\'s outcome (games.md); null for a void round'),
@@ -199,14 +207,14 @@ const resultFields = {
 
 export const cardResultMessageSchema = message('result', {
   ...resultFields,
-  cards: z.record(z.string(), z.array(cardSchema)).describe('position -> cards; `burn` holds the round\'s burns'),
+  cards: z.record(z.string(), z.array(z.union([cardSchema, z.null()]))).describe('position -> cards; `burn` holds the round\'s burns (null for a burn card dropped unread)'),
 }).describe('card games: the final result of a round');
 
 export const diceResultMessageSchema = message('result', {
   ...resultFields,
   dice: z.union([z.tuple([die, die, die]), z.null()]).describe('the valid roll (null when void)'),
   bounces: z.number().int().min(0).optional(),
-  attempts: z.number().int().min(0).describe('void attempts before the valid roll'),
+  attempts: z.number().int().min(0).optional().describe('void attempts before the valid roll (not on a result that corrects a completed round)'),
 }).describe('sic bo: the final result of a round');
 
 export const kenoResultMessageSchema = message('result', {
@@ -241,7 +249,7 @@ export const shoeMessageSchema = message('shoe', {
   revealCard: z.union([cardSchema, z.null()]).describe('the first card of a new shoe (null for a shoe the gateway did not see loaded)'),
   burnCount: z.number().int().min(0).describe('how many cards the new-shoe burn takes'),
   roundsCompleted: z.number().int().min(0),
-  burnCards: z.array(cardSchema).optional().describe('the new-shoe burn cards: only once the shoe is closed or void'),
+  burnCards: z.array(z.union([cardSchema, z.null()])).optional().describe('the new-shoe burn cards: only once the shoe is closed or void'),
 }).describe('the shoe (or deck) in the table');
 
 // ------------------------------------------------------------------ response/<command>
@@ -250,6 +258,7 @@ export const responseMessageSchema = message('response', {
   command: z.string(),
   transaction: z.union([z.string(), z.null()]),
   status: z.enum(['ok', 'error']),
+  code: z.enum(REQUEST_ERROR_CODES).optional().describe('with status "error": a stable machine-readable reason (mqtt-api.md)'),
   error: z.string().optional(),
   data: z.record(z.string(), z.unknown()).optional(),
 }).describe('the answer to a request/<command>');

@@ -6,8 +6,19 @@
  * when it gives a message up (an error), every message not yet acknowledged is sent again, in
  * order, a second later or at the next connect. Delivery is at-least-once, in order.
  */
+import { topicNameProblem } from '../gateway/request-admission.js';
 import type { StoredMessage } from '../persistence/gateway-store.js';
 import type { TableLink } from './table-link.js';
+
+/**
+ * A message the broker refused (an MQTT 5 PUBACK reason code of 0x80 or more: not authorized,
+ * topic name invalid, quota exceeded, ...): sending it again would be refused again, so it must
+ * not hold the messages behind it. Errors without a reason code (a lost connection) are resent.
+ */
+function brokerRefusal(err: Error): string | null {
+  const code = (err as Error & { code?: unknown }).code;
+  return typeof code === 'number' && code >= 0x80 ? `the broker refused it (reason code 0x${code.toString(16)}: ${err.message})` : null;
+}
 
 export class OutboxSender {
   /** messages not acknowledged yet, in seq order, from `base`; [base, next) are handed over */
@@ -24,6 +35,11 @@ export class OutboxSender {
     private readonly link: TableLink,
     private readonly onAcked: (seq: number) => void,
     private readonly window = 64,
+    /**
+     * a message that can never be delivered (its topic is not a valid topic name, or the broker
+     * refused it): it is counted as done, so it cannot block the outbox, and reported here
+     */
+    private readonly onQuarantined: (m: StoredMessage, reason: string) => void = () => {},
   ) {
     link.connected$.subscribe((up) => {
       if (!up) return;
@@ -46,12 +62,24 @@ export class OutboxSender {
     while (!this.blocked && this.link.connected && this.inflight < this.window && this.next < this.queue.length) {
       const m = this.queue[this.next++];
       this.inflight++;
-      if (m.alsoTopic) this.link.publish(m.alsoTopic, m.payload, false, m.alsoCorrelation);
-      this.link.publish(this.link.topics.full(m.topic), m.payload, m.retain, undefined, (err) => this.settled(m, err));
+      const topic = this.link.topics.full(m.topic);
+      const invalid = topicNameProblem(topic);
+      if (invalid) {
+        // a broker disconnects a client that publishes on such a topic: never send it
+        queueMicrotask(() => this.settled(m, undefined, `its topic "${topic.slice(0, 200)}" is not a valid topic name: ${invalid}`));
+        continue;
+      }
+      if (m.alsoTopic && !topicNameProblem(m.alsoTopic)) this.link.publish(m.alsoTopic, m.payload, false, m.alsoCorrelation);
+      this.link.publish(topic, m.payload, m.retain, undefined, (err) => this.settled(m, err));
     }
   }
 
-  private settled(m: StoredMessage, err?: Error): void {
+  private settled(m: StoredMessage, err?: Error, quarantine?: string): void {
+    const refusal = quarantine ?? (err ? brokerRefusal(err) : null);
+    if (refusal) {
+      err = undefined;
+      this.onQuarantined(m, refusal);
+    }
     if (err) {
       if (this.blocked) return;
       // mqtt.js gave this message up: send everything unacknowledged again, in order

@@ -34,33 +34,53 @@ export const REQUEST_SCHEMAS = {
 export type RequestCommand = keyof typeof REQUEST_SCHEMAS;
 export const REQUEST_COMMANDS = Object.keys(REQUEST_SCHEMAS) as RequestCommand[];
 
+/**
+ * The stable machine-readable `code` of an error answer (mqtt-api.md). Engines branch on it; the
+ * `error` text beside it is for people and may change.
+ */
+export const REQUEST_ERROR_CODES = [
+  'invalid-json', 'not-an-object', 'invalid-args', 'unknown-command', 'wrong-phase',
+  'duplicate-round-id', 'too-large', 'rate-limited', 'not-allowed', 'outside-window',
+] as const;
+export type RequestErrorCode = (typeof REQUEST_ERROR_CODES)[number];
+
 export type ParsedRequest =
   | { ok: true; command: RequestCommand; transaction?: string; args: Record<string, unknown> }
-  | { ok: false; command: string; transaction?: string; error: string };
+  | { ok: false; command: string; transaction?: string; code: RequestErrorCode; error: string };
 
-/** Parses a request payload (raw text) for `command`. Never throws. */
+/** `command` is one of the commands listed above: an own property only, never `toString` or `__proto__` */
+export function isRequestCommand(command: string): command is RequestCommand {
+  return Object.prototype.hasOwnProperty.call(REQUEST_SCHEMAS, command);
+}
+
+/**
+ * Parses a request payload (raw text) for `command`. Never throws. A payload that is not a JSON
+ * object (an empty one included: the usual way to clear a retained message) is `not-an-object`.
+ */
 export function parseRequest(command: string, payloadText: string): ParsedRequest {
+  if (payloadText.trim() === '') {
+    return { ok: false, command, code: 'not-an-object', error: 'the payload is empty: a request is a JSON object, e.g. {"transaction":"t1"}' };
+  }
   let json: unknown;
-  if (payloadText.trim() === '') json = {};
-  else {
-    try {
-      json = JSON.parse(payloadText);
-    } catch (e) {
-      return { ok: false, command, error: `payload is not valid JSON: ${(e as Error).message}` };
-    }
+  try {
+    json = JSON.parse(payloadText);
+  } catch (e) {
+    return { ok: false, command, code: 'invalid-json', error: `payload is not valid JSON: ${(e as Error).message}` };
   }
-  const transactionOf = (v: unknown): string | undefined =>
-    v && typeof v === 'object' && typeof (v as { transaction?: unknown }).transaction === 'string'
-      ? (v as { transaction: string }).transaction : undefined;
-  if (!(command in REQUEST_SCHEMAS)) {
-    return { ok: false, command, transaction: transactionOf(json), error: `unknown command "${command}" (known: ${REQUEST_COMMANDS.join(', ')})` };
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) {
+    return { ok: false, command, code: 'not-an-object', error: `the payload is ${Array.isArray(json) ? 'an array' : json === null ? 'null' : `a ${typeof json}`}: a request is a JSON object` };
   }
-  const schema = REQUEST_SCHEMAS[command as RequestCommand] as z.ZodType<Record<string, unknown>>;
+  const tx = Object.prototype.hasOwnProperty.call(json, 'transaction') ? (json as { transaction?: unknown }).transaction : undefined;
+  const transaction = typeof tx === 'string' ? tx.slice(0, 128) : undefined;
+  if (!isRequestCommand(command)) {
+    return { ok: false, command, transaction, code: 'unknown-command', error: `unknown command "${command.slice(0, 64)}" (known: ${REQUEST_COMMANDS.join(', ')})` };
+  }
+  const schema = REQUEST_SCHEMAS[command] as z.ZodType<Record<string, unknown>>;
   const r = schema.safeParse(json);
   if (!r.success) {
     const msg = r.error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(payload)'}: ${i.message}`).join('; ');
-    return { ok: false, command, transaction: transactionOf(json), error: `invalid request: ${msg}` };
+    return { ok: false, command, transaction, code: 'invalid-args', error: `invalid request: ${msg}` };
   }
-  const { transaction: tx, ...args } = r.data as { transaction?: string } & Record<string, unknown>;
-  return { ok: true, command: command as RequestCommand, transaction: tx, args };
+  const { transaction: validTx, ...args } = r.data as { transaction?: string } & Record<string, unknown>;
+  return { ok: true, command, transaction: validTx, args };
 }

@@ -45,6 +45,8 @@ export interface IncomingRequest {
   payload: string;
   responseTopic?: string;
   correlationData?: string;
+  /** delivered with the retain flag: a stale copy the broker keeps, never executed (mqtt-api.md) */
+  retained?: boolean;
 }
 
 export class TableLink {
@@ -130,6 +132,7 @@ export class TableLink {
         payload: payload.toString('utf8'),
         ...(props?.responseTopic ? { responseTopic: props.responseTopic } : {}),
         ...(props?.correlationData ? { correlationData: Buffer.from(props.correlationData).toString('base64') } : {}),
+        ...(packet.retain ? { retained: true } : {}),
       });
     });
   }

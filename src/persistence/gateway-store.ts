@@ -13,7 +13,7 @@
  * of those steps leaves the process, so a power loss can never make a published `seq` be reused.
  */
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { Envelope, TableCounters, TableInput } from '../table/types.js';
@@ -116,16 +116,24 @@ export class GatewayStore {
       this.path = ':memory:';
       this.dir = null;
     } else {
-      mkdirSync(dataDir, { recursive: true });
       this.path = join(dataDir, 'gateway.db');
       this.dir = dataDir;
+      try {
+        mkdirSync(dataDir, { recursive: true });
+      } catch (e) {
+        throw new Error(`dataDir: cannot create "${resolve(dataDir)}": ${(e as NodeJS.ErrnoException).code === 'EACCES' || (e as NodeJS.ErrnoException).code === 'EROFS' ? 'permission denied or a read-only file system' : (e as Error).message}`);
+      }
       try {
         this.hwm = readHwm(dataDir) ?? {};
       } catch {
         this.hwm = {}; // the gateway checks the journal before it opens the store (checkJournal)
       }
     }
-    this.db = new Database(this.path);
+    try {
+      this.db = new Database(this.path);
+    } catch (e) {
+      throw new Error(`dataDir: cannot open the journal "${resolve(this.path)}": ${(e as Error).message}${this.path === ':memory:' ? '' : ' (is the directory writable by this user, and not on a read-only file system?)'}`);
+    }
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(`synchronous = ${opts.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
     this.db.pragma('busy_timeout = 10000');
@@ -220,6 +228,16 @@ export class GatewayStore {
   deviceSeqs(tableId: string): Record<string, number> {
     const rows = this.db.prepare('SELECT device_id AS d, seq FROM device_seq WHERE table_id = ?').all(tableId) as Array<{ d: string; seq: number }>;
     return Object.fromEntries(rows.map((r) => [r.d, r.seq]));
+  }
+
+  /**
+   * The round ids the table started on an engine's `open-betting` that the store still holds
+   * (the journal's retention): an engine may not use one of them again (mqtt-api.md).
+   */
+  engineRoundIds(tableId: string): string[] {
+    const rows = this.db.prepare(`SELECT DISTINCT json_extract(payload, '$.data.roundId') AS id FROM messages
+      WHERE table_id = ? AND topic = 'response/open-betting' AND json_extract(payload, '$.status') = 'ok'`).all(tableId) as Array<{ id: unknown }>;
+    return rows.map((r) => r.id).filter((id): id is string => typeof id === 'string');
   }
 
   unackedCount(tableId: string): number {

@@ -42,7 +42,7 @@ export class RequestGate {
   /** requests dropped without an answer since the last `takeDropped()` */
   private dropped = 0;
 
-  constructor(private readonly limits: RequestLimitsConfig) {
+  constructor(private readonly limits: Pick<RequestLimitsConfig, 'ratePerSec' | 'burst' | 'maxPayloadBytes'>) {
     this.requests = new TokenBucket(limits.ratePerSec, limits.burst);
     this.refusals = new TokenBucket(limits.ratePerSec, limits.burst);
   }

@@ -69,7 +69,12 @@ function canon(value: unknown, path: string): string {
  */
 export function canonicalJson(envelope: Record<string, unknown>): string {
   if (envelope === null || typeof envelope !== 'object' || Array.isArray(envelope)) throw new TypeError('canonicalJson: an envelope is a JSON object');
-  const { signature: _ignored, ...rest } = envelope;
+  const { signature, ...rest } = envelope;
+  // the signature covers its own `alg` and `keyId` (mqtt-api.md, "Signatures"): only `sig` is left out
+  if (signature !== null && typeof signature === 'object' && !Array.isArray(signature)) {
+    const { sig: _sig, ...covered } = signature as Record<string, unknown>;
+    return canon({ ...rest, signature: covered }, '$');
+  }
   return canon(rest, '$');
 }
 
@@ -103,12 +108,14 @@ export function keyFingerprint(key: KeyObject | string | Buffer): string {
  */
 export function signEnvelope<T extends Record<string, unknown>>(envelope: T, privateKey: KeyObject | string | Buffer, keyId?: string): T & { signature: EnvelopeSignature } {
   const key = asPrivateKey(privateKey);
-  const sig = sign(null, signedBytes(envelope), key).toString('base64');
   const { signature: _old, ...rest } = envelope;
-  return { ...(rest as T), signature: { alg: SIGNATURE_ALG, keyId: keyId ?? keyFingerprint(key), sig } };
+  const covered: Omit<EnvelopeSignature, 'sig'> = { alg: SIGNATURE_ALG, keyId: keyId ?? keyFingerprint(key) };
+  const sig = sign(null, signedBytes({ ...rest, signature: covered }), key).toString('base64');
+  return { ...(rest as T), signature: { ...covered, sig } };
 }
 
-export type VerifyResult = { ok: true; keyId: string } | { ok: false; reason: string };
+/** `keyId`: the id the (signed) signature names; `verifiedBy`: the fingerprint of the public key that verified it */
+export type VerifyResult = { ok: true; keyId: string; verifiedBy: string } | { ok: false; reason: string };
 
 /**
  * Checks an envelope's signature and says why it fails. `envelope`: the parsed message or its JSON
@@ -145,7 +152,8 @@ export function checkEnvelopeSignature(envelope: Record<string, unknown> | strin
   if (!verify(null, bytes, pub, Buffer.from(sig, 'base64'))) {
     return { ok: false, reason: `signature does not match (signed with ${typeof keyId === 'string' ? keyId : 'an unknown key'}; this key is ${keyFingerprint(pub)})` };
   }
-  return { ok: true, keyId: typeof keyId === 'string' ? keyId : keyFingerprint(pub) };
+  const verifiedBy = keyFingerprint(pub);
+  return { ok: true, keyId: typeof keyId === 'string' ? keyId : verifiedBy, verifiedBy };
 }
 
 /**

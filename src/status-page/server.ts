@@ -11,7 +11,9 @@
  *   GET /healthz     200 while the process is up
  *   GET /readyz      200 when every table's broker connection and every device are up, else 503
  */
+import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { hostname, networkInterfaces } from 'node:os';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Subscription } from 'rxjs';
 import type { Logger } from '../log.js';
@@ -33,6 +35,50 @@ export interface HttpServerOptions {
   maxClients?: number;
   /** the gateway's `info` document (src/mqtt/gateway-info.ts), served on /api/info */
   info?: unknown;
+  /** `Host` header values (without port) accepted besides the loopback names and this PC's addresses (`http.allowedHosts`) */
+  allowedHosts?: readonly string[];
+  /** when set, every path but /healthz and /readyz needs it (`http.tokenFile`) */
+  token?: string;
+}
+
+/**
+ * The host names a request may carry in its `Host` header: a page on evil.example whose name
+ * resolves to this PC (DNS rebinding) sends `Host: evil.example` and is refused.
+ */
+export function acceptedHosts(bindHost: string, extra: readonly string[] = []): Set<string> {
+  const hosts = new Set<string>(['localhost', '127.0.0.1', '::1', bindHost.toLowerCase(), hostname().toLowerCase(), ...extra.map((h) => h.toLowerCase())]);
+  for (const list of Object.values(networkInterfaces())) for (const a of list ?? []) hosts.add(a.address.toLowerCase());
+  return hosts;
+}
+
+/** `Host: name:port` / `[::1]:port` -> the name */
+function hostOf(header: string | undefined): string {
+  if (!header) return '';
+  const h = header.trim().toLowerCase();
+  if (h.startsWith('[')) return h.slice(1, h.indexOf(']') >>> 0);
+  const i = h.lastIndexOf(':');
+  return i >= 0 ? h.slice(0, i) : h;
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+const TOKEN_COOKIE = 'tablegw_token';
+
+/** the token a request presents: `Authorization: Bearer`, `?token=` (sets the cookie for the page's feed), or the cookie */
+function presentedToken(req: IncomingMessage): { token: string | null; fromQuery: boolean } {
+  const auth = req.headers.authorization;
+  if (auth?.startsWith('Bearer ')) return { token: auth.slice(7).trim(), fromQuery: false };
+  const q = new URL(req.url ?? '/', 'http://x').searchParams.get('token');
+  if (q) return { token: q, fromQuery: true };
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const [k, ...v] = part.trim().split('=');
+    if (k === TOKEN_COOKIE) return { token: decodeURIComponent(v.join('=')), fromQuery: false };
+  }
+  return { token: null, fromQuery: false };
 }
 
 export interface HttpServer {
@@ -60,11 +106,24 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
     res.end(text);
   };
 
+  const hosts = acceptedHosts(o.host, o.allowedHosts);
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0];
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
       return;
+    }
+    if (!hosts.has(hostOf(req.headers.host))) {
+      res.writeHead(421, { 'content-type': 'text/plain; charset=utf-8' }).end('this host name is not served here (add it to http.allowedHosts)\n');
+      return;
+    }
+    if (o.token !== undefined && path !== '/healthz' && path !== '/readyz') {
+      const p = presentedToken(req);
+      if (p.token === null || !safeEqual(p.token, o.token)) {
+        res.writeHead(401, { 'content-type': 'text/plain; charset=utf-8', 'www-authenticate': 'Bearer' }).end('a token is required (Authorization: Bearer, or ?token= once in the browser)\n');
+        return;
+      }
+      if (p.fromQuery) res.setHeader('set-cookie', `${TOKEN_COOKIE}=${encodeURIComponent(o.token)}; HttpOnly; SameSite=Strict; Path=/`);
     }
     switch (path) {
       case '/':

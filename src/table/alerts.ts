@@ -17,10 +17,12 @@ export const ALERT_KINDS = [
   'journal-loss',
   // a configured device that has not connected `missingAfterMs` after the start (docs/FAULTS.md)
   'device-missing',
+  // a message that can never be delivered (invalid against the topic map, or refused by the broker)
+  'message-quarantined',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
-const CRITICAL: ReadonlySet<string> = new Set(['foreign-card', 'shoe-void', 'device-error', 'shuffler-jam', 'card-count-mismatch', 'outbox-full', 'journal-loss']);
+const CRITICAL: ReadonlySet<string> = new Set(['foreign-card', 'shoe-void', 'device-error', 'shuffler-jam', 'card-count-mismatch', 'outbox-full', 'journal-loss', 'message-quarantined']);
 /** security alerts: always critical (docs/SECURITY.md) */
 const SECURITY: ReadonlySet<string> = new Set(['device-not-allowed']);
 

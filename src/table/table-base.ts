@@ -5,7 +5,7 @@
  * with its own frames, requests and timers. Pure: time comes from the input, nothing else.
  */
 import type { DeviceFrame } from '../../drivers/codecs/frames.js';
-import { parseRequest, type ParsedRequest } from '../mqtt/requests.js';
+import { parseRequest, type ParsedRequest, type RequestErrorCode } from '../mqtt/requests.js';
 import { severityOf, type AlertKind, type Severity } from './alerts.js';
 import { tableProblems, type HealthReport } from './health.js';
 import type {
@@ -24,8 +24,13 @@ const MAX_REPEAT = 1024;
 
 const ENVELOPE_KEYS: ReadonlySet<string> = new Set(['v', 'type', 'table', 'game', 'seq', 'ts']);
 
-/** `code`: a machine-readable error code of mqtt-api.md (e.g. `invalid-args`, `wrong-phase`, `outside-window`) */
-export type RequestAnswer = { error: string; code?: string } | { data?: Record<string, unknown> };
+/** an error answer's `code` defaults to `wrong-phase`: what a table refuses is mostly "not now" */
+export type RequestAnswer = { error: string; code?: RequestErrorCode } | { data?: Record<string, unknown> };
+
+/** the code of a request refused at the runtime's edge, for journals written before codes existed */
+function refusalCode(reason: string): RequestErrorCode {
+  return reason.startsWith('payload too large') ? 'too-large' : 'rate-limited';
+}
 
 /** Fresh device records: every configured device starts `disconnected`. */
 export function initialDevices(settings: BaseTableSettings): Record<string, DeviceRecord> {
@@ -165,7 +170,7 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
         this.event('device-restart', { deviceId: input.deviceId });
         this.log('warn', `device ${input.deviceId} restarted (SEQ back to 0)`);
         return;
-      case 'request': return this.onRequest(input.command, input.payload, input.responseTopic, input.correlationData, input.refused);
+      case 'request': return this.onRequest(input.command, input.payload, input.responseTopic, input.correlationData, input.refused, input.refusedCode);
       case 'timer':
         if (input.name.startsWith('coalesce:')) return this.flushCoalesced(input.name.slice('coalesce:'.length));
         if (input.name.startsWith('repeat:')) return this.onRepeatTimeout(input.name);
@@ -338,15 +343,15 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
 
   // ---------------------------------------------------------------- requests
 
-  private onRequest(command: string, payload: string, responseTopic?: string, correlationData?: string, refused?: string): void {
+  private onRequest(command: string, payload: string, responseTopic?: string, correlationData?: string, refused?: string, refusedCode?: RequestErrorCode): void {
     const req = parseRequest(command, payload);
     let answer: RequestAnswer;
-    if (refused !== undefined) answer = { error: refused };
-    else if (!req.ok) answer = { error: req.error };
+    if (refused !== undefined) answer = { error: refused, code: refusedCode ?? refusalCode(refused) };
+    else if (!req.ok) answer = { error: req.error, code: req.code };
     else answer = req.command === 'status' ? { data: this.statusSnapshot() } : this.handleRequest(req);
     const body: Record<string, unknown> = { command, transaction: req.transaction ?? null, status: 'error' in answer ? 'error' : 'ok' };
     if ('error' in answer) {
-      if (answer.code) body.code = answer.code;
+      body.code = answer.code ?? 'wrong-phase';
       body.error = answer.error;
     }
     else if (answer.data) body.data = answer.data;
@@ -355,7 +360,7 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
       type: 'publish', topic: `response/${command}`, retain: false, payload: env,
       ...(responseTopic ? { alsoTo: { topic: responseTopic, ...(correlationData ? { correlationData } : {}) } } : {}),
     });
-    if ('error' in answer) this.log('warn', `request ${command} refused: ${answer.error}`);
+    if ('error' in answer) this.log('warn', `request ${command.slice(0, 64)} refused (${String(body.code)}): ${answer.error}`);
   }
 
   /** the pit's `void-round` request, the same on every table: `voidIt` voids the round in progress */

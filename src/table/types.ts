@@ -7,6 +7,7 @@ import type { Card } from '../domain/card.js';
 import type { CardGame, RevealPoint } from '../games/game.js';
 import type { AlertKind } from './alerts.js';
 import type { HealthReport } from './health.js';
+import type { RequestErrorCode } from '../mqtt/requests.js';
 
 export type DeviceKind = 'card-shoe' | 'rfid-shoe' | 'barcode-scanner' | 'shuffler' | 'dice-sensor' | 'ball-reader';
 export type DeviceState = 'connected' | 'disconnected' | 'stale' | 'fault';
@@ -70,7 +71,7 @@ export type TableInput =
   | { type: 'device-alert'; at: number; deviceId: string; kind: AlertKind; detail: string; data?: Record<string, unknown> }
   | { type: 'device-restart'; at: number; deviceId: string }
   /** `refused`: the runtime's edge refused it (rate limit, size; docs/SECURITY.md): the machine answers with that error and changes nothing */
-  | { type: 'request'; at: number; command: string; payload: string; responseTopic?: string; correlationData?: string; refused?: string }
+  | { type: 'request'; at: number; command: string; payload: string; responseTopic?: string; correlationData?: string; refused?: string; refusedCode?: RequestErrorCode }
   | { type: 'timer'; at: number; name: string }
   /** the outbox changed level (table-runtime.ts): `full` holds the shoes until it is back to `ok` (card-table.ts holds) */
   | { type: 'outbox-level'; at: number; level: 'ok' | 'filling' | 'full'; depth: number; max: number }

@@ -5,6 +5,7 @@
  */
 import type { DeviceFrame, DeviceFrameBody } from '../../drivers/codecs/frames.js';
 import { validateConfig } from '../../src/config/load-config.js';
+import { validateMessage } from '../../src/mqtt/messages.js';
 import { initialTableState, step } from '../../src/table/table-machine.js';
 import { tableSettings } from '../../src/table/table-settings.js';
 import type { Envelope, TableCounters, TableInput, TableOutput, TableSettings, TableState } from '../../src/table/types.js';
@@ -29,6 +30,13 @@ export class MachineHarness {
   input(i: TableInput): TableOutput[] {
     const r = step(this.settings, this.state, i);
     this.state = r.state;
+    // every message the machine publishes must pass the topic map, as the runtime checks before
+    // the outbox (a failing one would be quarantined there, never delivered)
+    for (const o of r.outputs) {
+      if (o.type !== 'publish') continue;
+      const problems = validateMessage(o.topic, o.payload);
+      if (problems.length) throw new Error(`the machine published a message the topic map refuses: ${problems.join('; ')}\n${JSON.stringify(o.payload)}`);
+    }
     this.outputs.push(...r.outputs);
     return r.outputs;
   }

@@ -39,6 +39,8 @@ describe.skipIf(!io.available)('baccarat table over a real serial line and a rea
     const cfg = validateConfig({
       mqtt: { url: broker.url },
       dataDir,
+      // MQTT 5 response topics are honoured only under the table's own response/ or an allowed prefix
+      requests: { responseTopicPrefixes: ['engine/replies/'] },
       tables: [
         { id: 'bac-ext', game: 'baccarat', betting: 'none', devices: [{ id: 'shoe-1', kind: 'card-shoe', staleAfterMs: 60000, transport: { type: 'serial', path: pty.gatewayPath } }] },
         { id: 'bac-eng', game: 'baccarat', betting: 'engine', devices: [{ id: 'shoe-2', kind: 'card-shoe', staleAfterMs: 60000, transport: { type: 'serial', path: ptyEngine.gatewayPath } }] },

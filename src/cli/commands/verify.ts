@@ -49,6 +49,8 @@ export interface VerifyReport {
   ok: boolean;
   skipped?: boolean;
   keyId?: string;
+  /** the fingerprint of the public key that verified the signature */
+  verifiedBy?: string;
   reason?: string;
 }
 
@@ -66,10 +68,12 @@ export function verifyMessage(text: string, keys: readonly string[], o: { topic?
   if (msg.signature === undefined && o.allowUnsigned) return { ...base, ok: true, skipped: true, reason: 'not signed' };
   let last = 'no public key';
   let ok: string | null = null;
+  let verifiedBy = '';
   for (const k of keys) {
     const r = checkEnvelopeSignature(msg, k);
     if (r.ok) {
       ok = r.keyId;
+      verifiedBy = r.verifiedBy;
       break;
     }
     last = r.reason;
@@ -83,7 +87,7 @@ export function verifyMessage(text: string, keys: readonly string[], o: { topic?
     const want = TOPIC_TYPES[parts[at + 1]];
     if (want !== msg.type) return { ...base, reason: `a signed ${JSON.stringify(msg.type)} message received on ${o.topic}` };
   }
-  return { ...base, ok: true, keyId: ok };
+  return { ...base, ok: true, keyId: ok, verifiedBy };
 }
 
 /** the messages in a file's text: one JSON document (object or array), else one message per line */
@@ -108,7 +112,7 @@ function line(r: VerifyReport, json: boolean): string {
   if (json) return JSON.stringify(r);
   const what = [r.topic, r.seq !== undefined ? `seq ${String(r.seq)}` : '', r.roundId ? String(r.roundId) : ''].filter(Boolean).join(' ');
   if (r.skipped) return `SKIP ${what}: not signed`;
-  return r.ok ? `OK   ${what} (key ${r.keyId})` : `FAIL ${what || '(message)'}: ${r.reason}`;
+  return r.ok ? `OK   ${what} (key ${r.keyId}, verified by ${r.verifiedBy})` : `FAIL ${what || '(message)'}: ${r.reason}`;
 }
 
 

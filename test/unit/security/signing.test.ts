@@ -32,7 +32,9 @@ describe('canonicalJson', () => {
   });
 
   it('leaves out the top-level signature only', () => {
-    expect(canonicalJson({ signature: { sig: 'x' }, a: { signature: 1 } })).toBe('{"a":{"signature":1}}');
+    expect(canonicalJson({ a: { signature: 1 } })).toBe('{"a":{"signature":1}}');
+    // the top-level signature's alg and keyId are covered; only its sig is left out (mqtt-api.md, "Signatures")
+    expect(canonicalJson({ signature: { alg: 'Ed25519', keyId: 'k1', sig: 'x' }, a: { signature: 1 } })).toBe('{"a":{"signature":1},"signature":{"alg":"Ed25519","keyId":"k1"}}');
   });
 
   it('is RFC 8785 (JCS) on its example', () => {
@@ -69,7 +71,9 @@ describe('signEnvelope / verifyEnvelope', () => {
     expect(signed.signature).toEqual({ alg: 'Ed25519', keyId: 'gw-key-1', sig: expect.stringMatching(/^[A-Za-z0-9+/]{86}==$/) });
     expect(verifyEnvelope(signed, publicPem)).toBe(true);
     expect(verifyEnvelope(JSON.stringify(signed), publicPem)).toBe(true);
-    expect(checkEnvelopeSignature(signed, publicPem)).toEqual({ ok: true, keyId: 'gw-key-1' });
+    expect(checkEnvelopeSignature(signed, publicPem)).toEqual({ ok: true, keyId: 'gw-key-1', verifiedBy: keyFingerprint(publicPem) });
+    // the keyId is signed: a broker that renames the key breaks the signature
+    expect(checkEnvelopeSignature({ ...signed, signature: { ...signed.signature, keyId: 'someone-else' } }, publicPem)).toMatchObject({ ok: false, reason: expect.stringMatching(/^signature does not match/) });
     // the published message is valid against the API's result schema
     expect(validateMessage('result', JSON.parse(JSON.stringify(signed)))).toEqual([]);
   });
