@@ -87,7 +87,7 @@ function cmdCheckConfig(argv: string[]): number {
   }
   const cfg = loadConfigFile(positionals[0]);
   console.log(`${positionals[0]}: valid`);
-  console.log(`  broker: ${cfg.mqtt.url === 'embedded' ? `embedded on ${cfg.embeddedBroker.host}:${cfg.embeddedBroker.port}` : cfg.mqtt.url}, topics under ${cfg.mqtt.topicPrefix}/`);
+  console.log(`  broker: ${cfg.mqtt.url === 'embedded' ? `embedded on ${cfg.embeddedBroker.host}:${cfg.embeddedBroker.port}` : [cfg.mqtt.url].flat().join(' then ')}, topics under ${cfg.mqtt.topicPrefix}/`);
   for (const t of cfg.tables) {
     console.log(`  table ${t.id}: ${t.game}, betting ${t.betting}`);
     for (const d of t.devices) console.log(`    ${d.id}: ${d.kind} via ${d.transport.type}${d.transport.type === 'serial' ? ` ${d.transport.path} @${d.transport.baudRate}` : ''}`);
