@@ -32,7 +32,16 @@ export async function subscriber(url: string, clientId: string, filter: string |
     const t = setTimeout(() => reject(new Error(`subscriber ${clientId} could not connect to ${url}`)), 20_000);
     client.once('connect', () => { clearTimeout(t); resolve(); });
   });
-  await client.subscribeAsync(filter, { qos: 1 });
+  // a cluster that just lost a node may refuse a SUBACK for a while (docs/SCALING.md): retry
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await client.subscribeAsync(filter, { qos: 1 });
+      break;
+    } catch (e) {
+      if (attempt >= 8) throw e;
+      await new Promise((r) => setTimeout(r, 1_000));
+    }
+  }
   const waitFor = async (pred: (m: Received) => boolean, ms = 20_000, what = 'a message') => {
     const end = Date.now() + ms;
     for (;;) {
