@@ -7,6 +7,7 @@
  *   npm run bench -- --only latency,engine      # sections: engine, startup, latency, throughput
  *   npm run bench -- --profile         # gateway processes run with --cpu-prof (bench/*.cpuprofile)
  *   npm run bench -- --steps 50,100,200          # throughput table counts
+ *   npm run bench -- --floor           # floor tiers: one Mosquitto vs a 3-node NATS cluster (bench/floor.ts)
  *
  * Needs mosquitto and socat (apt-get install mosquitto socat).
  */
@@ -26,6 +27,12 @@ import { runThroughput } from './throughput.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BENCH = join(ROOT, 'bench');
+
+// the floor figures (docs/SCALING.md) are their own run
+if (process.argv.includes('--floor')) {
+  await import('./floor.js');
+  await new Promise(() => {});
+}
 
 const { values: args } = parseArgs({
   options: {

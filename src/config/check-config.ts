@@ -85,7 +85,7 @@ export function configFileProblems(cfg: GatewayConfig): string[] {
 
 /** the summary `check-config` prints: no secret in it */
 export function describeConfig(cfg: GatewayConfig): string[] {
-  const lines = [`  broker: ${cfg.mqtt.url === 'embedded' ? `embedded on ${cfg.embeddedBroker.host}:${cfg.embeddedBroker.port}` : maskUrl(String(cfg.mqtt.url))}, topics under ${cfg.mqtt.topicPrefix}/`];
+  const lines = [`  broker: ${cfg.mqtt.url === 'embedded' ? `embedded on ${cfg.embeddedBroker.host}:${cfg.embeddedBroker.port}` : [cfg.mqtt.url].flat().map((u) => maskUrl(u)).join(' then ')}, topics under ${cfg.mqtt.topicPrefix}/`];
   const m = cfg.mqtt as { username?: string; password?: string; passwordFile?: string; passwordEnv?: string };
   if (m.username !== undefined) lines.push(`  user: ${m.username}, password ${m.password !== undefined ? `${CENSOR} (in the file)` : m.passwordFile ? `from ${m.passwordFile}` : m.passwordEnv ? `from $${m.passwordEnv}` : 'none'}`);
   for (const t of cfg.tables) {

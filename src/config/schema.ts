@@ -123,8 +123,16 @@ export const tableSchema = z.object({
   devices: z.array(deviceSchema).min(1).describe('the table\'s devices (at least one)'),
 }).strict();
 
+const brokerUrl = z.string().regex(/^(mqtt|mqtts|tcp|tls|ws|wss):\/\/.+/, 'must be "embedded" or a broker URL such as mqtt://host:1883');
+
+/** `mqtt.url` as the list of broker URLs to fail over between, in order ("embedded" stays one entry) */
+export function brokerUrls(m: { url: string | readonly string[] }): string[] {
+  return typeof m.url === 'string' ? [m.url] : [...m.url];
+}
+
 export const mqttSchema = z.object({
-  url: z.union([z.literal('embedded'), z.string().regex(/^(mqtt|mqtts|tcp|tls|ws|wss):\/\/.+/, 'must be "embedded" or a broker URL such as mqtt://host:1883')]).default('embedded').describe('`embedded` (the broker built into the gateway) or a broker URL such as mqtt://host:1883 or mqtts://host:8883'),
+  url: z.union([z.literal('embedded'), brokerUrl, z.array(brokerUrl).min(1).max(16)]).default('embedded')
+    .describe('`embedded` (the broker built into the gateway) or a broker URL such as mqtt://host:1883 or mqtts://host:8883; or a failover list of broker URLs, tried in order, back to the first when it returns (docs/SCALING.md)'),
   topicPrefix: z.string().regex(/^[^#+]+$/, 'must not contain MQTT wildcards').default('casino').describe('the first topic level of every topic (`<prefix>/<table>/...`)'),
   clientIdPrefix: z.string().max(64).default('tablegw-').describe('MQTT client ids are this plus the table id'),
   /** MQTT 5 (default for an external broker) or 3.1.1 (always with the embedded broker, which speaks only 3.1.1) */
@@ -138,16 +146,21 @@ export const mqttSchema = z.object({
   /** the name of an environment variable holding the password (docs/SECURITY.md) */
   passwordEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name').optional().describe('the name of an environment variable holding the password (docs/SECURITY.md)'),
   keepaliveSec: z.number().int().min(0).max(3600).default(30).describe('MQTT keepalive in seconds'),
+  reconnectMinMs: z.number().int().min(50).max(60_000).default(500).describe('reconnect backoff (docs/SCALING.md): the first retry after this, doubling per failed round of the URL list, with jitter'),
+  reconnectMaxMs: z.number().int().min(100).max(600_000).default(30_000).describe('the longest wait between two rounds of connection attempts'),
+  connectTimeoutMs: z.number().int().min(500).max(120_000).default(5_000).describe('one connection attempt to one broker gives up after this (then the next URL is tried)'),
+  failbackCheckMs: z.number().int().min(0).max(3_600_000).default(15_000).describe('while on a later URL of the list, how often the first is checked to return to it (0: never)'),
 }).strict().superRefine((m, ctx) => {
   // docs/SECURITY.md: one source of the password, no silent precedence
   const sources = (['password', 'passwordFile', 'passwordEnv'] as const).filter((k) => m[k] !== undefined);
   if (sources.length > 1) ctx.addIssue({ code: 'custom', path: [sources[1]], message: `set only one of password, passwordFile, passwordEnv (${sources.join(' and ')} are set)` });
   if (m.cert !== undefined && m.key === undefined) ctx.addIssue({ code: 'custom', path: ['key'], message: 'mqtt.cert needs mqtt.key (the client certificate\'s private key)' });
   if (m.key !== undefined && m.cert === undefined) ctx.addIssue({ code: 'custom', path: ['cert'], message: 'mqtt.key needs mqtt.cert (the client certificate)' });
-  const tls = /^(mqtts|tls|wss):\/\//.test(m.url);
+  const plain = brokerUrls(m).filter((u) => !/^(mqtts|tls|wss):\/\//.test(u));
   for (const k of ['ca', 'cert', 'key'] as const) {
-    if (m[k] !== undefined && !tls) ctx.addIssue({ code: 'custom', path: [k], message: `a TLS file is set but mqtt.url "${m.url}" is not TLS (use mqtts://host:8883)` });
+    if (m[k] !== undefined && plain.length) ctx.addIssue({ code: 'custom', path: [k], message: `a TLS file is set but mqtt.url "${plain[0]}" is not TLS (use mqtts://host:8883)` });
   }
+  if (m.reconnectMaxMs < m.reconnectMinMs) ctx.addIssue({ code: 'custom', path: ['reconnectMaxMs'], message: `must be at least mqtt.reconnectMinMs (${m.reconnectMinMs})` });
 });
 
 /** one piece of hardware the gateway may open (docs/SECURITY.md, "Device allow-list") */
@@ -198,7 +211,7 @@ export const configSchema = z.object({
   /** names the gateway's retained `<prefix>/gateway/<gatewayId>/info` topic (mqtt-api.md); default the host name */
   gatewayId: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1-64 characters of A-Z, a-z, 0-9, . _ and -').optional()
     .describe('names the gateway\'s retained `<prefix>/gateway/<gatewayId>/info` topic (mqtt-api.md); default: the host name'),
-  mqtt: mqttSchema.default({ url: 'embedded', topicPrefix: 'casino', clientIdPrefix: 'tablegw-', keepaliveSec: 30 }).describe('the broker connection (docs/SECURITY.md for TLS and credentials)'),
+  mqtt: mqttSchema.default({ url: 'embedded', topicPrefix: 'casino', clientIdPrefix: 'tablegw-', keepaliveSec: 30, reconnectMinMs: 500, reconnectMaxMs: 30_000, connectTimeoutMs: 5_000, failbackCheckMs: 15_000 }).describe('the broker connection (docs/SECURITY.md for TLS and credentials)'),
   embeddedBroker: z.object({
     host: z.string().default('127.0.0.1').describe('address the embedded broker listens on'),
     port: z.number().int().min(0).max(65535).default(1883).describe('port the embedded broker listens on (`npm start -- --broker-port <n>`)'),

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { createDriver, createTransport } from '../../drivers/driver-factory.js';
 import { VirtualEngine } from '../../simulators/virtual-engine.js';
 import { createVirtualDevices, type VirtualDevice } from '../../simulators/index.js';
-import type { GatewayConfig } from '../config/schema.js';
+import { brokerUrls, type GatewayConfig } from '../config/schema.js';
 import { registerSecret, registerSecretFile, type Logger } from '../log.js';
 import { Observability } from '../metrics/observability.js';
 import { startEmbeddedBroker, type EmbeddedBroker } from '../mqtt/embedded-broker.js';
@@ -49,12 +49,14 @@ export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Pr
   checkJournal(resolve(cfg.dataDir));
   const security = loadGatewaySecurity(cfg, log);
   let broker: EmbeddedBroker | null = null;
-  let url = cfg.mqtt.url;
-  if (url === 'embedded') {
+  // one broker or a failover list (docs/SCALING.md); the simulated engines use the first
+  let urls = brokerUrls(cfg.mqtt);
+  if (urls[0] === 'embedded') {
     broker = await startEmbeddedBroker(cfg.embeddedBroker.host, cfg.embeddedBroker.port);
-    url = broker.url;
-    log.info(`embedded MQTT broker listening on ${url}`);
+    urls = [broker.url];
+    log.info(`embedded MQTT broker listening on ${broker.url}`);
   }
+  const url = urls[0];
   const dataDir = resolve(cfg.dataDir);
   const tables: TableRuntime[] = [];
   const links: TableLink[] = [];
@@ -67,8 +69,10 @@ export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Pr
   const observability = new Observability(cfg, log, info);
   // what every MQTT connection of this gateway shares (the tables' links and the gateway's own)
   const linkBase: Omit<TableLinkOptions, 'tableId' | 'gameId' | 'logger'> = {
-    url, topicPrefix: cfg.mqtt.topicPrefix, clientIdPrefix: cfg.mqtt.clientIdPrefix,
-    protocolVersion: cfg.mqtt.url === 'embedded' ? 4 : (cfg.mqtt.protocolVersion ?? 5), keepaliveSec: cfg.mqtt.keepaliveSec,
+    url: urls, topicPrefix: cfg.mqtt.topicPrefix, clientIdPrefix: cfg.mqtt.clientIdPrefix,
+    protocolVersion: broker ? 4 : (cfg.mqtt.protocolVersion ?? 5), keepaliveSec: cfg.mqtt.keepaliveSec,
+    reconnectMinMs: cfg.mqtt.reconnectMinMs, reconnectMaxMs: cfg.mqtt.reconnectMaxMs,
+    connectTimeoutMs: cfg.mqtt.connectTimeoutMs, failbackCheckMs: cfg.mqtt.failbackCheckMs,
     username: cfg.mqtt.username, password: cfg.mqtt.password, passwordFile: cfg.mqtt.passwordFile,
     ca: cfg.mqtt.ca, cert: cfg.mqtt.cert, key: cfg.mqtt.key,
     credentials: security.credentials, maxPacketBytes: security.maxPacketBytes,

@@ -15,14 +15,17 @@ import type { TableView } from './table-view.js';
 
 export interface Readiness {
   ready: boolean;
-  tables: Array<{ table: string; ready: boolean; mqtt: 'connected' | 'disconnected'; problems: string[] }>;
+  tables: Array<{ table: string; ready: boolean; mqtt: 'connected' | 'disconnected'; broker?: string | null; problems: string[] }>;
 }
 
 /** `/readyz`: ready when every table's broker connection and every device are up */
 export function readiness(tables: readonly TableView[]): Readiness {
   const out = tables.map((t) => {
-    const problems = tableProblems(t.link.connected, t.runtime.snapshot.devices);
-    return { table: t.id, ready: problems.length === 0, mqtt: t.link.connected ? 'connected' as const : 'disconnected' as const, problems };
+    const problems = tableProblems(t.link.connected, t.runtime.snapshot.devices, t.link.requestsSubscribed ?? true);
+    return {
+      table: t.id, ready: problems.length === 0, mqtt: t.link.connected ? 'connected' as const : 'disconnected' as const,
+      ...(t.link.broker !== undefined ? { broker: t.link.broker } : {}), problems,
+    };
   });
   return { ready: out.every((t) => t.ready), tables: out };
 }
@@ -53,6 +56,7 @@ export class HealthReporter {
     // device messages and link changes may change the problems: look after the current step
     this.subs.push(this.t.runtime.published$.subscribe((m) => { if (m.payload.type === 'device') check(); }));
     this.subs.push(this.t.link.connected$.subscribe(check));
+    if (this.t.link.changed$) this.subs.push(this.t.link.changed$.subscribe(check));
     if (this.o.intervalMs > 0) {
       this.interval = setInterval(() => this.publish(), this.o.intervalMs);
       this.interval.unref();
@@ -70,7 +74,7 @@ export class HealthReporter {
   }
 
   private problemsKey(): string {
-    return tableProblems(this.t.link.connected, this.t.runtime.snapshot.devices).join('\n');
+    return [...tableProblems(this.t.link.connected, this.t.runtime.snapshot.devices, this.t.link.requestsSubscribed ?? true), this.t.link.broker ?? ''].join('\n');
   }
 
   private checkChange(): void {
@@ -93,6 +97,8 @@ export class HealthReporter {
     for (const d of this.t.runtime.drivers) devices[d.deviceId] = { frames: d.framesTotal, rejected: d.rejectedTotal, duplicates: d.duplicates };
     return {
       mqtt: this.t.link.connected ? 'connected' : 'disconnected',
+      ...(this.t.link.broker ? { broker: this.t.link.broker } : {}),
+      ...(this.t.link.requestsSubscribed === false && this.t.link.connected ? { requestsSubscribed: false } : {}),
       uptimeSec: Math.max(0, Math.floor((clock() - processStart) / 1000)),
       outboxDepth: this.o.outboxDepth?.() ?? null,
       devices,

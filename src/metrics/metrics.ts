@@ -90,6 +90,22 @@ export class GatewayMetrics {
       },
     });
     new Gauge({
+      name: 'tablegw_mqtt_broker', help: 'The broker each table is on: 1 for the URL of mqtt.url it is connected to (none while disconnected)',
+      labelNames: ['table', 'broker'] as const, registers,
+      collect() {
+        this.reset();
+        each((t) => { if (t.link.broker) this.set({ table: t.id, broker: t.link.broker }, 1); });
+      },
+    });
+    new Gauge({
+      name: 'tablegw_mqtt_requests_subscribed', help: '1 while the table\'s request/+ subscription is granted by the broker',
+      labelNames: ['table'] as const, registers,
+      collect() {
+        this.reset();
+        each((t) => this.set({ table: t.id }, t.link.connected && (t.link.requestsSubscribed ?? true) ? 1 : 0));
+      },
+    });
+    new Gauge({
       name: 'tablegw_table_seq', help: 'The last seq the table used',
       labelNames: ['table'] as const, registers,
       collect() {

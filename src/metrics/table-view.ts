@@ -30,5 +30,11 @@ export interface TableView {
   link: {
     readonly connected: boolean;
     readonly connected$: Observable<boolean>;
+    /** the broker the table is on (null while on none); absent for a link without failover */
+    readonly broker?: string | null;
+    /** false while connected but `request/+` is not subscribed (a refused SUBACK) */
+    readonly requestsSubscribed?: boolean;
+    /** any change of connection, broker or subscription */
+    readonly changed$?: Observable<void>;
   };
 }

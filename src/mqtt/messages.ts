@@ -271,6 +271,7 @@ export const healthMessageSchema = message('health', {
   status: z.enum(['ok', 'degraded']).describe('"ok" when the broker connection and every device are up'),
   problems: z.array(healthProblemSchema),
   mqtt: z.enum(['connected', 'disconnected']).describe('the table\'s broker connection when the message was composed'),
+  broker: z.string().optional().describe('the broker the table is on (its URL from mqtt.url, without credentials), when connected'),
   uptimeSec: z.number().int().min(0).describe('seconds since the gateway process started'),
   outboxDepth: z.union([z.number().int().min(0), z.null()]).describe('messages waiting to be delivered to the broker (null: not known)'),
   devices: z.record(z.string(), z.object({

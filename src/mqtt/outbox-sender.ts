@@ -2,9 +2,10 @@
  * Hands a table's stored messages to its MQTT connection in `seq` order, at most `window` at a
  * time, and only while connected: messages wait in the outbox (on disk, and in this queue) while
  * the broker is away, instead of piling up in mqtt.js's memory. Each PUBACK is reported so the
- * store can mark the message delivered. mqtt.js resends its in-flight window after a reconnect;
- * when it gives a message up (an error), every message not yet acknowledged is sent again, in
- * order, a second later or at the next connect. Delivery is at-least-once, in order.
+ * store can mark the message delivered. On every (re)connect — to the same broker or the next of
+ * a failover list — every message not yet acknowledged is sent again, in order; when mqtt.js gives
+ * a message up (an error), the same happens a second later or at the next connect. Delivery is
+ * at-least-once, in order, each message always under its own `seq`.
  */
 import { topicNameProblem } from '../gateway/request-admission.js';
 import type { StoredMessage } from '../persistence/gateway-store.js';
@@ -43,7 +44,11 @@ export class OutboxSender {
   ) {
     link.connected$.subscribe((up) => {
       if (!up) return;
+      // every connection is a new client (table-link.ts): what the last one had in flight is
+      // resent, in order; its late callbacks never come
       this.blocked = false;
+      this.inflight = 0;
+      this.next = this.base;
       this.pump();
     });
   }
@@ -95,6 +100,11 @@ export class OutboxSender {
       return;
     }
     if (this.inflight > 0) this.inflight--;
+    // a second PUBACK for a message resent after a reconnect: already counted
+    if (this.base >= this.queue.length || m.seq < this.queue[this.base].seq || this.acked.has(m.seq)) {
+      this.pump();
+      return;
+    }
     this.acked.add(m.seq);
     while (this.base < this.queue.length && this.acked.has(this.queue[this.base].seq)) {
       this.acked.delete(this.queue[this.base].seq);

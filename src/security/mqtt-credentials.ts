@@ -9,7 +9,8 @@ import { registerSecret } from '../log.js';
 import { CredentialError, looseModeWarning, readConfigFile } from './secret-files.js';
 
 export interface MqttCredentialSettings {
-  url: string;
+  /** one broker URL or the failover list (every URL is checked) */
+  url: string | readonly string[];
   username?: string;
   password?: string;
   passwordFile?: string;
@@ -32,6 +33,10 @@ export interface MqttCredentials {
 }
 
 const DAY = 86_400_000;
+
+function urlList(url: string | readonly string[]): readonly string[] {
+  return typeof url === 'string' ? [url] : url;
+}
 
 function isTlsUrl(url: string): boolean {
   return /^(mqtts|tls|wss):\/\//.test(url);
@@ -63,8 +68,10 @@ function loadPassword(m: MqttCredentialSettings, env: NodeJS.ProcessEnv, out: Mq
   if (out.password !== undefined) {
     registerSecret(out.password);
     // in clear over the network, not to a broker on this PC (the local bridge of docs/INSTALL.md)
-    if (!isTlsUrl(m.url) && m.url !== 'embedded' && !/^[a-z]+:\/\/([^@/]*@)?(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?(\/|$)/i.test(m.url)) {
-      out.warnings.push(`mqtt.url: the password is sent unencrypted to ${m.url.replace(/\/\/[^@/]*@/, '//')} (use mqtts://)`);
+    for (const url of urlList(m.url)) {
+      if (!isTlsUrl(url) && url !== 'embedded' && !/^[a-z]+:\/\/([^@/]*@)?(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?(\/|$)/i.test(url)) {
+        out.warnings.push(`mqtt.url: the password is sent unencrypted to ${url.replace(/\/\/[^@/]*@/, '//')} (use mqtts://)`);
+      }
     }
     if (m.username === undefined) out.warnings.push('mqtt.username is not set: most brokers ignore a password without a user name');
   }
@@ -96,8 +103,9 @@ export function loadMqttCredentials(m: MqttCredentialSettings, env: NodeJS.Proce
   const out: MqttCredentials = { warnings: [] };
   if (m.username !== undefined) out.username = m.username;
   loadPassword(m, env, out);
-  if ((m.ca || m.cert || m.key) && !isTlsUrl(m.url)) {
-    throw new CredentialError(m.ca ? 'mqtt.ca' : m.cert ? 'mqtt.cert' : 'mqtt.key', `a TLS file is set but mqtt.url "${m.url}" is not TLS (use mqtts://host:8883)`);
+  const plain = urlList(m.url).find((u) => !isTlsUrl(u));
+  if ((m.ca || m.cert || m.key) && plain !== undefined) {
+    throw new CredentialError(m.ca ? 'mqtt.ca' : m.cert ? 'mqtt.cert' : 'mqtt.key', `a TLS file is set but mqtt.url "${plain}" is not TLS (use mqtts://host:8883)`);
   }
   if (m.ca !== undefined) {
     out.ca = readConfigFile('mqtt.ca', m.ca);

@@ -10,12 +10,14 @@ import type { TableView } from '../metrics/table-view.js';
 
 export type FeedEvent =
   | { kind: 'msg'; table: string; topic: string; retain: boolean; payload: Envelope }
-  | { kind: 'link'; table: string; connected: boolean };
+  | { kind: 'link'; table: string; connected: boolean; broker?: string | null };
 
 export interface TableSnapshot {
   table: string;
   game: string;
   connected: boolean;
+  /** the broker the table is on (null while on none) */
+  broker?: string | null;
   /** retained topic -> its last envelope */
   retained: Record<string, Envelope>;
   /** the last results, oldest first */
@@ -43,7 +45,7 @@ export class StatusFeed {
   }
 
   addTable(t: TableView): void {
-    const snap: TableSnapshot = { table: t.id, game: t.game, connected: t.link.connected, retained: {}, results: [], alerts: [] };
+    const snap: TableSnapshot = { table: t.id, game: t.game, connected: t.link.connected, broker: t.link.broker ?? null, retained: {}, results: [], alerts: [] };
     this.tables.set(t.id, snap);
     this.subs.push(t.runtime.published$.subscribe((m) => {
       if (m.retain) snap.retained[m.topic] = m.payload;
@@ -51,11 +53,16 @@ export class StatusFeed {
       if (m.payload.type === 'alert') push(snap.alerts, m.payload, this.alertsSize);
       this.subject.next({ kind: 'msg', table: t.id, topic: m.topic, retain: m.retain, payload: m.payload });
     }));
-    this.subs.push(t.link.connected$.subscribe((c) => {
-      if (snap.connected === c) return;
+    const linkChanged = (): void => {
+      const c = t.link.connected;
+      const broker = t.link.broker ?? null;
+      if (snap.connected === c && snap.broker === broker) return;
       snap.connected = c;
-      this.subject.next({ kind: 'link', table: t.id, connected: c });
-    }));
+      snap.broker = broker;
+      this.subject.next({ kind: 'link', table: t.id, connected: c, broker });
+    };
+    this.subs.push(t.link.connected$.subscribe(linkChanged));
+    if (t.link.changed$) this.subs.push(t.link.changed$.subscribe(linkChanged));
   }
 
   /** everything a page needs when it connects, in table order */

@@ -273,7 +273,8 @@ function render(t) {
   h.appendChild(el('span', 'tid', t.id));
   h.appendChild(el('span', 'game', t.game || ''));
   var link = el('span', 'badge link ' + (t.connected ? 'online' : 'offline'), t.connected ? 'online' : 'offline');
-  link.title = 'MQTT connection of this table';
+  link.title = 'MQTT connection of this table' + (t.broker ? ' (broker ' + t.broker + ')' : '');
+  if (t.broker) link.dataset.broker = t.broker;
   h.appendChild(link);
   var health = t.retained['health'];
   if (health) h.appendChild(el('span', 'badge health health-' + health.status, health.status === 'ok' ? 'healthy' : 'degraded'));
@@ -420,7 +421,7 @@ function connect() {
     document.getElementById('floor').textContent = '';
     s.tables.forEach(function (x) {
       var t = tableOf(x.table, x.game);
-      t.connected = x.connected; t.retained = x.retained; t.results = x.results; t.alerts = x.alerts;
+      t.connected = x.connected; t.broker = x.broker; t.retained = x.retained; t.results = x.results; t.alerts = x.alerts;
       render(t);
     });
     refilter();
@@ -432,6 +433,7 @@ function connect() {
     var m = JSON.parse(e.data);
     var t = tableOf(m.table);
     t.connected = m.connected;
+    t.broker = m.broker;
     markDirty(m.table);
   });
 }

@@ -212,14 +212,14 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
    * machine knows them. It goes through the machine only to get its `seq`: it changes nothing else.
    */
   private publishHealth(report: HealthReport): void {
-    const problems = tableProblems(report.mqtt === 'connected', this.s.devices);
+    const problems = tableProblems(report.mqtt === 'connected', this.s.devices, report.requestsSubscribed ?? true);
     const devices: Record<string, unknown> = {};
     for (const [id, d] of Object.entries(this.s.devices)) {
       const c = report.devices[id] ?? { frames: 0, rejected: 0, duplicates: 0 };
       devices[id] = { kind: d.kind, state: d.state, frames: c.frames, rejected: c.rejected, duplicates: c.duplicates };
     }
     this.publish('health', 'health', true, {
-      status: problems.length ? 'degraded' : 'ok', problems, mqtt: report.mqtt, uptimeSec: report.uptimeSec,
+      status: problems.length ? 'degraded' : 'ok', problems, mqtt: report.mqtt, ...(report.broker ? { broker: report.broker } : {}), uptimeSec: report.uptimeSec,
       outboxDepth: report.outboxDepth, devices,
     }, { shoeId: null, roundId: null });
   }

@@ -161,7 +161,7 @@ describe.skipIf(!io.available)('the gateway info topic on a real Mosquitto', () 
         for (let i = 0; i < 100; i++) {
           const rec = await recordMqtt(broker.url, 'casino/gateway/+/info');
           try {
-            const m = await rec.waitFor((x) => x.payload?.type === 'info', 500).catch(() => null);
+            const m = await rec.waitFor((x) => x.payload?.type === 'info' && x.retain, 500).catch(() => null);
             if (m) return m;
           } finally {
             await rec.close();

@@ -1,0 +1,79 @@
+/**
+ * Broker failover (docs/SCALING.md): `mqtt.url` as a list of two real Mosquittos. The first is
+ * stopped mid-shoe: the table moves to the second, publishes `online` there (retained), and the
+ * results the first never acknowledged follow, under their own seq; when the first is back the
+ * table returns to it and leaves `offline` on the second. Across both brokers: every seq once
+ * (identical re-deliveries allowed), each broker's stream in order, no gap. The health message
+ * names the broker.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
+import { startMosquitto, type MosquittoBroker } from '../helpers/mosquitto.js';
+import { realIoOrSkip } from '../helpers/real-io.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
+import { capturingLogger, checkSeq, floorConfig, resultsOf, subscriber, until, type Subscriber } from '../helpers/floor.js';
+
+const io = realIoOrSkip('mosquitto');
+const T = 'fo-01';
+
+describe.skipIf(!io.available)('broker failover between two Mosquittos (mqtt.url as a list)', () => {
+  const cleanup: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const c of cleanup.reverse()) await c().catch(() => {});
+    cleanup.length = 0;
+  });
+
+  it('fails over mid-shoe and back: nothing lost, each seq once, in order; online/offline retained right; health names the broker', async () => {
+    const persistDir = await makeTempDir('teg-fo-a-');
+    const a = await startMosquitto({ extraConfig: `persistence true\npersistence_location ${persistDir}/\nautosave_interval 1` });
+    const b = await startMosquitto();
+    cleanup.push(() => a.stop(), () => b.stop());
+    const sa = await subscriber(a.url, 'fo-sub-a');
+    const sb = await subscriber(b.url, 'fo-sub-b');
+    cleanup.push(() => sa.close(), () => sb.close());
+    const { log, lines } = capturingLogger();
+    const gw: Gateway = await startGateway(floorConfig({ url: [a.url, b.url], dataDir: await makeTempDir('teg-fo-data-'), tables: [T], cardIntervalMs: 20, decks: 6 }), { logger: log, simulatorShoes: 1 });
+    cleanup.push(() => gw.stop());
+
+    await until(() => resultsOf(sa.got, T).length >= 3, 20_000, 'three results on the first broker');
+    const killedAt = Date.now();
+    await a.pause();
+    const firstOnB = await sb.waitFor((m) => m.topic === `casino/${T}/result` && !m.retain, 20_000, 'a result on the second broker');
+    const status = await sb.waitFor((m) => m.topic === `casino/${T}/status` && m.payload.state === 'online', 5_000, 'online on the second broker');
+    expect(status.at).toBeLessThanOrEqual(firstOnB.at);
+    const health = await sb.waitFor((m) => m.topic === `casino/${T}/health` && m.payload.broker === b.url, 10_000, 'health naming the second broker');
+    expect(health.payload.mqtt).toBe('connected');
+    console.log(`[failover] Mosquitto pair: first result on the second broker ${firstOnB.at - killedAt} ms after the first was stopped`);
+
+    await until(() => resultsOf(sb.got, T).length >= 2, 20_000, 'two results on the second broker');
+    const resumedAt = Date.now();
+    await a.resume();
+    const backOnA = await sa.waitFor((m) => m.topic === `casino/${T}/result` && !m.retain && m.at > resumedAt && m.payload.seq > (resultsOf(sb.got, T).at(-1)?.seq ?? 0), 20_000, 'a result on the first broker again').catch((e) => { console.log(lines.slice(-15).join('\n')); throw e; });
+    console.log(`[failover] back on the first broker ${backOnA.at - resumedAt} ms after it returned`);
+    await sb.waitFor((m) => m.topic === `casino/${T}/status` && m.payload.state === 'offline', 10_000, 'offline left on the second broker');
+
+    // the shoe dealt out, the outbox empty: the last seq used reached a broker
+    const rt = gw.tables[0];
+    await until(() => (rt.outbox?.depth ?? 0) === 0 && resultsOf(sa.got, T).length + resultsOf(sb.got, T).length >= 12, 40_000, 'the shoe dealt and delivered');
+    const lastSeq = rt.snapshot.seq;
+    await until(() => [...sa.got, ...sb.got].some((m) => m.payload?.seq === lastSeq), 10_000, `seq ${lastSeq} delivered`);
+
+    // each broker's stream in order: the first before its stop, the second, and the first after
+    // its return for what the table sent it then (messages it had taken before its stop but not
+    // yet handed to its subscriber come after its restart, from its persistence)
+    const lastOnB = Math.max(...checkSeq(sb.got, T, { gaps: false }));
+    checkSeq(sa.got.filter((m) => m.at < killedAt), T, { gaps: false });
+    checkSeq(sa.got.filter((m) => m.at >= resumedAt && m.payload?.seq > lastOnB), T, { gaps: false });
+    const all = checkSeq([...sa.got, ...sb.got].filter((m) => typeof m.payload?.seq === "number").sort((x, y) => x.payload?.seq - y.payload?.seq), T);
+    expect(all.at(-1)).toBe(lastSeq);
+    // retained state on the broker the table is on now
+    const fresh = await subscriber(a.url, 'fo-check-a', [`casino/${T}/status`, `casino/${T}/result`], { clean: true });
+    cleanup.push(() => fresh.close());
+    await fresh.waitFor((m) => m.topic === `casino/${T}/status` && m.retain && m.payload.state === 'online', 5_000, 'retained online on the first broker');
+    const lastResult = resultsOf([...sa.got, ...sb.got], T).at(-1);
+    await fresh.waitFor((m) => m.topic === `casino/${T}/result` && m.retain && m.payload.seq === lastResult.seq, 5_000, 'the last result retained on the first broker');
+    const text = lines.join('\n');
+    expect(text).toMatch(/connection to mqtt:\/\/127\.0\.0\.1:\d+ lost; reconnecting/);
+    expect(text).toMatch(/answers again: moving back to it/);
+  }, 90_000);
+});
