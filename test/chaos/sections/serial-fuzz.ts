@@ -4,6 +4,9 @@
  * lines and binary noise. An independent counter (this file's own encoder, not the gateway's
  * codec) knows every card frame it wrote intact; the gateway may drop cards (a damaged line makes
  * rounds void or held), but it must never publish a card that was not sent: 0 invented cards.
+ * A damaged line uses up a SEQ, so the next valid frame shows a gap and the round is held
+ * (games.md "Lost frames"); the pit's part is played here: every held round is resumed, so the
+ * cards read meanwhile are placed and counted like the others.
  */
 import { validateConfig } from '../../../src/config/load-config.js';
 import { startGateway } from '../../../src/gateway/gateway.js';
@@ -43,7 +46,7 @@ const section: ChaosSection = {
     const dataDir = await makeTempDir('teg-chaos-sf-');
     const broker = await startMosquitto();
     const pty = await createPtyPair();
-    const rec = await recordMqtt(broker.url, [`casino/${T}/events`, `casino/${T}/status`]);
+    const rec = await recordMqtt(broker.url, [`casino/${T}/events`, `casino/${T}/status`, `casino/${T}/round`]);
     const logLines: string[] = [];
     const cfg = validateConfig({
       mqtt: { url: broker.url }, dataDir, http: { enabled: false }, health: { intervalMs: 0 },
@@ -66,8 +69,20 @@ const section: ChaosSection = {
         bytes += b.length;
         await pty.write(b);
         await sleep(5);
+        resumeHeld();
       };
       let shoes = 0;
+      let resumed = 0;
+      let lastResumeFor = '';
+      /** the pit: a round held after a frame gap is resumed (resume-round {by}) */
+      const resumeHeld = () => {
+        const round = rec.messages.filter((m) => m.topic === `casino/${T}/round`).at(-1);
+        const id = `${round?.payload?.roundId}:${round?.payload?.seq}`;
+        if (round?.payload?.phase !== 'held' || id === lastResumeFor) return;
+        lastResumeFor = id;
+        resumed++;
+        rec.client.publish(`casino/${T}/request/resume-round`, JSON.stringify({ by: 'chaos-pit' }), { qos: 1 });
+      };
       for (let i = 0; i < frames; i++) {
         if (i % 300 === 0) {
           // a fresh shoe now and then, so the fuzz never runs into a full shoe's card counts
@@ -113,6 +128,7 @@ const section: ChaosSection = {
       let last = -1;
       for (let i = 0; i < 40; i++) {
         await sleep(250);
+        resumeHeld();
         const n = rec.messages.length;
         if (n === last) break;
         last = n;
@@ -135,7 +151,7 @@ const section: ChaosSection = {
         section: 'serial-fuzz',
         figures: {
           'bytes-written': bytes, 'intact-card-frames': intact, 'damaged-frames': corrupted, 'noise-bursts': noise, shoes,
-          'cards-published': cardsPublished, 'invented-cards': invented, 'machine-failures': machineFailures, 'gateway-offline': offline,
+          'cards-published': cardsPublished, 'held-rounds-resumed': resumed, 'invented-cards': invented, 'machine-failures': machineFailures, 'gateway-offline': offline,
           'still-running': gw.tables.length === 1 ? 0 : 1,
         },
         zeroColumns: ['invented-cards', 'machine-failures', 'gateway-offline', 'still-running'],
