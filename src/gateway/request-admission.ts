@@ -153,7 +153,7 @@ export class RequestAdmission {
   private engineRoundIdOf(payload: string): string | undefined {
     try {
       const json: unknown = JSON.parse(payload);
-      if (json && typeof json === 'object' && Object.prototype.hasOwnProperty.call(json, 'roundId')) {
+      if (json && typeof json === 'object' && Object.hasOwn(json, 'roundId')) {
         const id = (json as { roundId: unknown }).roundId;
         return typeof id === 'string' ? id : undefined;
       }

@@ -50,7 +50,7 @@ export type ParsedRequest =
 
 /** `command` is one of the commands listed above: an own property only, never `toString` or `__proto__` */
 export function isRequestCommand(command: string): command is RequestCommand {
-  return Object.prototype.hasOwnProperty.call(REQUEST_SCHEMAS, command);
+  return  Object.hasOwn(REQUEST_SCHEMAS, command);
 }
 
 /**
@@ -70,7 +70,7 @@ export function parseRequest(command: string, payloadText: string): ParsedReques
   if (json === null || typeof json !== 'object' || Array.isArray(json)) {
     return { ok: false, command, code: 'not-an-object', error: `the payload is ${Array.isArray(json) ? 'an array' : json === null ? 'null' : `a ${typeof json}`}: a request is a JSON object` };
   }
-  const tx = Object.prototype.hasOwnProperty.call(json, 'transaction') ? (json as { transaction?: unknown }).transaction : undefined;
+  const tx = Object.hasOwn(json, 'transaction') ? (json as { transaction?: unknown }).transaction : undefined;
   const transaction = typeof tx === 'string' ? tx.slice(0, 128) : undefined;
   if (!isRequestCommand(command)) {
     return { ok: false, command, transaction, code: 'unknown-command', error: `unknown command "${command.slice(0, 64)}" (known: ${REQUEST_COMMANDS.join(', ')})` };
