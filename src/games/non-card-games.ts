@@ -18,7 +18,7 @@ export const NON_CARD_GAMES: Readonly<Record<string, NonCardGame>> = {
 };
 
 export function nonCardGame(id: string): NonCardGame | undefined {
-  return  Object.hasOwn(NON_CARD_GAMES, id) ? NON_CARD_GAMES[id] : undefined;
+  return Object.hasOwn(NON_CARD_GAMES, id) ? NON_CARD_GAMES[id] : undefined;
 }
 
 export const NON_CARD_GAME_IDS = Object.keys(NON_CARD_GAMES);

@@ -21,7 +21,7 @@ export const CARD_GAMES: Readonly<Record<string, CardGame<any>>> = {
 };
 
 export function cardGame(id: string): CardGame<any> | undefined {
-  return  Object.hasOwn(CARD_GAMES, id) ? CARD_GAMES[id] : undefined;
+  return Object.hasOwn(CARD_GAMES, id) ? CARD_GAMES[id] : undefined;
 }
 
 export const GAME_IDS = Object.keys(CARD_GAMES);
