@@ -110,24 +110,24 @@ describe.skipIf(!haveChromium)('the floor view with 10 tables in headless Chromi
 
   it('filters the floor by game and by text', async () => {
     await page.selectOption('#f-game', 'keno');
-    await expect.poll(() => page.locator('.tcard:visible').count()).toBe(1);
+    await expect.poll(() => page.locator('.tcard:visible').count(), { timeout: 10_000 }).toBe(1);
     expect(await page.locator('.tcard:visible .tid').textContent()).toBe('sim-keno-01');
     await page.selectOption('#f-game', '');
     await page.fill('#f-text', 'bac');
-    await expect.poll(() => page.locator('.tcard:visible').count()).toBe(1);
+    await expect.poll(() => page.locator('.tcard:visible').count(), { timeout: 10_000 }).toBe(1);
     await page.fill('#f-text', '');
-    await expect.poll(() => page.locator('.tcard:visible').count()).toBe(10);
+    await expect.poll(() => page.locator('.tcard:visible').count(), { timeout: 10_000 }).toBe(10);
   });
 
   it('opens a table\'s detail on click, and goes back', async () => {
     await page.click('.tcard[data-table="sim-bac-01"]');
-    await expect.poll(() => page.evaluate(() => document.body.className)).toBe('view-table');
+    await expect.poll(() => page.evaluate(() => document.body.className), { timeout: 10_000 }).toBe('view-table');
     const detail = page.locator('section.table[data-table="sim-bac-01"]');
     expect(await detail.isVisible()).toBe(true);
     expect(await page.locator('section.table[data-table="sim-keno-01"]').isVisible()).toBe(false);
     expect(await page.locator('#floor').isVisible()).toBe(false);
     await page.click('#back');
-    await expect.poll(() => page.evaluate(() => document.body.className)).toBe('view-floor');
+    await expect.poll(() => page.evaluate(() => document.body.className), { timeout: 10_000 }).toBe('view-floor');
     expect(await page.locator('.tcard').first().isVisible()).toBe(true);
   });
 

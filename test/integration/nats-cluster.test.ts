@@ -35,6 +35,8 @@ describe.skipIf(!io.available)('a 3-node NATS cluster as the broker tier (real n
 
     await until(() => resultsOf(sub.got, T).length >= 3, 30_000, 'three results through the cluster');
     expect(lines.join('\n')).toMatch(/refuses MQTT 5 .*speaking MQTT 3\.1\.1/);
+    // the health summary follows the connection (debounced): it names the node the table is on
+    await until(() => sub.got.some((m) => m.topic === `casino/${T}/health` && m.payload.broker), 10_000, 'a health message naming the broker');
     const health = sub.got.filter((m) => m.topic === `casino/${T}/health` && m.payload.broker).at(-1);
     expect(health?.payload.broker).toBe(n1.mqttUrl);
     const before = resultsOf(sub.got, T).at(-1).seq;
