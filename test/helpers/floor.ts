@@ -8,7 +8,7 @@ import { expect } from 'vitest';
 import { validateConfig } from '../../src/config/load-config.js';
 import { createLogger, type Logger } from '../../src/log.js';
 
-export interface Received { topic: string; raw: string; payload: any; retain: boolean; at: number }
+export interface Received { topic: string; raw: string; payload: any; retain: boolean; at: number; /** MQTT 5 correlation data, as text */ correlation?: string }
 
 export interface Subscriber {
   client: MqttClient;
@@ -26,7 +26,8 @@ export async function subscriber(url: string, clientId: string, filter: string |
     const raw = payload.toString('utf8');
     let p: unknown = null;
     try { p = JSON.parse(raw); } catch { /* keep raw */ }
-    got.push({ topic, raw, payload: p, retain: packet.retain, at: Date.now() });
+    const cd = packet.properties?.correlationData;
+    got.push({ topic, raw, payload: p, retain: packet.retain, at: Date.now(), ...(cd ? { correlation: Buffer.from(cd).toString('utf8') } : {}) });
   });
   await new Promise<void>((resolve, reject) => {
     const t = setTimeout(() => reject(new Error(`subscriber ${clientId} could not connect to ${url}`)), 20_000);
