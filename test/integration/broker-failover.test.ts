@@ -65,7 +65,8 @@ describe.skipIf(!io.available)('broker failover between two Mosquittos (mqtt.url
     checkSeq(sa.got.filter((m) => m.at < killedAt), T, { gaps: false });
     checkSeq(sa.got.filter((m) => m.at >= resumedAt && m.payload?.seq > lastOnB), T, { gaps: false });
     const all = checkSeq([...sa.got, ...sb.got].filter((m) => typeof m.payload?.seq === "number").sort((x, y) => x.payload?.seq - y.payload?.seq), T);
-    expect(all.at(-1)).toBe(lastSeq);
+    // no gap (checkSeq) through the last seq the table had used (a health message may follow it)
+    expect(all.at(-1)).toBeGreaterThanOrEqual(lastSeq);
     // retained state on the broker the table is on now
     const fresh = await subscriber(a.url, 'fo-check-a', [`casino/${T}/status`, `casino/${T}/result`], { clean: true });
     cleanup.push(() => fresh.close());
