@@ -8,7 +8,8 @@ import { cardDecoder } from './card-codes.js';
 import { checksum, checksumBytes } from './checksums.js';
 import type { DeviceProfile } from './profile-schema.js';
 
-const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
+/** Delimiters are byte strings: each character is one byte (latin1), so `"\u00aa"` is the byte 0xAA. */
+const enc = (s: string): Uint8Array => Uint8Array.from(s, (c) => c.charCodeAt(0) & 0xff);
 const HEX = '0123456789ABCDEF';
 
 export interface ProfileDecoder {
