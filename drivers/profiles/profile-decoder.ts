@@ -26,7 +26,8 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
   const card = cardDecoder(p.cards);
   const msgs = p.messages.map((m) => ({ ...m, re: new RegExp(`^(?:${m.pattern})$`) }));
   const td = new TextDecoder('utf-8', { fatal: true });
-  let buf: number[] = [];
+  const buf = new Uint8Array(max + 1);
+  let len = 0;
   let inFrame = !start;
 
   function decodeFrame(f: Uint8Array): DeviceFrame | FrameReject {
@@ -108,9 +109,9 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
     return reject('unknown-type', raw());
   }
 
-  function endsWith(a: number[], e: Uint8Array): boolean {
-    if (a.length < e.length) return false;
-    for (let i = 0; i < e.length; i++) if (a[a.length - e.length + i] !== e[i]) return false;
+  function endsWithEnd(e: Uint8Array): boolean {
+    if (len < e.length) return false;
+    for (let i = 0; i < e.length; i++) if (buf[len - e.length + i] !== e[i]) return false;
     return true;
   }
 
@@ -128,24 +129,26 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
           if (start && b === start[0]) {
             flushNoise();
             inFrame = true;
-            buf = [b];
+            buf[0] = b;
+            len = 1;
           } else noise.push(b);
           continue;
         }
-        if (start && b === start[0] && buf.length > 0 && p.encoding === 'ascii') {
-          out.push(reject('malformed', describeBytes(Uint8Array.from(buf))));
-          buf = [b];
+        if (start && b === start[0] && len > 0 && p.encoding === 'ascii') {
+          out.push(reject('malformed', describeBytes(buf, 0, len)));
+          buf[0] = b;
+          len = 1;
           continue;
         }
-        buf.push(b);
-        const done = fixed ? buf.length === fixed : end ? endsWith(buf, end) : false;
+        buf[len++] = b;
+        const done = fixed ? len === fixed : end ? endsWithEnd(end) : false;
         if (done) {
-          out.push(decodeFrame(Uint8Array.from(buf)));
-          buf = [];
+          out.push(decodeFrame(buf.subarray(0, len)));
+          len = 0;
           inFrame = !start;
-        } else if (buf.length > max) {
-          out.push(reject('too-long', describeBytes(Uint8Array.from(buf))));
-          buf = [];
+        } else if (len > max) {
+          out.push(reject('too-long', describeBytes(buf, 0, len)));
+          len = 0;
           inFrame = !start;
         }
       }
