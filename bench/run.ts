@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { formatSummary, summarizeProfileFile } from './cpuprofile-summary.js';
 import { runLatency } from './latency.js';
+import { runProfilesBench } from './profiles-bench.js';
 import { startBroker } from './lib/broker.js';
 import { journalDefault } from './lib/gateway-proc.js';
 import { machineBusyNow } from './lib/cpu.js';
@@ -122,6 +123,10 @@ async function main() {
       results.engineRaw = await runEngine();
       const e = results.engineRaw;
       log(`  baccarat ${f(e.baccaratRoundsPerSec)} rounds/s; step() ${f(e.baccaratStepRoundsPerSec)} rounds/s (${f(e.baccaratStepUsPerCard)} us/card)`);
+    }
+    if (want('profiles')) {
+      log('\n== device profile decoding (frames/s, one core)');
+      results.profilesRaw = runProfilesBench(log);
     }
     if (want('startup')) {
       log('\n== cold start');

@@ -1,0 +1,86 @@
+/**
+ * Card-code presets of device profiles (device-protocols.md §3), turning a vendor code into the
+ * gateway's two-character card (`AS`, `TH`). Each returns null for a code it cannot read.
+ *
+ * - `rank-suit`: `AS`, `10S`, `TS`; `suit-rank`: `SA`, `H10`; `suit_rank`: `S_K`, `C_10`;
+ * - `four-digit`: suit digit (1=S 2=H 3=C 4=D) then the rank x 10 as three digits: `1010` = A of
+ *   spades, `2130` = K of hearts (rank 1..13 times ten);
+ * - `index52`: 1..52 in the profile's suit order, ranks A..K within each suit (default S,H,D,C);
+ * - `custom`: a rank map and a suit map, code = rank part + suit part (`order: rank-suit`) or the reverse.
+ */
+import { RANKS, type Card, type Rank, type Suit } from '../../src/domain/card.js';
+
+export type CardPreset = 'rank-suit' | 'suit-rank' | 'suit_rank' | 'four-digit' | 'index52' | 'custom';
+
+export interface CardCodeOptions {
+  preset: CardPreset;
+  suitOrder?: Suit[];
+  rankOrder?: Rank[];
+  ranks?: Record<string, Rank>;
+  suits?: Record<string, Suit>;
+  order?: 'rank-suit' | 'suit-rank';
+}
+
+const RANK_OF: Record<string, Rank> = { A: 'A', '1': 'A', '2': '2', '3': '3', '4': '4', '5': '5', '6': '6', '7': '7', '8': '8', '9': '9', T: 'T', '10': 'T', J: 'J', Q: 'Q', K: 'K' };
+const SUIT_OF: Record<string, Suit> = { S: 'S', H: 'H', D: 'D', C: 'C' };
+const FOUR_SUIT: Record<string, Suit> = { '1': 'S', '2': 'H', '3': 'C', '4': 'D' };
+
+export type CardDecoder = (code: string) => Card | null;
+
+export function cardDecoder(o: CardCodeOptions): CardDecoder {
+  switch (o.preset) {
+    case 'rank-suit':
+      return (c) => {
+        const r = RANK_OF[c.slice(0, -1).toUpperCase()];
+        const s = SUIT_OF[c.slice(-1).toUpperCase()];
+        return r && s ? r + s : null;
+      };
+    case 'suit-rank':
+      return (c) => {
+        const s = SUIT_OF[c.slice(0, 1).toUpperCase()];
+        const r = RANK_OF[c.slice(1).toUpperCase()];
+        return r && s && c.length >= 2 ? r + s : null;
+      };
+    case 'suit_rank':
+      return (c) => {
+        const i = c.indexOf('_');
+        if (i !== 1) return null;
+        const s = SUIT_OF[c[0].toUpperCase()];
+        const r = RANK_OF[c.slice(2).toUpperCase()];
+        return r && s ? r + s : null;
+      };
+    case 'four-digit':
+      return (c) => {
+        if (!/^[1-4]\d{3}$/.test(c)) return null;
+        const n = Number(c.slice(1));
+        if (n % 10 !== 0 || n < 10 || n > 130) return null;
+        return RANKS[n / 10 - 1] + FOUR_SUIT[c[0]];
+      };
+    case 'index52': {
+      const suits = o.suitOrder ?? ['S', 'H', 'D', 'C'];
+      const ranks = o.rankOrder ?? [...RANKS];
+      return (c) => {
+        if (!/^\d{1,2}$/.test(c)) return null;
+        const n = Number(c);
+        if (n < 1 || n > 52) return null;
+        return ranks[(n - 1) % 13] + suits[Math.floor((n - 1) / 13)];
+      };
+    }
+    case 'custom': {
+      const rm = o.ranks ?? {};
+      const sm = o.suits ?? {};
+      const suitFirst = o.order === 'suit-rank';
+      const suitKeys = Object.keys(sm);
+      return (c) => {
+        for (const k of suitKeys) {
+          if (suitFirst ? c.startsWith(k) : c.endsWith(k)) {
+            const rest = suitFirst ? c.slice(k.length) : c.slice(0, c.length - k.length);
+            const r = rm[rest];
+            if (r) return r + sm[k];
+          }
+        }
+        return null;
+      };
+    }
+  }
+}
