@@ -6,6 +6,8 @@ import { resolve } from 'node:path';
 import type { DeviceConfig } from '../src/config/schema.js';
 import { HID_DICE_SEQ_MODULUS } from './codecs/hid-dice.js';
 import { LineCodec } from './codecs/line-codec.js';
+import { compileProfile } from './profiles/profile-decoder.js';
+import { loadProfileFile } from './profiles/profile-schema.js';
 import { encodeLine } from './codecs/nmea-line.js';
 import { loadDeckRegistry, type DeckRegistry } from './deck-registry.js';
 import { BarcodeScannerDecoder, HidDiceDecoder, RfidCardMapper, SerialBarcodeDecoder } from './device-mappers.js';
@@ -54,7 +56,28 @@ function speaksHid(dev: DeviceConfig): boolean {
   return dev.transport.type === 'hid' || (dev.transport.type === 'simulator' && (dev.kind === 'barcode-scanner' || (dev.kind === 'dice-sensor' && dev.transport.protocol === 'hid')));
 }
 
+/**
+ * A device with a `profile` (device-protocols.md §3; the config loader has checked it and points
+ * `profile` at its file): the profile's decoder, SEQ checks only when the profile carries a SEQ,
+ * the stale timer only when it has heartbeats. Downlink templates are not sent yet: such a device
+ * takes no commands.
+ */
+function profiledDriver(dev: DeviceConfig & { profile: string }, transport: Transport): DeviceDriver {
+  const profile = loadProfileFile(dev.profile);
+  const decoder = compileProfile(profile);
+  return new DeviceDriver({
+    deviceId: dev.id, transport,
+    decoder: { push: (chunk: Buffer) => decoder.push(chunk) },
+    staleAfterMs: profile.messages.some((m) => m.type === 'HB') ? dev.staleAfterMs : 0,
+    seqModulus: profile.messages.some((m) => m.seq !== undefined) ? 65536 : 0,
+  });
+}
+
 export function createDriver(dev: DeviceConfig, transport: Transport, extras: DriverExtras = {}): DeviceDriver {
+  if (dev.profile !== undefined) {
+    if (dev.kind === 'rfid-shoe' || dev.kind === 'barcode-scanner') throw new UnsupportedDeviceError(`device ${dev.id}: profiles for a ${dev.kind} are not supported yet`);
+    return profiledDriver({ ...dev, profile: dev.profile }, transport);
+  }
   switch (dev.kind) {
     case 'card-shoe':
       return new DeviceDriver({

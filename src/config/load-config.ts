@@ -6,6 +6,7 @@ import { cardGame, GAME_IDS } from '../games/registry.js';
 import { configSchema, type GatewayConfig } from './schema.js';
 import { NON_CARD_GAME_IDS, nonCardGame } from '../games/non-card-games.js';
 import { checkTableDevices } from './device-checks.js';
+import { checkDeviceProfiles } from './device-profiles.js';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[], source: string) {
@@ -53,6 +54,7 @@ export function validateConfig(raw: unknown, source = '(inline)'): GatewayConfig
       if (devIds.has(d.id)) problems.push(`tables[${ti}].devices[${di}].id: duplicate device id "${d.id}"`);
       devIds.add(d.id);
     });
+    problems.push(...checkDeviceProfiles(t.devices, (di) => `tables[${ti}].devices[${di}]`));
   });
   if (problems.length) throw new ConfigError(problems, source);
   return cfg;

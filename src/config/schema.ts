@@ -91,6 +91,8 @@ export const deviceSchema = z.object({
   staleAfterMs: ms.default(3000).describe('no valid frame for this long marks the device stale'),
   /** a device that has not connected this long after the start raises `device-missing` (0 = never) */
   missingAfterMs: ms.default(10_000).describe('a device that has not connected this long after the start raises a `device-missing` alert (0 = never)'),
+  /** a device profile (device-protocols.md §3): a shipped profile's name or a profile file; absent = the reference protocol */
+  profile: z.string().min(1).optional().describe('a device profile (device-protocols.md §3, docs/DEVICES.md): the name of a shipped profile (drivers/profiles/shipped/) or the path of a profile file; absent: the reference protocol'),
   /** rfid-shoe: repeats of one uid within this many ms are one card (default 1500) */
   dedupeMs: ms.optional().describe('rfid-shoe: repeats of one uid within this many ms are one card (default 1500)'),
   /** rfid-shoe: deck registry CSV `uid,card,deck` (required unless the transport is a simulator) */

@@ -1,0 +1,63 @@
+/**
+ * `profile:` on a device (config.md, device-protocols.md §3): the name of a shipped profile
+ * (`drivers/profiles/shipped/<name>.yaml`) or the path of a profile file. Checked when the config
+ * is loaded, so a bad profile stops the gateway before it starts, with the config key and the
+ * profile's own key path in the message.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { loadProfileFile, type DeviceProfile } from '../../drivers/profiles/profile-schema.js';
+import { PROJECT_ROOT } from '../paths.js';
+import type { DeviceConfig } from './schema.js';
+
+export const SHIPPED_PROFILES_DIR = join(PROJECT_ROOT, 'drivers', 'profiles', 'shipped');
+
+/** the talker a profile must speak to feed a device of this kind */
+const TALKER_OF_KIND: Partial<Record<DeviceConfig['kind'], DeviceProfile['talker']>> = {
+  'card-shoe': 'SHOE', 'rfid-shoe': 'RFID', shuffler: 'SHUF', 'dice-sensor': 'DICE', 'ball-reader': 'BALL', 'barcode-scanner': 'SHOE',
+};
+
+/** the names of the shipped profiles */
+export function shippedProfiles(): string[] {
+  return existsSync(SHIPPED_PROFILES_DIR) ? readdirSync(SHIPPED_PROFILES_DIR).filter((f) => f.endsWith('.yaml')).map((f) => f.slice(0, -5)).sort() : [];
+}
+
+/** a shipped profile's name, or a file path (relative to the working directory) -> the file */
+export function profileFile(ref: string): string {
+  if (/^[a-z0-9][a-z0-9-]*$/.test(ref)) {
+    const shipped = join(SHIPPED_PROFILES_DIR, `${ref}.yaml`);
+    if (existsSync(shipped)) return shipped;
+  }
+  return resolve(ref);
+}
+
+/** Checks every device's profile; returns the problems, and points each `profile` at its file. */
+export function checkDeviceProfiles(devices: DeviceConfig[], where: (di: number) => string): string[] {
+  const problems: string[] = [];
+  devices.forEach((d, di) => {
+    if (d.profile === undefined) return;
+    const key = `${where(di)}.profile`;
+    if (d.kind === 'rfid-shoe' || d.kind === 'barcode-scanner') {
+      problems.push(`${key}: profiles for a ${d.kind} are not supported yet (card-shoe, shuffler, dice-sensor and ball-reader are)`);
+      return;
+    }
+    if (d.transport.type !== 'serial') {
+      problems.push(`${key}: a profile describes a serial line; this device's transport is "${d.transport.type}"`);
+      return;
+    }
+    const file = profileFile(d.profile);
+    if (!existsSync(file)) {
+      problems.push(`${key}: no shipped profile "${d.profile}" (shipped: ${shippedProfiles().join(', ')}) and no file ${file}`);
+      return;
+    }
+    try {
+      const p = loadProfileFile(file);
+      const talker = TALKER_OF_KIND[d.kind];
+      if (talker && p.talker !== talker) problems.push(`${key}: profile "${p.name}" speaks ${p.talker}, a ${d.kind} needs ${talker}`);
+      else d.profile = file;
+    } catch (e) {
+      problems.push(`${key}: ${(e as Error).message.split('\n').join(`\n${key}: `)}`);
+    }
+  });
+  return problems;
+}
