@@ -818,16 +818,9 @@ export class CardTableStep extends TableStepBase<CardTableState, CardTableSettin
   }
 
   private correctCompleted(args: Record<string, unknown>): RequestAnswer {
-    const roundId = String(args.roundId);
-    const kind = String(args.kind);
-    const by = typeof args.by === 'string' && args.by.length > 0 ? args.by : null;
-    const reason = typeof args.reason === 'string' ? args.reason : kind;
-    const list = this.s.completed ?? [];
-    const index = list.findIndex((x) => x.id === roundId);
-    if (index < 0) return { code: 'outside-window', error: `round ${roundId} is not one of the last ${this.cfg.correctionWindowRounds} completed rounds of this table` };
-    if (!by) return { code: 'invalid-args', error: 'a correction or void of a completed round needs `by` (the operator id)' };
-    const entry = list[index];
-    if (entry.status === 'void') return { code: 'wrong-phase', error: `round ${roundId} has already been voided` };
+    const found = this.completedRound(this.s.completed, args, this.cfg.correctionWindowRounds);
+    if ('error' in found) return found;
+    const { entry, index, list, roundId, kind, by, reason } = found;
     const g = this.cfg.game;
     const correction = { kind, by, reason };
     const ids = { shoeId: entry.shoeId, roundId: entry.id };

@@ -53,16 +53,9 @@ export abstract class NumberedRoundStep<St extends NumberedRoundState, Se extend
     args: Record<string, unknown>, field: 'dice' | 'balls',
     check: (v: unknown) => string | null, outcome: (v: number[]) => object,
   ): RequestAnswer {
-    const roundId = String(args.roundId);
-    const kind = String(args.kind);
-    const by = typeof args.by === 'string' && args.by.length > 0 ? args.by : null;
-    const reason = typeof args.reason === 'string' ? args.reason : kind;
-    const list = this.s.completed ?? [];
-    const index = list.findIndex((x) => x.id === roundId);
-    if (index < 0) return { code: 'outside-window', error: `round ${roundId} is not one of the last ${this.cfg.correctionWindowRounds ?? 1} completed rounds of this table` };
-    if (!by) return { code: 'invalid-args', error: 'a correction or void of a completed round needs `by` (the operator id)' };
-    const entry = list[index];
-    if (entry.status === 'void') return { code: 'wrong-phase', error: `round ${roundId} has already been voided` };
+    const found = this.completedRound(this.s.completed, args, this.cfg.correctionWindowRounds ?? 1);
+    if ('error' in found) return found;
+    const { entry, index, list, roundId, kind, by, reason } = found;
     const correction = { kind, by, reason };
     if (kind === 'void') {
       this.alert('round-void', `the pit (${by}) voided completed round ${roundId}: ${reason}`, { by });

@@ -224,6 +224,27 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
     }, { shoeId: null, roundId: null });
   }
 
+  /**
+   * games.md Corrections: the completed round a `void-round` / `correction` names, within the
+   * correction window (the `completed` list the table keeps), with the operator who asks; or the
+   * error answer (`outside-window`, `invalid-args` without `by`, `wrong-phase` when already void).
+   */
+  protected completedRound<E extends { id: string; status: string }>(list: readonly E[] | undefined, args: Record<string, unknown>, window: number):
+    | { error: string; code: RequestErrorCode }
+    | { entry: E; index: number; list: readonly E[]; roundId: string; kind: string; by: string; reason: string } {
+    const roundId = String(args.roundId);
+    const kind = String(args.kind);
+    const by = typeof args.by === 'string' && args.by.length > 0 ? args.by : null;
+    const reason = typeof args.reason === 'string' ? args.reason : kind;
+    const all = list ?? [];
+    const index = all.findIndex((x) => x.id === roundId);
+    if (index < 0) return { code: 'outside-window', error: `round ${roundId} is not one of the last ${window} completed rounds of this table` };
+    if (!by) return { code: 'invalid-args', error: 'a correction or void of a completed round needs `by` (the operator id)' };
+    const entry = all[index];
+    if (entry.status === 'void') return { code: 'wrong-phase', error: `round ${roundId} has already been voided` };
+    return { entry, index, list: all, roundId, kind, by, reason };
+  }
+
   // ---------------------------------------------------------------- publishing helpers
 
   protected envelope(type: string, body: Record<string, unknown>, ids?: { shoeId?: string | null; roundId?: string | null }): Envelope {

@@ -15,20 +15,11 @@ import { createPtyPair } from '../../../src/harness/pty-pair.js';
 import { makeTempDir, removeTempDir } from '../../../src/harness/temp-dir.js';
 import { createLogger } from '../../../src/log.js';
 import { REQUEST_ERROR_CODES } from '../../../src/mqtt/requests.js';
+import { prng } from '../prng.js';
 import type { ChaosSection } from '../section.js';
 
 const T = 'fz-01';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** a small deterministic PRNG (mulberry32): the same seed gives the same attack */
-function prng(seed: number): () => number {
-  return () => {
-    seed |= 0; seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const COMMANDS = ['open-betting', 'close-betting', 'decision', 'close-decisions', 'void-round', 'new-shoe', 'end-shoe', 'correction', 'status',
   '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'prototype', 'x', 'STATUS', 'ünïcødé', 'a'.repeat(200)];

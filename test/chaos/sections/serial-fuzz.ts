@@ -15,21 +15,13 @@ import { recordMqtt } from '../../../src/harness/mqtt-recorder.js';
 import { createPtyPair } from '../../../src/harness/pty-pair.js';
 import { makeTempDir, removeTempDir } from '../../../src/harness/temp-dir.js';
 import { createLogger } from '../../../src/log.js';
+import { prng } from '../prng.js';
 import type { ChaosSection } from '../section.js';
 
 const T = 'sf-01';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const RANKS = 'A23456789TJQK';
 const SUITS = 'SHDC';
-
-function prng(seed: number): () => number {
-  return () => {
-    seed |= 0; seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** `$BODY*CS\r\n` with the XOR checksum, written here independently of drivers/codecs */
 function frame(body: string): Buffer {
