@@ -1,24 +1,26 @@
 /**
  * `npm run bench -- --floor`: the floor figures of docs/SCALING.md, side by side in one run.
- * One gateway process with N simulated baccarat tables dealing in real time (default 10 tables,
- * one card per 100 ms each), first into one Mosquitto, then into a 3-node NATS cluster (MQTT
+ * P gateway processes with T simulated baccarat tables each, dealing in real time (default 4 x 10
+ * tables, one card per 100 ms each), first into one Mosquitto, then into a 3-node NATS cluster (MQTT
  * 3.1.1, the gateway's URL list = the three nodes); a central subscriber on another node measures
- * card latency (receipt - the card event's `ts`), and the gateway's CPU per table. Then the
+ * card latency (receipt - the card event's `ts`), and the gateways' CPU per table. Then the
  * failover cost on the cluster: the node the tables are on is SIGKILLed; time until the first new
  * result, and how many results were delayed. A benchmark, not a test (nothing is asserted).
  *
- *   npm run bench -- --floor [--tables 10] [--card-ms 100] [--seconds 15]
+ *   npm run bench -- --floor [--processes 4] [--tables 10] [--card-ms 100] [--seconds 15]
+ *
+ * Every process is a separate `bench/gateway-child.ts` (its CPU is read from it over IPC), with its
+ * own data dir and its own table ids, as on a floor of table PCs.
  */
 import { parseArgs } from 'node:util';
-import { startGateway } from '../src/gateway/gateway.js';
+import { startGatewayProc, type GatewayProc } from './lib/gateway-proc.js';
 import { startMosquitto } from '../src/harness/mosquitto.js';
 import { startNatsCluster } from '../src/harness/nats-cluster.js';
 import { makeTempDir } from '../src/harness/temp-dir.js';
-import { silentLogger } from '../src/log.js';
-import { validateConfig } from '../src/config/load-config.js';
 import mqtt from 'mqtt';
 
-const { values: a } = parseArgs({ options: { floor: { type: 'boolean' }, tables: { type: 'string', default: '10' }, 'card-ms': { type: 'string', default: '100' }, seconds: { type: 'string', default: '15' } }, strict: false });
+const { values: a } = parseArgs({ options: { floor: { type: 'boolean' }, processes: { type: 'string', default: '4' }, tables: { type: 'string', default: '10' }, 'card-ms': { type: 'string', default: '100' }, seconds: { type: 'string', default: '15' } }, strict: false });
+const PROCESSES = Number(a.processes);
 const TABLES = Number(a.tables);
 const CARD_MS = Number(a['card-ms']);
 const SECONDS = Number(a.seconds);
@@ -50,27 +52,33 @@ async function listen(url: string, id: string): Promise<{ lat: number[]; results
 
 async function run(label: string, urls: string[], subUrl: string, after?: (r: { results: Array<{ at: number; seq: number; table: string }> }) => Promise<Record<string, unknown>>) {
   const sub = await listen(subUrl, `floor-bench-${label}`);
-  const tables = Array.from({ length: TABLES }, (_, i) => `fl-${String(i + 1).padStart(3, '0')}`);
-  const cfg = validateConfig({
-    mqtt: { url: urls, protocolVersion: 4, reconnectMinMs: 200, reconnectMaxMs: 2000, connectTimeoutMs: 3000, failbackCheckMs: 0 },
-    dataDir: await makeTempDir('teg-floor-bench-'), http: { enabled: false }, health: { intervalMs: 0 },
-    tables: tables.map((id) => ({ id, game: 'baccarat', devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'simulator', seed: id, cardIntervalMs: CARD_MS, roundIntervalMs: 0 } }] })),
-  });
-  const gw = await startGateway(cfg, { logger: silentLogger });
+  const dir = await makeTempDir('teg-floor-bench-');
+  const gws: GatewayProc[] = [];
+  for (let p = 0; p < PROCESSES; p++) {
+    const tables = Array.from({ length: TABLES }, (_, i) => `fl-${p + 1}-${String(i + 1).padStart(3, '0')}`);
+    const config = {
+      gatewayId: `floor-${label}-${p + 1}`,
+      mqtt: { url: urls, protocolVersion: 4, clientIdPrefix: `tablegw-${p + 1}-`, reconnectMinMs: 200, reconnectMaxMs: 2000, connectTimeoutMs: 3000, failbackCheckMs: 0 },
+      dataDir: `${dir}/data-${p + 1}`, http: { enabled: false }, health: { intervalMs: 0 },
+      tables: tables.map((id) => ({ id, game: 'baccarat', devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'simulator', seed: id, cardIntervalMs: CARD_MS, roundIntervalMs: 0 } }] })),
+    };
+    gws.push(await startGatewayProc({ config, dir, name: `floor-${label}-${p + 1}`, timeoutMs: 60_000 }));
+  }
   await new Promise((r) => setTimeout(r, 2000)); // connected, dealing
   sub.lat.length = 0;
-  const cpu0 = process.cpuUsage();
+  const u0 = await Promise.all(gws.map((g) => g.usage()));
   const t0 = Date.now();
   await new Promise((r) => setTimeout(r, SECONDS * 1000));
-  const cpu = process.cpuUsage(cpu0);
+  const u1 = await Promise.all(gws.map((g) => g.usage()));
+  const cpuMs = u1.reduce((sum, u, i) => sum + (u.cpu.user - u0[i].cpu.user + u.cpu.system - u0[i].cpu.system) / 1000, 0);
   const wall = Date.now() - t0;
   const out: Record<string, unknown> = {
-    tier: label, tables: TABLES, cardsPerSecPerTable: 1000 / CARD_MS, cards: sub.lat.length,
+    tier: label, processes: PROCESSES, tablesPerProcess: TABLES, cardsPerSecPerTable: 1000 / CARD_MS, cards: sub.lat.length,
     p50Ms: pct(sub.lat, 50), p99Ms: pct(sub.lat, 99), maxMs: Math.max(...sub.lat),
-    cpuPercentPerTable: +(((cpu.user + cpu.system) / 1000 / wall) * 100 / TABLES).toFixed(2),
+    cpuPercentPerTable: +((cpuMs / wall) * 100 / (TABLES * PROCESSES)).toFixed(2),
   };
   if (after) Object.assign(out, await after(sub));
-  await gw.stop();
+  await Promise.all(gws.map((g) => g.stop()));
   sub.close();
   return out;
 }
