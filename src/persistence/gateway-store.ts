@@ -199,13 +199,7 @@ export class GatewayStore {
   acknowledge(tableId: string, seq: number): void {
     if (this.closed) return;
     this.acks.push({ tableId, seq });
-    if (!this.ackTimer && !this.flushScheduled) {
-      this.ackTimer = setTimeout(() => {
-        this.ackTimer = null;
-        this.scheduleFlush();
-      }, ACK_COMMIT_MS);
-      this.ackTimer.unref?.();
-    }
+    this.flushSoon();
   }
 
   /**
@@ -215,6 +209,11 @@ export class GatewayStore {
   noteDeviceSeq(tableId: string, deviceId: string, seq: number): void {
     if (this.closed) return;
     this.deviceSeqNotes.set(`${tableId}\0${deviceId}`, seq);
+    this.flushSoon();
+  }
+
+  /** what rides on no step (acks, device SEQs) is committed with the next steps, or within ACK_COMMIT_MS */
+  private flushSoon(): void {
     if (!this.ackTimer && !this.flushScheduled) {
       this.ackTimer = setTimeout(() => {
         this.ackTimer = null;
