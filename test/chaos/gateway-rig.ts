@@ -10,16 +10,13 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { startMosquitto, type MosquittoBroker } from '../../src/harness/mosquitto.js';
 import { createPtyPair, type PtyPair } from '../../src/harness/pty-pair.js';
 import { makeTempDir } from '../../src/harness/temp-dir.js';
+import { referenceLine } from '../helpers/reference-shoe.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 
 export interface Msg { topic: string; raw: string; payload: any }
 
-export function referenceLine(body: string): string {
-  let cs = 0;
-  for (const ch of Buffer.from(body, 'latin1')) cs ^= ch;
-  return `$${body}*${cs.toString(16).toUpperCase().padStart(2, '0')}\r\n`;
-}
+export { referenceLine };
 
 /** a shoe written independently of the gateway's codec */
 export class Shoe {

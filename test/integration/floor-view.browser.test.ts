@@ -6,22 +6,20 @@
  * multi-seat games get a per-seat history. The screenshot (test-artifacts/floor-view.png) is
  * checked: 1920x1080, and every card inside it.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { validateConfig } from '../../src/config/load-config.js';
 import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
 import { silentLogger } from '../../src/log.js';
+import { CHROMIUM, haveChromium, openHeadlessPage, type HeadlessPage } from '../helpers/chromium.js';
 import { freePort } from '../helpers/free-port.js';
 import { requireRealIo } from '../helpers/real-io.js';
 import { cleanupTempDirs, makeTempDir } from '../helpers/temp-dir.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ROOT = join(import.meta.dirname, '..', '..');
-const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium) {
   const reason = `${CHROMIUM} is missing (install with: apt-get install -y chromium)`;
   if (requireRealIo) throw new Error(`REQUIRE_REAL_IO=1 but ${reason}`);
@@ -30,11 +28,9 @@ if (!haveChromium) {
 
 describe.skipIf(!haveChromium)('the floor view with 10 tables in headless Chromium', () => {
   let gw: Gateway;
-  let browser: BrowserContext;
+  let chrome: HeadlessPage;
   let page: Page;
-  let profile: string;
   let ids: string[];
-  const pageErrors: string[] = [];
 
   beforeAll(async () => {
     const demo = parseYaml(readFileSync(join(ROOT, 'config', 'default.yaml'), 'utf8')) as { tables: Array<Record<string, any>> };
@@ -54,23 +50,13 @@ describe.skipIf(!haveChromium)('the floor view with 10 tables in headless Chromi
       tables: demo.tables,
     });
     gw = await startGateway(cfg, { logger: silentLogger, summaryIntervalMs: 0 });
-    profile = mkdtempSync(join(tmpdir(), 'teg-chromium-'));
-    browser = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1920, height: 1080 },
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-        '--disable-component-update', '--disable-sync'],
-    });
-    page = browser.pages()[0] ?? await browser.newPage();
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    await page.goto(`${gw.observability.httpUrl}/`);
+    chrome = await openHeadlessPage(`${gw.observability.httpUrl}/`, { width: 1920, height: 1080 });
+    page = chrome.page;
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await chrome?.close();
     await gw?.stop();
-    if (profile) rmSync(profile, { recursive: true, force: true });
     await cleanupTempDirs();
   });
 
@@ -139,6 +125,6 @@ describe.skipIf(!haveChromium)('the floor view with 10 tables in headless Chromi
     expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1920, 1080]);
     const boxes = await page.locator('.tcard').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().bottom));
     expect(Math.max(...boxes)).toBeLessThanOrEqual(1080);
-    expect(pageErrors).toEqual([]);
+    expect(chrome.pageErrors).toEqual([]);
   });
 });

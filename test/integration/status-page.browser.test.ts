@@ -6,22 +6,20 @@
  * A screenshot goes to test-artifacts/status-page.png.
  * Skipped with a printed reason without Chromium, unless REQUIRE_REAL_IO=1 (then it fails).
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateConfig } from '../../src/config/load-config.js';
 import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
 import { cardGame } from '../../src/games/registry.js';
 import { silentLogger } from '../../src/log.js';
+import { CHROMIUM, haveChromium, openHeadlessPage, type HeadlessPage } from '../helpers/chromium.js';
 import { freePort } from '../helpers/free-port.js';
 import { requireRealIo } from '../helpers/real-io.js';
 import { cleanupTempDirs, makeTempDir } from '../helpers/temp-dir.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ROOT = join(import.meta.dirname, '..', '..');
-const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium) {
   const reason = `${CHROMIUM} is missing (install with: apt-get install -y chromium)`;
   if (requireRealIo) throw new Error(`REQUIRE_REAL_IO=1 but ${reason}`);
@@ -31,10 +29,8 @@ const faceDownGame = cardGame('pok-deng') ? 'pok-deng' : null;
 
 describe.skipIf(!haveChromium)('status page in headless Chromium', () => {
   let gw: Gateway;
-  let browser: BrowserContext;
+  let chrome: HeadlessPage;
   let page: Page;
-  let profile: string;
-  const pageErrors: string[] = [];
 
   beforeAll(async () => {
     const dataDir = await makeTempDir('teg-page-');
@@ -57,24 +53,13 @@ describe.skipIf(!haveChromium)('status page in headless Chromium', () => {
       tables,
     });
     gw = await startGateway(cfg, { logger: silentLogger, simulatorShoes: 1 });
-    profile = mkdtempSync(join(tmpdir(), 'teg-chromium-'));
-    // a fresh --user-data-dir (playwright passes the profile directory as that flag)
-    browser = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1280, height: 1000 },
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-        '--disable-component-update', '--disable-sync'],
-    });
-    page = browser.pages()[0] ?? await browser.newPage();
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    await page.goto(`${gw.observability.httpUrl}/`);
+    chrome = await openHeadlessPage(`${gw.observability.httpUrl}/`, { width: 1280, height: 1000 });
+    page = chrome.page;
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await chrome?.close();
     await gw?.stop();
-    if (profile) rmSync(profile, { recursive: true, force: true });
     await cleanupTempDirs();
   });
 
@@ -121,6 +106,6 @@ describe.skipIf(!haveChromium)('status page in headless Chromium', () => {
     const file = join(ROOT, 'test-artifacts', 'status-page.png');
     await page.screenshot({ path: file, fullPage: true });
     expect(existsSync(file)).toBe(true);
-    expect(pageErrors).toEqual([]);
+    expect(chrome.pageErrors).toEqual([]);
   });
 });

@@ -1,0 +1,41 @@
+/**
+ * Debian's Chromium, headless, driven by playwright-core (no browser download): a fresh profile
+ * directory per launch and the flags this closed network needs. Page errors are collected.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const haveChromium = existsSync(CHROMIUM);
+
+export interface HeadlessPage {
+  browser: BrowserContext;
+  page: Page;
+  pageErrors: string[];
+  close(): Promise<void>;
+}
+
+export async function openHeadlessPage(url: string, viewport: { width: number; height: number }): Promise<HeadlessPage> {
+  // a fresh --user-data-dir (playwright passes the profile directory as that flag)
+  const profile = mkdtempSync(join(tmpdir(), 'teg-chromium-'));
+  const browser = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+  const page = browser.pages()[0] ?? await browser.newPage();
+  const pageErrors: string[] = [];
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  await page.goto(url);
+  return {
+    browser, page, pageErrors,
+    close: async () => {
+      await browser.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
