@@ -30,11 +30,13 @@ describe.skipIf(!io.available)('a 3-node NATS cluster as the broker tier (real n
     const sub = await subscriber(n3.mqttUrl, 'nc-engine', 'casino/#');
     cleanup.push(() => sub.close());
     const { log, lines } = capturingLogger();
-    const gw: Gateway = await startGateway(floorConfig({ url: cluster.mqttUrls, dataDir: await makeTempDir('teg-nc-data-'), tables: [T], cardIntervalMs: 30, decks: 2 }), { logger: log, simulatorShoes: 1 });
+    const gw: Gateway = await startGateway(floorConfig({ url: cluster.mqttUrls, dataDir: await makeTempDir('teg-nc-data-'), tables: [T], cardIntervalMs: 30, decks: 6 }), { logger: log, simulatorShoes: 1 });
     cleanup.push(() => gw.stop());
 
     await until(() => resultsOf(sub.got, T).length >= 3, 30_000, 'three results through the cluster');
     expect(lines.join('\n')).toMatch(/refuses MQTT 5 .*speaking MQTT 3\.1\.1/);
+    // a 6-deck shoe (~10 s of cards) is still being dealt at the kill even when the cluster was slow
+    // to take the first results (a 2-deck shoe could be dealt out before three results arrived)
     const before = resultsOf(sub.got, T).at(-1).seq;
     const killedAt = Date.now();
     await n1.kill();
