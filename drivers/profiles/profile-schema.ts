@@ -14,6 +14,12 @@ export const messageSchema = z
     type: z.enum(FRAME_TYPES),
     fields: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
     seq: z.string().optional(),
+    /**
+     * How a device (a simulator, `tablegw profile check --self-test`) writes this message: the
+     * body with `{group}` placeholders (`"{seq},C,{card}"`); framing and checksum are added around
+     * it. `{card}` is encoded with the profile's card preset. Rendered output must match `pattern`.
+     */
+    emit: z.string().min(1).optional(),
   })
   .superRefine((m, ctx) => {
     let re: RegExp;
@@ -63,7 +69,17 @@ export const profileSchema = z.object({
     })
     .default({ preset: 'rank-suit' }),
   messages: z.array(messageSchema).min(1),
-  downlink: z.object({ rescan: z.string().optional(), lock: z.string().optional(), unlock: z.string().optional(), repeat: z.string().optional() }).default({}),
+  /**
+   * Commands the device understands, as body templates framed like uplink messages (start,
+   * checksum, end). Placeholders: `{seq}` the gateway's own command counter, `{from}` the first
+   * SEQ a `repeat` asks for. A command with no template is not sent (the device takes none).
+   */
+  downlink: z
+    .object({ rescan: z.string().min(1).optional(), lock: z.string().min(1).optional(), unlock: z.string().min(1).optional(), repeat: z.string().min(1).optional() })
+    .strict()
+    .default({}),
+  /** USB ids of devices known to speak this profile (`tablegw devices` suggests the profile). */
+  usb: z.array(z.object({ vendorId: z.number().int().min(0).max(0xffff), productId: z.number().int().min(0).max(0xffff) })).default([]),
 });
 
 export type DeviceProfile = z.infer<typeof profileSchema>;
