@@ -2,10 +2,10 @@
  * A profile precompiled into a streaming decoder: bytes in, frames or named rejects out
  * (device-protocols.md §3, docs/DEVICES.md "Device profiles").
  *
- * Everything is built once per profile: the delimiters as byte tables, the card decoder, and ONE
- * regular expression for all messages and reject rules (each pattern an alternative, in order, its
- * named groups turned into numbered ones), so a body costs one regex run whatever the number of
- * messages. The hot path has no TextDecoder for ASCII bodies, no object spread and no closures.
+ * Everything is built once per profile: the delimiters as byte tables, the card decoder, and per
+ * message / reject rule an anchored regex with numbered groups plus a literal every match must
+ * contain, so a body skips the rules it cannot match with one `includes` and runs (usually) one
+ * small regex. The hot path has no TextDecoder for ASCII bodies, no object spread, no closures.
  *
  * The decoder is clock-free: a frame that ends by silence (`framing.idleMs`) ends when the owner
  * calls `flushIdle()` after that much silence (drivers/device-driver.ts `idleFlushMs`).
@@ -67,8 +67,10 @@ interface FieldSource {
 }
 
 interface CompiledRule {
-  /** capture index of the alternative's wrapper group in the combined regex */
-  marker: number;
+  /** the rule's pattern, anchored, its named groups numbered */
+  re: RegExp;
+  /** a literal every match contains ('' = none): skipped when the body lacks it */
+  literal: string;
   reason: RejectReason | undefined;
   type: FrameTypeName;
   seqSlot: number;
@@ -77,7 +79,8 @@ interface CompiledRule {
 }
 
 /**
- * Rewrites one pattern for the combined regex: named groups become numbered ones (their index is
+ * Rewrites one pattern: named groups become numbered ones (named groups cost a `groups` object
+ * per match) (their index is
  * returned), `\k<name>` back-references become numbered ones. `offset` = groups before it.
  */
 export function numberGroups(pattern: string, offset: number): { source: string; groups: number; names: Map<string, number> } {
@@ -131,6 +134,66 @@ export function numberGroups(pattern: string, offset: number): { source: string;
     out = `${out.slice(0, at)}${n === undefined ? '(?:)' : `(?:\\${n})`}${out.slice(at)}`;
   }
   return { source: out, groups, names };
+}
+
+/**
+ * The longest literal text every match of `pattern` must contain ('' when there is none, e.g. a
+ * top-level alternation): a body without it cannot match, so the rule is skipped with one
+ * `includes` instead of a regex run. Escaped punctuation counts as literal; a quantified
+ * character, a class, a group or an escape class ends a run.
+ */
+export function requiredLiteral(pattern: string): string {
+  let best = '';
+  let run = '';
+  let depth = 0;
+  let inClass = false;
+  const flush = (): void => {
+    if (run.length > best.length) best = run;
+    run = '';
+  };
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (inClass) {
+      if (c === '\\') i++;
+      else if (c === ']') inClass = false;
+      continue;
+    }
+    if (c === '\\') {
+      const n = pattern[i + 1] ?? '';
+      i++;
+      if (depth === 0 && n !== '' && '\\^$.|?*+()[]{}/-,;:=!<>#&%@~\'"'.includes(n)) run += n;
+      else if (depth === 0) flush();
+      continue;
+    }
+    if (c === '[') {
+      inClass = true;
+      if (depth === 0) flush();
+      continue;
+    }
+    if (c === '(') {
+      if (depth === 0) flush();
+      depth++;
+      continue;
+    }
+    if (c === ')') {
+      depth--;
+      continue;
+    }
+    if (depth > 0) continue;
+    if (c === '|') return '';
+    if (c === '?' || c === '*' || c === '+' || c === '{') {
+      run = run.slice(0, -1);
+      flush();
+      continue;
+    }
+    if (c === '^' || c === '$' || c === '.') {
+      flush();
+      continue;
+    }
+    run += c;
+  }
+  flush();
+  return best;
 }
 
 function toMap(m: Record<string, string | number | boolean> | undefined): Map<string, string | number | boolean> | undefined {
@@ -309,26 +372,22 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
   }
   const uppercase = p.body.uppercase;
 
-  // ---- one regex for every message and reject rule, in order
-  let groupCount = 0;
-  const parts: string[] = [];
+  // ---- one small regex per message and reject rule, in order; a required literal skips most
   const rules: CompiledRule[] = [];
+  const compileRule = (pattern: string): { re: RegExp; literal: string; names: Map<string, number> } => {
+    const { source, names } = numberGroups(pattern, 0);
+    return { re: new RegExp(`^(?:${source})$`), literal: requiredLiteral(pattern), names };
+  };
   for (const m of p.messages) {
-    const marker = ++groupCount;
-    const { source, groups, names } = numberGroups(m.pattern, groupCount);
-    groupCount += groups;
-    parts.push(`(${source})$`);
+    const { re, literal, names } = compileRule(m.pattern);
     const slotOf = (f: string): number => names.get(f) ?? -1;
-    rules.push({ marker, reason: undefined, type: m.type, seqSlot: m.seq ? slotOf(m.seq) : -1, src: fieldSources(m.type, slotOf, m.fields, m.map, m.ranges) });
+    rules.push({ re, literal, reason: undefined, type: m.type, seqSlot: m.seq ? slotOf(m.seq) : -1, src: fieldSources(m.type, slotOf, m.fields, m.map, m.ranges) });
   }
   for (const r of p.rejects) {
-    const marker = ++groupCount;
-    const { source, groups } = numberGroups(r.pattern, groupCount);
-    groupCount += groups;
-    parts.push(`(${source})$`);
-    rules.push({ marker, reason: r.reason, type: 'HB', seqSlot: -1, src: [] });
+    const { re, literal } = compileRule(r.pattern);
+    rules.push({ re, literal, reason: r.reason, type: 'HB', seqSlot: -1, src: [] });
   }
-  const combined = new RegExp(`^(?:${parts.join('|')})`);
+  const ruleCount = rules.length;
   const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
   // ---- state
@@ -387,16 +446,18 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
     }
     if (uppercase) text = text.toUpperCase();
     bodyStart = 0;
-    const r = combined.exec(text);
-    if (r === null) return reject('unknown-type', describeBytes(buf, 0, frameLen));
+    let r: RegExpExecArray | null = null;
     let rule: CompiledRule | undefined;
-    for (let k = 0; k < rules.length; k++) {
-      if (r[rules[k].marker] !== undefined) {
-        rule = rules[k];
+    for (let k = 0; k < ruleCount; k++) {
+      const c = rules[k];
+      if (c.literal !== '' && !text.includes(c.literal)) continue;
+      r = c.re.exec(text);
+      if (r !== null) {
+        rule = c;
         break;
       }
     }
-    if (rule === undefined) return reject('unknown-type', describeBytes(buf, 0, frameLen));
+    if (rule === undefined || r === null) return reject('unknown-type', describeBytes(buf, 0, frameLen));
     if (rule.reason !== undefined) return reject(rule.reason, describeBytes(buf, 0, frameLen));
     let seq = 0;
     if (rule.seqSlot >= 0) {
@@ -450,6 +511,18 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
   function pushBytes(bytes: Uint8Array, out: DecodedItem[]): void {
     const n = bytes.length;
     for (let i = 0; i < n; i++) {
+      if (state === FRAME && fixed === 0) {
+        // the bytes inside a frame that need no decision are copied in a tight loop
+        let room = max - 1 - len;
+        while (i < n && room > 0) {
+          const c = bytes[i];
+          if (terminal[c] === 1 || c === start0) break;
+          buf[len++] = c;
+          i++;
+          room--;
+        }
+        if (i === n) break;
+      }
       const b = bytes[i];
       if (state === FRAME) {
         if (resync && b === start0 && len > 0) {
@@ -577,7 +650,7 @@ function compileReportDecoder(p: DeviceProfile): ProfileDecoder {
   // constants, maps and ranges of a `messages` entry of the same type apply to report frames too
   for (const [value, type] of Object.entries(layout.type.map)) {
     const m = p.messages.find((x) => x.type === type);
-    byType.set(Number(value), { marker: 0, reason: undefined, type, seqSlot: -1, src: fieldSources(type, slotOf, m?.fields ?? {}, m?.map ?? {}, m?.ranges ?? {}) });
+    byType.set(Number(value), { re: /$^/, literal: '', reason: undefined, type, seqSlot: -1, src: fieldSources(type, slotOf, m?.fields ?? {}, m?.map ?? {}, m?.ranges ?? {}) });
   }
   const offsets = fieldNames.map((f) => layout.fields[f]);
   const vals: number[] = new Array(fieldNames.length).fill(0);
