@@ -602,8 +602,10 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
       idleMs: undefined,
       push(bytes) {
         const out: DecodedItem[] = [];
+        // a chunk is one report, or several whole ones (batched); anything else is one malformed report
+        if (bytes.length % 8 !== 0) return [reject('malformed', describeBytes(bytes))];
         for (let at = 0; at < bytes.length; at += 8) {
-          const items = wedge.push(bytes.subarray(at, Math.min(at + 8, bytes.length)));
+          const items = wedge.push(bytes.subarray(at, at + 8));
           for (const it of items) {
             if (typeof it !== 'string') {
               out.push(it);
@@ -674,7 +676,9 @@ function compileReportDecoder(p: DeviceProfile): ProfileDecoder {
     idleMs: undefined,
     push(bytes) {
       const out: DecodedItem[] = [];
-      for (let at = 0; at < bytes.length; at += L) out.push(decodeReport(bytes.subarray(at, Math.min(at + L, bytes.length))));
+      // a chunk is one report, or several whole ones (batched); anything else is one malformed report
+      if (bytes.length % L !== 0) out.push(reject('malformed', describeBytes(bytes)));
+      else for (let at = 0; at < bytes.length; at += L) out.push(decodeReport(bytes.subarray(at, at + L)));
       return out;
     },
     flushIdle: () => [],
