@@ -354,6 +354,9 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
     terminal[e[e.length - 1]] = 1;
     for (const b of e) delimiter[b] = 1;
   }
+  /** bytes that need a decision inside a frame: an end delimiter's last byte or the start byte */
+  const stop = Uint8Array.from(terminal);
+  if (start) stop[start[0]] = 1;
   // a new start byte inside a frame restarts it (text profiles only: binary data may contain it)
   const resync = start !== undefined && !binary;
   const interrupted: RejectReason = p.framing.interrupted;
@@ -363,6 +366,7 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
   const csHex = p.integrity.format === 'hex';
   const csKind = p.integrity.kind;
   const csFromStart = p.integrity.covers === 'start-and-body';
+  const bodyXor = csKind === 'xor8' && !csFromStart;
   const sep = p.integrity.separator ? enc(p.integrity.separator) : new Uint8Array(0);
   const forbidden = new Uint8Array(256);
   for (const b of enc(p.body.forbid)) forbidden[b] = 1;
@@ -422,13 +426,16 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
       }
     }
     let ascii = true;
+    let xor = 0; // XOR-8 of the body, computed in the same pass (the reference protocol's check)
     for (let i = bodyStart; i < sepStart; i++) {
       const b = buf[i];
       if (forbidden[b] === 1) return reject('malformed', describeBytes(buf, 0, frameLen));
       if (b >= 0x80) ascii = false;
+      xor ^= b;
     }
     if (csLen > 0) {
-      if (checksum(csKind, buf, csFromStart ? 0 : bodyStart, sepStart) !== want) return reject('bad-checksum', describeBytes(buf, 0, frameLen));
+      const got = bodyXor ? xor : checksum(csKind, buf, csFromStart ? 0 : bodyStart, sepStart);
+      if (got !== want) return reject('bad-checksum', describeBytes(buf, 0, frameLen));
       bodyEnd = sepStart;
     }
     let text: string;
@@ -516,7 +523,7 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
         let room = max - 1 - len;
         while (i < n && room > 0) {
           const c = bytes[i];
-          if (terminal[c] === 1 || c === start0) break;
+          if (stop[c] === 1) break;
           buf[len++] = c;
           i++;
           room--;
