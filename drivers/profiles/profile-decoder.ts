@@ -612,7 +612,8 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
         // a chunk is one report, or several whole ones (batched); anything else is one malformed report
         if (bytes.length % 8 !== 0) return [reject('malformed', describeBytes(bytes))];
         for (let at = 0; at < bytes.length; at += 8) {
-          const items = wedge.push(bytes.subarray(at, at + 8));
+          const items = wedge.push(bytes.length === 8 ? bytes : bytes.subarray(at, at + 8));
+          if (items.length === 0) continue;
           for (const it of items) {
             if (typeof it !== 'string') {
               out.push(it);
@@ -647,23 +648,40 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
   };
 }
 
+/** A numeric field read from a report byte (or its constant), mapped and range-checked; -1 when it does not read. */
+function reportInt(s: FieldSource, r: Uint8Array): number {
+  if (s.slot < 0) return intOf(s, NO_VALUES, false);
+  if (s.map !== undefined) return mappedByte(s, r[s.slot]);
+  const v = r[s.slot];
+  return v >= s.min && v <= s.max ? v : -1;
+}
+const NO_VALUES: Value[] = [];
+
+/** A report byte through the field's value map, then range-checked. */
+function mappedByte(s: FieldSource, byte: number): number {
+  const m = s.map?.get(String(byte));
+  const n = m === undefined ? Number.NaN : toInt(m, false);
+  return n >= s.min && n <= s.max ? n : -1;
+}
+
 /** Vendor HID input reports (device-protocols.md §2b): one report per `report.length` bytes. */
 function compileReportDecoder(p: DeviceProfile): ProfileDecoder {
   const layout = p.report!;
   const talker = p.talker;
   const card = cardDecoder(p.cards);
   const L = layout.length;
-  const fieldNames = Object.keys(layout.fields);
-  const slotOf = (f: string): number => fieldNames.indexOf(f);
-  const byType = new Map<number, CompiledRule>();
+  // a field's slot is its byte offset: values are read from the report itself
+  const slotOf = (f: string): number => (Object.hasOwn(layout.fields, f) ? layout.fields[f] : -1);
+  /** type byte -> rule (256 entries, undefined for a value not in the map) */
+  const byType: Array<CompiledRule | undefined> = new Array(256).fill(undefined);
   // constants, maps and ranges of a `messages` entry of the same type apply to report frames too
   for (const [value, type] of Object.entries(layout.type.map)) {
     const m = p.messages.find((x) => x.type === type);
-    byType.set(Number(value), { re: /$^/, literal: '', reason: undefined, type, seqSlot: -1, src: fieldSources(type, slotOf, m?.fields ?? {}, m?.map ?? {}, m?.ranges ?? {}) });
+    byType[Number(value) & 0xff] = { re: /$^/, literal: '', reason: undefined, type, seqSlot: -1, src: fieldSources(type, slotOf, m?.fields ?? {}, m?.map ?? {}, m?.ranges ?? {}) };
   }
-  const offsets = fieldNames.map((f) => layout.fields[f]);
-  const vals: number[] = new Array(fieldNames.length).fill(0);
   const cs = layout.checksum;
+  /** the report's bytes as plain values, for the frame types that go through buildFrame */
+  const vals: Value[] = new Array(layout.length).fill(0);
 
   function decodeReport(r: Uint8Array): DecodedItem {
     if (r.length !== L || (layout.id && r[layout.id.offset] !== layout.id.value)) return reject('malformed', describeBytes(r));
@@ -671,10 +689,32 @@ function compileReportDecoder(p: DeviceProfile): ProfileDecoder {
       const want = cs.kind.startsWith('crc16') ? r[cs.offset] | (r[cs.offset + 1] << 8) : r[cs.offset];
       if (checksum(cs.kind, r, cs.from, cs.to) !== want) return reject('bad-checksum', describeBytes(r));
     }
-    const rule = byType.get(r[layout.type.offset]);
+    const rule = byType[r[layout.type.offset]];
     if (rule === undefined) return reject('bad-field', describeBytes(r));
-    for (let k = 0; k < offsets.length; k++) vals[k] = r[offsets[k]];
     const seq = layout.seq ? r[layout.seq.offset] : 0;
+    // numeric frames straight from the report bytes (the common case); others through buildFrame
+    const src = rule.src;
+    switch (rule.type) {
+      case 'ROLL': {
+        const d1 = reportInt(src[0], r);
+        const d2 = reportInt(src[1], r);
+        const d3 = reportInt(src[2], r);
+        const bounces = src[3].slot < 0 && src[3].constant === undefined ? 0 : reportInt(src[3], r);
+        if (d1 < 0 || d2 < 0 || d3 < 0 || bounces < 0) return reject('bad-field', describeBytes(r));
+        return { talker, seq, type: 'ROLL', dice: [d1, d2, d3], bounces };
+      }
+      case 'BALL': {
+        const ball = reportInt(src[0], r);
+        return ball < 0 ? reject('bad-field', describeBytes(r)) : { talker, seq, type: 'BALL', ball };
+      }
+      case 'COUNT': {
+        const count = reportInt(src[0], r);
+        return count < 0 ? reject('bad-field', describeBytes(r)) : { talker, seq, type: 'COUNT', count };
+      }
+      default:
+        if (src.length === 0) return { talker, seq, type: rule.type } as DeviceFrame;
+    }
+    for (let k = 0; k < r.length; k++) vals[k] = r[k];
     const f = buildFrame(rule, vals, talker, seq, false, card);
     return typeof f === 'string' ? reject(f, describeBytes(r)) : f;
   }
@@ -685,6 +725,7 @@ function compileReportDecoder(p: DeviceProfile): ProfileDecoder {
       const out: DecodedItem[] = [];
       // a chunk is one report, or several whole ones (batched); anything else is one malformed report
       if (bytes.length % L !== 0) out.push(reject('malformed', describeBytes(bytes)));
+      else if (bytes.length === L) out.push(decodeReport(bytes));
       else for (let at = 0; at < bytes.length; at += L) out.push(decodeReport(bytes.subarray(at, at + L)));
       return out;
     },
