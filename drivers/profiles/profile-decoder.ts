@@ -161,8 +161,18 @@ export function requiredLiteral(pattern: string): string {
     if (c === '\\') {
       const n = pattern[i + 1] ?? '';
       i++;
-      if (depth === 0 && n !== '' && '\\^$.|?*+()[]{}/-,;:=!<>#&%@~\'"'.includes(n)) run += n;
-      else if (depth === 0) flush();
+      if (depth === 0 && n !== '' && '\\^$.|?*+()[]{}/-,;:=!<>#&%@~\'"'.includes(n)) {
+        run += n;
+        continue;
+      }
+      if (depth === 0) flush();
+      // skip the escape's own argument: \k<name>, \uXXXX / \u{...}, \xHH, \cX, \12
+      if (n === 'k' && pattern[i + 1] === '<') i = Math.max(i, pattern.indexOf('>', i));
+      else if (n === 'u' && pattern[i + 1] === '{') i = Math.max(i, pattern.indexOf('}', i));
+      else if (n === 'u') i += 4;
+      else if (n === 'x') i += 2;
+      else if (n === 'c') i += 1;
+      else if (n >= '0' && n <= '9') while (pattern[i + 1] >= '0' && pattern[i + 1] <= '9') i++;
       continue;
     }
     if (c === '[') {
@@ -182,8 +192,13 @@ export function requiredLiteral(pattern: string): string {
     if (depth > 0) continue;
     if (c === '|') return '';
     if (c === '?' || c === '*' || c === '+' || c === '{') {
+      // the quantified character is not required as such; `{n,m}` is skipped whole
       run = run.slice(0, -1);
       flush();
+      if (c === '{') {
+        const close = pattern.indexOf('}', i);
+        if (close > 0) i = close;
+      }
       continue;
     }
     if (c === '^' || c === '$' || c === '.') {
