@@ -99,6 +99,17 @@ const nearBody = (t: Talker) =>
     )
     .map(([talker, seq, type, fields]) => [talker, seq, type, ...fields].join(','));
 
+// ---- fields out of range or of the wrong form, per talker (bad-field unless a count is wrong)
+const COMMON_BAD = ['ERR,bad code', 'ERR,e1', 'ERR,' + 'A'.repeat(17), 'VER,,1', 'VER,m,', 'VER,m,1,lower', 'VER,m,1,A++B', 'VER,m,1,'];
+const OUT_OF_RANGE: Record<Talker, string[]> = {
+  SHOE: ['CARD,1S', 'CARD,as', 'CARD,10S', 'CARD,AS,X', 'CARD,AS,', 'STATE,FOO', 'STATE,loaded', 'STATE,'],
+  RFID: ['TAG,1234567', 'TAG,G0000000', `TAG,${'A'.repeat(25)}`, 'TAG,', 'STATE,JAM'],
+  SHUF: ['COUNT,1000', 'COUNT,-1', 'COUNT,1.5', 'COUNT,', 'STATE,OPEN', 'STATE,idle'],
+  DICE: ['ROLL,7,1,1,0', 'ROLL,0,1,1,5', 'ROLL,1,1,1,100', 'ROLL,1,1,1,-1', 'ROLL,1,1,1, 5', 'ROLL,1,1,1,', 'ROLL,01,1,1,5'],
+  BALL: ['BALL,1000', 'BALL,x', 'BALL,-1', 'BALL,1e2', 'BALL,', 'BALL, 7'],
+};
+const outOfRangeBody = (t: Talker) => fc.tuple(seqArb, fc.constantFrom(...OUT_OF_RANGE[t], ...COMMON_BAD)).map(([s, rest]) => `${t},${s},${rest}`);
+
 // ---- lines and byte-level corruption ---------------------------------------------------------
 
 const eolArb = fc.constantFrom('\r\n', '\r\n', '\n');
@@ -169,6 +180,7 @@ describe.each(TALKER_LIST)('reference profile of %s = LineCodec', (talker) => {
     const piece = fc.oneof(
       { weight: 3, arbitrary: lineArb(validBody(talker)) },
       { weight: 3, arbitrary: lineArb(nearBody(talker)) },
+      { weight: 2, arbitrary: lineArb(outOfRangeBody(talker)) },
       { weight: 4, arbitrary: corrupted(fc.oneof(validBody(talker), nearBody(talker))) },
       { weight: 1, arbitrary: noiseArb },
     );
