@@ -100,6 +100,7 @@ export const reportLayoutSchema = z
       if (r.checksum.to > r.length || r.checksum.from >= r.checksum.to) ctx.addIssue({ code: 'custom', path: ['checksum', 'to'], message: 'needs from < to <= length' });
     }
     for (const [k, v] of Object.entries(r.fields)) check(['fields', k], v);
+    for (const k of Object.keys(r.type.map)) if (Number(k) > 255) ctx.addIssue({ code: 'custom', path: ['type', 'map', k], message: 'is not a byte value (0..255)' });
   });
 
 export const profileSchema = z

@@ -134,5 +134,6 @@ describe('hid-dice-sensor profile (§2b as a report layout)', () => {
     const base = shipped('hid-dice-sensor');
     expect(() => validateProfile('d.yaml', { ...base, report: { ...base.report, fields: { d1: 9 } } })).toThrow('d.yaml: report.fields.d1: is outside the 8-byte report');
     expect(() => validateProfile('d.yaml', { ...base, report: undefined })).toThrow('d.yaml: report: is required with input hid-report');
+    expect(() => validateProfile('d.yaml', { ...base, report: { ...base.report, type: { offset: 6, map: { '256': 'ROLL' } } } })).toThrow('d.yaml: report.type.map.256: is not a byte value (0..255)');
   });
 });
