@@ -1,11 +1,25 @@
-/** Profile decoding throughput (frames/s on one core) per shipped profile, next to the built-in reference codec. */
+/**
+ * Profile decoding throughput (frames/s on one core) for every shipped profile, next to the
+ * built-in reference decoder on the same frames: LineCodec for the serial profiles (the same
+ * cards, balls or dice written as reference lines), drivers/codecs/hid-dice.ts for HID dice
+ * reports, the keyboard-wedge decoder + barcode mapping for the wedge scanner.
+ * Targets: ASCII profiles above 1M frames/s; every profile within 2x of its reference decoder.
+ * Each figure is the best of five slices of `seconds / 5` (the bench machines are shared).
+ */
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { DeviceFrame, FrameReject } from '../drivers/codecs/frames.js';
+import { decodeHidDiceReport, encodeHidDiceReport } from '../drivers/codecs/hid-dice.js';
+import { barcodeToCard, KeyboardWedgeDecoder } from '../drivers/codecs/hid-keyboard.js';
 import { LineCodec } from '../drivers/codecs/line-codec.js';
+import { encodeLine } from '../drivers/codecs/nmea-line.js';
 import { compileProfile } from '../drivers/profiles/profile-decoder.js';
 import { loadProfileFile } from '../drivers/profiles/profile-schema.js';
 
 const SHIPPED = join(fileURLToPath(new URL('.', import.meta.url)), '../drivers/profiles/shipped');
+export const ASCII_TARGET = 1_000_000;
+export const RATIO_TARGET = 2;
 
 function xorHex(s: string, sep: string): string {
   let x = 0;
@@ -25,36 +39,130 @@ function modbus(b: number[]): number[] {
   }
   return [...b, c & 0xff, c >> 8];
 }
+/** boot-keyboard reports typing `text` + Enter (Left Shift for letters, key up between keys) */
+function typeReports(text: string): Buffer {
+  const reports: number[][] = [];
+  for (const ch of text) {
+    const upper = ch >= 'A' && ch <= 'Z';
+    const usage = upper ? 0x04 + ch.charCodeAt(0) - 65 : ch === '0' ? 0x27 : 0x1e + ch.charCodeAt(0) - 49;
+    reports.push([upper ? 0x02 : 0, 0, usage, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0, 0]);
+  }
+  reports.push([0, 0, 0x28, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0, 0]);
+  return Buffer.from(reports.flat());
+}
 
-/** one chunk of `n` frames per format */
-function sample(n: number): Record<string, Buffer> {
-  const rep = (f: (i: number) => Buffer) => Buffer.concat(Array.from({ length: n }, (_, i) => f(i)));
-  return {
-    reference: rep((i) => Buffer.from(`$${xorHex(`SHOE,${i % 65536},CARD,AS`, '*')}\r\n`)),
-    'stx-etx-shoe': rep((i) => {
+type Push = (b: Buffer) => Array<DeviceFrame | FrameReject | string>;
+interface Case {
+  /** the profile's bytes for n frames */
+  profile: (i: number) => Buffer;
+  /** the reference decoder and its bytes for the same frames */
+  reference: { name: string; make: () => Push; bytes: (i: number) => Buffer };
+  /** reports, not a byte stream: pushed one report at a time */
+  perReport?: number;
+}
+
+const line = (talker: string, type: string, fields: (string | number)[]) => (i: number) => Buffer.from(encodeLine(talker, i % 65536, type, fields));
+const codec = (t: 'SHOE' | 'RFID' | 'SHUF' | 'DICE' | 'BALL') => () => {
+  const c = new LineCodec(t);
+  return (b: Buffer) => c.push(b);
+};
+const lineCase = (t: 'SHOE' | 'RFID' | 'SHUF' | 'DICE' | 'BALL', type: string, fields: (string | number)[]): Case['reference'] => ({ name: `LineCodec ${t}`, make: codec(t), bytes: line(t, type, fields) });
+
+const CASES: Record<string, Case> = {
+  'reference-shoe': { profile: line('SHOE', 'CARD', ['AS']), reference: lineCase('SHOE', 'CARD', ['AS']) },
+  'reference-rfid-shoe': { profile: line('RFID', 'TAG', ['E0040150AB12CD34']), reference: lineCase('RFID', 'TAG', ['E0040150AB12CD34']) },
+  'reference-shuffler': { profile: line('SHUF', 'COUNT', [416]), reference: lineCase('SHUF', 'COUNT', [416]) },
+  'reference-dice-sensor': { profile: line('DICE', 'ROLL', [3, 5, 6, 12]), reference: lineCase('DICE', 'ROLL', [3, 5, 6, 12]) },
+  'reference-ball-reader': { profile: line('BALL', 'BALL', [17]), reference: lineCase('BALL', 'BALL', [17]) },
+  'stx-etx-shoe': {
+    profile: (i) => {
       const b = `${i % 65536},C,S_K`;
       return Buffer.from(`\u0002${b}*${lrc(b)}\u0003`, 'latin1');
-    }),
-    'four-digit-shoe': rep(() => Buffer.from(`${xorHex('C1010', ',')}\r`)),
-    'modbus-dice': rep(() => Buffer.from([0xaa, ...modbus([1, 6, 5, 4])])),
-    'star-keno': rep((i) => Buffer.from(`*B;${(i % 80) + 1}\r`)),
-    'serial-scanner': rep(() => Buffer.from('H10\r\n')),
+    },
+    reference: lineCase('SHOE', 'CARD', ['KS']),
+  },
+  'four-digit-shoe': { profile: () => Buffer.from(`${xorHex('C1010', ',')}\r`), reference: lineCase('SHOE', 'CARD', ['AS']) },
+  'modbus-dice': { profile: () => Buffer.from([0xaa, ...modbus([1, 6, 5, 4])]), reference: lineCase('DICE', 'ROLL', [6, 5, 4, 0]) },
+  'star-keno': { profile: (i) => Buffer.from(`*B;${(i % 80) + 1}\r`), reference: lineCase('BALL', 'BALL', [17]) },
+  'serial-scanner': { profile: () => Buffer.from('H10\r\n'), reference: lineCase('SHOE', 'CARD', ['TH']) },
+  'hid-dice-sensor': {
+    profile: (i) => encodeHidDiceReport({ seq: i, dice: [3, 5, 6], bounces: 12 }),
+    reference: { name: 'hid-dice.ts', make: () => (b) => [decodeHidDiceReport(b)], bytes: (i) => encodeHidDiceReport({ seq: i, dice: [3, 5, 6], bounces: 12 }) },
+    perReport: 8,
+  },
+  'wedge-scanner': {
+    profile: () => typeReports('H10'),
+    reference: {
+      name: 'hid-keyboard.ts + barcode map',
+      make: () => {
+        const k = new KeyboardWedgeDecoder();
+        const table = { H10: 'TH' };
+        return (b) => k.push(b).map((x) => (typeof x === 'string' ? (barcodeToCard(x, { table }) ?? 'unmapped') : x));
+      },
+      bytes: () => typeReports('H10'),
+    },
+    perReport: 8,
+  },
+};
+
+function rate(push: Push, chunk: Buffer, n: number, perReport: number | undefined, seconds: number): number {
+  const feed = (): number => {
+    if (!perReport) return push(chunk).length;
+    let k = 0;
+    for (let at = 0; at < chunk.length; at += perReport) k += push(chunk.subarray(at, at + perReport)).length;
+    return k;
   };
+  const first = feed();
+  if (first !== n) throw new Error(`profiles bench: ${first} items out of ${n} frames`);
+  // best of five slices: the machine is shared, and the best slice is closest to one free core
+  let best = 0;
+  for (let k = 0; k < 5; k++) {
+    let frames = 0;
+    const t0 = performance.now();
+    while (performance.now() - t0 < (seconds * 1000) / 5) frames += feed();
+    best = Math.max(best, frames / ((performance.now() - t0) / 1000));
+  }
+  return Math.round(best);
+}
+
+export interface ProfileBenchRow {
+  profile: string;
+  framesPerSecond: number;
+  reference: string;
+  referenceFramesPerSecond: number;
+  /** reference / profile: 1 = as fast, 2 = half as fast */
+  ratio: number;
+  ascii: boolean;
+  met: boolean;
 }
 
 export function runProfilesBench(log: (s: string) => void, seconds = 1): Record<string, number> {
   const n = 1000;
-  const chunks = sample(n);
-  const res: Record<string, number> = {};
-  for (const [name, chunk] of Object.entries(chunks)) {
-    const dec = name === 'reference' ? new LineCodec('SHOE') : compileProfile(loadProfileFile(join(SHIPPED, `${name}.yaml`)));
-    const first = dec.push(chunk);
-    if (first.length !== n || first.some((f) => 'reason' in f)) throw new Error(`profiles bench: ${name} did not decode its sample`);
-    let frames = 0;
-    const t0 = performance.now();
-    while (performance.now() - t0 < seconds * 1000) frames += dec.push(chunk).length;
-    res[name] = Math.round(frames / ((performance.now() - t0) / 1000));
-    log(`  ${name.padEnd(16)} ${res[name].toLocaleString('en-US')} frames/s${name === 'reference' ? ' (built-in codec)' : ''}`);
+  const rows: ProfileBenchRow[] = [];
+  const names = readdirSync(SHIPPED).filter((f) => f.endsWith('.yaml')).map((f) => f.slice(0, -5)).sort();
+  log(`  targets: ASCII profiles > ${ASCII_TARGET.toLocaleString('en-US')} frames/s; every profile within ${RATIO_TARGET}x of its reference decoder`);
+  for (const name of names) {
+    const c = CASES[name];
+    if (!c) {
+      log(`  ${name.padEnd(22)} (no bench sample)`);
+      continue;
+    }
+    const profile = loadProfileFile(join(SHIPPED, `${name}.yaml`));
+    const make = (k: number, f: (i: number) => Buffer) => Buffer.concat(Array.from({ length: k }, (_, i) => f(i)));
+    const dec = compileProfile(profile);
+    const probe = dec.push(c.perReport ? c.profile(0).subarray(0, c.perReport) : c.profile(0));
+    if (!c.perReport && (probe.length !== 1 || 'reason' in probe[0])) throw new Error(`profiles bench: ${name} did not decode its sample: ${JSON.stringify(probe)}`);
+    const mine = rate((b) => dec.push(b), make(n, c.profile), n, c.perReport, seconds);
+    const theirs = rate(c.reference.make(), make(n, c.reference.bytes), n, c.perReport, seconds);
+    const ascii = profile.encoding === 'ascii' && profile.input === 'bytes';
+    const ratio = Math.round((theirs / mine) * 100) / 100;
+    const met = ratio <= RATIO_TARGET && (!ascii || mine > ASCII_TARGET);
+    rows.push({ profile: name, framesPerSecond: mine, reference: c.reference.name, referenceFramesPerSecond: theirs, ratio, ascii, met });
+    log(`  ${name.padEnd(22)} ${mine.toLocaleString('en-US').padStart(11)} frames/s   ${c.reference.name.padEnd(30)} ${theirs.toLocaleString('en-US').padStart(11)} frames/s   ratio ${ratio.toFixed(2)}   ${met ? 'met' : 'MISSED'}`);
   }
-  return res;
+  return Object.fromEntries(rows.flatMap((r) => [[r.profile, r.framesPerSecond], [`${r.profile} (reference)`, r.referenceFramesPerSecond]]));
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  runProfilesBench((s) => console.log(s), Number(process.env.BENCH_SECONDS ?? 1));
 }

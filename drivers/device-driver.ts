@@ -19,6 +19,8 @@ export type DriverEvent =
 export interface FrameDecoder {
   push(chunk: Buffer): Array<DeviceFrame | FrameReject>;
   reset?(): void;
+  /** the line went silent: end the pending frame (profile decoders with `framing.idleMs`) */
+  flushIdle?(): Array<DeviceFrame | FrameReject>;
 }
 
 export interface DeviceDriverOptions {
@@ -33,6 +35,11 @@ export interface DeviceDriverOptions {
   /** optional frame transform (e.g. RFID tag -> card); return null to drop, or an event to emit instead */
   mapFrame?: (frame: DeviceFrame) => DeviceFrame | DriverEvent | null;
   badFrameWindowMs?: number;
+  /**
+   * Inter-byte idle timeout: after this many ms without a byte, `decoder.flushIdle()` ends the
+   * pending frame (a profile's `framing.idleMs`; the decoder itself has no clock). 0 / absent: off.
+   */
+  idleFlushMs?: number;
 }
 
 /** the most frames of one gap the driver waits for (devices keep at least their last 64) */
@@ -44,6 +51,7 @@ export class DeviceDriver {
   private readonly seq: SeqTracker | null;
   private subs: Subscription[] = [];
   private staleTimer: NodeJS.Timeout | null = null;
+  private idleTimer: NodeJS.Timeout | null = null;
   private badCount = 0;
   private badWindow: NodeJS.Timeout | null = null;
   private badReasons: Record<string, number> = {};
@@ -119,6 +127,8 @@ export class DeviceDriver {
 
   async stop(): Promise<void> {
     this.clearStale();
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
     if (this.badWindow) clearTimeout(this.badWindow);
     this.badWindow = null;
     for (const s of this.subs) s.unsubscribe();
@@ -135,10 +145,36 @@ export class DeviceDriver {
       // A decoder must never throw; if one does, the bytes are rejected, not the gateway.
       items = [{ reason: 'malformed', raw: `decoder error: ${(e as Error).message}` }];
     }
+    this.onItems(items);
+    this.armIdle();
+  }
+
+  private onItems(items: Array<DeviceFrame | FrameReject>): void {
     for (const it of items) {
       if ('reason' in it) this.onReject(it);
       else this.onFrame(it);
     }
+  }
+
+  /** (re)starts the silence timer after bytes arrived; it fires once per silence */
+  private armIdle(): void {
+    const ms = this.opts.idleFlushMs;
+    if (!ms || ms <= 0 || !this.opts.decoder.flushIdle) return;
+    if (this.idleTimer) {
+      this.idleTimer.refresh();
+      return;
+    }
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      let items: Array<DeviceFrame | FrameReject>;
+      try {
+        items = this.opts.decoder.flushIdle?.() ?? [];
+      } catch (e) {
+        items = [{ reason: 'malformed', raw: `decoder error: ${(e as Error).message}` }];
+      }
+      this.onItems(items);
+    }, ms);
+    this.idleTimer.unref?.();
   }
 
   private onFrame(frame: DeviceFrame): void {

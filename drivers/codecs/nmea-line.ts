@@ -85,8 +85,12 @@ function hexVal(b: number): number {
  */
 export function parseLine(line: Uint8Array): ParsedLine | FrameReject {
   let end = line.length;
-  if (end > 0 && line[end - 1] === LF) end--;
-  if (end > 0 && line[end - 1] === CR) end--;
+  // one terminator: `\n` or `\r\n` (LineFramer has already cut the `\n` and one `\r`, so a
+  // second `\r` before the end is a byte of the line, not a terminator)
+  if (end > 0 && line[end - 1] === LF) {
+    end--;
+    if (end > 0 && line[end - 1] === CR) end--;
+  }
   if (end < 1 || line[0] !== DOLLAR) return reject('malformed', describeBytes(line, 0, end));
   const star = end - 3;
   if (star < 1 || line[star] !== STAR) return reject('malformed', describeBytes(line, 0, end));

@@ -27,16 +27,43 @@ const FOUR_SUIT: Record<string, Suit> = { '1': 'S', '2': 'H', '3': 'C', '4': 'D'
 
 export type CardDecoder = (code: string) => Card | null;
 
+/** char code -> rank / suit index + 1 (either case), 0 when it is none */
+const RANK_INDEX = new Uint8Array(128);
+const SUIT_INDEX = new Uint8Array(128);
+RANKS.forEach((r, i) => {
+  RANK_INDEX[r.charCodeAt(0)] = i + 1;
+  RANK_INDEX[r.toLowerCase().charCodeAt(0)] = i + 1;
+});
+RANK_INDEX[0x31] = 1; // `1` = ace
+'SHDC'.split('').forEach((s, i) => {
+  SUIT_INDEX[s.charCodeAt(0)] = i + 1;
+  SUIT_INDEX[s.toLowerCase().charCodeAt(0)] = i + 1;
+});
+/** the 52 card strings, built once (rank index * 4 + suit index) */
+const CARD_TEXT: Card[] = RANKS.flatMap((r) => ['S', 'H', 'D', 'C'].map((s) => r + s));
+
+/** A two-character code `<rank><suit>` (order 'rs') or `<suit><rank>` ('sr') without building strings. */
+function twoChar(c: string, order: 'rs' | 'sr'): Card | null {
+  const a = c.charCodeAt(0);
+  const b = c.charCodeAt(1);
+  if (a > 127 || b > 127) return null;
+  const r = order === 'rs' ? RANK_INDEX[a] : RANK_INDEX[b];
+  const s = order === 'rs' ? SUIT_INDEX[b] : SUIT_INDEX[a];
+  return r && s ? CARD_TEXT[(r - 1) * 4 + s - 1] : null;
+}
+
 export function cardDecoder(o: CardCodeOptions): CardDecoder {
   switch (o.preset) {
     case 'rank-suit':
       return (c) => {
+        if (c.length === 2) return twoChar(c, 'rs');
         const r = RANK_OF[c.slice(0, -1).toUpperCase()];
         const s = SUIT_OF[c.slice(-1).toUpperCase()];
         return r && s ? r + s : null;
       };
     case 'suit-rank':
       return (c) => {
+        if (c.length === 2) return twoChar(c, 'sr');
         const s = SUIT_OF[c.slice(0, 1).toUpperCase()];
         const r = RANK_OF[c.slice(1).toUpperCase()];
         return r && s && c.length >= 2 ? r + s : null;

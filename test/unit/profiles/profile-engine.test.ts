@@ -1,8 +1,9 @@
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cardDecoder } from '../../../drivers/profiles/card-codes.js';
 import { checksum } from '../../../drivers/profiles/checksums.js';
-import { compileProfile } from '../../../drivers/profiles/profile-decoder.js';
+import { compileProfile, numberGroups, requiredLiteral } from '../../../drivers/profiles/profile-decoder.js';
 import { loadProfileFile, validateProfile } from '../../../drivers/profiles/profile-schema.js';
 
 // Independent encoder for the stx-etx-shoe profile (LRC = two's complement of the byte sum).
@@ -70,5 +71,92 @@ describe('stx-etx-shoe profile', () => {
     const f = stxFrame('7,C,D_A');
     expect(dec.push(f.subarray(0, 3))).toEqual([]);
     expect(dec.push(f.subarray(3))).toEqual([{ talker: 'SHOE', seq: 7, type: 'CARD', card: 'AD', rescan: false }]);
+  });
+});
+
+describe('pattern compilation', () => {
+  it('requiredLiteral finds text every match contains, and none where it cannot be sure', () => {
+    expect(requiredLiteral('C(?<card>\\d{4})')).toBe('C');
+    expect(requiredLiteral('SHOE,(?<seq>\\d{1,5}),CARD,(?<card>..)')).toBe(',CARD,');
+    expect(requiredLiteral('a|bcd')).toBe('');
+    expect(requiredLiteral('abx?yz')).toBe('ab');
+    expect(requiredLiteral('x{2}yy')).toBe('yy');
+    expect(requiredLiteral('\\*B;\\d')).toBe('*B;');
+    expect(requiredLiteral('[abc]def\\tq')).toBe('def');
+    expect(requiredLiteral('(?:ab)+cd')).toBe('cd');
+    expect(requiredLiteral('(?!SHOE,)[\\s\\S]*')).toBe('');
+    expect(requiredLiteral('.*')).toBe('');
+  });
+
+  it('numberGroups turns named groups and back-references into numbered ones', () => {
+    const { source, groups, names } = numberGroups('(?<a>x)(y)[(?<n>]\\((?<b>z)\\k<a>(?<=q)', 3);
+    expect(groups).toBe(3);
+    expect([...names]).toEqual([['a', 4], ['b', 6]]);
+    expect(source).toBe('(x)(y)[(?<n>]\\((z)(?:\\4)(?<=q)');
+  });
+
+  it('a message with a back-reference matches only the repeated text', () => {
+    const p = validateProfile('x.yaml', { name: 'r', talker: 'BALL', framing: { end: '\n' }, messages: [{ name: 'ball', pattern: '(?<ball>\\d\\d)/\\k<ball>', type: 'BALL' }] });
+    const out = compileProfile(p).push(Buffer.from('17/17\n17/18\n'));
+    expect(out.map((f) => ('reason' in f ? f.reason : f.type === 'BALL' ? f.ball : f.type))).toEqual([17, 'unknown-type']);
+  });
+});
+
+describe('message keys: map, ranges, optional groups, rescan, rejects', () => {
+  const p = validateProfile('acme.yaml', {
+    name: 'acme',
+    talker: 'SHOE',
+    framing: { end: '\n' },
+    cards: { preset: 'index52' },
+    messages: [
+      { name: 'card', pattern: 'C(?<card>\\d{1,2})(?<rescan>!)?', type: 'CARD' },
+      { name: 'state', pattern: 'S(?<state>.)', type: 'STATE', map: { state: { L: 'LOADED', E: 'EMPTY' } } },
+      { name: 'err', pattern: 'E(?<code>\\w+)(?::(?<text>.*))?', type: 'ERR', fields: { text: 'none' } },
+    ],
+    rejects: [
+      { name: 'broken-card', pattern: 'C.*', reason: 'bad-field' },
+      { name: 'not-ours', pattern: 'Z.*', reason: 'unknown-talker' },
+    ],
+  });
+  it('decodes through maps and constants, names rejects by the first matching rule', () => {
+    const out = compileProfile(p).push(Buffer.from('C1\nC52!\nSL\nSE\nSX\nEJAM\nEJAM:lid\nCx\nZZ\nQ\n'));
+    expect(out.map((f) => ('reason' in f ? f.reason : f))).toEqual([
+      { talker: 'SHOE', seq: 0, type: 'CARD', card: 'AS', rescan: false },
+      { talker: 'SHOE', seq: 0, type: 'CARD', card: 'KC', rescan: true },
+      { talker: 'SHOE', seq: 0, type: 'STATE', state: 'LOADED' },
+      { talker: 'SHOE', seq: 0, type: 'STATE', state: 'EMPTY' },
+      'bad-field',
+      { talker: 'SHOE', seq: 0, type: 'ERR', code: 'JAM', text: 'none' },
+      { talker: 'SHOE', seq: 0, type: 'ERR', code: 'JAM', text: 'lid' },
+      'bad-field',
+      'unknown-talker',
+      'unknown-type',
+    ]);
+  });
+  it('ranges replace the default range of a numeric field', () => {
+    const keno = (ranges?: object) => compileProfile(validateProfile('k.yaml', { name: 'k', talker: 'BALL', framing: { end: '\n' }, messages: [{ name: 'b', pattern: 'B(?<ball>\\d+)', type: 'BALL', ...(ranges ? { ranges } : {}) }] }));
+    const balls = (d: ReturnType<typeof keno>) => d.push(Buffer.from('B0\nB80\nB81\n')).map((f) => ('reason' in f ? f.reason : f.type === 'BALL' ? f.ball : 0));
+    expect(balls(keno())).toEqual(['bad-field', 80, 'bad-field']);
+    expect(balls(keno({ ball: { min: 0, max: 99 } }))).toEqual([0, 80, 81]);
+  });
+  it('a bad reject rule is an error naming the rule', () => {
+    expect(() => validateProfile('acme.yaml', { ...p, rejects: [{ name: 'oops', pattern: '(', reason: 'bad-field' }] })).toThrow('acme.yaml: rejects.oops.pattern: is not a valid regular expression');
+    expect(() => validateProfile('acme.yaml', { ...p, rejects: [{ name: 'oops', pattern: 'x', reason: 'weird' }] })).toThrow(/acme\.yaml: rejects\.oops\.reason: /);
+  });
+});
+
+describe('requiredLiteral never names text a match can lack (fast-check)', () => {
+  it('for random patterns of literals, classes, groups, quantifiers and escapes, over texts they match', () => {
+    const atom = fc.constantFrom('a', 'b', 'C', ',', ';', '\\*', '\\.', '\\d', '[ab]', '(?:ab)', '(b|C)', '\\x41', '\\u0062', '.');
+    const quant = fc.constantFrom('', '', '', '?', '*', '+', '{2}', '{0,2}');
+    const patternArb = fc.array(fc.tuple(atom, quant).map(([a, q]) => a + q), { minLength: 1, maxLength: 8 }).map((xs) => xs.join(''));
+    const caseArb = patternArb.chain((pattern) => fc.tuple(fc.constant(pattern), fc.stringMatching(new RegExp(`^(?:${pattern})$`))));
+    fc.assert(
+      fc.property(caseArb, ([pattern, text]) => {
+        expect(new RegExp(`^(?:${pattern})$`).test(text)).toBe(true);
+        expect(text.includes(requiredLiteral(pattern)), `${pattern} ~ ${JSON.stringify(text)}`).toBe(true);
+      }),
+      { numRuns: 5000 },
+    );
   });
 });
