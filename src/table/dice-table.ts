@@ -18,10 +18,9 @@
  */
 import type { DeviceFrame } from '../../drivers/codecs/frames.js';
 import { sicBoOutcome } from '../games/evaluators/sic-bo.js';
-import type { ParsedRequest } from '../mqtt/requests.js';
 import type { AlertKind } from './alerts.js';
 import { NumberedRoundStep, numberedRoundId } from './numbered-rounds.js';
-import { initialDevices, type RequestAnswer } from './table-base.js';
+import { initialDevices, type HandledRequest, type RequestAnswer } from './table-base.js';
 import type { DiceRoundData, DiceTableSettings, DiceTableState, TableCounters } from './types.js';
 
 /** corrected dice: three faces 1-6 */
@@ -50,43 +49,43 @@ export function copyDiceTableState(prev: DiceTableState): DiceTableState {
 
 export class DiceTableStep extends NumberedRoundStep<DiceTableState, DiceTableSettings> {
   private publishRound(phaseOverride?: 'complete' | 'void', extra: Record<string, unknown> = {}): void {
-    const r = this.s.round;
+    const r = this.state.round;
     const body: Record<string, unknown> = {
       phase: phaseOverride ?? this.phase(),
       roundNo: r?.no ?? null,
       dice: null,
       shakes: r?.shakes ?? 0,
       attempts: r ? r.attempts.map((a) => ({ ...a })) : [],
-      expect: phaseOverride ? null : r ? { kind: 'roll' } : this.cfg.engine ? { kind: 'open-betting' } : { kind: 'roll' },
+      expect: phaseOverride ? null : r ? { kind: 'roll' } : this.settings.engine ? { kind: 'open-betting' } : { kind: 'roll' },
       ...extra,
     };
-    this.publish('round', 'round', true, body, { roundId: r ? r.id : this.s.lastRound?.id ?? null });
+    this.publish('round', 'round', true, body, { roundId: r ? r.id : this.state.lastRound?.id ?? null });
   }
 
   protected onStart(): void {
     this.publishRound();
-    this.log('info', `table ${this.cfg.tableId} (sic bo, minBounces ${this.cfg.minBounces}) started`);
+    this.log('info', `table ${this.settings.tableId} (sic bo, minBounces ${this.settings.minBounces}) started`);
   }
 
   protected onTimer(_name: string): void {}
 
   private openRound(engineRoundId?: string): DiceRoundData {
-    this.s.roundNo += 1;
+    this.state.roundNo += 1;
     const r: DiceRoundData = {
-      id: engineRoundId ?? numberedRoundId(this.cfg.tableId, this.s.roundNo),
-      no: this.s.roundNo,
-      bettingOpen: this.cfg.engine,
+      id: engineRoundId ?? numberedRoundId(this.settings.tableId, this.state.roundNo),
+      no: this.state.roundNo,
+      bettingOpen: this.settings.engine,
       shakes: 0,
       attempts: [],
     };
-    this.s.round = r;
+    this.state.round = r;
     return r;
   }
 
   /** without an engine a dice frame with no round open starts the next round */
   private roundForFrame(): DiceRoundData | null {
-    if (!this.s.round && !this.cfg.engine) this.openRound();
-    return this.s.round;
+    if (!this.state.round && !this.settings.engine) this.openRound();
+    return this.state.round;
   }
 
   protected onGameFrame(deviceId: string, f: DeviceFrame): void {
@@ -121,10 +120,10 @@ export class DiceTableStep extends NumberedRoundStep<DiceTableState, DiceTableSe
 
   private onRoll(deviceId: string, dice: [number, number, number], bounces: number): void {
     const r = this.roundForFrame();
-    const valid = bounces >= this.cfg.minBounces;
+    const valid = bounces >= this.settings.minBounces;
     this.event('dice', { deviceId, action: 'roll', dice: [...dice], bounces, valid });
     if (!valid) {
-      this.alert('dice-no-bounce', `roll ${dice.join('-')} with ${bounces} bounce(s), at least ${this.cfg.minBounces} needed: void, re-shake`, { deviceId, dice: [...dice], bounces });
+      this.alert('dice-no-bounce', `roll ${dice.join('-')} with ${bounces} bounce(s), at least ${this.settings.minBounces} needed: void, re-shake`, { deviceId, dice: [...dice], bounces });
       if (r) {
         r.attempts.push({ kind: 'no-bounce', dice: [...dice], bounces });
         this.publishRound();
@@ -150,7 +149,7 @@ export class DiceTableStep extends NumberedRoundStep<DiceTableState, DiceTableSe
   }
 
   private voidRound(reason: AlertKind, detail: string): void {
-    const r = this.s.round;
+    const r = this.state.round;
     if (!r) return;
     this.publish('result', 'result', true, { status: 'void', reason, detail, dice: null, outcome: null, attempts: r.attempts.length });
     this.publishRound('void', { reason });
@@ -159,18 +158,16 @@ export class DiceTableStep extends NumberedRoundStep<DiceTableState, DiceTableSe
   }
 
   private finishRound(status: 'complete' | 'void'): void {
-    const r = this.s.round!;
-    this.s.lastRound = { id: r.id, status };
-    this.s.round = null;
+    const r = this.state.round!;
+    this.state.lastRound = { id: r.id, status };
+    this.state.round = null;
   }
 
-  protected handleRequest(req: Extract<ParsedRequest, { ok: true }>): RequestAnswer {
-    const r = this.s.round;
+  protected handleRequest(req: HandledRequest): RequestAnswer {
+    const r = this.state.round;
     switch (req.command) {
-      case 'status':
-        return { data: this.statusSnapshot() };
       case 'open-betting': {
-        if (!this.cfg.engine) return { error: 'this table runs without an engine (betting: none): rounds start with the dice' };
+        if (!this.settings.engine) return { error: 'this table runs without an engine (betting: none): rounds start with the dice' };
         if (r) return { error: `round ${r.id} is still in progress` };
         const round = this.openRound(req.args.roundId as string | undefined);
         this.publishRound();
@@ -194,11 +191,11 @@ export class DiceTableStep extends NumberedRoundStep<DiceTableState, DiceTableSe
   }
 
   protected gameSnapshot(): Record<string, unknown> {
-    const r = this.s.round;
+    const r = this.state.round;
     return {
       round: r
         ? { roundId: r.id, phase: this.phase(), shakes: r.shakes, attempts: r.attempts.length }
-        : { phase: 'idle', lastRound: this.s.lastRound },
+        : { phase: 'idle', lastRound: this.state.lastRound },
     };
   }
 }

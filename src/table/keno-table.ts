@@ -19,10 +19,9 @@
  */
 import type { DeviceFrame } from '../../drivers/codecs/frames.js';
 import { kenoOutcome } from '../games/evaluators/keno.js';
-import type { ParsedRequest } from '../mqtt/requests.js';
 import type { AlertKind } from './alerts.js';
 import { NumberedRoundStep, numberedRoundId } from './numbered-rounds.js';
-import { initialDevices, type RequestAnswer } from './table-base.js';
+import { initialDevices, type HandledRequest, type RequestAnswer } from './table-base.js';
 import type { KenoRoundData, KenoTableSettings, KenoTableState, TableCounters } from './types.js';
 
 export const KENO_BALLS_PER_DRAW = 20;
@@ -56,15 +55,15 @@ export function copyKenoTableState(prev: KenoTableState): KenoTableState {
 
 export class KenoTableStep extends NumberedRoundStep<KenoTableState, KenoTableSettings> {
   private expectation(): Record<string, unknown> | null {
-    const r = this.s.round;
-    if (!r) return this.cfg.engine ? { kind: 'open-betting' } : { kind: 'start' };
+    const r = this.state.round;
+    if (!r) return this.settings.engine ? { kind: 'open-betting' } : { kind: 'start' };
     if (!r.started) return { kind: 'start' };
     if (r.balls.length < KENO_BALLS_PER_DRAW) return { kind: 'ball', index: r.balls.length + 1 };
     return { kind: 'end' };
   }
 
   private publishRound(phaseOverride?: 'complete' | 'void', extra: Record<string, unknown> = {}): void {
-    const r = this.s.round;
+    const r = this.state.round;
     const body: Record<string, unknown> = {
       phase: phaseOverride ?? this.phase(),
       roundNo: r?.no ?? null,
@@ -73,26 +72,26 @@ export class KenoTableStep extends NumberedRoundStep<KenoTableState, KenoTableSe
       expect: phaseOverride ? null : this.expectation(),
       ...extra,
     };
-    this.publish('round', 'round', true, body, { roundId: r ? r.id : this.s.lastRound?.id ?? null });
+    this.publish('round', 'round', true, body, { roundId: r ? r.id : this.state.lastRound?.id ?? null });
   }
 
   protected onStart(): void {
     this.publishRound();
-    this.log('info', `table ${this.cfg.tableId} (keno) started`);
+    this.log('info', `table ${this.settings.tableId} (keno) started`);
   }
 
   protected onTimer(_name: string): void {}
 
   private openRound(engineRoundId?: string): KenoRoundData {
-    this.s.roundNo += 1;
+    this.state.roundNo += 1;
     const r: KenoRoundData = {
-      id: engineRoundId ?? numberedRoundId(this.cfg.tableId, this.s.roundNo),
-      no: this.s.roundNo,
-      bettingOpen: this.cfg.engine,
+      id: engineRoundId ?? numberedRoundId(this.settings.tableId, this.state.roundNo),
+      no: this.state.roundNo,
+      bettingOpen: this.settings.engine,
       started: false,
       balls: [],
     };
-    this.s.round = r;
+    this.state.round = r;
     return r;
   }
 
@@ -107,7 +106,7 @@ export class KenoTableStep extends NumberedRoundStep<KenoTableState, KenoTableSe
   }
 
   private onDrawStart(deviceId: string): void {
-    let r = this.s.round;
+    let r = this.state.round;
     if (r?.started) {
       this.event('ball', { deviceId, action: 'start' });
       const detail = `START after ${r.balls.length} ball(s), before the draw ended`;
@@ -115,12 +114,12 @@ export class KenoTableStep extends NumberedRoundStep<KenoTableState, KenoTableSe
       this.voidRound('ball-invalid', detail, false);
       r = null;
     }
-    this.s.strayDraw = false;
-    if (!r && !this.cfg.engine) r = this.openRound();
+    this.state.strayDraw = false;
+    if (!r && !this.settings.engine) r = this.openRound();
     if (!r) {
       this.event('ball', { deviceId, action: 'start', ignored: true });
       this.alert('no-round-open', 'the draw machine started a draw with no round open (no open-betting): its balls are not a result', { deviceId });
-      this.s.strayDraw = true;
+      this.state.strayDraw = true;
       return;
     }
     r.started = true;
@@ -129,9 +128,9 @@ export class KenoTableStep extends NumberedRoundStep<KenoTableState, KenoTableSe
   }
 
   private onBall(deviceId: string, ball: number): void {
-    const r = this.s.round;
+    const r = this.state.round;
     if (!r || !r.started) {
-      if (this.s.strayDraw) {
+      if (this.state.strayDraw) {
         this.event('ball', { deviceId, action: 'ball', ball, ignored: true });
         return;
       }
@@ -167,10 +166,10 @@ export class KenoTableStep extends NumberedRoundStep<KenoTableState, KenoTableSe
   }
 
   private onDrawEnd(deviceId: string): void {
-    const r = this.s.round;
+    const r = this.state.round;
     if (!r || !r.started) {
-      const stray = this.s.strayDraw;
-      this.s.strayDraw = false;
+      const stray = this.state.strayDraw;
+      this.state.strayDraw = false;
       this.event('ball', { deviceId, action: 'end', ignored: true });
       if (!stray) this.log('warn', `END from ${deviceId} with no draw in progress: ignored`);
       return;
@@ -193,28 +192,26 @@ export class KenoTableStep extends NumberedRoundStep<KenoTableState, KenoTableSe
 
   /** `drawGoesOn`: the machine is still mid-draw, so the rest of it is ignored quietly */
   private voidRound(reason: AlertKind, detail: string, drawGoesOn: boolean): void {
-    const r = this.s.round;
+    const r = this.state.round;
     if (!r) return;
     this.publish('result', 'result', true, { status: 'void', reason, detail, balls: [...r.balls], outcome: null });
     this.publishRound('void', { reason });
     this.finishRound('void');
-    this.s.strayDraw = drawGoesOn;
+    this.state.strayDraw = drawGoesOn;
     this.log('warn', `${r.id} void: ${reason} (${detail})`);
   }
 
   private finishRound(status: 'complete' | 'void'): void {
-    const r = this.s.round!;
-    this.s.lastRound = { id: r.id, status };
-    this.s.round = null;
+    const r = this.state.round!;
+    this.state.lastRound = { id: r.id, status };
+    this.state.round = null;
   }
 
-  protected handleRequest(req: Extract<ParsedRequest, { ok: true }>): RequestAnswer {
-    const r = this.s.round;
+  protected handleRequest(req: HandledRequest): RequestAnswer {
+    const r = this.state.round;
     switch (req.command) {
-      case 'status':
-        return { data: this.statusSnapshot() };
       case 'open-betting': {
-        if (!this.cfg.engine) return { error: 'this table runs without an engine (betting: none): rounds start with the draw' };
+        if (!this.settings.engine) return { error: 'this table runs without an engine (betting: none): rounds start with the draw' };
         if (r) return { error: `round ${r.id} is still in progress` };
         const round = this.openRound(req.args.roundId as string | undefined);
         this.publishRound();
@@ -238,11 +235,11 @@ export class KenoTableStep extends NumberedRoundStep<KenoTableState, KenoTableSe
   }
 
   protected gameSnapshot(): Record<string, unknown> {
-    const r = this.s.round;
+    const r = this.state.round;
     return {
       round: r
         ? { roundId: r.id, phase: this.phase(), started: r.started, balls: [...r.balls] }
-        : { phase: 'idle', lastRound: this.s.lastRound },
+        : { phase: 'idle', lastRound: this.state.lastRound },
     };
   }
 }

@@ -34,14 +34,14 @@ export function numberedRoundCounters(s: NumberedRoundState): TableCounters {
 
 export abstract class NumberedRoundStep<St extends NumberedRoundState, Se extends BaseTableSettings> extends TableStepBase<St, Se> {
   protected currentIds(): { shoeId?: string; roundId?: string } {
-    return { roundId: this.s.round?.id };
+    return { roundId: this.state.round?.id };
   }
 
   /** the most recent completed rounds the pit may still void or correct (`correctionWindowRounds`) */
   protected remember(id: string, resultSeq: number, values: number[]): void {
-    const keep = this.cfg.correctionWindowRounds ?? 1;
-    const list = [...(this.s.completed ?? []), { id, resultSeq, status: 'complete' as const, values: [...values] }];
-    this.s.completed = keep > 0 ? list.slice(-keep) : [];
+    const keep = this.settings.correctionWindowRounds ?? 1;
+    const list = [...(this.state.completed ?? []), { id, resultSeq, status: 'complete' as const, values: [...values] }];
+    this.state.completed = keep > 0 ? list.slice(-keep) : [];
   }
 
   /**
@@ -53,14 +53,14 @@ export abstract class NumberedRoundStep<St extends NumberedRoundState, Se extend
     args: Record<string, unknown>, field: 'dice' | 'balls',
     check: (v: unknown) => string | null, outcome: (v: number[]) => object,
   ): RequestAnswer {
-    const found = this.completedRound(this.s.completed, args, this.cfg.correctionWindowRounds ?? 1);
+    const found = this.completedRound(this.state.completed, args, this.settings.correctionWindowRounds ?? 1);
     if ('error' in found) return found;
     const { entry, index, list, roundId, kind, by, reason } = found;
     const correction = { kind, by, reason };
     if (kind === 'void') {
       this.alert('round-void', `the pit (${by}) voided completed round ${roundId}: ${reason}`, { by });
       const env = this.publish('result', 'result', true, { status: 'void', reason: 'round-void', detail: reason, [field]: null, outcome: null, supersedesSeq: entry.resultSeq, correction }, { roundId });
-      this.s.completed = list.map((x, i) => (i === index ? { ...x, status: 'void', resultSeq: env.seq } : x));
+      this.state.completed = list.map((x, i) => (i === index ? { ...x, status: 'void', resultSeq: env.seq } : x));
       return { data: { roundId, supersedesSeq: entry.resultSeq } };
     }
     if (kind !== field) return { code: 'invalid-args', error: `a completed round of this table is corrected with kind "${field}" (or voided), not "${kind}"` };
@@ -68,13 +68,13 @@ export abstract class NumberedRoundStep<St extends NumberedRoundState, Se extend
     if (problem) return { code: 'invalid-args', error: problem };
     const values = [...(args[field] as number[])];
     const env = this.publish('result', 'result', true, { status: 'corrected', [field]: values, outcome: outcome(values), supersedesSeq: entry.resultSeq, correction }, { roundId });
-    this.s.completed = list.map((x, i) => (i === index ? { ...x, status: 'corrected', resultSeq: env.seq, values } : x));
+    this.state.completed = list.map((x, i) => (i === index ? { ...x, status: 'corrected', resultSeq: env.seq, values } : x));
     this.log('info', `${roundId} corrected by ${by}: ${field} ${values.join(' ')}`);
     return { data: { roundId, supersedesSeq: entry.resultSeq } };
   }
 
   protected phase(): string {
-    const r = this.s.round;
+    const r = this.state.round;
     if (!r) return 'idle';
     return r.bettingOpen ? 'betting' : 'dealing';
   }

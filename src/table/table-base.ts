@@ -5,7 +5,7 @@
  * with its own frames, requests and timers. Pure: time comes from the input, nothing else.
  */
 import type { DeviceFrame } from '../../drivers/codecs/frames.js';
-import { parseRequest, type ParsedRequest, type RequestErrorCode } from '../mqtt/requests.js';
+import { parseRequest, type RequestArgs, type RequestCommand, type RequestErrorCode, type ValidRequest } from '../mqtt/requests.js';
 import { severityOf, type AlertKind, type Severity } from './alerts.js';
 import { tableProblems, type HealthReport } from './health.js';
 import type {
@@ -27,6 +27,20 @@ const ENVELOPE_KEYS: ReadonlySet<string> = new Set(['v', 'type', 'table', 'game'
 /** an error answer's `code` defaults to `wrong-phase`: what a table refuses is mostly "not now" */
 export type RequestAnswer = { error: string; code?: RequestErrorCode } | { data?: Record<string, unknown> };
 
+/** the commands a table kind handles itself: `status` is answered the same by every table */
+export type HandledCommand = Exclude<RequestCommand, 'status'>;
+export type HandledRequest = Extract<ValidRequest, { command: HandledCommand }>;
+
+/** what a table kind does with each request it takes, by command, with that command's typed args */
+export type RequestHandlers<T> = { readonly [C in HandledCommand]?: (table: T, args: RequestArgs<C>) => RequestAnswer };
+
+/** answers `req` with its handler; a command the table kind has no handler for is refused with `wrong-phase` */
+export function answerRequest<T>(handlers: RequestHandlers<T>, table: T, req: HandledRequest, tableKind: string): RequestAnswer {
+  // `handlers[req.command]` takes the args of `req.command`: the lookup loses that link, not the types of either
+  const handler = handlers[req.command] as ((table: T, args: HandledRequest['args']) => RequestAnswer) | undefined;
+  return handler ? handler(table, req.args) : { error: `${req.command} does not apply to a ${tableKind} table` };
+}
+
 /** the code of a request refused at the runtime's edge, for journals written before codes existed */
 function refusalCode(reason: string): RequestErrorCode {
   return reason.startsWith('payload too large') ? 'too-large' : 'rate-limited';
@@ -43,9 +57,9 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
   readonly out: TableOutput[] = [];
   protected readonly ts: string;
 
-  /** `s` must already be this step's private copy of the state */
-  constructor(protected readonly cfg: Se, readonly s: St, protected readonly at: number) {
-    this.ts = new Date(at).toISOString();
+  /** `state` must already be this step's private copy of the state; `receivedAt` is the input's `at` */
+  constructor(protected readonly settings: Se, readonly state: St, protected readonly receivedAt: number) {
+    this.ts = new Date(receivedAt).toISOString();
   }
 
   /** the shoe and round ids an envelope carries by default */
@@ -54,7 +68,8 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
   /** a valid frame other than HB / VER / ERR */
   protected abstract onGameFrame(deviceId: string, frame: DeviceFrame): void;
   protected abstract onTimer(name: string): void;
-  protected abstract handleRequest(req: Extract<ParsedRequest, { ok: true }>): RequestAnswer;
+  /** a valid request other than `status` (see `answerRequest`) */
+  protected abstract handleRequest(req: HandledRequest): RequestAnswer;
   /** called when a device reports an error (`ERR`) or goes away, e.g. to hold the game */
   protected onDeviceTrouble(_deviceId: string): void {}
   /**
@@ -76,15 +91,15 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
   private onFrameGap(deviceId: string, detail: string, data: Record<string, unknown>): void {
     const fromSeq = typeof data.fromSeq === 'number' ? data.fromSeq : undefined;
     const missing = typeof data.missing === 'number' ? data.missing : 0;
-    const canRepeat = !!this.s.devices[deviceId]?.capabilities?.includes('REPEAT');
-    const busy = !!this.s.repairs?.[deviceId] && !this.s.repairs[deviceId].expired;
+    const canRepeat = !!this.state.devices[deviceId]?.capabilities?.includes('REPEAT');
+    const busy = !!this.state.repairs?.[deviceId] && !this.state.repairs[deviceId].expired;
     if (canRepeat && !busy && fromSeq !== undefined && missing > 0 && missing <= MAX_REPEAT) {
-      const no = (this.s.repairNo ?? 0) + 1;
-      this.s.repairNo = no;
+      const no = (this.state.repairNo ?? 0) + 1;
+      this.state.repairNo = no;
       const modulus = typeof data.modulus === 'number' ? data.modulus : 65536;
-      this.s.repairs = { ...this.s.repairs, [deviceId]: { fromSeq, missing, filled: 0, queued: [], no, since: this.at, modulus } };
+      this.state.repairs = { ...this.state.repairs, [deviceId]: { fromSeq, missing, filled: 0, queued: [], no, since: this.receivedAt, modulus } };
       this.out.push({ type: 'device-command', deviceId, command: `REPEAT,${fromSeq}` });
-      this.out.push({ type: 'set-timer', name: `repeat:${deviceId}:${no}`, at: this.at + (this.cfg.repeatTimeoutMs ?? 500) });
+      this.out.push({ type: 'set-timer', name: `repeat:${deviceId}:${no}`, at: this.receivedAt + (this.settings.repeatTimeoutMs ?? 500) });
       this.log('warn', `device ${deviceId}: ${detail}; asked it to repeat from SEQ ${fromSeq}`);
       return;
     }
@@ -93,12 +108,12 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
   }
 
   private modulusOf(deviceId: string): number {
-    return this.s.repairs?.[deviceId]?.modulus ?? 65536;
+    return this.state.repairs?.[deviceId]?.modulus ?? 65536;
   }
 
   /** a frame of a device whose gap is being repaired: taken in SEQ order */
   private onRepairFrame(deviceId: string, frame: DeviceFrame): void {
-    const rep = this.s.repairs![deviceId];
+    const rep = this.state.repairs![deviceId];
     const mod = this.modulusOf(deviceId);
     const k = (frame.seq - rep.fromSeq + mod) % mod;
     if (rep.expired) {
@@ -108,8 +123,8 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
         return;
       }
       if (k > rep.missing + MAX_REPEAT) {
-        const { [deviceId]: _r, ...rest } = this.s.repairs!;
-        this.s.repairs = rest;
+        const { [deviceId]: _r, ...rest } = this.state.repairs!;
+        this.state.repairs = rest;
       }
       return this.onFrame(deviceId, frame);
     }
@@ -124,29 +139,29 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
     }
     const done = filled >= rep.missing;
     if (done) {
-      const { [deviceId]: _r, ...rest } = this.s.repairs!;
-      this.s.repairs = rest;
+      const { [deviceId]: _r, ...rest } = this.state.repairs!;
+      this.state.repairs = rest;
       this.out.push({ type: 'cancel-timer', name: `repeat:${deviceId}:${rep.no}` });
       this.alert('frame-gap', `${rep.missing} frame(s) lost on the line from SEQ ${rep.fromSeq} were repeated by ${deviceId}: nothing lost`, {
         deviceId, missing: rep.missing, fromSeq: rep.fromSeq, repaired: true,
       }, 'info');
       take.push(...queued.map((q) => q.frame));
     } else {
-      this.s.repairs = { ...this.s.repairs, [deviceId]: { ...rep, filled, queued } };
+      this.state.repairs = { ...this.state.repairs, [deviceId]: { ...rep, filled, queued } };
     }
     for (const f of take) this.onFrame(deviceId, f);
   }
 
   private onRepeatTimeout(name: string): void {
     const [, deviceId, noText] = name.split(':');
-    const rep = this.s.repairs?.[deviceId];
+    const rep = this.state.repairs?.[deviceId];
     if (!rep || String(rep.no) !== noText) return;
     const mod = this.modulusOf(deviceId);
     // kept as a marker, so that missing frames that come too late are not taken out of order
-    this.s.repairs = { ...this.s.repairs, [deviceId]: { ...rep, queued: [], expired: true } };
+    this.state.repairs = { ...this.state.repairs, [deviceId]: { ...rep, queued: [], expired: true } };
     const lost = rep.missing - rep.filled;
     const severity = this.onUnrepairedGap(deviceId);
-    this.alert('frame-gap', `${lost} frame(s) lost on the line from SEQ ${(rep.fromSeq + rep.filled) % mod} were not repeated by ${deviceId} within ${this.at - rep.since} ms`, {
+    this.alert('frame-gap', `${lost} frame(s) lost on the line from SEQ ${(rep.fromSeq + rep.filled) % mod} were not repeated by ${deviceId} within ${this.receivedAt - rep.since} ms`, {
       deviceId, missing: lost, fromSeq: (rep.fromSeq + rep.filled) % mod, repaired: false,
     }, severity);
     // what came meanwhile is taken now, in order (a held round keeps its cards for the pit's answer)
@@ -156,10 +171,10 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
   run(input: TableInput): void {
     switch (input.type) {
       case 'start':
-        for (const [id, d] of Object.entries(this.s.devices)) this.publishDevice(id, d.state, d.detail);
+        for (const [id, d] of Object.entries(this.state.devices)) this.publishDevice(id, d.state, d.detail);
         return this.onStart();
       case 'frame':
-        if (this.s.repairs?.[input.deviceId]) return this.onRepairFrame(input.deviceId, input.frame);
+        if (this.state.repairs?.[input.deviceId]) return this.onRepairFrame(input.deviceId, input.frame);
         return this.onFrame(input.deviceId, input.frame);
       case 'device-status': return this.onDeviceStatus(input.deviceId, input.state, input.detail);
       case 'device-alert':
@@ -188,9 +203,9 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
    * a table with shoes holds them from `full` until the level is back to `ok` (`onOutboxHold`).
    */
   private onOutboxLevel(level: 'ok' | 'filling' | 'full', depth: number, max: number): void {
-    const before = this.s.outboxLevel ?? 'ok';
+    const before = this.state.outboxLevel ?? 'ok';
     if (level === before) return;
-    this.s.outboxLevel = level;
+    this.state.outboxLevel = level;
     if (level === 'filling' && before === 'ok') {
       this.alert('outbox-filling', `the outbox holds ${depth} undelivered messages (bound ${max}): is the broker reachable?`, { depth, max });
     } else if (level === 'full') {
@@ -212,9 +227,9 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
    * machine knows them. It goes through the machine only to get its `seq`: it changes nothing else.
    */
   private publishHealth(report: HealthReport): void {
-    const problems = tableProblems(report.mqtt === 'connected', this.s.devices, report.requestsSubscribed ?? true);
+    const problems = tableProblems(report.mqtt === 'connected', this.state.devices, report.requestsSubscribed ?? true);
     const devices: Record<string, unknown> = {};
-    for (const [id, d] of Object.entries(this.s.devices)) {
+    for (const [id, d] of Object.entries(this.state.devices)) {
       const c = report.devices[id] ?? { frames: 0, rejected: 0, duplicates: 0 };
       devices[id] = { kind: d.kind, state: d.state, frames: c.frames, rejected: c.rejected, duplicates: c.duplicates };
     }
@@ -248,7 +263,7 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
   // ---------------------------------------------------------------- publishing helpers
 
   protected envelope(type: string, body: Record<string, unknown>, ids?: { shoeId?: string | null; roundId?: string | null }): Envelope {
-    const env: Envelope = { v: 1, type, table: this.cfg.tableId, game: this.cfg.gameId, seq: ++this.s.seq, ts: this.ts };
+    const env: Envelope = { v: 1, type, table: this.settings.tableId, game: this.settings.gameId, seq: ++this.state.seq, ts: this.ts };
     const cur = this.currentIds();
     const shoeId = ids && 'shoeId' in ids ? ids.shoeId : cur.shoeId;
     const roundId = ids && 'roundId' in ids ? ids.roundId : cur.roundId;
@@ -273,13 +288,13 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
     const dev = extra.deviceId;
     if (typeof dev === 'string' && COALESCED_ALERTS.has(kind)) {
       const key = `${kind}|${dev}`;
-      const w = this.s.alertWindows?.[key];
-      if (w && this.at < w.until) {
-        this.s.alertWindows = { ...this.s.alertWindows, [key]: { ...w, pending: w.pending + 1, detail, extra } };
+      const w = this.state.alertWindows?.[key];
+      if (w && this.receivedAt < w.until) {
+        this.state.alertWindows = { ...this.state.alertWindows, [key]: { ...w, pending: w.pending + 1, detail, extra } };
         if (w.pending === 0) this.out.push({ type: 'set-timer', name: `coalesce:${key}`, at: w.until });
         return;
       }
-      this.s.alertWindows = { ...this.s.alertWindows, [key]: { until: this.at + COALESCE_WINDOW_MS, pending: 0 } };
+      this.state.alertWindows = { ...this.state.alertWindows, [key]: { until: this.receivedAt + COALESCE_WINDOW_MS, pending: 0 } };
       extra = { ...extra, count: 1 };
     }
     this.publish('alerts', 'alert', false, { kind, severity, detail, ...extra });
@@ -292,15 +307,15 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
 
   /** the end of a coalescing window: the alerts counted in it, as one alert with their `count` */
   private flushCoalesced(key: string): void {
-    const w = this.s.alertWindows?.[key];
+    const w = this.state.alertWindows?.[key];
     if (!w) return;
-    const { [key]: _gone, ...rest } = this.s.alertWindows ?? {};
+    const { [key]: _gone, ...rest } = this.state.alertWindows ?? {};
     if (w.pending === 0) {
-      this.s.alertWindows = rest;
+      this.state.alertWindows = rest;
       return;
     }
     const kind = key.slice(0, key.indexOf('|')) as AlertKind;
-    this.s.alertWindows = { ...rest, [key]: { until: this.at + COALESCE_WINDOW_MS, pending: 0 } };
+    this.state.alertWindows = { ...rest, [key]: { until: this.receivedAt + COALESCE_WINDOW_MS, pending: 0 } };
     const severity = severityOf(kind);
     const extra = { ...(w.extra ?? {}), count: w.pending };
     const detail = `${w.detail ?? kind} (${w.pending} in the last second)`;
@@ -311,7 +326,7 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
   // ---------------------------------------------------------------- devices
 
   protected publishDevice(id: string, state: DeviceState, detail?: string): void {
-    const d = this.s.devices[id];
+    const d = this.state.devices[id];
     const body: Record<string, unknown> = { deviceId: id, state, kind: d?.kind ?? 'unknown' };
     if (detail) body.detail = detail;
     if (d?.model) body.model = d.model;
@@ -320,15 +335,15 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
   }
 
   protected setDevice(id: string, state: DeviceState, detail?: string): void {
-    const d = this.s.devices[id];
+    const d = this.state.devices[id];
     if (!d) return;
     if (d.state === state && d.detail === detail) return;
-    this.s.devices[id] = { ...d, state, detail };
+    this.state.devices[id] = { ...d, state, detail };
     this.publishDevice(id, state, detail);
   }
 
   private onDeviceStatus(id: string, state: 'connected' | 'disconnected' | 'stale', detail?: string): void {
-    const before = this.s.devices[id]?.state;
+    const before = this.state.devices[id]?.state;
     this.setDevice(id, state, detail);
     if (state === 'stale' && before !== 'stale') this.alert('device-stale', `device ${id} sent no valid frame for too long`, { deviceId: id });
     if (state === 'disconnected' && before && before !== 'disconnected') {
@@ -338,7 +353,7 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
   }
 
   private onFrame(deviceId: string, f: DeviceFrame): void {
-    const dev = this.s.devices[deviceId];
+    const dev = this.state.devices[deviceId];
     // Any valid frame other than ERR shows the device is alive and well.
     if (dev && f.type !== 'ERR' && dev.state !== 'connected') this.setDevice(deviceId, 'connected');
     switch (f.type) {
@@ -347,9 +362,9 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
         if (dev) {
           const caps = f.capabilities ?? [];
           const same = dev.model === f.model && dev.firmware === f.firmware && (dev.capabilities ?? []).join('+') === caps.join('+');
-          this.s.devices[deviceId] = { ...this.s.devices[deviceId], model: f.model, firmware: f.firmware, ...(caps.length ? { capabilities: caps } : { capabilities: undefined }) };
+          this.state.devices[deviceId] = { ...this.state.devices[deviceId], model: f.model, firmware: f.firmware, ...(caps.length ? { capabilities: caps } : { capabilities: undefined }) };
           // a repeated, unchanged VER (a VER flood) changes nothing and publishes nothing
-          if (!same) this.publishDevice(deviceId, this.s.devices[deviceId].state, this.s.devices[deviceId].detail);
+          if (!same) this.publishDevice(deviceId, this.state.devices[deviceId].state, this.state.devices[deviceId].detail);
         }
         return;
       case 'ERR':
@@ -396,10 +411,10 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
   /** the `status` request's answer: table, devices, and the game's own snapshot */
   protected statusSnapshot(): Record<string, unknown> {
     return {
-      table: this.cfg.tableId,
-      game: this.cfg.gameId,
-      betting: this.cfg.engine ? 'engine' : 'none',
-      devices: Object.fromEntries(Object.entries(this.s.devices).map(([id, d]) => [id, { kind: d.kind, state: d.state, ...(d.detail ? { detail: d.detail } : {}) }])),
+      table: this.settings.tableId,
+      game: this.settings.gameId,
+      betting: this.settings.engine ? 'engine' : 'none',
+      devices: Object.fromEntries(Object.entries(this.state.devices).map(([id, d]) => [id, { kind: d.kind, state: d.state, ...(d.detail ? { detail: d.detail } : {}) }])),
       ...this.gameSnapshot(),
     };
   }

@@ -4,7 +4,7 @@
  */
 import type { DeviceFrame } from '../../drivers/codecs/frames.js';
 import type { Card } from '../domain/card.js';
-import type { CardGame, RevealPoint } from '../games/game.js';
+import type { AnyCardGame, RevealPoint } from '../games/game.js';
 import type { AlertKind } from './alerts.js';
 import type { HealthReport } from './health.js';
 import type { RequestErrorCode } from '../mqtt/requests.js';
@@ -29,7 +29,7 @@ export interface BaseTableSettings {
 /** Static settings of a card-game table, resolved from the config file. */
 export interface CardTableSettings extends BaseTableSettings {
   kind: 'card';
-  game: CardGame<any>;
+  game: AnyCardGame;
   decks: number;
   burnPerRound: number;
   burnFaceDown: boolean;
