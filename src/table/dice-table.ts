@@ -48,7 +48,27 @@ export function copyDiceTableState(prev: DiceTableState): DiceTableState {
 }
 
 export class DiceTableStep extends NumberedRoundStep<DiceTableState, DiceTableSettings> {
-  private publishRound(phaseOverride?: 'complete' | 'void', extra: Record<string, unknown> = {}): void {
+  protected readonly tableKind = 'sic bo';
+  protected readonly roundStartsWith = 'the dice';
+  protected readonly correctionField = 'dice';
+
+  protected checkCorrection(values: unknown): string | null {
+    return checkDice(values);
+  }
+
+  protected outcomeOf(values: number[]): object {
+    return sicBoOutcome(values);
+  }
+
+  protected newRoundData(id: string, no: number): DiceRoundData {
+    return { id, no, bettingOpen: this.settings.engine, shakes: 0, attempts: [] };
+  }
+
+  protected voidResultBody(round: DiceRoundData, reason: AlertKind, detail: string): Record<string, unknown> {
+    return { status: 'void', reason, detail, dice: null, outcome: null, attempts: round.attempts.length };
+  }
+
+  protected publishRound(phaseOverride?: 'complete' | 'void', extra: Record<string, unknown> = {}): void {
     const r = this.state.round;
     const body: Record<string, unknown> = {
       phase: phaseOverride ?? this.phase(),
@@ -68,19 +88,6 @@ export class DiceTableStep extends NumberedRoundStep<DiceTableState, DiceTableSe
   }
 
   protected onTimer(_name: string): void {}
-
-  private openRound(engineRoundId?: string): DiceRoundData {
-    this.state.roundNo += 1;
-    const r: DiceRoundData = {
-      id: engineRoundId ?? numberedRoundId(this.settings.tableId, this.state.roundNo),
-      no: this.state.roundNo,
-      bettingOpen: this.settings.engine,
-      shakes: 0,
-      attempts: [],
-    };
-    this.state.round = r;
-    return r;
-  }
 
   /** without an engine a dice frame with no round open starts the next round */
   private roundForFrame(): DiceRoundData | null {
@@ -141,53 +148,8 @@ export class DiceTableStep extends NumberedRoundStep<DiceTableState, DiceTableSe
       return;
     }
     const outcome = sicBoOutcome(dice);
-    const env = this.publish('result', 'result', true, { status: 'complete', dice: [...dice], bounces, outcome, attempts: r.attempts.length });
-    this.remember(r.id, env.seq, dice);
-    this.publishRound('complete', { dice: [...dice], bounces });
-    this.finishRound('complete');
-    this.log('info', `${r.id}: ${dice.join('-')} (${bounces} bounces) -> ${outcome.total} ${outcome.size ?? `triple ${outcome.triple}`}`);
-  }
-
-  private voidRound(reason: AlertKind, detail: string): void {
-    const r = this.state.round;
-    if (!r) return;
-    this.publish('result', 'result', true, { status: 'void', reason, detail, dice: null, outcome: null, attempts: r.attempts.length });
-    this.publishRound('void', { reason });
-    this.finishRound('void');
-    this.log('warn', `${r.id} void: ${reason} (${detail})`);
-  }
-
-  private finishRound(status: 'complete' | 'void'): void {
-    const r = this.state.round!;
-    this.state.lastRound = { id: r.id, status };
-    this.state.round = null;
-  }
-
-  protected handleRequest(req: HandledRequest): RequestAnswer {
-    const r = this.state.round;
-    switch (req.command) {
-      case 'open-betting': {
-        if (!this.settings.engine) return { error: 'this table runs without an engine (betting: none): rounds start with the dice' };
-        if (r) return { error: `round ${r.id} is still in progress` };
-        const round = this.openRound(req.args.roundId as string | undefined);
-        this.publishRound();
-        return { data: { roundId: round.id } };
-      }
-      case 'close-betting': {
-        if (!r || !r.bettingOpen) return { error: r ? `round ${r.id} is not in betting` : 'no round is open' };
-        r.bettingOpen = false;
-        this.publishRound();
-        return { data: { roundId: r.id } };
-      }
-      case 'void-round':
-        if (req.args.roundId !== undefined && req.args.roundId !== r?.id) return this.correctCompleted({ ...req.args, kind: 'void' }, 'dice', checkDice, sicBoOutcome);
-        return this.pitVoid(req.args.reason as string, () => this.voidRound('round-void', req.args.reason as string));
-      case 'correction':
-        if (req.args.roundId === undefined) return { code: 'invalid-args', error: 'a sic bo correction names the completed round (`roundId`)' };
-        return this.correctCompleted(req.args, 'dice', checkDice, sicBoOutcome);
-      default:
-        return { error: `${req.command} does not apply to a sic bo table` };
-    }
+    this.completeRound({ dice: [...dice], bounces, outcome, attempts: r.attempts.length }, dice, { dice: [...dice], bounces },
+      `${dice.join('-')} (${bounces} bounces) -> ${outcome.total} ${outcome.size ?? `triple ${outcome.triple}`}`);
   }
 
   protected gameSnapshot(): Record<string, unknown> {

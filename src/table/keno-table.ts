@@ -54,6 +54,37 @@ export function copyKenoTableState(prev: KenoTableState): KenoTableState {
 }
 
 export class KenoTableStep extends NumberedRoundStep<KenoTableState, KenoTableSettings> {
+  protected readonly tableKind = 'keno';
+  protected readonly roundStartsWith = 'the draw';
+  protected readonly correctionField = 'balls';
+
+  protected checkCorrection(values: unknown): string | null {
+    return checkBalls(values);
+  }
+
+  protected outcomeOf(values: number[]): object {
+    return kenoOutcome(values);
+  }
+
+  protected newRoundData(id: string, no: number): KenoRoundData {
+    return { id, no, bettingOpen: this.settings.engine, started: false, balls: [] };
+  }
+
+  protected voidResultBody(round: KenoRoundData, reason: AlertKind, detail: string): Record<string, unknown> {
+    return { status: 'void', reason, detail, balls: [...round.balls], outcome: null };
+  }
+
+  /** a void draw; `drawGoesOn`: the machine is still mid-draw, so the rest of it is ignored quietly */
+  private voidDraw(reason: AlertKind, detail: string, drawGoesOn: boolean): void {
+    if (!this.state.round) return;
+    this.voidRound(reason, detail);
+    this.state.strayDraw = drawGoesOn;
+  }
+
+  protected override voidRoundByPit(reason: string): void {
+    this.voidDraw('round-void', reason, this.state.round?.started ?? false);
+  }
+
   private expectation(): Record<string, unknown> | null {
     const r = this.state.round;
     if (!r) return this.settings.engine ? { kind: 'open-betting' } : { kind: 'start' };
@@ -62,7 +93,7 @@ export class KenoTableStep extends NumberedRoundStep<KenoTableState, KenoTableSe
     return { kind: 'end' };
   }
 
-  private publishRound(phaseOverride?: 'complete' | 'void', extra: Record<string, unknown> = {}): void {
+  protected publishRound(phaseOverride?: 'complete' | 'void', extra: Record<string, unknown> = {}): void {
     const r = this.state.round;
     const body: Record<string, unknown> = {
       phase: phaseOverride ?? this.phase(),
@@ -82,19 +113,6 @@ export class KenoTableStep extends NumberedRoundStep<KenoTableState, KenoTableSe
 
   protected onTimer(_name: string): void {}
 
-  private openRound(engineRoundId?: string): KenoRoundData {
-    this.state.roundNo += 1;
-    const r: KenoRoundData = {
-      id: engineRoundId ?? numberedRoundId(this.settings.tableId, this.state.roundNo),
-      no: this.state.roundNo,
-      bettingOpen: this.settings.engine,
-      started: false,
-      balls: [],
-    };
-    this.state.round = r;
-    return r;
-  }
-
   protected onGameFrame(deviceId: string, f: DeviceFrame): void {
     switch (f.type) {
       case 'START': return this.onDrawStart(deviceId);
@@ -111,7 +129,7 @@ export class KenoTableStep extends NumberedRoundStep<KenoTableState, KenoTableSe
       this.event('ball', { deviceId, action: 'start' });
       const detail = `START after ${r.balls.length} ball(s), before the draw ended`;
       this.alert('ball-invalid', `round ${r.id}: ${detail}: the draw is void`, { deviceId });
-      this.voidRound('ball-invalid', detail, false);
+      this.voidDraw('ball-invalid', detail, false);
       r = null;
     }
     this.state.strayDraw = false;
@@ -141,7 +159,7 @@ export class KenoTableStep extends NumberedRoundStep<KenoTableState, KenoTableSe
       }
       const detail = `ball ${ball} before the draw's START`;
       this.alert('ball-invalid', `round ${r.id}: ${detail}: the draw is void`, { deviceId, ball });
-      this.voidRound('ball-invalid', detail, true);
+      this.voidDraw('ball-invalid', detail, true);
       return;
     }
     const index = r.balls.length + 1;
@@ -152,13 +170,13 @@ export class KenoTableStep extends NumberedRoundStep<KenoTableState, KenoTableSe
     else if (r.balls.length >= KENO_BALLS_PER_DRAW) problem = `a ${index}th ball (${ball}) in a ${KENO_BALLS_PER_DRAW}-ball draw`;
     if (problem) {
       this.alert('ball-invalid', `round ${r.id}: ${problem}: the draw is void`, { deviceId, ball });
-      this.voidRound('ball-invalid', problem, true);
+      this.voidDraw('ball-invalid', problem, true);
       return;
     }
     if (r.bettingOpen) {
       const detail = `ball ${ball} drawn while betting was open`;
       this.alert('round-void', `round ${r.id}: ${detail}: the round is void`, { deviceId, ball });
-      this.voidRound('round-void', detail, true);
+      this.voidDraw('round-void', detail, true);
       return;
     }
     r.balls.push(ball);
@@ -178,60 +196,12 @@ export class KenoTableStep extends NumberedRoundStep<KenoTableState, KenoTableSe
     if (r.balls.length < KENO_BALLS_PER_DRAW) {
       const detail = `END after ${r.balls.length} of ${KENO_BALLS_PER_DRAW} balls`;
       this.alert('ball-invalid', `round ${r.id}: ${detail}: the draw is void`, { deviceId });
-      this.voidRound('ball-invalid', detail, false);
+      this.voidDraw('ball-invalid', detail, false);
       return;
     }
     const balls = [...r.balls];
     const outcome = kenoOutcome(balls);
-    const env = this.publish('result', 'result', true, { status: 'complete', balls, outcome });
-    this.remember(r.id, env.seq, balls);
-    this.publishRound('complete', { balls });
-    this.finishRound('complete');
-    this.log('info', `${r.id}: ${balls.join(' ')} -> sum ${outcome.sum} ${outcome.bigSmall} ${outcome.element}`);
-  }
-
-  /** `drawGoesOn`: the machine is still mid-draw, so the rest of it is ignored quietly */
-  private voidRound(reason: AlertKind, detail: string, drawGoesOn: boolean): void {
-    const r = this.state.round;
-    if (!r) return;
-    this.publish('result', 'result', true, { status: 'void', reason, detail, balls: [...r.balls], outcome: null });
-    this.publishRound('void', { reason });
-    this.finishRound('void');
-    this.state.strayDraw = drawGoesOn;
-    this.log('warn', `${r.id} void: ${reason} (${detail})`);
-  }
-
-  private finishRound(status: 'complete' | 'void'): void {
-    const r = this.state.round!;
-    this.state.lastRound = { id: r.id, status };
-    this.state.round = null;
-  }
-
-  protected handleRequest(req: HandledRequest): RequestAnswer {
-    const r = this.state.round;
-    switch (req.command) {
-      case 'open-betting': {
-        if (!this.settings.engine) return { error: 'this table runs without an engine (betting: none): rounds start with the draw' };
-        if (r) return { error: `round ${r.id} is still in progress` };
-        const round = this.openRound(req.args.roundId as string | undefined);
-        this.publishRound();
-        return { data: { roundId: round.id } };
-      }
-      case 'close-betting': {
-        if (!r || !r.bettingOpen) return { error: r ? `round ${r.id} is not in betting` : 'no round is open' };
-        r.bettingOpen = false;
-        this.publishRound();
-        return { data: { roundId: r.id } };
-      }
-      case 'void-round':
-        if (req.args.roundId !== undefined && req.args.roundId !== r?.id) return this.correctCompleted({ ...req.args, kind: 'void' }, 'balls', checkBalls, kenoOutcome);
-        return this.pitVoid(req.args.reason as string, () => this.voidRound('round-void', req.args.reason as string, r!.started));
-      case 'correction':
-        if (req.args.roundId === undefined) return { code: 'invalid-args', error: 'a keno correction names the completed round (`roundId`)' };
-        return this.correctCompleted(req.args, 'balls', checkBalls, kenoOutcome);
-      default:
-        return { error: `${req.command} does not apply to a keno table` };
-    }
+    this.completeRound({ balls, outcome }, balls, { balls }, `${balls.join(' ')} -> sum ${outcome.sum} ${outcome.bigSmall} ${outcome.element}`);
   }
 
   protected gameSnapshot(): Record<string, unknown> {
