@@ -13,6 +13,7 @@ import type { DeviceDriver, DriverEvent } from '../../drivers/device-driver.js';
 import type { RequestLimitsConfig } from '../config/schema.js';
 import type { Logger } from '../log.js';
 import { validateMessage } from '../mqtt/messages.js';
+import { envelopeText } from '../mqtt/envelope-text.js';
 import { OutboxSender } from '../mqtt/outbox-sender.js';
 import type { IncomingRequest, TableLink } from '../mqtt/table-link.js';
 import type { GatewayStore, StoredMessage } from '../persistence/gateway-store.js';
@@ -81,7 +82,7 @@ export class TableRuntime {
     this.store = o.store;
     this.log = o.log;
     this.clock = o.clock ?? Date.now;
-    this.serialize = o.serialize ?? ((e) => JSON.stringify(e));
+    this.serialize = o.serialize ?? envelopeText;
     this.state = initialTableState(o.settings, {});
     this.published$ = this.publishedSubject.asObservable();
     this.inputs$ = this.inputSubject.asObservable();

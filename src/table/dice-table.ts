@@ -18,6 +18,7 @@
  */
 import type { DeviceFrame } from '../../drivers/codecs/frames.js';
 import { sicBoOutcome } from '../games/evaluators/sic-bo.js';
+import type { MessageBody } from '../mqtt/messages.js';
 import type { AlertKind } from './alerts.js';
 import { NumberedRoundStep, numberedRoundId } from './numbered-rounds.js';
 import { initialDevices, type HandledRequest, type RequestAnswer } from './table-base.js';
@@ -47,6 +48,9 @@ export function copyDiceTableState(prev: DiceTableState): DiceTableState {
   };
 }
 
+/** a sic bo table's `round` message without its envelope */
+type DiceRoundBody = Extract<MessageBody<'round'>, { shakes: unknown }>;
+
 export class DiceTableStep extends NumberedRoundStep<DiceTableState, DiceTableSettings> {
   protected readonly tableKind = 'sic bo';
   protected readonly roundStartsWith = 'the dice';
@@ -56,7 +60,7 @@ export class DiceTableStep extends NumberedRoundStep<DiceTableState, DiceTableSe
     return checkDice(values);
   }
 
-  protected outcomeOf(values: number[]): object {
+  protected outcomeOf(values: number[]): Record<string, unknown> {
     return sicBoOutcome(values);
   }
 
@@ -64,13 +68,13 @@ export class DiceTableStep extends NumberedRoundStep<DiceTableState, DiceTableSe
     return { id, no, bettingOpen: this.settings.engine, shakes: 0, attempts: [] };
   }
 
-  protected voidResultBody(round: DiceRoundData, reason: AlertKind, detail: string): Record<string, unknown> {
+  protected voidResultBody(round: DiceRoundData, reason: AlertKind, detail: string): MessageBody<'result'> {
     return { status: 'void', reason, detail, dice: null, outcome: null, attempts: round.attempts.length };
   }
 
-  protected publishRound(phaseOverride?: 'complete' | 'void', extra: Record<string, unknown> = {}): void {
+  protected publishRound(phaseOverride?: 'complete' | 'void', extra: Partial<DiceRoundBody> = {}): void {
     const r = this.state.round;
-    const body: Record<string, unknown> = {
+    const body: DiceRoundBody = {
       phase: phaseOverride ?? this.phase(),
       roundNo: r?.no ?? null,
       dice: null,
@@ -79,7 +83,7 @@ export class DiceTableStep extends NumberedRoundStep<DiceTableState, DiceTableSe
       expect: phaseOverride ? null : r ? { kind: 'roll' } : this.settings.engine ? { kind: 'open-betting' } : { kind: 'roll' },
       ...extra,
     };
-    this.publish('round', 'round', true, body, { roundId: r ? r.id : this.state.lastRound?.id ?? null });
+    this.publish('round', body, { roundId: r ? r.id : this.state.lastRound?.id ?? null });
   }
 
   protected onStart(): void {
@@ -148,7 +152,7 @@ export class DiceTableStep extends NumberedRoundStep<DiceTableState, DiceTableSe
       return;
     }
     const outcome = sicBoOutcome(dice);
-    this.completeRound({ dice: [...dice], bounces, outcome, attempts: r.attempts.length }, dice, { dice: [...dice], bounces },
+    this.completeRound({ status: 'complete', dice: [...dice], bounces, outcome, attempts: r.attempts.length }, dice, { dice: [...dice], bounces },
       `${dice.join('-')} (${bounces} bounces) -> ${outcome.total} ${outcome.size ?? `triple ${outcome.triple}`}`);
   }
 

@@ -19,6 +19,7 @@
  */
 import type { DeviceFrame } from '../../drivers/codecs/frames.js';
 import { kenoOutcome } from '../games/evaluators/keno.js';
+import type { MessageBody } from '../mqtt/messages.js';
 import type { AlertKind } from './alerts.js';
 import { NumberedRoundStep, numberedRoundId } from './numbered-rounds.js';
 import { initialDevices, type HandledRequest, type RequestAnswer } from './table-base.js';
@@ -53,6 +54,9 @@ export function copyKenoTableState(prev: KenoTableState): KenoTableState {
   };
 }
 
+/** a keno table's `round` message without its envelope */
+type KenoRoundBody = Extract<MessageBody<'round'>, { started: unknown }>;
+
 export class KenoTableStep extends NumberedRoundStep<KenoTableState, KenoTableSettings> {
   protected readonly tableKind = 'keno';
   protected readonly roundStartsWith = 'the draw';
@@ -62,7 +66,7 @@ export class KenoTableStep extends NumberedRoundStep<KenoTableState, KenoTableSe
     return checkBalls(values);
   }
 
-  protected outcomeOf(values: number[]): object {
+  protected outcomeOf(values: number[]): Record<string, unknown> {
     return kenoOutcome(values);
   }
 
@@ -70,7 +74,7 @@ export class KenoTableStep extends NumberedRoundStep<KenoTableState, KenoTableSe
     return { id, no, bettingOpen: this.settings.engine, started: false, balls: [] };
   }
 
-  protected voidResultBody(round: KenoRoundData, reason: AlertKind, detail: string): Record<string, unknown> {
+  protected voidResultBody(round: KenoRoundData, reason: AlertKind, detail: string): MessageBody<'result'> {
     return { status: 'void', reason, detail, balls: [...round.balls], outcome: null };
   }
 
@@ -85,7 +89,7 @@ export class KenoTableStep extends NumberedRoundStep<KenoTableState, KenoTableSe
     this.voidDraw('round-void', reason, this.state.round?.started ?? false);
   }
 
-  private expectation(): Record<string, unknown> | null {
+  private expectation(): KenoRoundBody['expect'] {
     const r = this.state.round;
     if (!r) return this.settings.engine ? { kind: 'open-betting' } : { kind: 'start' };
     if (!r.started) return { kind: 'start' };
@@ -93,9 +97,9 @@ export class KenoTableStep extends NumberedRoundStep<KenoTableState, KenoTableSe
     return { kind: 'end' };
   }
 
-  protected publishRound(phaseOverride?: 'complete' | 'void', extra: Record<string, unknown> = {}): void {
+  protected publishRound(phaseOverride?: 'complete' | 'void', extra: Partial<KenoRoundBody> = {}): void {
     const r = this.state.round;
-    const body: Record<string, unknown> = {
+    const body: KenoRoundBody = {
       phase: phaseOverride ?? this.phase(),
       roundNo: r?.no ?? null,
       started: r?.started ?? false,
@@ -103,7 +107,7 @@ export class KenoTableStep extends NumberedRoundStep<KenoTableState, KenoTableSe
       expect: phaseOverride ? null : this.expectation(),
       ...extra,
     };
-    this.publish('round', 'round', true, body, { roundId: r ? r.id : this.state.lastRound?.id ?? null });
+    this.publish('round', body, { roundId: r ? r.id : this.state.lastRound?.id ?? null });
   }
 
   protected onStart(): void {
@@ -201,7 +205,7 @@ export class KenoTableStep extends NumberedRoundStep<KenoTableState, KenoTableSe
     }
     const balls = [...r.balls];
     const outcome = kenoOutcome(balls);
-    this.completeRound({ balls, outcome }, balls, { balls }, `${balls.join(' ')} -> sum ${outcome.sum} ${outcome.bigSmall} ${outcome.element}`);
+    this.completeRound({ status: 'complete', balls, outcome }, balls, { balls }, `${balls.join(' ')} -> sum ${outcome.sum} ${outcome.bigSmall} ${outcome.element}`);
   }
 
   protected gameSnapshot(): Record<string, unknown> {

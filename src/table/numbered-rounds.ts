@@ -4,6 +4,7 @@
  * lifecycle: open (with `open-betting` or the first frame), close betting, complete, void, finish,
  * corrections of completed rounds, and the requests that drive them.
  */
+import type { MessageBody } from '../mqtt/messages.js';
 import type { RequestArgs } from '../mqtt/requests.js';
 import type { AlertKind } from './alerts.js';
 import { answerRequest, TableStepBase, type HandledRequest, type RequestAnswer, type RequestHandlers } from './table-base.js';
@@ -54,13 +55,13 @@ export abstract class NumberedRoundStep<St extends NumberedRoundState, Se extend
   /** the result field a correction replaces, its check and the outcome of the corrected values */
   protected abstract readonly correctionField: 'dice' | 'balls';
   protected abstract checkCorrection(values: unknown): string | null;
-  protected abstract outcomeOf(values: number[]): object;
+  protected abstract outcomeOf(values: number[]): Record<string, unknown>;
   /** a fresh round of this kind (id and number given) */
   protected abstract newRoundData(id: string, no: number): NonNullable<St['round']>;
   /** the `round` snapshot; `phaseOverride` for the round that has just finished */
-  protected abstract publishRound(phaseOverride?: 'complete' | 'void', extra?: Record<string, unknown>): void;
+  protected abstract publishRound(phaseOverride?: 'complete' | 'void', extra?: Partial<MessageBody<'round'>>): void;
   /** a void round's `result` body */
-  protected abstract voidResultBody(round: NonNullable<St['round']>, reason: AlertKind, detail: string): Record<string, unknown>;
+  protected abstract voidResultBody(round: NonNullable<St['round']>, reason: AlertKind, detail: string): MessageBody<'result'>;
 
   protected currentIds(): { shoeId?: string; roundId?: string } {
     return { roundId: this.state.round?.id };
@@ -77,10 +78,10 @@ export abstract class NumberedRoundStep<St extends NumberedRoundState, Se extend
     return round;
   }
 
-  /** the round's result, its final snapshot, the round finished */
-  protected completeRound(result: Record<string, unknown>, values: number[], roundExtra: Record<string, unknown>, summary: string): void {
+  /** the round's result (status `complete`), its final snapshot, the round finished */
+  protected completeRound(result: MessageBody<'result'>, values: number[], roundExtra: Partial<MessageBody<'round'>>, summary: string): void {
     const round = this.state.round!;
-    const env = this.publish('result', 'result', true, { status: 'complete', ...result });
+    const env = this.publish('result', result);
     this.remember(round.id, env.seq, values);
     this.publishRound('complete', roundExtra);
     this.finishRound('complete');
@@ -90,7 +91,7 @@ export abstract class NumberedRoundStep<St extends NumberedRoundState, Se extend
   protected voidRound(reason: AlertKind, detail: string): void {
     const round = this.state.round as NonNullable<St['round']> | null;
     if (!round) return;
-    this.publish('result', 'result', true, this.voidResultBody(round, reason, detail));
+    this.publish('result', this.voidResultBody(round, reason, detail));
     this.publishRound('void', { reason });
     this.finishRound('void');
     this.log('warn', `${round.id} void: ${reason} (${detail})`);
@@ -109,8 +110,8 @@ export abstract class NumberedRoundStep<St extends NumberedRoundState, Se extend
 
   protected openBetting(args: RequestArgs<'open-betting'>): RequestAnswer {
     const r = this.state.round;
-    if (!this.settings.engine) return { error: `this table runs without an engine (betting: none): rounds start with ${this.roundStartsWith}` };
-    if (r) return { error: `round ${r.id} is still in progress` };
+    if (!this.settings.engine) return { code: 'wrong-phase', error: `this table runs without an engine (betting: none): rounds start with ${this.roundStartsWith}` };
+    if (r) return { code: 'wrong-phase', error: `round ${r.id} is still in progress` };
     const round = this.openRound(args.roundId);
     this.publishRound();
     return { data: { roundId: round.id } };
@@ -118,7 +119,7 @@ export abstract class NumberedRoundStep<St extends NumberedRoundState, Se extend
 
   protected closeBetting(): RequestAnswer {
     const r = this.state.round;
-    if (!r || !r.bettingOpen) return { error: r ? `round ${r.id} is not in betting` : 'no round is open' };
+    if (!r || !r.bettingOpen) return { code: 'wrong-phase', error: r ? `round ${r.id} is not in betting` : 'no round is open' };
     r.bettingOpen = false;
     this.publishRound();
     return { data: { roundId: r.id } };
@@ -154,7 +155,9 @@ export abstract class NumberedRoundStep<St extends NumberedRoundState, Se extend
     const correction = { kind, by, reason };
     if (kind === 'void') {
       this.alert('round-void', `the pit (${by}) voided completed round ${roundId}: ${reason}`, { by });
-      const env = this.publish('result', 'result', true, { status: 'void', reason: 'round-void', detail: reason, [field]: null, outcome: null, supersedesSeq: entry.resultSeq, correction }, { roundId });
+      // the field (dice or balls) is named at run time; keno's schema wants an array there, not null (a known mismatch, left as published)
+      const body = { status: 'void', reason: 'round-void', detail: reason, [field]: null, outcome: null, supersedesSeq: entry.resultSeq, correction } as MessageBody<'result'>;
+      const env = this.publish('result', body, { roundId });
       this.state.completed = list.map((x, i) => (i === index ? { ...x, status: 'void', resultSeq: env.seq } : x));
       return { data: { roundId, supersedesSeq: entry.resultSeq } };
     }
@@ -162,13 +165,18 @@ export abstract class NumberedRoundStep<St extends NumberedRoundState, Se extend
     const problem = this.checkCorrection(args[field]);
     if (problem) return { code: 'invalid-args', error: problem };
     const values = [...(args[field] as number[])];
-    const env = this.publish('result', 'result', true, { status: 'corrected', [field]: values, outcome: this.outcomeOf(values), supersedesSeq: entry.resultSeq, correction }, { roundId });
+    const outcome = this.outcomeOf(values);
+    const body: MessageBody<'result'> = field === 'dice'
+      // checkCorrection passed: three faces
+      ? { status: 'corrected', dice: values as [number, number, number], outcome, supersedesSeq: entry.resultSeq, correction }
+      : { status: 'corrected', balls: values, outcome, supersedesSeq: entry.resultSeq, correction };
+    const env = this.publish('result', body, { roundId });
     this.state.completed = list.map((x, i) => (i === index ? { ...x, status: 'corrected', resultSeq: env.seq, values } : x));
     this.log('info', `${roundId} corrected by ${by}: ${field} ${values.join(' ')}`);
     return { data: { roundId, supersedesSeq: entry.resultSeq } };
   }
 
-  protected phase(): string {
+  protected phase(): 'idle' | 'betting' | 'dealing' {
     const r = this.state.round;
     if (!r) return 'idle';
     return r.bettingOpen ? 'betting' : 'dealing';

@@ -5,7 +5,9 @@
  * with its own frames, requests and timers. Pure: time comes from the input, nothing else.
  */
 import type { DeviceFrame } from '../../drivers/codecs/frames.js';
+import type { CorrectionKind, EventBody, EventKind, MessageBody } from '../mqtt/messages.js';
 import { parseRequest, type RequestArgs, type RequestCommand, type RequestErrorCode, type ValidRequest } from '../mqtt/requests.js';
+import { isRetained, relativeTopic, type MessageType, type ParameterisedMessageType } from '../mqtt/topics.js';
 import { severityOf, type AlertKind, type Severity } from './alerts.js';
 import { tableProblems, type HealthReport } from './health.js';
 import type {
@@ -24,8 +26,13 @@ const MAX_REPEAT = 1024;
 
 const ENVELOPE_KEYS: ReadonlySet<string> = new Set(['v', 'type', 'table', 'game', 'seq', 'ts']);
 
-/** an error answer's `code` defaults to `wrong-phase`: what a table refuses is mostly "not now" */
-export type RequestAnswer = { error: string; code?: RequestErrorCode } | { data?: Record<string, unknown> };
+/** the shoe and round an envelope names, when not the current ones (`null`: none) */
+export type EnvelopeIds = { shoeId?: string | null; roundId?: string | null };
+/** the messages a table machine publishes on a topic of its own type (not `status`, the link's; devices and responses have their own) */
+type FixedTopicType = Exclude<MessageType, 'status' | ParameterisedMessageType>;
+
+/** a request's answer: its data, or an error with its stable `code` (mostly `wrong-phase`: "not now") */
+export type RequestAnswer = { error: string; code: RequestErrorCode } | { data?: Record<string, unknown> };
 
 /** the commands a table kind handles itself: `status` is answered the same by every table */
 export type HandledCommand = Exclude<RequestCommand, 'status'>;
@@ -38,7 +45,7 @@ export type RequestHandlers<T> = { readonly [C in HandledCommand]?: (table: T, a
 export function answerRequest<T>(handlers: RequestHandlers<T>, table: T, req: HandledRequest, tableKind: string): RequestAnswer {
   // `handlers[req.command]` takes the args of `req.command`: the lookup loses that link, not the types of either
   const handler = handlers[req.command] as ((table: T, args: HandledRequest['args']) => RequestAnswer) | undefined;
-  return handler ? handler(table, req.args) : { error: `${req.command} does not apply to a ${tableKind} table` };
+  return handler ? handler(table, req.args) : { code: 'wrong-phase', error: `${req.command} does not apply to a ${tableKind} table` };
 }
 
 /** the code of a request refused at the runtime's edge, for journals written before codes existed */
@@ -228,12 +235,12 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
    */
   private publishHealth(report: HealthReport): void {
     const problems = tableProblems(report.mqtt === 'connected', this.state.devices, report.requestsSubscribed ?? true);
-    const devices: Record<string, unknown> = {};
+    const devices: MessageBody<'health'>['devices'] = {};
     for (const [id, d] of Object.entries(this.state.devices)) {
       const c = report.devices[id] ?? { frames: 0, rejected: 0, duplicates: 0 };
       devices[id] = { kind: d.kind, state: d.state, frames: c.frames, rejected: c.rejected, duplicates: c.duplicates };
     }
-    this.publish('health', 'health', true, {
+    this.publish('health', {
       status: problems.length ? 'degraded' : 'ok', problems, mqtt: report.mqtt, ...(report.broker ? { broker: report.broker } : {}), uptimeSec: report.uptimeSec,
       outboxDepth: report.outboxDepth, devices,
     }, { shoeId: null, roundId: null });
@@ -246,9 +253,10 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
    */
   protected completedRound<E extends { id: string; status: string }>(list: readonly E[] | undefined, args: Record<string, unknown>, window: number):
     | { error: string; code: RequestErrorCode }
-    | { entry: E; index: number; list: readonly E[]; roundId: string; kind: string; by: string; reason: string } {
+    | { entry: E; index: number; list: readonly E[]; roundId: string; kind: CorrectionKind; by: string; reason: string } {
     const roundId = String(args.roundId);
-    const kind = String(args.kind);
+    // a kind the table does not know is refused (the game's `correct`, the table's field) before any result is published
+    const kind = String(args.kind) as CorrectionKind;
     const by = typeof args.by === 'string' && args.by.length > 0 ? args.by : null;
     const reason = typeof args.reason === 'string' ? args.reason : kind;
     const all = list ?? [];
@@ -262,7 +270,7 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
 
   // ---------------------------------------------------------------- publishing helpers
 
-  protected envelope(type: string, body: Record<string, unknown>, ids?: { shoeId?: string | null; roundId?: string | null }): Envelope {
+  protected envelope(type: MessageType, body: Record<string, unknown>, ids?: EnvelopeIds): Envelope {
     const env: Envelope = { v: 1, type, table: this.settings.tableId, game: this.settings.gameId, seq: ++this.state.seq, ts: this.ts };
     const cur = this.currentIds();
     const shoeId = ids && 'shoeId' in ids ? ids.shoeId : cur.shoeId;
@@ -274,14 +282,20 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
     return env;
   }
 
-  protected publish(topic: string, type: string, retain: boolean, body: Record<string, unknown>, ids?: { shoeId?: string | null; roundId?: string | null }): Envelope {
+  /** a message of `type` on its topic, retained or not as the topic map says (src/mqtt/topics.ts) */
+  protected publish<T extends FixedTopicType>(type: T, body: MessageBody<T>, ids?: EnvelopeIds): Envelope {
+    return this.emit(type, relativeTopic(type), body, ids);
+  }
+
+  private emit(type: MessageType, topic: string, body: Record<string, unknown>, ids?: EnvelopeIds): Envelope {
     const payload = this.envelope(type, body, ids);
-    this.out.push({ type: 'publish', topic, retain, payload });
+    this.out.push({ type: 'publish', topic, retain: isRetained(type), payload });
     return payload;
   }
 
-  protected event(kind: string, body: Record<string, unknown>): void {
-    this.publish('events', 'event', false, { kind, ...body });
+  /** an event of `kind` (one of the API's event kinds) with that kind's fields */
+  protected event<K extends EventKind>(kind: K, body: Omit<EventBody<K>, 'kind'>): void {
+    this.publish('event', { kind, ...body } as MessageBody<'event'>);
   }
 
   protected alert(kind: AlertKind, detail: string, extra: Record<string, unknown> = {}, severity: Severity = severityOf(kind)): void {
@@ -297,7 +311,7 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
       this.state.alertWindows = { ...this.state.alertWindows, [key]: { until: this.receivedAt + COALESCE_WINDOW_MS, pending: 0 } };
       extra = { ...extra, count: 1 };
     }
-    this.publish('alerts', 'alert', false, { kind, severity, detail, ...extra });
+    this.publish('alert', { kind, severity, detail, ...extra });
     this.log(severity === 'info' ? 'info' : severity === 'warning' ? 'warn' : 'error', `alert ${kind}: ${detail}`, extra);
   }
 
@@ -319,7 +333,7 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
     const severity = severityOf(kind);
     const extra = { ...(w.extra ?? {}), count: w.pending };
     const detail = `${w.detail ?? kind} (${w.pending} in the last second)`;
-    this.publish('alerts', 'alert', false, { kind, severity, detail, ...extra });
+    this.publish('alert', { kind, severity, detail, ...extra });
     this.log(severity === 'info' ? 'info' : severity === 'warning' ? 'warn' : 'error', `alert ${kind}: ${detail}`, extra);
   }
 
@@ -331,7 +345,7 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
     if (detail) body.detail = detail;
     if (d?.model) body.model = d.model;
     if (d?.firmware) body.firmware = d.firmware;
-    this.publish(`devices/${id}`, 'device', true, body, { shoeId: null, roundId: null });
+    this.emit('device', relativeTopic('device', id), body, { shoeId: null, roundId: null });
   }
 
   protected setDevice(id: string, state: DeviceState, detail?: string): void {
@@ -387,13 +401,13 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
     else answer = req.command === 'status' ? { data: this.statusSnapshot() } : this.handleRequest(req);
     const body: Record<string, unknown> = { command, transaction: req.transaction ?? null, status: 'error' in answer ? 'error' : 'ok' };
     if ('error' in answer) {
-      body.code = answer.code ?? 'wrong-phase';
+      body.code = answer.code;
       body.error = answer.error;
     }
     else if (answer.data) body.data = answer.data;
     const env = this.envelope('response', body);
     this.out.push({
-      type: 'publish', topic: `response/${command}`, retain: false, payload: env,
+      type: 'publish', topic: relativeTopic('response', command), retain: isRetained('response'), payload: env,
       ...(responseTopic ? { alsoTo: { topic: responseTopic, ...(correlationData ? { correlationData } : {}) } } : {}),
     });
     if ('error' in answer) this.log('warn', `request ${command.slice(0, 64)} refused (${String(body.code)}): ${answer.error}`);
@@ -402,7 +416,7 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
   /** the pit's `void-round` request, the same on every table: `voidIt` voids the round in progress */
   protected pitVoid(reason: string, voidIt: () => void): RequestAnswer {
     const id = this.currentIds().roundId;
-    if (!id) return { error: 'no round is in progress' };
+    if (!id) return { code: 'wrong-phase', error: 'no round is in progress' };
     this.alert('round-void', `the pit voided round ${id}: ${reason}`);
     voidIt();
     return { data: { roundId: id } };

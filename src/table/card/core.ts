@@ -5,8 +5,12 @@
  */
 import { type Card } from '../../domain/card.js';
 import { type Expectation } from '../../games/game.js';
+import type { MessageBody } from '../../mqtt/messages.js';
 import { TableStepBase } from '../table-base.js';
 import type { CardTableSettings, CardTableState, RoundStateData } from '../types.js';
+
+/** a card table's `round` message without its envelope */
+export type CardRoundBody = Extract<MessageBody<'round'>, { cards: unknown }>;
 
 export abstract class CardTableCore extends TableStepBase<CardTableState, CardTableSettings> {
   protected currentIds(): { shoeId?: string; roundId?: string } {
@@ -15,7 +19,8 @@ export abstract class CardTableCore extends TableStepBase<CardTableState, CardTa
 
   protected publishShoe(): void {
     const sh = this.state.shoe;
-    const body: Record<string, unknown> = {
+    const body: MessageBody<'shoe'> = {
+      shoeId: sh.id,
       state: sh.state,
       decks: this.settings.decks,
       cardsDealt: sh.cardsDealt,
@@ -26,7 +31,7 @@ export abstract class CardTableCore extends TableStepBase<CardTableState, CardTa
     };
     // New-shoe burns are face down: their values are published only once the shoe is over.
     if (sh.state === 'closed' || sh.state === 'void') body.burnCards = [...sh.burnCards];
-    this.publish('shoe', 'shoe', true, { shoeId: sh.id, ...body }, { roundId: null });
+    this.publish('shoe', body, { roundId: null });
   }
 
   protected expectation(): Expectation | null {
@@ -36,7 +41,7 @@ export abstract class CardTableCore extends TableStepBase<CardTableState, CardTa
     return this.settings.game.expect(r.game);
   }
 
-  protected phase(): string {
+  protected phase(): CardRoundBody['phase'] {
     const r = this.state.round;
     if (this.state.held && r) return 'held';
     if (this.state.pending) return 'awaiting-rescan';
@@ -67,17 +72,18 @@ export abstract class CardTableCore extends TableStepBase<CardTableState, CardTa
     return out;
   }
 
-  protected publishRound(phaseOverride?: 'complete' | 'void', extra: Record<string, unknown> = {}): void {
+  protected publishRound(phaseOverride?: 'complete' | 'void', extra: Partial<CardRoundBody> = {}): void {
     const r = this.state.round;
     const e = phaseOverride ? null : this.expectation();
-    const body: Record<string, unknown> = {
+    const body: CardRoundBody = {
       phase: phaseOverride ?? this.phase(),
       roundNo: r?.no ?? null,
       cards: r ? this.visibleCards(r) : {},
-      expect: this.state.pending ? { kind: 'rescan' } : e ?? null,
+      // a game's expectation as it is: its `actions` are read-only there, the message's type copies nothing
+      expect: this.state.pending ? { kind: 'rescan' } : (e as CardRoundBody['expect']) ?? null,
       ...extra,
     };
-    this.publish('round', 'round', true, body, { roundId: r ? r.id : this.state.lastRound?.id ?? null });
+    this.publish('round', body, { roundId: r ? r.id : this.state.lastRound?.id ?? null });
   }
 
   protected isCardReader(deviceId: string): boolean {

@@ -20,7 +20,7 @@ export abstract class CardTableCorrections extends CardTableRescan {
     const ids = { shoeId: entry.shoeId, roundId: entry.id };
     if (kind === 'void') {
       this.alert('round-void', `the pit (${by}) voided completed round ${roundId}: ${reason}`, { by });
-      const env = this.publish('result', 'result', true, {
+      const env = this.publish('result', {
         status: 'void', reason: 'round-void', detail: reason, cards: this.cardsOf(entry.game, entry.burns), outcome: null, supersedesSeq: entry.resultSeq, correction,
       }, ids);
       this.state.completed = list.map((x, i) => (i === index ? { ...x, status: 'void', resultSeq: env.seq } : x));
@@ -39,7 +39,7 @@ export abstract class CardTableCorrections extends CardTableRescan {
     }
     const outcome = g.outcome(game);
     this.event('correction', { correction: kind, by, roundId });
-    const env = this.publish('result', 'result', true, {
+    const env = this.publish('result', {
       status: 'corrected', cards: this.cardsOf(game, entry.burns), outcome, supersedesSeq: entry.resultSeq, correction,
     }, ids);
     this.state.completed = list.map((x, i) => (i === index ? { ...x, status: 'corrected', resultSeq: env.seq, game } : x));

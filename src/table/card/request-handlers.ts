@@ -27,20 +27,20 @@ export abstract class CardTableRequests extends CardTableCorrections {
   protected openBetting(args: RequestArgs<'open-betting'>): RequestAnswer {
     const sh = this.state.shoe;
     const r = this.state.round;
-    if (!this.settings.engine) return { error: 'this table runs without an engine (betting: none): rounds start with their first card' };
-    if (sh.state === 'void') return { error: `shoe ${sh.id} is void: load a new shoe` };
-    if (sh.state === 'closed') return { error: `shoe ${sh.id} is closed (cut card): load a new shoe` };
-    if (r) return { error: `round ${r.id} is still in progress` };
-    if (this.state.pending) return { error: 'a misread card is waiting for its rescan' };
+    if (!this.settings.engine) return { code: 'wrong-phase', error: 'this table runs without an engine (betting: none): rounds start with their first card' };
+    if (sh.state === 'void') return { code: 'wrong-phase', error: `shoe ${sh.id} is void: load a new shoe` };
+    if (sh.state === 'closed') return { code: 'wrong-phase', error: `shoe ${sh.id} is closed (cut card): load a new shoe` };
+    if (r) return { code: 'wrong-phase', error: `round ${r.id} is still in progress` };
+    if (this.state.pending) return { code: 'wrong-phase', error: 'a misread card is waiting for its rescan' };
     const round = this.openRound(true, args.roundId);
-    if (this.voidIfDeckExhausted(0)) return { error: `deck exhausted: round ${round.id} is void; load a fresh deck` };
+    if (this.voidIfDeckExhausted(0)) return { code: 'wrong-phase', error: `deck exhausted: round ${round.id} is void; load a fresh deck` };
     this.publishRound();
     return { data: { roundId: round.id } };
   }
 
   protected closeBetting(): RequestAnswer {
     const r = this.state.round;
-    if (!r || !r.bettingOpen) return { error: r ? `round ${r.id} is not in betting` : 'no round is open' };
+    if (!r || !r.bettingOpen) return { code: 'wrong-phase', error: r ? `round ${r.id} is not in betting` : 'no round is open' };
     r.bettingOpen = false;
     this.reveal('close-betting');
     this.afterChange();
@@ -50,10 +50,10 @@ export abstract class CardTableRequests extends CardTableCorrections {
   protected takeDecision(args: RequestArgs<'decision'>): RequestAnswer {
     const r = this.state.round;
     const g = this.settings.game;
-    if (!r) return { error: 'no round is in progress' };
-    if (!g.decide) return { error: `${g.id} takes no player decisions` };
-    if (r.bettingOpen) return { error: 'betting is still open' };
-    if (r.burns.length < r.burnsNeeded) return { error: 'the round\'s burn cards have not been drawn yet' };
+    if (!r) return { code: 'wrong-phase', error: 'no round is in progress' };
+    if (!g.decide) return { code: 'wrong-phase', error: `${g.id} takes no player decisions` };
+    if (r.bettingOpen) return { code: 'wrong-phase', error: 'betting is still open' };
+    if (r.burns.length < r.burnsNeeded) return { code: 'wrong-phase', error: 'the round\'s burn cards have not been drawn yet' };
     const keepStanding = args.keepStanding === true;
     if (keepStanding && g.id !== 'blackjack') return { code: 'invalid-args', error: `keepStanding means nothing in ${g.id} (blackjack shared seats only)` };
     const next = g.decide(r.game, args.seat, args.action, keepStanding ? { keepStanding } : {});
@@ -67,11 +67,11 @@ export abstract class CardTableRequests extends CardTableCorrections {
   protected closeDecisionWindow(): RequestAnswer {
     const r = this.state.round;
     const g = this.settings.game;
-    if (!r) return { error: 'no round is in progress' };
-    if (!g.closeDecisions) return { error: `${g.id} has no decision windows` };
-    if (r.bettingOpen) return { error: 'betting is still open' };
+    if (!r) return { code: 'wrong-phase', error: 'no round is in progress' };
+    if (!g.closeDecisions) return { code: 'wrong-phase', error: `${g.id} has no decision windows` };
+    if (r.bettingOpen) return { code: 'wrong-phase', error: 'betting is still open' };
     const next = g.closeDecisions(r.game);
-    if (isRefusal(next)) return { error: next.error };
+    if (isRefusal(next)) return { code: 'wrong-phase', error: next.error };
     r.game = next;
     this.reveal('close-decisions');
     this.afterChange();
@@ -82,10 +82,10 @@ export abstract class CardTableRequests extends CardTableCorrections {
     const r = this.state.round;
     const g = this.settings.game;
     if (args.roundId !== undefined && args.roundId !== r?.id) return this.correctCompleted(args);
-    if (!r) return { error: 'no round is in progress' };
-    if (!g.correct) return { error: `${g.id} has no corrections` };
+    if (!r) return { code: 'wrong-phase', error: 'no round is in progress' };
+    if (!g.correct) return { code: 'wrong-phase', error: `${g.id} has no corrections` };
     const next = g.correct(r.game, args.kind, args);
-    if (isRefusal(next)) return { error: next.error };
+    if (isRefusal(next)) return { code: 'wrong-phase', error: next.error };
     r.game = next;
     this.event('correction', { correction: args.kind });
     this.afterChange();
@@ -95,7 +95,7 @@ export abstract class CardTableRequests extends CardTableCorrections {
   protected resumeHeldRound(args: RequestArgs<'resume-round'>): RequestAnswer {
     const r = this.state.round;
     const h = this.state.held;
-    if (!h || !r) return { error: 'no round is held' };
+    if (!h || !r) return { code: 'wrong-phase', error: 'no round is held' };
     const by = args.by;
     this.event('round-resumed', { by, ...(args.reason ? { reason: args.reason } : {}), deviceId: h.deviceId, queued: h.queued.length });
     this.log('warn', `round ${r.id} resumed by ${by} after a frame gap on ${h.deviceId}${args.reason ? ` (${args.reason})` : ''}`);
@@ -117,7 +117,7 @@ export abstract class CardTableRequests extends CardTableCorrections {
   protected endShoe(): RequestAnswer {
     const sh = this.state.shoe;
     const r = this.state.round;
-    if (sh.state === 'closed' || sh.state === 'void') return { error: `shoe ${sh.id} is already ${sh.state}` };
+    if (sh.state === 'closed' || sh.state === 'void') return { code: 'wrong-phase', error: `shoe ${sh.id} is already ${sh.state}` };
     if (r) {
       sh.state = 'last-round';
       r.lastRound = true;

@@ -99,7 +99,7 @@ export abstract class CardTableRounds extends CardTableHolds {
     const r = this.state.round!;
     this.reveal('all');
     const outcome = this.settings.game.outcome(r.game);
-    const env = this.publish('result', 'result', true, { status: 'complete', cards: this.resultCards(r), outcome });
+    const env = this.publish('result', { status: 'complete', cards: this.resultCards(r), outcome });
     this.remember({ id: r.id, shoeId: this.state.shoe.id, resultSeq: env.seq, status: 'complete', game: r.game, burns: [...r.burns], seen: [...r.seen] });
     this.publishRound('complete', { cards: this.resultCards(r) });
     this.finishRound('complete');
@@ -112,7 +112,7 @@ export abstract class CardTableRounds extends CardTableHolds {
     if (this.state.pending) this.clearPending();
     this.reveal('all');
     const outcome = this.settings.game.voidOutcome?.(r.game) ?? null;
-    this.publish('result', 'result', true, { status: 'void', reason, detail, cards: this.resultCards(r), outcome });
+    this.publish('result', { status: 'void', reason, detail, cards: this.resultCards(r), outcome });
     this.publishRound('void', { reason, cards: this.resultCards(r) });
     this.finishRound('void');
     this.log('warn', `${r.id} void: ${reason} (${detail})`);
