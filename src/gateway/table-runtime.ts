@@ -276,7 +276,7 @@ export class TableRuntime {
     const level = depth >= max ? 'full' : depth >= max * 0.8 ? 'filling' : depth < max * 0.5 ? 'ok' : this.outboxLevel;
     if (level === this.outboxLevel) return;
     this.outboxLevel = level;
-    // The machine raises the alerts and owns the hold (card-table.ts holds): LOCK at full, UNLOCK at ok.
+    // The machine raises the alerts and owns the hold (src/table/card/holds.ts): LOCK at full, UNLOCK at ok.
     setImmediate(() => this.apply({ type: 'outbox-level', at: this.clock(), level, depth, max }));
   }
 
