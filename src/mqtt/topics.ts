@@ -24,7 +24,7 @@ export type MessageType = keyof typeof TOPIC_PATTERNS;
 export type ParameterisedMessageType = 'device' | 'response';
 
 /** every message is published at QoS 1 (mqtt-api.md) */
-export const PUBLISH_QOS = 1;
+export const PUBLISH_QOS = 1 as const;
 
 /**
  * The table-relative topic of a message of `type`; `parameter` fills the placeholder of `device`
