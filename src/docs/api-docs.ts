@@ -11,6 +11,7 @@ import {
   kenoResultMessageSchema, kenoRoundMessageSchema, otherEventSchema, PUBLISHED_TOPICS, REQUEST_SCHEMAS,
 } from '../mqtt/messages.js';
 import type { CapturedMessage } from './capture.js';
+import { PUBLISH_QOS } from '../mqtt/topics.js';
 
 type Json = Record<string, unknown>;
 
@@ -92,7 +93,7 @@ const REQUEST_EXAMPLES: Record<string, Json> = {
   status: { transaction: 'eng-7f42' },
 };
 
-const mqttBinding = (retain: boolean) => ({ mqtt: { qos: 1, retain, bindingVersion: '0.2.0' } });
+const mqttBinding = (retain: boolean) => ({ mqtt: { qos: PUBLISH_QOS, retain, bindingVersion: '0.2.0' } });
 
 /** docs/asyncapi.json */
 export function buildAsyncApi(examples: Examples): Json {

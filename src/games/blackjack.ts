@@ -27,7 +27,7 @@
  */
 import { rankOf, type Card } from '../domain/card.js';
 import { blackjackTotal, isBlackjack, perfectPairs, type PerfectPairs } from './evaluators/blackjack-hand.js';
-import type { CardGame, Expectation, RoundOptions } from './game.js';
+import { refuse, type CardGame, type Expectation, type RoundOptions } from './game.js';
 
 export interface BlackjackHand {
   /** position name: `seat2`, or `seat2a` / `seat2b` after a split */
@@ -238,17 +238,17 @@ export const blackjack: CardGame<BlackjackRound> = {
   },
   decide(s, seat, action, args = {}) {
     const x = next(s);
-    if (x.kind !== 'decision') return { error: `no decision is expected now (${x.kind === 'complete' ? 'the round is complete' : 'waiting for a card'})` };
+    if (x.kind !== 'decision') return refuse(`no decision is expected now (${x.kind === 'complete' ? 'the round is complete' : 'waiting for a card'})`);
     const h = s.hands[x.index];
-    if (seat !== h.pos) return { error: `${seat} is not the acting hand (${h.pos} is)` };
+    if (seat !== h.pos) return refuse(`${seat} is not the acting hand (${h.pos} is)`);
     const actions = blackjackActions(h);
-    if (!actions.includes(action)) return { error: `${seat} cannot ${action} now (allowed: ${actions.join(', ')})` };
+    if (!actions.includes(action)) return refuse(`${seat} cannot ${action} now (allowed: ${actions.join(', ')})`);
     if (args.keepStanding === true) {
       // games.md: two players on one seat (sheet 000): one stands while the other hits. The seat's
       // cards so far stay as the standing hand `seatNs`; the seat goes on with the hit.
-      if (action !== 'hit') return { error: 'keepStanding goes with action "hit" only' };
-      if (h.split) return { error: `keepStanding is for an unsplit seat hand, not ${h.pos}` };
-      if (s.hands.some((x) => x.pos === `${h.pos}s`)) return { error: `${h.pos} already has a standing hand` };
+      if (action !== 'hit') return refuse('keepStanding goes with action "hit" only');
+      if (h.split) return refuse(`keepStanding is for an unsplit seat hand, not ${h.pos}`);
+      if (s.hands.some((x) => x.pos === `${h.pos}s`)) return refuse(`${h.pos} already has a standing hand`);
       const standing = hand(h, { pos: `${h.pos}s`, stood: true, wantsCard: false });
       return replaceHand(s, x.index, hand(h, { wantsCard: true }), standing);
     }
@@ -261,7 +261,7 @@ export const blackjack: CardGame<BlackjackRound> = {
         const base = hand(h, { split: true, splitAces: rankOf(h.cards[0]) === 'A', wantsCard: false, firstTwo: h.cards.slice(0, 2) });
         return replaceHand(s, x.index, hand(base, { pos: `${h.pos}a`, cards: [h.cards[0]] }), hand(base, { pos: `${h.pos}b`, cards: [h.cards[1]] }));
       }
-      default: return { error: `unknown action ${action}` };
+      default: return refuse(`unknown action ${action}`);
     }
   },
   cards(s) {

@@ -44,6 +44,27 @@ export interface RoundOptions {
 
 export type Outcome = Record<string, unknown>;
 
+/**
+ * A game module's refusal of a decision, a decision window's close or a correction. Tagged by its
+ * class (check with `isRefusal`), so that no game state, whatever keys it has, is taken for one.
+ * It still carries `error`, the message the table answers with.
+ */
+export class GameRefusal {
+  readonly refused = true;
+  constructor(readonly error: string) {}
+}
+
+export function refuse(error: string): GameRefusal {
+  return new GameRefusal(error);
+}
+
+export function isRefusal(answer: unknown): answer is GameRefusal {
+  return answer instanceof GameRefusal;
+}
+
+/** the new round state, or the game module's refusal */
+export type GameAnswer<S> = S | GameRefusal;
+
 export interface CardGame<S = unknown> {
   readonly id: string;
   /** position names in the order they appear in a result's `cards` */
@@ -55,12 +76,12 @@ export interface CardGame<S = unknown> {
   expect(s: S): Expectation;
   /** places `card` where `expect(s)` said (only valid when it is `{kind:'card'}`) */
   place(s: S, card: Card): S;
-  /** a player decision; returns the new state or an error message */
-  decide?(s: S, seat: string, action: string, args?: Readonly<Record<string, unknown>>): S | { error: string };
-  /** the decision window closed; returns the new state or an error message */
-  closeDecisions?(s: S): S | { error: string };
+  /** a player decision; returns the new state or the game's refusal */
+  decide?(s: S, seat: string, action: string, args?: Readonly<Record<string, unknown>>): GameAnswer<S>;
+  /** the decision window closed; returns the new state or the game's refusal */
+  closeDecisions?(s: S): GameAnswer<S>;
   /** dealer corrections the rules allow (e.g. 3 Pictures `reverse-order`) */
-  correct?(s: S, kind: string, args: Readonly<Record<string, unknown>>): S | { error: string };
+  correct?(s: S, kind: string, args: Readonly<Record<string, unknown>>): GameAnswer<S>;
   /** each position -> its cards in dealing order (positions with no cards may be omitted) */
   cards(s: S): Record<string, Card[]>;
   /** the outcome of a complete round (games.md) */
@@ -68,3 +89,10 @@ export interface CardGame<S = unknown> {
   /** what a void round's result still carries (Hold'em: the Bonus bet stands); null or absent: no outcome */
   voidOutcome?(s: S): Outcome | null;
 }
+
+/**
+ * A card game whose round state is opaque to its holder: the table stores the state a module made
+ * and hands it back to the same module only, so it needs no more than `unknown`. (The members are
+ * methods, so a `CardGame<BaccaratRound>` is one.)
+ */
+export type AnyCardGame = CardGame<unknown>;

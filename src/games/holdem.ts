@@ -20,7 +20,7 @@
 import type { Card } from '../domain/card.js';
 import { bonusDealerAA, holdemBonus, type HoldemBonus } from './evaluators/holdem-bonus.js';
 import { bestOfSeven, compareHands, isAtLeastFive, type PokerHand } from './evaluators/poker.js';
-import type { CardGame, Expectation } from './game.js';
+import { refuse, type CardGame, type Expectation } from './game.js';
 
 export interface HoldemRound {
   readonly engine: boolean;
@@ -100,18 +100,18 @@ export const holdem: CardGame<HoldemRound> = {
     return { ...s, board: [...s.board, card] };
   },
   decide(s, seat, action) {
-    if (seat !== 'player') return { error: `holdem has one position, "player" (got "${seat}")` };
+    if (seat !== 'player') return refuse(`holdem has one position, "player" (got "${seat}")`);
     const w = openWindow(s);
-    if (w < 0) return { error: 'no decision window is open' };
-    if (s.decisions[w] != null) return { error: `the player already decided in this window (${s.decisions[w]})` };
+    if (w < 0) return refuse('no decision window is open');
+    if (s.decisions[w] != null) return refuse(`the player already decided in this window (${s.decisions[w]})`);
     const allowed = w === 0 ? ['play', 'fold'] : ['bet', 'check'];
-    if (!allowed.includes(action)) return { error: `holdem: action must be ${allowed.join(' or ')} ${w === 0 ? 'before the flop' : w === 1 ? 'after the flop' : 'after the turn'}, got "${action}"` };
+    if (!allowed.includes(action)) return refuse(`holdem: action must be ${allowed.join(' or ')} ${w === 0 ? 'before the flop' : w === 1 ? 'after the flop' : 'after the turn'}, got "${action}"`);
     const decisions = [...s.decisions];
     decisions[w] = action;
     return { ...s, decisions, folded: action === 'fold' };
   },
   closeDecisions(s) {
-    if (openWindow(s) < 0) return { error: 'no decision window is open' };
+    if (openWindow(s) < 0) return refuse('no decision window is open');
     return { ...s, closed: s.closed + 1 };
   },
   cards: (s) => ({ player: [...s.player], dealer: [...s.dealer], board: [...s.board] }),

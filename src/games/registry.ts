@@ -2,14 +2,14 @@
 import { baccarat } from './baccarat.js';
 import { blackjack } from './blackjack.js';
 import { dragonTiger } from './dragon-tiger.js';
-import type { CardGame } from './game.js';
+import type { AnyCardGame } from './game.js';
 import { holdem } from './holdem.js';
 import { pokDeng } from './pok-deng.js';
 import { sevenUpBaccarat } from './seven-up-baccarat.js';
 import { threeCardPoker } from './three-card-poker.js';
 import { threePictures } from './three-pictures.js';
 
-export const CARD_GAMES: Readonly<Record<string, CardGame<any>>> = {
+export const CARD_GAMES: Readonly<Record<string, AnyCardGame>> = {
   baccarat,
   'seven-up-baccarat': sevenUpBaccarat,
   'dragon-tiger': dragonTiger,
@@ -20,7 +20,7 @@ export const CARD_GAMES: Readonly<Record<string, CardGame<any>>> = {
   holdem,
 };
 
-export function cardGame(id: string): CardGame<any> | undefined {
+export function cardGame(id: string): AnyCardGame | undefined {
   return Object.hasOwn(CARD_GAMES, id) ? CARD_GAMES[id] : undefined;
 }
 

@@ -20,7 +20,7 @@ import {
   anteBonusCategory, bestOfSix, compareThreeCard, evaluateThreeCard, isAtLeastFive, pairPlusCategory, threeCardQualifies,
   type FiveCardCategory, type ThreeCardCategory, type ThreeCardHand,
 } from './evaluators/poker.js';
-import type { CardGame, Expectation, RoundOptions } from './game.js';
+import { refuse, type CardGame, type Expectation, type RoundOptions } from './game.js';
 
 export type ThreeCardPokerDealOrder = 'player-first' | 'dealer-first' | 'alternate';
 
@@ -99,18 +99,18 @@ export const threeCardPoker: CardGame<ThreeCardPokerRound> = {
     return ORDERS[s.order][n] === 'player' ? { ...s, player: [...s.player, card] } : { ...s, dealer: [...s.dealer, card] };
   },
   decide(s, seat, action) {
-    if (seat !== 'player') return { error: `three-card-poker has one position, "player" (got "${seat}")` };
-    if (!s.engine) return { error: 'three-card-poker takes decisions only with an engine' };
-    if (s.player.length < 3) return { error: 'the player\'s cards have not all been dealt yet' };
-    if (s.decisionsClosed) return { error: 'the decision window is closed' };
-    if (s.decision !== null) return { error: `the player already decided (${s.decision})` };
-    if (action !== 'play' && action !== 'fold') return { error: `three-card-poker: action must be play or fold, got "${action}"` };
+    if (seat !== 'player') return refuse(`three-card-poker has one position, "player" (got "${seat}")`);
+    if (!s.engine) return refuse('three-card-poker takes decisions only with an engine');
+    if (s.player.length < 3) return refuse('the player\'s cards have not all been dealt yet');
+    if (s.decisionsClosed) return refuse('the decision window is closed');
+    if (s.decision !== null) return refuse(`the player already decided (${s.decision})`);
+    if (action !== 'play' && action !== 'fold') return refuse(`three-card-poker: action must be play or fold, got "${action}"`);
     return { ...s, decision: action };
   },
   closeDecisions(s) {
-    if (!s.engine) return { error: 'three-card-poker has no decision window without an engine' };
-    if (s.player.length + s.dealer.length < 6) return { error: 'close-decisions comes after the six cards' };
-    if (s.decisionsClosed) return { error: 'decisions are already closed' };
+    if (!s.engine) return refuse('three-card-poker has no decision window without an engine');
+    if (s.player.length + s.dealer.length < 6) return refuse('close-decisions comes after the six cards');
+    if (s.decisionsClosed) return refuse('decisions are already closed');
     return { ...s, decisionsClosed: true };
   },
   cards: (s) => ({ player: [...s.player], dealer: [...s.dealer] }),

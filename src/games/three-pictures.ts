@@ -15,7 +15,7 @@
  */
 import type { Card } from '../domain/card.js';
 import { compareThreePictures, evaluateThreePictures, winWith6, type ThreePicturesHand } from './evaluators/three-pictures.js';
-import type { CardGame, Expectation } from './game.js';
+import { refuse, type CardGame, type Expectation } from './game.js';
 
 export const THREE_PICTURES_ORDER = ['p1', 'p2', 'p3', 'banker'] as const;
 
@@ -72,9 +72,9 @@ export const threePictures: CardGame<ThreePicturesRound> = {
     return { dealt: [...s.dealt, card], reversed: s.reversed };
   },
   correct(s, kind) {
-    if (kind !== 'reverse-order') return { error: `three-pictures knows no correction "${kind}" (known: reverse-order)` };
-    if (s.dealt.length === 0) return { error: 'reverse-order: no card has been dealt yet' };
-    if (s.reversed) return { error: 'reverse-order: this round is already corrected' };
+    if (kind !== 'reverse-order') return refuse(`three-pictures knows no correction "${kind}" (known: reverse-order)`);
+    if (s.dealt.length === 0) return refuse('reverse-order: no card has been dealt yet');
+    if (s.reversed) return refuse('reverse-order: this round is already corrected');
     return { dealt: s.dealt, reversed: true };
   },
   cards: cardsOf,

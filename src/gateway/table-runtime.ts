@@ -13,6 +13,7 @@ import type { DeviceDriver, DriverEvent } from '../../drivers/device-driver.js';
 import type { RequestLimitsConfig } from '../config/schema.js';
 import type { Logger } from '../log.js';
 import { validateMessage } from '../mqtt/messages.js';
+import { envelopeText } from '../mqtt/envelope-text.js';
 import { OutboxSender } from '../mqtt/outbox-sender.js';
 import type { IncomingRequest, TableLink } from '../mqtt/table-link.js';
 import type { GatewayStore, StoredMessage } from '../persistence/gateway-store.js';
@@ -81,7 +82,7 @@ export class TableRuntime {
     this.store = o.store;
     this.log = o.log;
     this.clock = o.clock ?? Date.now;
-    this.serialize = o.serialize ?? ((e) => JSON.stringify(e));
+    this.serialize = o.serialize ?? envelopeText;
     this.state = initialTableState(o.settings, {});
     this.published$ = this.publishedSubject.asObservable();
     this.inputs$ = this.inputSubject.asObservable();
@@ -275,7 +276,7 @@ export class TableRuntime {
     const level = depth >= max ? 'full' : depth >= max * 0.8 ? 'filling' : depth < max * 0.5 ? 'ok' : this.outboxLevel;
     if (level === this.outboxLevel) return;
     this.outboxLevel = level;
-    // The machine raises the alerts and owns the hold (card-table.ts holds): LOCK at full, UNLOCK at ok.
+    // The machine raises the alerts and owns the hold (src/table/card/holds.ts): LOCK at full, UNLOCK at ok.
     setImmediate(() => this.apply({ type: 'outbox-level', at: this.clock(), level, depth, max }));
   }
 

@@ -11,6 +11,7 @@ import { NON_CARD_GAME_IDS } from '../games/non-card-games.js';
 import { CARD_GAMES, GAME_IDS } from '../games/registry.js';
 import { ALERT_KINDS } from '../table/alerts.js';
 import { REQUEST_ERROR_CODES, REQUEST_SCHEMAS } from './requests.js';
+import { TOPIC_PATTERNS, type MessageType } from './topics.js';
 
 export const cardSchema = z.string().regex(/^[A2-9TJQK][SHDC]$/).describe('a card: rank A23456789TJQK + suit SHDC, e.g. "AS", "TD"');
 /** a card as the public may see it: null while it lies face down */
@@ -43,7 +44,9 @@ export const envelopeFields = {
 export const envelopeSchema = z.object(envelopeFields).catchall(z.unknown()).describe('the envelope of every message the gateway publishes');
 
 function message<T extends string, S extends z.ZodRawShape>(type: T, fields: S) {
-  return z.object({ ...envelopeFields, type: z.literal(type), ...fields }).strict();
+  // a field of `fields` replaces the envelope's of the same name (the shoe's `shoeId` is required): say so to the type too
+  const shape = { ...envelopeFields, type: z.literal(type), ...fields } as unknown as Omit<typeof envelopeFields, 'type' | keyof S> & { type: z.ZodLiteral<T> } & S;
+  return z.object(shape).strict();
 }
 
 // ------------------------------------------------------------------ status (no seq: it is the last will)
@@ -287,18 +290,31 @@ export const healthMessageSchema = message('health', {
 
 /** table-relative topic patterns the gateway publishes on, with their schema */
 export const PUBLISHED_TOPICS = {
-  status: { topic: 'status', retain: true, schema: statusMessageSchema, description: 'the table\'s connection: online, or offline (the MQTT last will)' },
-  device: { topic: 'devices/{deviceId}', retain: true, schema: deviceMessageSchema, description: 'one device\'s state' },
-  event: { topic: 'events', retain: false, schema: eventMessageSchema, description: 'each accepted device event: cards, misreads, rescans, cut card, reveals, ...' },
-  round: { topic: 'round', retain: true, schema: roundMessageSchema, description: 'the round in progress as it changes' },
-  result: { topic: 'result', retain: true, schema: resultMessageSchema, description: 'the final result of each round' },
-  alert: { topic: 'alerts', retain: false, schema: alertMessageSchema, description: 'alerts for the pit and the technicians' },
-  shoe: { topic: 'shoe', retain: true, schema: shoeMessageSchema, description: 'the shoe (or deck) state' },
-  health: { topic: 'health', retain: true, schema: healthMessageSchema, description: 'a health summary of the table (its devices, its broker connection, its outbox)' },
-  response: { topic: 'response/{command}', retain: false, schema: responseMessageSchema, description: 'answers to requests' },
-} as const;
+  status: { ...TOPIC_PATTERNS.status, schema: statusMessageSchema, description: 'the table\'s connection: online, or offline (the MQTT last will)' },
+  device: { ...TOPIC_PATTERNS.device, schema: deviceMessageSchema, description: 'one device\'s state' },
+  event: { ...TOPIC_PATTERNS.event, schema: eventMessageSchema, description: 'each accepted device event: cards, misreads, rescans, cut card, reveals, ...' },
+  round: { ...TOPIC_PATTERNS.round, schema: roundMessageSchema, description: 'the round in progress as it changes' },
+  result: { ...TOPIC_PATTERNS.result, schema: resultMessageSchema, description: 'the final result of each round' },
+  alert: { ...TOPIC_PATTERNS.alert, schema: alertMessageSchema, description: 'alerts for the pit and the technicians' },
+  shoe: { ...TOPIC_PATTERNS.shoe, schema: shoeMessageSchema, description: 'the shoe (or deck) state' },
+  health: { ...TOPIC_PATTERNS.health, schema: healthMessageSchema, description: 'a health summary of the table (its devices, its broker connection, its outbox)' },
+  response: { ...TOPIC_PATTERNS.response, schema: responseMessageSchema, description: 'answers to requests' },
+} as const satisfies Record<MessageType, { topic: string; retain: boolean; schema: z.ZodType; description: string }>;
 
 export type PublishedType = keyof typeof PUBLISHED_TOPICS;
+
+/** the payload of a message of `type`, as its schema describes it */
+export type MessageOf<T extends PublishedType> = z.infer<(typeof PUBLISHED_TOPICS)[T]['schema']>;
+/** the fields the table machine's envelope sets (never a body's) */
+type EnvelopeOnlyKey = 'v' | 'type' | 'table' | 'game' | 'seq' | 'ts' | 'signature';
+type WithoutEnvelope<M> = M extends unknown ? { [K in keyof M as K extends EnvelopeOnlyKey ? never : K]: M[K] } : never;
+/** what the table machine puts in a message of `type`: its payload without the envelope */
+export type MessageBody<T extends PublishedType> = WithoutEnvelope<MessageOf<T>>;
+/** the kinds of event the API describes, and each one's body */
+export type EventKind = keyof typeof EVENT_SCHEMAS;
+export type EventBody<K extends EventKind> = WithoutEnvelope<z.infer<(typeof EVENT_SCHEMAS)[K]>>;
+/** what the pit did to a completed round (a result's `correction.kind`) */
+export type CorrectionKind = NonNullable<MessageBody<'result'>['correction']>['kind'];
 
 export { REQUEST_SCHEMAS };
 

@@ -44,8 +44,16 @@ export const REQUEST_ERROR_CODES = [
 ] as const;
 export type RequestErrorCode = (typeof REQUEST_ERROR_CODES)[number];
 
+/** a valid request's arguments, typed per command from its schema (the transaction aside) */
+export type RequestArgs<C extends RequestCommand> = WithoutTransaction<z.infer<(typeof REQUEST_SCHEMAS)[C]>>;
+/** `Omit` would also drop the named keys of a schema with a catch-all (`correction`) */
+type WithoutTransaction<T> = { [K in keyof T as K extends 'transaction' ? never : K]: T[K] };
+
+/** a request that passed its schema: one member per command, so `args` is typed by `command` */
+export type ValidRequest = { [C in RequestCommand]: { ok: true; command: C; transaction?: string; args: RequestArgs<C> } }[RequestCommand];
+
 export type ParsedRequest =
-  | { ok: true; command: RequestCommand; transaction?: string; args: Record<string, unknown> }
+  | ValidRequest
   | { ok: false; command: string; transaction?: string; code: RequestErrorCode; error: string };
 
 /** `command` is one of the commands listed above: an own property only, never `toString` or `__proto__` */
@@ -82,5 +90,6 @@ export function parseRequest(command: string, payloadText: string): ParsedReques
     return { ok: false, command, transaction, code: 'invalid-args', error: `invalid request: ${msg}` };
   }
   const { transaction: validTx, ...args } = r.data as { transaction?: string } & Record<string, unknown>;
-  return { ok: true, command, transaction: validTx, args };
+  // the schema of `command` accepted the payload: `args` has that command's shape
+  return { ok: true, command, transaction: validTx, args } as ValidRequest;
 }

@@ -24,7 +24,7 @@ import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import { Subject, type Observable } from 'rxjs';
 import type { Logger } from '../log.js';
 import { describeConnectError, loadMqttCredentials, type MqttCredentials } from '../security/mqtt-credentials.js';
-import { requestCommandOf, topicsFor, type TopicMap } from './topics.js';
+import { PUBLISH_QOS, requestCommandOf, topicsFor, type TopicMap } from './topics.js';
 
 export interface TableLinkOptions {
   /** one broker URL, or the failover list (tried in order) */
@@ -112,7 +112,7 @@ export function clientOptionsFor(
     connectTimeout: connectTimeoutMs,
     rejectUnauthorized: true,
   };
-  if (will) opts.will = { topic: will.topic, payload: Buffer.from(will.payload), qos: 1, retain: true };
+  if (will) opts.will = { topic: will.topic, payload: Buffer.from(will.payload), qos: PUBLISH_QOS, retain: true };
   if (cred.username !== undefined) opts.username = cred.username;
   if (cred.password !== undefined) opts.password = cred.password;
   if (cred.ca) opts.ca = cred.ca;
@@ -328,7 +328,7 @@ export class TableLink {
       + `${f ? ` after ${f.attempts} failed attempt(s)` : ''}${downMs ? ` (${downMs} ms without a broker)` : ''}`);
     // the retained `online` first, on every connect: the broker this table lands on must show it
     // online whatever will an old connection left; then the outbox (connected$) and the requests
-    client.publish(this.statusTopic, this.statusPayload('online'), { qos: 1, retain: true });
+    client.publish(this.statusTopic, this.statusPayload('online'), { qos: PUBLISH_QOS, retain: true });
     this.isConnected = true;
     this.connected$.next(true);
     this.changed$.next();
@@ -400,7 +400,7 @@ export class TableLink {
     this.gen++;
     this.client = null;
     this.onLost(from);
-    await withTimeout(new Promise<void>((resolve) => c.publish(this.statusTopic, this.statusPayload('offline'), { qos: 1, retain: true }, () => resolve())), 2_000);
+    await withTimeout(new Promise<void>((resolve) => c.publish(this.statusTopic, this.statusPayload('offline'), { qos: PUBLISH_QOS, retain: true }, () => resolve())), 2_000);
     this.discard(c, false);
     this.failedRounds = 0;
     this.roundErrors.clear();
@@ -459,7 +459,7 @@ export class TableLink {
       return;
     }
     const gen = this.gen;
-    const opts: mqtt.IClientPublishOptions = { qos: 1, retain };
+    const opts: mqtt.IClientPublishOptions = { qos: PUBLISH_QOS, retain };
     if (correlationData && this.protocolVersion === 5) opts.properties = { correlationData: Buffer.from(correlationData, 'base64') };
     c.publish(topic, payload, opts, (err) => {
       if (gen !== this.gen) return; // that connection ended: the outbox resends on the next one
@@ -482,7 +482,7 @@ export class TableLink {
     this.gen++;
     if (c) {
       if (wasConnected && c.connected) {
-        await withTimeout(new Promise<void>((resolve) => c.publish(this.statusTopic, this.statusPayload('offline'), { qos: 1, retain: true }, () => resolve())), 5_000);
+        await withTimeout(new Promise<void>((resolve) => c.publish(this.statusTopic, this.statusPayload('offline'), { qos: PUBLISH_QOS, retain: true }, () => resolve())), 5_000);
       }
       c.on('error', () => {});
       await new Promise<void>((resolve) => c.end(!c.connected, {}, () => resolve()));

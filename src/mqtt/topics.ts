@@ -1,4 +1,48 @@
-/** The MQTT topic map (mqtt-api.md): every topic the gateway uses, in one place. */
+/**
+ * The MQTT topic map (mqtt-api.md): every topic the gateway publishes on, with whether it is
+ * retained, and the one place that builds a topic, table-relative (`devices/shoe-1`) or full
+ * (`casino/bac-01/devices/shoe-1`). Every message is published at QoS 1. The payload schemas of the
+ * same topics are in `messages.ts` (`PUBLISHED_TOPICS`, which takes its patterns from here).
+ */
+
+/** by message `type`: the table-relative topic pattern and whether the broker keeps the last one */
+export const TOPIC_PATTERNS = {
+  status: { topic: 'status', retain: true },
+  device: { topic: 'devices/{deviceId}', retain: true },
+  event: { topic: 'events', retain: false },
+  round: { topic: 'round', retain: true },
+  result: { topic: 'result', retain: true },
+  alert: { topic: 'alerts', retain: false },
+  shoe: { topic: 'shoe', retain: true },
+  health: { topic: 'health', retain: true },
+  response: { topic: 'response/{command}', retain: false },
+} as const;
+
+/** a message `type` the gateway publishes (the envelope's `type`) */
+export type MessageType = keyof typeof TOPIC_PATTERNS;
+/** the types whose topic has a placeholder: the device id, the request command */
+export type ParameterisedMessageType = 'device' | 'response';
+
+/** every message is published at QoS 1 (mqtt-api.md) */
+export const PUBLISH_QOS = 1 as const;
+
+/**
+ * The table-relative topic of a message of `type`; `parameter` fills the placeholder of `device`
+ * (the device id) and `response` (the command).
+ */
+export function relativeTopic(type: Exclude<MessageType, ParameterisedMessageType>): string;
+export function relativeTopic(type: ParameterisedMessageType, parameter: string): string;
+export function relativeTopic(type: MessageType, parameter?: string): string {
+  const pattern: string = TOPIC_PATTERNS[type].topic;
+  const placeholder = pattern.indexOf('{');
+  return placeholder < 0 ? pattern : pattern.slice(0, placeholder) + (parameter ?? '');
+}
+
+export function isRetained(type: MessageType): boolean {
+  return TOPIC_PATTERNS[type].retain;
+}
+
+/** A table's full topics. */
 export interface TopicMap {
   status: string;
   device(deviceId: string): string;
@@ -17,18 +61,19 @@ export interface TopicMap {
 
 export function topicsFor(prefix: string, tableId: string): TopicMap {
   const base = `${prefix}/${tableId}`;
+  const full = (relative: string) => `${base}/${relative}`;
   return {
-    status: `${base}/status`,
-    device: (id) => `${base}/devices/${id}`,
-    events: `${base}/events`,
-    round: `${base}/round`,
-    result: `${base}/result`,
-    alerts: `${base}/alerts`,
-    shoe: `${base}/shoe`,
-    health: `${base}/health`,
-    response: (c) => `${base}/response/${c}`,
-    requests: `${base}/request/+`,
-    full: (rel) => `${base}/${rel}`,
+    status: full(relativeTopic('status')),
+    device: (id) => full(relativeTopic('device', id)),
+    events: full(relativeTopic('event')),
+    round: full(relativeTopic('round')),
+    result: full(relativeTopic('result')),
+    alerts: full(relativeTopic('alert')),
+    shoe: full(relativeTopic('shoe')),
+    health: full(relativeTopic('health')),
+    response: (c) => full(relativeTopic('response', c)),
+    requests: full('request/+'),
+    full,
   };
 }
 

@@ -414,8 +414,3 @@ export class GatewayStore {
     this.db.close();
   }
 }
-
-/** the JSON text of an envelope as published (one serialisation for MQTT, the store and replay) */
-export function envelopeText(e: Envelope): string {
-  return JSON.stringify(e);
-}

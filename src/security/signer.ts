@@ -9,6 +9,7 @@ import type { SigningConfig } from '../config/schema.js';
 import type { Envelope } from '../table/types.js';
 import { CredentialError, looseModeWarning, readConfigFile } from './secret-files.js';
 import { keyFingerprint, signEnvelope } from './signing.js';
+import { envelopeText } from '../mqtt/envelope-text.js';
 
 export interface EnvelopeSigner {
   /** the `serialize` hook of TableRuntime */
@@ -49,6 +50,6 @@ export function createEnvelopeSigner(cfg: SigningConfig): EnvelopeSigner {
     keyId,
     fingerprint,
     warnings: warn ? [warn] : [],
-    serialize: (e) => JSON.stringify(types.has(e.type) ? signEnvelope(e, key, keyId) : e),
+    serialize: (e) => envelopeText(types.has(e.type) ? signEnvelope(e, key, keyId) : e),
   };
 }

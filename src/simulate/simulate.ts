@@ -11,14 +11,14 @@
  * numbers as their text.
  */
 import { seededRng } from '../domain/rng.js';
-import type { CardGame } from '../games/game.js';
+import type { AnyCardGame } from '../games/game.js';
 import { cardGame, GAME_IDS } from '../games/registry.js';
 import { dealShoe } from '../../simulators/dealers/shoe-dealer.js';
 import type { DecideFn } from '../../simulators/dealers/decision-policies.js';
 
 export interface SimulateOptions {
   /** a game id of the registry, or a game module */
-  game: string | CardGame<any>;
+  game: string | AnyCardGame;
   rounds: number;
   seed: string | number;
   /** default: the game's `defaults.decks` */

@@ -18,10 +18,10 @@
  */
 import type { DeviceFrame } from '../../drivers/codecs/frames.js';
 import { sicBoOutcome } from '../games/evaluators/sic-bo.js';
-import type { ParsedRequest } from '../mqtt/requests.js';
+import type { MessageBody } from '../mqtt/messages.js';
 import type { AlertKind } from './alerts.js';
 import { NumberedRoundStep, numberedRoundId } from './numbered-rounds.js';
-import { initialDevices, type RequestAnswer } from './table-base.js';
+import { initialDevices, type HandledRequest, type RequestAnswer } from './table-base.js';
 import type { DiceRoundData, DiceTableSettings, DiceTableState, TableCounters } from './types.js';
 
 /** corrected dice: three faces 1-6 */
@@ -48,45 +48,55 @@ export function copyDiceTableState(prev: DiceTableState): DiceTableState {
   };
 }
 
+/** a sic bo table's `round` message without its envelope */
+type DiceRoundBody = Extract<MessageBody<'round'>, { shakes: unknown }>;
+
 export class DiceTableStep extends NumberedRoundStep<DiceTableState, DiceTableSettings> {
-  private publishRound(phaseOverride?: 'complete' | 'void', extra: Record<string, unknown> = {}): void {
-    const r = this.s.round;
-    const body: Record<string, unknown> = {
+  protected readonly tableKind = 'sic bo';
+  protected readonly roundStartsWith = 'the dice';
+  protected readonly correctionField = 'dice';
+
+  protected checkCorrection(values: unknown): string | null {
+    return checkDice(values);
+  }
+
+  protected outcomeOf(values: number[]): Record<string, unknown> {
+    return sicBoOutcome(values);
+  }
+
+  protected newRoundData(id: string, no: number): DiceRoundData {
+    return { id, no, bettingOpen: this.settings.engine, shakes: 0, attempts: [] };
+  }
+
+  protected voidResultBody(round: DiceRoundData, reason: AlertKind, detail: string): MessageBody<'result'> {
+    return { status: 'void', reason, detail, dice: null, outcome: null, attempts: round.attempts.length };
+  }
+
+  protected publishRound(phaseOverride?: 'complete' | 'void', extra: Partial<DiceRoundBody> = {}): void {
+    const r = this.state.round;
+    const body: DiceRoundBody = {
       phase: phaseOverride ?? this.phase(),
       roundNo: r?.no ?? null,
       dice: null,
       shakes: r?.shakes ?? 0,
       attempts: r ? r.attempts.map((a) => ({ ...a })) : [],
-      expect: phaseOverride ? null : r ? { kind: 'roll' } : this.cfg.engine ? { kind: 'open-betting' } : { kind: 'roll' },
+      expect: phaseOverride ? null : r ? { kind: 'roll' } : this.settings.engine ? { kind: 'open-betting' } : { kind: 'roll' },
       ...extra,
     };
-    this.publish('round', 'round', true, body, { roundId: r ? r.id : this.s.lastRound?.id ?? null });
+    this.publish('round', body, { roundId: r ? r.id : this.state.lastRound?.id ?? null });
   }
 
   protected onStart(): void {
     this.publishRound();
-    this.log('info', `table ${this.cfg.tableId} (sic bo, minBounces ${this.cfg.minBounces}) started`);
+    this.log('info', `table ${this.settings.tableId} (sic bo, minBounces ${this.settings.minBounces}) started`);
   }
 
   protected onTimer(_name: string): void {}
 
-  private openRound(engineRoundId?: string): DiceRoundData {
-    this.s.roundNo += 1;
-    const r: DiceRoundData = {
-      id: engineRoundId ?? numberedRoundId(this.cfg.tableId, this.s.roundNo),
-      no: this.s.roundNo,
-      bettingOpen: this.cfg.engine,
-      shakes: 0,
-      attempts: [],
-    };
-    this.s.round = r;
-    return r;
-  }
-
   /** without an engine a dice frame with no round open starts the next round */
   private roundForFrame(): DiceRoundData | null {
-    if (!this.s.round && !this.cfg.engine) this.openRound();
-    return this.s.round;
+    if (!this.state.round && !this.settings.engine) this.openRound();
+    return this.state.round;
   }
 
   protected onGameFrame(deviceId: string, f: DeviceFrame): void {
@@ -121,10 +131,10 @@ export class DiceTableStep extends NumberedRoundStep<DiceTableState, DiceTableSe
 
   private onRoll(deviceId: string, dice: [number, number, number], bounces: number): void {
     const r = this.roundForFrame();
-    const valid = bounces >= this.cfg.minBounces;
+    const valid = bounces >= this.settings.minBounces;
     this.event('dice', { deviceId, action: 'roll', dice: [...dice], bounces, valid });
     if (!valid) {
-      this.alert('dice-no-bounce', `roll ${dice.join('-')} with ${bounces} bounce(s), at least ${this.cfg.minBounces} needed: void, re-shake`, { deviceId, dice: [...dice], bounces });
+      this.alert('dice-no-bounce', `roll ${dice.join('-')} with ${bounces} bounce(s), at least ${this.settings.minBounces} needed: void, re-shake`, { deviceId, dice: [...dice], bounces });
       if (r) {
         r.attempts.push({ kind: 'no-bounce', dice: [...dice], bounces });
         this.publishRound();
@@ -142,63 +152,16 @@ export class DiceTableStep extends NumberedRoundStep<DiceTableState, DiceTableSe
       return;
     }
     const outcome = sicBoOutcome(dice);
-    const env = this.publish('result', 'result', true, { status: 'complete', dice: [...dice], bounces, outcome, attempts: r.attempts.length });
-    this.remember(r.id, env.seq, dice);
-    this.publishRound('complete', { dice: [...dice], bounces });
-    this.finishRound('complete');
-    this.log('info', `${r.id}: ${dice.join('-')} (${bounces} bounces) -> ${outcome.total} ${outcome.size ?? `triple ${outcome.triple}`}`);
-  }
-
-  private voidRound(reason: AlertKind, detail: string): void {
-    const r = this.s.round;
-    if (!r) return;
-    this.publish('result', 'result', true, { status: 'void', reason, detail, dice: null, outcome: null, attempts: r.attempts.length });
-    this.publishRound('void', { reason });
-    this.finishRound('void');
-    this.log('warn', `${r.id} void: ${reason} (${detail})`);
-  }
-
-  private finishRound(status: 'complete' | 'void'): void {
-    const r = this.s.round!;
-    this.s.lastRound = { id: r.id, status };
-    this.s.round = null;
-  }
-
-  protected handleRequest(req: Extract<ParsedRequest, { ok: true }>): RequestAnswer {
-    const r = this.s.round;
-    switch (req.command) {
-      case 'status':
-        return { data: this.statusSnapshot() };
-      case 'open-betting': {
-        if (!this.cfg.engine) return { error: 'this table runs without an engine (betting: none): rounds start with the dice' };
-        if (r) return { error: `round ${r.id} is still in progress` };
-        const round = this.openRound(req.args.roundId as string | undefined);
-        this.publishRound();
-        return { data: { roundId: round.id } };
-      }
-      case 'close-betting': {
-        if (!r || !r.bettingOpen) return { error: r ? `round ${r.id} is not in betting` : 'no round is open' };
-        r.bettingOpen = false;
-        this.publishRound();
-        return { data: { roundId: r.id } };
-      }
-      case 'void-round':
-        if (req.args.roundId !== undefined && req.args.roundId !== r?.id) return this.correctCompleted({ ...req.args, kind: 'void' }, 'dice', checkDice, sicBoOutcome);
-        return this.pitVoid(req.args.reason as string, () => this.voidRound('round-void', req.args.reason as string));
-      case 'correction':
-        if (req.args.roundId === undefined) return { code: 'invalid-args', error: 'a sic bo correction names the completed round (`roundId`)' };
-        return this.correctCompleted(req.args, 'dice', checkDice, sicBoOutcome);
-      default:
-        return { error: `${req.command} does not apply to a sic bo table` };
-    }
+    this.completeRound({ status: 'complete', dice: [...dice], bounces, outcome, attempts: r.attempts.length }, dice, { dice: [...dice], bounces },
+      `${dice.join('-')} (${bounces} bounces) -> ${outcome.total} ${outcome.size ?? `triple ${outcome.triple}`}`);
   }
 
   protected gameSnapshot(): Record<string, unknown> {
-    const r = this.s.round;
+    const r = this.state.round;
     return {
       round: r
         ? { roundId: r.id, phase: this.phase(), shakes: r.shakes, attempts: r.attempts.length }
-        : { phase: 'idle', lastRound: this.s.lastRound },
+        : { phase: 'idle', lastRound: this.state.lastRound },
     };
   }
 }

@@ -19,10 +19,10 @@
  */
 import type { DeviceFrame } from '../../drivers/codecs/frames.js';
 import { kenoOutcome } from '../games/evaluators/keno.js';
-import type { ParsedRequest } from '../mqtt/requests.js';
+import type { MessageBody } from '../mqtt/messages.js';
 import type { AlertKind } from './alerts.js';
 import { NumberedRoundStep, numberedRoundId } from './numbered-rounds.js';
-import { initialDevices, type RequestAnswer } from './table-base.js';
+import { initialDevices, type HandledRequest, type RequestAnswer } from './table-base.js';
 import type { KenoRoundData, KenoTableSettings, KenoTableState, TableCounters } from './types.js';
 
 export const KENO_BALLS_PER_DRAW = 20;
@@ -54,18 +54,52 @@ export function copyKenoTableState(prev: KenoTableState): KenoTableState {
   };
 }
 
+/** a keno table's `round` message without its envelope */
+type KenoRoundBody = Extract<MessageBody<'round'>, { started: unknown }>;
+
 export class KenoTableStep extends NumberedRoundStep<KenoTableState, KenoTableSettings> {
-  private expectation(): Record<string, unknown> | null {
-    const r = this.s.round;
-    if (!r) return this.cfg.engine ? { kind: 'open-betting' } : { kind: 'start' };
+  protected readonly tableKind = 'keno';
+  protected readonly roundStartsWith = 'the draw';
+  protected readonly correctionField = 'balls';
+
+  protected checkCorrection(values: unknown): string | null {
+    return checkBalls(values);
+  }
+
+  protected outcomeOf(values: number[]): Record<string, unknown> {
+    return kenoOutcome(values);
+  }
+
+  protected newRoundData(id: string, no: number): KenoRoundData {
+    return { id, no, bettingOpen: this.settings.engine, started: false, balls: [] };
+  }
+
+  protected voidResultBody(round: KenoRoundData, reason: AlertKind, detail: string): MessageBody<'result'> {
+    return { status: 'void', reason, detail, balls: [...round.balls], outcome: null };
+  }
+
+  /** a void draw; `drawGoesOn`: the machine is still mid-draw, so the rest of it is ignored quietly */
+  private voidDraw(reason: AlertKind, detail: string, drawGoesOn: boolean): void {
+    if (!this.state.round) return;
+    this.voidRound(reason, detail);
+    this.state.strayDraw = drawGoesOn;
+  }
+
+  protected override voidRoundByPit(reason: string): void {
+    this.voidDraw('round-void', reason, this.state.round?.started ?? false);
+  }
+
+  private expectation(): KenoRoundBody['expect'] {
+    const r = this.state.round;
+    if (!r) return this.settings.engine ? { kind: 'open-betting' } : { kind: 'start' };
     if (!r.started) return { kind: 'start' };
     if (r.balls.length < KENO_BALLS_PER_DRAW) return { kind: 'ball', index: r.balls.length + 1 };
     return { kind: 'end' };
   }
 
-  private publishRound(phaseOverride?: 'complete' | 'void', extra: Record<string, unknown> = {}): void {
-    const r = this.s.round;
-    const body: Record<string, unknown> = {
+  protected publishRound(phaseOverride?: 'complete' | 'void', extra: Partial<KenoRoundBody> = {}): void {
+    const r = this.state.round;
+    const body: KenoRoundBody = {
       phase: phaseOverride ?? this.phase(),
       roundNo: r?.no ?? null,
       started: r?.started ?? false,
@@ -73,28 +107,15 @@ export class KenoTableStep extends NumberedRoundStep<KenoTableState, KenoTableSe
       expect: phaseOverride ? null : this.expectation(),
       ...extra,
     };
-    this.publish('round', 'round', true, body, { roundId: r ? r.id : this.s.lastRound?.id ?? null });
+    this.publish('round', body, { roundId: r ? r.id : this.state.lastRound?.id ?? null });
   }
 
   protected onStart(): void {
     this.publishRound();
-    this.log('info', `table ${this.cfg.tableId} (keno) started`);
+    this.log('info', `table ${this.settings.tableId} (keno) started`);
   }
 
   protected onTimer(_name: string): void {}
-
-  private openRound(engineRoundId?: string): KenoRoundData {
-    this.s.roundNo += 1;
-    const r: KenoRoundData = {
-      id: engineRoundId ?? numberedRoundId(this.cfg.tableId, this.s.roundNo),
-      no: this.s.roundNo,
-      bettingOpen: this.cfg.engine,
-      started: false,
-      balls: [],
-    };
-    this.s.round = r;
-    return r;
-  }
 
   protected onGameFrame(deviceId: string, f: DeviceFrame): void {
     switch (f.type) {
@@ -107,20 +128,20 @@ export class KenoTableStep extends NumberedRoundStep<KenoTableState, KenoTableSe
   }
 
   private onDrawStart(deviceId: string): void {
-    let r = this.s.round;
+    let r = this.state.round;
     if (r?.started) {
       this.event('ball', { deviceId, action: 'start' });
       const detail = `START after ${r.balls.length} ball(s), before the draw ended`;
       this.alert('ball-invalid', `round ${r.id}: ${detail}: the draw is void`, { deviceId });
-      this.voidRound('ball-invalid', detail, false);
+      this.voidDraw('ball-invalid', detail, false);
       r = null;
     }
-    this.s.strayDraw = false;
-    if (!r && !this.cfg.engine) r = this.openRound();
+    this.state.strayDraw = false;
+    if (!r && !this.settings.engine) r = this.openRound();
     if (!r) {
       this.event('ball', { deviceId, action: 'start', ignored: true });
       this.alert('no-round-open', 'the draw machine started a draw with no round open (no open-betting): its balls are not a result', { deviceId });
-      this.s.strayDraw = true;
+      this.state.strayDraw = true;
       return;
     }
     r.started = true;
@@ -129,9 +150,9 @@ export class KenoTableStep extends NumberedRoundStep<KenoTableState, KenoTableSe
   }
 
   private onBall(deviceId: string, ball: number): void {
-    const r = this.s.round;
+    const r = this.state.round;
     if (!r || !r.started) {
-      if (this.s.strayDraw) {
+      if (this.state.strayDraw) {
         this.event('ball', { deviceId, action: 'ball', ball, ignored: true });
         return;
       }
@@ -142,7 +163,7 @@ export class KenoTableStep extends NumberedRoundStep<KenoTableState, KenoTableSe
       }
       const detail = `ball ${ball} before the draw's START`;
       this.alert('ball-invalid', `round ${r.id}: ${detail}: the draw is void`, { deviceId, ball });
-      this.voidRound('ball-invalid', detail, true);
+      this.voidDraw('ball-invalid', detail, true);
       return;
     }
     const index = r.balls.length + 1;
@@ -153,13 +174,13 @@ export class KenoTableStep extends NumberedRoundStep<KenoTableState, KenoTableSe
     else if (r.balls.length >= KENO_BALLS_PER_DRAW) problem = `a ${index}th ball (${ball}) in a ${KENO_BALLS_PER_DRAW}-ball draw`;
     if (problem) {
       this.alert('ball-invalid', `round ${r.id}: ${problem}: the draw is void`, { deviceId, ball });
-      this.voidRound('ball-invalid', problem, true);
+      this.voidDraw('ball-invalid', problem, true);
       return;
     }
     if (r.bettingOpen) {
       const detail = `ball ${ball} drawn while betting was open`;
       this.alert('round-void', `round ${r.id}: ${detail}: the round is void`, { deviceId, ball });
-      this.voidRound('round-void', detail, true);
+      this.voidDraw('round-void', detail, true);
       return;
     }
     r.balls.push(ball);
@@ -167,10 +188,10 @@ export class KenoTableStep extends NumberedRoundStep<KenoTableState, KenoTableSe
   }
 
   private onDrawEnd(deviceId: string): void {
-    const r = this.s.round;
+    const r = this.state.round;
     if (!r || !r.started) {
-      const stray = this.s.strayDraw;
-      this.s.strayDraw = false;
+      const stray = this.state.strayDraw;
+      this.state.strayDraw = false;
       this.event('ball', { deviceId, action: 'end', ignored: true });
       if (!stray) this.log('warn', `END from ${deviceId} with no draw in progress: ignored`);
       return;
@@ -179,70 +200,20 @@ export class KenoTableStep extends NumberedRoundStep<KenoTableState, KenoTableSe
     if (r.balls.length < KENO_BALLS_PER_DRAW) {
       const detail = `END after ${r.balls.length} of ${KENO_BALLS_PER_DRAW} balls`;
       this.alert('ball-invalid', `round ${r.id}: ${detail}: the draw is void`, { deviceId });
-      this.voidRound('ball-invalid', detail, false);
+      this.voidDraw('ball-invalid', detail, false);
       return;
     }
     const balls = [...r.balls];
     const outcome = kenoOutcome(balls);
-    const env = this.publish('result', 'result', true, { status: 'complete', balls, outcome });
-    this.remember(r.id, env.seq, balls);
-    this.publishRound('complete', { balls });
-    this.finishRound('complete');
-    this.log('info', `${r.id}: ${balls.join(' ')} -> sum ${outcome.sum} ${outcome.bigSmall} ${outcome.element}`);
-  }
-
-  /** `drawGoesOn`: the machine is still mid-draw, so the rest of it is ignored quietly */
-  private voidRound(reason: AlertKind, detail: string, drawGoesOn: boolean): void {
-    const r = this.s.round;
-    if (!r) return;
-    this.publish('result', 'result', true, { status: 'void', reason, detail, balls: [...r.balls], outcome: null });
-    this.publishRound('void', { reason });
-    this.finishRound('void');
-    this.s.strayDraw = drawGoesOn;
-    this.log('warn', `${r.id} void: ${reason} (${detail})`);
-  }
-
-  private finishRound(status: 'complete' | 'void'): void {
-    const r = this.s.round!;
-    this.s.lastRound = { id: r.id, status };
-    this.s.round = null;
-  }
-
-  protected handleRequest(req: Extract<ParsedRequest, { ok: true }>): RequestAnswer {
-    const r = this.s.round;
-    switch (req.command) {
-      case 'status':
-        return { data: this.statusSnapshot() };
-      case 'open-betting': {
-        if (!this.cfg.engine) return { error: 'this table runs without an engine (betting: none): rounds start with the draw' };
-        if (r) return { error: `round ${r.id} is still in progress` };
-        const round = this.openRound(req.args.roundId as string | undefined);
-        this.publishRound();
-        return { data: { roundId: round.id } };
-      }
-      case 'close-betting': {
-        if (!r || !r.bettingOpen) return { error: r ? `round ${r.id} is not in betting` : 'no round is open' };
-        r.bettingOpen = false;
-        this.publishRound();
-        return { data: { roundId: r.id } };
-      }
-      case 'void-round':
-        if (req.args.roundId !== undefined && req.args.roundId !== r?.id) return this.correctCompleted({ ...req.args, kind: 'void' }, 'balls', checkBalls, kenoOutcome);
-        return this.pitVoid(req.args.reason as string, () => this.voidRound('round-void', req.args.reason as string, r!.started));
-      case 'correction':
-        if (req.args.roundId === undefined) return { code: 'invalid-args', error: 'a keno correction names the completed round (`roundId`)' };
-        return this.correctCompleted(req.args, 'balls', checkBalls, kenoOutcome);
-      default:
-        return { error: `${req.command} does not apply to a keno table` };
-    }
+    this.completeRound({ status: 'complete', balls, outcome }, balls, { balls }, `${balls.join(' ')} -> sum ${outcome.sum} ${outcome.bigSmall} ${outcome.element}`);
   }
 
   protected gameSnapshot(): Record<string, unknown> {
-    const r = this.s.round;
+    const r = this.state.round;
     return {
       round: r
         ? { roundId: r.id, phase: this.phase(), started: r.started, balls: [...r.balls] }
-        : { phase: 'idle', lastRound: this.s.lastRound },
+        : { phase: 'idle', lastRound: this.state.lastRound },
     };
   }
 }

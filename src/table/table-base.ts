@@ -5,7 +5,9 @@
  * with its own frames, requests and timers. Pure: time comes from the input, nothing else.
  */
 import type { DeviceFrame } from '../../drivers/codecs/frames.js';
-import { parseRequest, type ParsedRequest, type RequestErrorCode } from '../mqtt/requests.js';
+import type { CorrectionKind, EventBody, EventKind, MessageBody } from '../mqtt/messages.js';
+import { parseRequest, type RequestArgs, type RequestCommand, type RequestErrorCode, type ValidRequest } from '../mqtt/requests.js';
+import { isRetained, relativeTopic, type MessageType, type ParameterisedMessageType } from '../mqtt/topics.js';
 import { severityOf, type AlertKind, type Severity } from './alerts.js';
 import { tableProblems, type HealthReport } from './health.js';
 import type {
@@ -24,8 +26,27 @@ const MAX_REPEAT = 1024;
 
 const ENVELOPE_KEYS: ReadonlySet<string> = new Set(['v', 'type', 'table', 'game', 'seq', 'ts']);
 
-/** an error answer's `code` defaults to `wrong-phase`: what a table refuses is mostly "not now" */
-export type RequestAnswer = { error: string; code?: RequestErrorCode } | { data?: Record<string, unknown> };
+/** the shoe and round an envelope names, when not the current ones (`null`: none) */
+export type EnvelopeIds = { shoeId?: string | null; roundId?: string | null };
+/** the messages a table machine publishes on a topic of its own type (not `status`, the link's; devices and responses have their own) */
+type FixedTopicType = Exclude<MessageType, 'status' | ParameterisedMessageType>;
+
+/** a request's answer: its data, or an error with its stable `code` (mostly `wrong-phase`: "not now") */
+export type RequestAnswer = { error: string; code: RequestErrorCode } | { data?: Record<string, unknown> };
+
+/** the commands a table kind handles itself: `status` is answered the same by every table */
+export type HandledCommand = Exclude<RequestCommand, 'status'>;
+export type HandledRequest = Extract<ValidRequest, { command: HandledCommand }>;
+
+/** what a table kind does with each request it takes, by command, with that command's typed args */
+export type RequestHandlers<T> = { readonly [C in HandledCommand]?: (table: T, args: RequestArgs<C>) => RequestAnswer };
+
+/** answers `req` with its handler; a command the table kind has no handler for is refused with `wrong-phase` */
+export function answerRequest<T>(handlers: RequestHandlers<T>, table: T, req: HandledRequest, tableKind: string): RequestAnswer {
+  // `handlers[req.command]` takes the args of `req.command`: the lookup loses that link, not the types of either
+  const handler = handlers[req.command] as ((table: T, args: HandledRequest['args']) => RequestAnswer) | undefined;
+  return handler ? handler(table, req.args) : { code: 'wrong-phase', error: `${req.command} does not apply to a ${tableKind} table` };
+}
 
 /** the code of a request refused at the runtime's edge, for journals written before codes existed */
 function refusalCode(reason: string): RequestErrorCode {
@@ -43,9 +64,9 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
   readonly out: TableOutput[] = [];
   protected readonly ts: string;
 
-  /** `s` must already be this step's private copy of the state */
-  constructor(protected readonly cfg: Se, readonly s: St, protected readonly at: number) {
-    this.ts = new Date(at).toISOString();
+  /** `state` must already be this step's private copy of the state; `receivedAt` is the input's `at` */
+  constructor(protected readonly settings: Se, readonly state: St, protected readonly receivedAt: number) {
+    this.ts = new Date(receivedAt).toISOString();
   }
 
   /** the shoe and round ids an envelope carries by default */
@@ -54,7 +75,8 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
   /** a valid frame other than HB / VER / ERR */
   protected abstract onGameFrame(deviceId: string, frame: DeviceFrame): void;
   protected abstract onTimer(name: string): void;
-  protected abstract handleRequest(req: Extract<ParsedRequest, { ok: true }>): RequestAnswer;
+  /** a valid request other than `status` (see `answerRequest`) */
+  protected abstract handleRequest(req: HandledRequest): RequestAnswer;
   /** called when a device reports an error (`ERR`) or goes away, e.g. to hold the game */
   protected onDeviceTrouble(_deviceId: string): void {}
   /**
@@ -76,15 +98,15 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
   private onFrameGap(deviceId: string, detail: string, data: Record<string, unknown>): void {
     const fromSeq = typeof data.fromSeq === 'number' ? data.fromSeq : undefined;
     const missing = typeof data.missing === 'number' ? data.missing : 0;
-    const canRepeat = !!this.s.devices[deviceId]?.capabilities?.includes('REPEAT');
-    const busy = !!this.s.repairs?.[deviceId] && !this.s.repairs[deviceId].expired;
+    const canRepeat = !!this.state.devices[deviceId]?.capabilities?.includes('REPEAT');
+    const busy = !!this.state.repairs?.[deviceId] && !this.state.repairs[deviceId].expired;
     if (canRepeat && !busy && fromSeq !== undefined && missing > 0 && missing <= MAX_REPEAT) {
-      const no = (this.s.repairNo ?? 0) + 1;
-      this.s.repairNo = no;
+      const no = (this.state.repairNo ?? 0) + 1;
+      this.state.repairNo = no;
       const modulus = typeof data.modulus === 'number' ? data.modulus : 65536;
-      this.s.repairs = { ...this.s.repairs, [deviceId]: { fromSeq, missing, filled: 0, queued: [], no, since: this.at, modulus } };
+      this.state.repairs = { ...this.state.repairs, [deviceId]: { fromSeq, missing, filled: 0, queued: [], no, since: this.receivedAt, modulus } };
       this.out.push({ type: 'device-command', deviceId, command: `REPEAT,${fromSeq}` });
-      this.out.push({ type: 'set-timer', name: `repeat:${deviceId}:${no}`, at: this.at + (this.cfg.repeatTimeoutMs ?? 500) });
+      this.out.push({ type: 'set-timer', name: `repeat:${deviceId}:${no}`, at: this.receivedAt + (this.settings.repeatTimeoutMs ?? 500) });
       this.log('warn', `device ${deviceId}: ${detail}; asked it to repeat from SEQ ${fromSeq}`);
       return;
     }
@@ -93,12 +115,12 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
   }
 
   private modulusOf(deviceId: string): number {
-    return this.s.repairs?.[deviceId]?.modulus ?? 65536;
+    return this.state.repairs?.[deviceId]?.modulus ?? 65536;
   }
 
   /** a frame of a device whose gap is being repaired: taken in SEQ order */
   private onRepairFrame(deviceId: string, frame: DeviceFrame): void {
-    const rep = this.s.repairs![deviceId];
+    const rep = this.state.repairs![deviceId];
     const mod = this.modulusOf(deviceId);
     const k = (frame.seq - rep.fromSeq + mod) % mod;
     if (rep.expired) {
@@ -108,8 +130,8 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
         return;
       }
       if (k > rep.missing + MAX_REPEAT) {
-        const { [deviceId]: _r, ...rest } = this.s.repairs!;
-        this.s.repairs = rest;
+        const { [deviceId]: _r, ...rest } = this.state.repairs!;
+        this.state.repairs = rest;
       }
       return this.onFrame(deviceId, frame);
     }
@@ -124,29 +146,29 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
     }
     const done = filled >= rep.missing;
     if (done) {
-      const { [deviceId]: _r, ...rest } = this.s.repairs!;
-      this.s.repairs = rest;
+      const { [deviceId]: _r, ...rest } = this.state.repairs!;
+      this.state.repairs = rest;
       this.out.push({ type: 'cancel-timer', name: `repeat:${deviceId}:${rep.no}` });
       this.alert('frame-gap', `${rep.missing} frame(s) lost on the line from SEQ ${rep.fromSeq} were repeated by ${deviceId}: nothing lost`, {
         deviceId, missing: rep.missing, fromSeq: rep.fromSeq, repaired: true,
       }, 'info');
       take.push(...queued.map((q) => q.frame));
     } else {
-      this.s.repairs = { ...this.s.repairs, [deviceId]: { ...rep, filled, queued } };
+      this.state.repairs = { ...this.state.repairs, [deviceId]: { ...rep, filled, queued } };
     }
     for (const f of take) this.onFrame(deviceId, f);
   }
 
   private onRepeatTimeout(name: string): void {
     const [, deviceId, noText] = name.split(':');
-    const rep = this.s.repairs?.[deviceId];
+    const rep = this.state.repairs?.[deviceId];
     if (!rep || String(rep.no) !== noText) return;
     const mod = this.modulusOf(deviceId);
     // kept as a marker, so that missing frames that come too late are not taken out of order
-    this.s.repairs = { ...this.s.repairs, [deviceId]: { ...rep, queued: [], expired: true } };
+    this.state.repairs = { ...this.state.repairs, [deviceId]: { ...rep, queued: [], expired: true } };
     const lost = rep.missing - rep.filled;
     const severity = this.onUnrepairedGap(deviceId);
-    this.alert('frame-gap', `${lost} frame(s) lost on the line from SEQ ${(rep.fromSeq + rep.filled) % mod} were not repeated by ${deviceId} within ${this.at - rep.since} ms`, {
+    this.alert('frame-gap', `${lost} frame(s) lost on the line from SEQ ${(rep.fromSeq + rep.filled) % mod} were not repeated by ${deviceId} within ${this.receivedAt - rep.since} ms`, {
       deviceId, missing: lost, fromSeq: (rep.fromSeq + rep.filled) % mod, repaired: false,
     }, severity);
     // what came meanwhile is taken now, in order (a held round keeps its cards for the pit's answer)
@@ -156,10 +178,10 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
   run(input: TableInput): void {
     switch (input.type) {
       case 'start':
-        for (const [id, d] of Object.entries(this.s.devices)) this.publishDevice(id, d.state, d.detail);
+        for (const [id, d] of Object.entries(this.state.devices)) this.publishDevice(id, d.state, d.detail);
         return this.onStart();
       case 'frame':
-        if (this.s.repairs?.[input.deviceId]) return this.onRepairFrame(input.deviceId, input.frame);
+        if (this.state.repairs?.[input.deviceId]) return this.onRepairFrame(input.deviceId, input.frame);
         return this.onFrame(input.deviceId, input.frame);
       case 'device-status': return this.onDeviceStatus(input.deviceId, input.state, input.detail);
       case 'device-alert':
@@ -188,9 +210,9 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
    * a table with shoes holds them from `full` until the level is back to `ok` (`onOutboxHold`).
    */
   private onOutboxLevel(level: 'ok' | 'filling' | 'full', depth: number, max: number): void {
-    const before = this.s.outboxLevel ?? 'ok';
+    const before = this.state.outboxLevel ?? 'ok';
     if (level === before) return;
-    this.s.outboxLevel = level;
+    this.state.outboxLevel = level;
     if (level === 'filling' && before === 'ok') {
       this.alert('outbox-filling', `the outbox holds ${depth} undelivered messages (bound ${max}): is the broker reachable?`, { depth, max });
     } else if (level === 'full') {
@@ -212,13 +234,13 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
    * machine knows them. It goes through the machine only to get its `seq`: it changes nothing else.
    */
   private publishHealth(report: HealthReport): void {
-    const problems = tableProblems(report.mqtt === 'connected', this.s.devices, report.requestsSubscribed ?? true);
-    const devices: Record<string, unknown> = {};
-    for (const [id, d] of Object.entries(this.s.devices)) {
+    const problems = tableProblems(report.mqtt === 'connected', this.state.devices, report.requestsSubscribed ?? true);
+    const devices: MessageBody<'health'>['devices'] = {};
+    for (const [id, d] of Object.entries(this.state.devices)) {
       const c = report.devices[id] ?? { frames: 0, rejected: 0, duplicates: 0 };
       devices[id] = { kind: d.kind, state: d.state, frames: c.frames, rejected: c.rejected, duplicates: c.duplicates };
     }
-    this.publish('health', 'health', true, {
+    this.publish('health', {
       status: problems.length ? 'degraded' : 'ok', problems, mqtt: report.mqtt, ...(report.broker ? { broker: report.broker } : {}), uptimeSec: report.uptimeSec,
       outboxDepth: report.outboxDepth, devices,
     }, { shoeId: null, roundId: null });
@@ -231,9 +253,10 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
    */
   protected completedRound<E extends { id: string; status: string }>(list: readonly E[] | undefined, args: Record<string, unknown>, window: number):
     | { error: string; code: RequestErrorCode }
-    | { entry: E; index: number; list: readonly E[]; roundId: string; kind: string; by: string; reason: string } {
+    | { entry: E; index: number; list: readonly E[]; roundId: string; kind: CorrectionKind; by: string; reason: string } {
     const roundId = String(args.roundId);
-    const kind = String(args.kind);
+    // a kind the table does not know is refused (the game's `correct`, the table's field) before any result is published
+    const kind = String(args.kind) as CorrectionKind;
     const by = typeof args.by === 'string' && args.by.length > 0 ? args.by : null;
     const reason = typeof args.reason === 'string' ? args.reason : kind;
     const all = list ?? [];
@@ -247,8 +270,8 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
 
   // ---------------------------------------------------------------- publishing helpers
 
-  protected envelope(type: string, body: Record<string, unknown>, ids?: { shoeId?: string | null; roundId?: string | null }): Envelope {
-    const env: Envelope = { v: 1, type, table: this.cfg.tableId, game: this.cfg.gameId, seq: ++this.s.seq, ts: this.ts };
+  protected envelope(type: MessageType, body: Record<string, unknown>, ids?: EnvelopeIds): Envelope {
+    const env: Envelope = { v: 1, type, table: this.settings.tableId, game: this.settings.gameId, seq: ++this.state.seq, ts: this.ts };
     const cur = this.currentIds();
     const shoeId = ids && 'shoeId' in ids ? ids.shoeId : cur.shoeId;
     const roundId = ids && 'roundId' in ids ? ids.roundId : cur.roundId;
@@ -259,30 +282,36 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
     return env;
   }
 
-  protected publish(topic: string, type: string, retain: boolean, body: Record<string, unknown>, ids?: { shoeId?: string | null; roundId?: string | null }): Envelope {
+  /** a message of `type` on its topic, retained or not as the topic map says (src/mqtt/topics.ts) */
+  protected publish<T extends FixedTopicType>(type: T, body: MessageBody<T>, ids?: EnvelopeIds): Envelope {
+    return this.emit(type, relativeTopic(type), body, ids);
+  }
+
+  private emit(type: MessageType, topic: string, body: Record<string, unknown>, ids?: EnvelopeIds): Envelope {
     const payload = this.envelope(type, body, ids);
-    this.out.push({ type: 'publish', topic, retain, payload });
+    this.out.push({ type: 'publish', topic, retain: isRetained(type), payload });
     return payload;
   }
 
-  protected event(kind: string, body: Record<string, unknown>): void {
-    this.publish('events', 'event', false, { kind, ...body });
+  /** an event of `kind` (one of the API's event kinds) with that kind's fields */
+  protected event<K extends EventKind>(kind: K, body: Omit<EventBody<K>, 'kind'>): void {
+    this.publish('event', { kind, ...body } as MessageBody<'event'>);
   }
 
   protected alert(kind: AlertKind, detail: string, extra: Record<string, unknown> = {}, severity: Severity = severityOf(kind)): void {
     const dev = extra.deviceId;
     if (typeof dev === 'string' && COALESCED_ALERTS.has(kind)) {
       const key = `${kind}|${dev}`;
-      const w = this.s.alertWindows?.[key];
-      if (w && this.at < w.until) {
-        this.s.alertWindows = { ...this.s.alertWindows, [key]: { ...w, pending: w.pending + 1, detail, extra } };
+      const w = this.state.alertWindows?.[key];
+      if (w && this.receivedAt < w.until) {
+        this.state.alertWindows = { ...this.state.alertWindows, [key]: { ...w, pending: w.pending + 1, detail, extra } };
         if (w.pending === 0) this.out.push({ type: 'set-timer', name: `coalesce:${key}`, at: w.until });
         return;
       }
-      this.s.alertWindows = { ...this.s.alertWindows, [key]: { until: this.at + COALESCE_WINDOW_MS, pending: 0 } };
+      this.state.alertWindows = { ...this.state.alertWindows, [key]: { until: this.receivedAt + COALESCE_WINDOW_MS, pending: 0 } };
       extra = { ...extra, count: 1 };
     }
-    this.publish('alerts', 'alert', false, { kind, severity, detail, ...extra });
+    this.publish('alert', { kind, severity, detail, ...extra });
     this.log(severity === 'info' ? 'info' : severity === 'warning' ? 'warn' : 'error', `alert ${kind}: ${detail}`, extra);
   }
 
@@ -292,43 +321,43 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
 
   /** the end of a coalescing window: the alerts counted in it, as one alert with their `count` */
   private flushCoalesced(key: string): void {
-    const w = this.s.alertWindows?.[key];
+    const w = this.state.alertWindows?.[key];
     if (!w) return;
-    const { [key]: _gone, ...rest } = this.s.alertWindows ?? {};
+    const { [key]: _gone, ...rest } = this.state.alertWindows ?? {};
     if (w.pending === 0) {
-      this.s.alertWindows = rest;
+      this.state.alertWindows = rest;
       return;
     }
     const kind = key.slice(0, key.indexOf('|')) as AlertKind;
-    this.s.alertWindows = { ...rest, [key]: { until: this.at + COALESCE_WINDOW_MS, pending: 0 } };
+    this.state.alertWindows = { ...rest, [key]: { until: this.receivedAt + COALESCE_WINDOW_MS, pending: 0 } };
     const severity = severityOf(kind);
     const extra = { ...(w.extra ?? {}), count: w.pending };
     const detail = `${w.detail ?? kind} (${w.pending} in the last second)`;
-    this.publish('alerts', 'alert', false, { kind, severity, detail, ...extra });
+    this.publish('alert', { kind, severity, detail, ...extra });
     this.log(severity === 'info' ? 'info' : severity === 'warning' ? 'warn' : 'error', `alert ${kind}: ${detail}`, extra);
   }
 
   // ---------------------------------------------------------------- devices
 
   protected publishDevice(id: string, state: DeviceState, detail?: string): void {
-    const d = this.s.devices[id];
+    const d = this.state.devices[id];
     const body: Record<string, unknown> = { deviceId: id, state, kind: d?.kind ?? 'unknown' };
     if (detail) body.detail = detail;
     if (d?.model) body.model = d.model;
     if (d?.firmware) body.firmware = d.firmware;
-    this.publish(`devices/${id}`, 'device', true, body, { shoeId: null, roundId: null });
+    this.emit('device', relativeTopic('device', id), body, { shoeId: null, roundId: null });
   }
 
   protected setDevice(id: string, state: DeviceState, detail?: string): void {
-    const d = this.s.devices[id];
+    const d = this.state.devices[id];
     if (!d) return;
     if (d.state === state && d.detail === detail) return;
-    this.s.devices[id] = { ...d, state, detail };
+    this.state.devices[id] = { ...d, state, detail };
     this.publishDevice(id, state, detail);
   }
 
   private onDeviceStatus(id: string, state: 'connected' | 'disconnected' | 'stale', detail?: string): void {
-    const before = this.s.devices[id]?.state;
+    const before = this.state.devices[id]?.state;
     this.setDevice(id, state, detail);
     if (state === 'stale' && before !== 'stale') this.alert('device-stale', `device ${id} sent no valid frame for too long`, { deviceId: id });
     if (state === 'disconnected' && before && before !== 'disconnected') {
@@ -338,7 +367,7 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
   }
 
   private onFrame(deviceId: string, f: DeviceFrame): void {
-    const dev = this.s.devices[deviceId];
+    const dev = this.state.devices[deviceId];
     // Any valid frame other than ERR shows the device is alive and well.
     if (dev && f.type !== 'ERR' && dev.state !== 'connected') this.setDevice(deviceId, 'connected');
     switch (f.type) {
@@ -347,9 +376,9 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
         if (dev) {
           const caps = f.capabilities ?? [];
           const same = dev.model === f.model && dev.firmware === f.firmware && (dev.capabilities ?? []).join('+') === caps.join('+');
-          this.s.devices[deviceId] = { ...this.s.devices[deviceId], model: f.model, firmware: f.firmware, ...(caps.length ? { capabilities: caps } : { capabilities: undefined }) };
+          this.state.devices[deviceId] = { ...this.state.devices[deviceId], model: f.model, firmware: f.firmware, ...(caps.length ? { capabilities: caps } : { capabilities: undefined }) };
           // a repeated, unchanged VER (a VER flood) changes nothing and publishes nothing
-          if (!same) this.publishDevice(deviceId, this.s.devices[deviceId].state, this.s.devices[deviceId].detail);
+          if (!same) this.publishDevice(deviceId, this.state.devices[deviceId].state, this.state.devices[deviceId].detail);
         }
         return;
       case 'ERR':
@@ -372,13 +401,13 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
     else answer = req.command === 'status' ? { data: this.statusSnapshot() } : this.handleRequest(req);
     const body: Record<string, unknown> = { command, transaction: req.transaction ?? null, status: 'error' in answer ? 'error' : 'ok' };
     if ('error' in answer) {
-      body.code = answer.code ?? 'wrong-phase';
+      body.code = answer.code;
       body.error = answer.error;
     }
     else if (answer.data) body.data = answer.data;
     const env = this.envelope('response', body);
     this.out.push({
-      type: 'publish', topic: `response/${command}`, retain: false, payload: env,
+      type: 'publish', topic: relativeTopic('response', command), retain: isRetained('response'), payload: env,
       ...(responseTopic ? { alsoTo: { topic: responseTopic, ...(correlationData ? { correlationData } : {}) } } : {}),
     });
     if ('error' in answer) this.log('warn', `request ${command.slice(0, 64)} refused (${String(body.code)}): ${answer.error}`);
@@ -387,7 +416,7 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
   /** the pit's `void-round` request, the same on every table: `voidIt` voids the round in progress */
   protected pitVoid(reason: string, voidIt: () => void): RequestAnswer {
     const id = this.currentIds().roundId;
-    if (!id) return { error: 'no round is in progress' };
+    if (!id) return { code: 'wrong-phase', error: 'no round is in progress' };
     this.alert('round-void', `the pit voided round ${id}: ${reason}`);
     voidIt();
     return { data: { roundId: id } };
@@ -396,10 +425,10 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
   /** the `status` request's answer: table, devices, and the game's own snapshot */
   protected statusSnapshot(): Record<string, unknown> {
     return {
-      table: this.cfg.tableId,
-      game: this.cfg.gameId,
-      betting: this.cfg.engine ? 'engine' : 'none',
-      devices: Object.fromEntries(Object.entries(this.s.devices).map(([id, d]) => [id, { kind: d.kind, state: d.state, ...(d.detail ? { detail: d.detail } : {}) }])),
+      table: this.settings.tableId,
+      game: this.settings.gameId,
+      betting: this.settings.engine ? 'engine' : 'none',
+      devices: Object.fromEntries(Object.entries(this.state.devices).map(([id, d]) => [id, { kind: d.kind, state: d.state, ...(d.detail ? { detail: d.detail } : {}) }])),
       ...this.gameSnapshot(),
     };
   }

@@ -4,13 +4,15 @@
  * counters in the state. Replaying the same inputs from the same state yields the same outputs,
  * byte for byte. Each kind of table (cards, dice, keno) has its own step class; this file picks it.
  */
-import { cardTableCounters, copyCardTableState, CardTableStep, initialCardTableState } from './card-table.js';
+import { CardTableStep } from './card/card-table.js';
+import { cardTableCounters, copyCardTableState, initialCardTableState } from './card/state.js';
 import { copyDiceTableState, DiceTableStep, initialDiceTableState } from './dice-table.js';
 import { copyKenoTableState, initialKenoTableState, KenoTableStep } from './keno-table.js';
 import { numberedRoundCounters } from './numbered-rounds.js';
 import type { TableCounters, TableInput, TableOutput, TableSettings, TableState } from './types.js';
 
-export { roundSummary, shoeIdOf } from './card-table.js';
+export { roundSummary } from './card/round.js';
+export { shoeIdOf } from './card/state.js';
 
 export interface StepResult {
   state: TableState;
@@ -46,19 +48,19 @@ export function step(settings: TableSettings, state: TableState, input: TableInp
       if (state.kind !== 'card') return mismatch(settings, state);
       const t = new CardTableStep(settings, copyCardTableState(state), input.at);
       t.run(input);
-      return { state: t.s, outputs: t.out };
+      return { state: t.state, outputs: t.out };
     }
     case 'sic-bo': {
       if (state.kind !== 'sic-bo') return mismatch(settings, state);
       const t = new DiceTableStep(settings, copyDiceTableState(state), input.at);
       t.run(input);
-      return { state: t.s, outputs: t.out };
+      return { state: t.state, outputs: t.out };
     }
     case 'keno': {
       if (state.kind !== 'keno') return mismatch(settings, state);
       const t = new KenoTableStep(settings, copyKenoTableState(state), input.at);
       t.run(input);
-      return { state: t.s, outputs: t.out };
+      return { state: t.state, outputs: t.out };
     }
   }
 }

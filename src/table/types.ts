@@ -4,7 +4,7 @@
  */
 import type { DeviceFrame } from '../../drivers/codecs/frames.js';
 import type { Card } from '../domain/card.js';
-import type { CardGame, RevealPoint } from '../games/game.js';
+import type { AnyCardGame, RevealPoint } from '../games/game.js';
 import type { AlertKind } from './alerts.js';
 import type { HealthReport } from './health.js';
 import type { RequestErrorCode } from '../mqtt/requests.js';
@@ -29,7 +29,7 @@ export interface BaseTableSettings {
 /** Static settings of a card-game table, resolved from the config file. */
 export interface CardTableSettings extends BaseTableSettings {
   kind: 'card';
-  game: CardGame<any>;
+  game: AnyCardGame;
   decks: number;
   burnPerRound: number;
   burnFaceDown: boolean;
@@ -73,7 +73,7 @@ export type TableInput =
   /** `refused`: the runtime's edge refused it (rate limit, size; docs/SECURITY.md): the machine answers with that error and changes nothing */
   | { type: 'request'; at: number; command: string; payload: string; responseTopic?: string; correlationData?: string; refused?: string; refusedCode?: RequestErrorCode }
   | { type: 'timer'; at: number; name: string }
-  /** the outbox changed level (table-runtime.ts): `full` holds the shoes until it is back to `ok` (card-table.ts holds) */
+  /** the outbox changed level (table-runtime.ts): `full` holds the shoes until it is back to `ok` (src/table/card/holds.ts) */
   | { type: 'outbox-level'; at: number; level: 'ok' | 'filling' | 'full'; depth: number; max: number }
   /** the runtime's periodic health report: publishes `health`, changes nothing but `seq` (docs/OPERATIONS.md) */
   | { type: 'health'; at: number; report: HealthReport }
@@ -217,11 +217,11 @@ export interface CardTableState extends BaseTableState {
   nextPendingId: number;
   /** the round is held after a frame gap that was not repaired (phase `held`), until `void-round` or `resume-round` */
   held?: { deviceId: string; since: number; queued: Array<{ deviceId: string; frame: DeviceFrame }> } | null;
-  /** the table's shuffler, when it has one and it has reported (card-table.ts, shuffler section) */
+  /** the table's shuffler, when it has one and it has reported (src/table/card/shuffler.ts) */
   shuffler?: ShufflerStateData;
   /**
    * Why the shoes are held (device-protocols.md `LOCK`): the ONE owner of LOCK/UNLOCK. `LOCK` when
-   * the set becomes non-empty, `UNLOCK` when it empties (card-table.ts `setHold`).
+   * the set becomes non-empty, `UNLOCK` when it empties (src/table/card/holds.ts `setHold`).
    */
   holds?: HoldReason[];
   /** the most recent completed (or voided) rounds, newest last, for corrections (games.md Corrections) */

@@ -1,7 +1,5 @@
 import { hasCommand } from '../../src/harness/commands.js';
 
-export { commandPath, hasCommand, resolveCommand } from '../../src/harness/commands.js';
-
 /** When set (CI), a missing external tool fails the test run instead of skipping. */
 export const requireRealIo = process.env.REQUIRE_REAL_IO === '1';
 

@@ -1,13 +1,17 @@
 /**
- * Drives the pure table machine with inputs and keeps every output, for unit tests of the rules.
- * Frames are built as the codec would deliver them; time advances 100 ms per input unless told.
- * `MachineHarness` is the common part; `TableHarness` is the short form for card tables.
+ * THE machine test harness: drives the pure table machine (`step()`) with inputs and keeps every
+ * output, for unit tests of the rules. Frames are built as the codec would deliver them; time
+ * advances `stepMs` (100 ms unless told) per input. Every published message is checked against the
+ * topic map. `MachineHarness` is the common part; `TableHarness` the short form for card tables,
+ * `DeviceTableHarness` any table kind with full device configs, `GameMachine` a card game played
+ * by a virtual dealer's actions.
  */
 import type { DeviceFrame, DeviceFrameBody } from '../../drivers/codecs/frames.js';
 import { validateConfig } from '../../src/config/load-config.js';
 import { validateMessage } from '../../src/mqtt/messages.js';
-import { initialTableState, step } from '../../src/table/table-machine.js';
+import { countersOf, initialTableState, step } from '../../src/table/table-machine.js';
 import { tableSettings } from '../../src/table/table-settings.js';
+import type { DealerAction } from '../../simulators/dealers/shoe-dealer.js';
 import type { Envelope, TableCounters, TableInput, TableOutput, TableSettings, TableState } from '../../src/table/types.js';
 
 /** validates one table entry as the config loader does and returns its machine settings */
@@ -22,7 +26,8 @@ export class MachineHarness {
   now = Date.UTC(2026, 10, 30, 12, 0, 0);
   protected seqByDevice: Record<string, number> = {};
 
-  constructor(readonly settings: TableSettings, persisted: TableCounters = {}) {
+  /** `stepMs`: how far the clock moves per input */
+  constructor(readonly settings: TableSettings, persisted: TableCounters = {}, protected readonly stepMs = 100) {
     this.state = initialTableState(settings, persisted);
     this.input({ type: 'start', at: this.now });
   }
@@ -41,7 +46,7 @@ export class MachineHarness {
     return r.outputs;
   }
 
-  tick(ms = 100): number {
+  tick(ms = this.stepMs): number {
     this.now += ms;
     return this.now;
   }
@@ -97,11 +102,15 @@ export class MachineHarness {
 }
 
 export interface HarnessOptions {
+  /** the table id (`bac-01` unless told) */
+  id?: string;
   game?: string;
   betting?: 'engine' | 'none';
   decks?: number;
   table?: Record<string, unknown>;
   devices?: Array<{ id: string; kind: string }>;
+  /** how far the clock moves per input (100 ms unless told) */
+  stepMs?: number;
 }
 
 /** a card table (baccarat unless told) whose devices are serial ports, driven by shoe frames */
@@ -109,9 +118,9 @@ export class TableHarness extends MachineHarness {
   constructor(o: HarnessOptions = {}) {
     const devices = o.devices ?? [{ id: 'shoe-1', kind: 'card-shoe' }];
     super(settingsOf({
-      id: 'bac-01', game: o.game ?? 'baccarat', betting: o.betting ?? 'none', ...(o.decks ? { decks: o.decks } : {}), ...o.table,
+      id: o.id ?? 'bac-01', game: o.game ?? 'baccarat', betting: o.betting ?? 'none', ...(o.decks ? { decks: o.decks } : {}), ...o.table,
       devices: devices.map((d) => ({ id: d.id, kind: d.kind, transport: { type: 'serial', path: `/dev/null-${d.id}` } })),
-    }));
+    }), {}, o.stepMs);
   }
 
   frame(body: DeviceFrameBody, deviceId = 'shoe-1', talker: DeviceFrame['talker'] = 'SHOE'): TableOutput[] {
@@ -131,5 +140,71 @@ export class TableHarness extends MachineHarness {
     this.frame({ type: 'STATE', state: 'LOADED' });
     this.card(reveal);
     this.cards(...burns);
+  }
+}
+
+export interface DeviceTableOptions {
+  id?: string;
+  game: string;
+  betting?: 'engine' | 'none';
+  table?: Record<string, unknown>;
+  /** device configs; `transport` defaults to a serial port */
+  devices: Array<Record<string, unknown> & { id: string; kind: string }>;
+  persisted?: TableCounters;
+}
+
+/** any table kind (cards, sic bo, keno) with full device configs (RFID registries, shufflers, HID ...) */
+export class DeviceTableHarness extends MachineHarness {
+  constructor(o: DeviceTableOptions) {
+    super(settingsOf({
+      id: o.id ?? 'tbl-01', game: o.game, betting: o.betting ?? 'none', ...o.table,
+      devices: o.devices.map((d) => ({ transport: { type: 'serial', path: `/dev/null-${d.id}` }, ...d })),
+    }), o.persisted ?? {});
+  }
+
+  counters(): TableCounters {
+    return countersOf(this.state);
+  }
+
+  // a device frame with the device's talker (the short form of `deviceFrame`)
+  frame(deviceId: string, talker: DeviceFrame['talker'], body: DeviceFrameBody): TableOutput[] {
+    return this.deviceFrame(deviceId, talker, body);
+  }
+
+  status(deviceId: string, state: 'connected' | 'disconnected' | 'stale', detail?: string): TableOutput[] {
+    return this.input({ type: 'device-status', at: this.tick(), deviceId, state, ...(detail ? { detail } : {}) });
+  }
+
+  lastRound(): Envelope | undefined {
+    return this.published('round').at(-1);
+  }
+
+  /** every published message that does not match its MQTT API schema (src/mqtt/messages.ts), with why */
+  invalidMessages(): string[] {
+    const bad: string[] = [];
+    for (const x of this.outputs) {
+      if (x.type !== 'publish') continue;
+      const problems = validateMessage(x.topic, x.payload);
+      if (problems.length) bad.push(`${x.topic} ${JSON.stringify(x.payload)}: ${problems.join('; ')}`);
+    }
+    return bad;
+  }
+}
+
+/** a card game (one shoe, `game-01`, 50 ms per input) played by a virtual dealer's actions, for the game tests */
+export class GameMachine extends TableHarness {
+  constructor(game: string, betting: 'engine' | 'none', gameOptions: Record<string, unknown> = {}) {
+    super({ id: 'game-01', game, betting, table: { gameOptions }, stepMs: 50 });
+  }
+
+  /** plays a virtual dealer's action into the machine, as the virtual table and engine would */
+  act(a: DealerAction): void {
+    if (a.type === 'load') this.frame({ type: 'STATE', state: 'LOADED' });
+    else if (a.type === 'card') this.card(a.card);
+    else if (a.type === 'cut') this.frame({ type: 'CUT' });
+    else if (a.type === 'request') {
+      const r = this.request(a.command, a.args ?? {});
+      if (r.status !== 'ok') throw new Error(`${a.command} ${JSON.stringify(a.args ?? {})} refused: ${String(r.error)}`);
+    }
   }
 }

@@ -12,12 +12,12 @@ import { kenoOutcome } from '../../src/games/evaluators/keno.js';
 import { sicBoOutcome } from '../../src/games/evaluators/sic-bo.js';
 import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
 import { silentLogger } from '../../src/log.js';
-import { startMosquitto, type MosquittoBroker } from '../helpers/mosquitto.js';
-import { recordMqtt, type MqttRecorder, type RecordedMessage } from '../helpers/mqtt-recorder.js';
-import { createPtyPair, type PtyPair } from '../helpers/pty-pair.js';
+import { startMosquitto, type MosquittoBroker } from '../../src/harness/mosquitto.js';
+import { recordMqtt, type MqttRecorder, type RecordedMessage } from '../../src/harness/mqtt-recorder.js';
+import { createPtyPair, type PtyPair } from '../../src/harness/pty-pair.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
 import { ReferenceShoe } from '../helpers/reference-shoe.js';
-import { makeTempDir, removeTempDir } from '../helpers/temp-dir.js';
+import { makeTempDir, removeTempDir } from '../../src/harness/temp-dir.js';
 
 const io = realIoOrSkip(['socat', 'mosquitto']);
 

@@ -10,11 +10,11 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { freePort } from '../helpers/free-port.js';
-import { startMosquitto } from '../helpers/mosquitto.js';
-import { recordMqtt, type RecordedMessage } from '../helpers/mqtt-recorder.js';
+import { freePort } from '../../src/harness/free-port.js';
+import { startMosquitto } from '../../src/harness/mosquitto.js';
+import { recordMqtt, type RecordedMessage } from '../../src/harness/mqtt-recorder.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
-import { cleanupTempDirs, makeTempDir } from '../helpers/temp-dir.js';
+import { cleanupTempDirs, makeTempDir } from '../../src/harness/temp-dir.js';
 
 afterAll(cleanupTempDirs);
 

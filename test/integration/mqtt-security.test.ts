@@ -17,9 +17,10 @@ import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
 import { createLogger, type Logger } from '../../src/log.js';
 import { TableLink } from '../../src/mqtt/table-link.js';
 import { verifyEnvelope } from '../../src/security/signing.js';
-import { startMosquitto, type MosquittoBroker } from '../helpers/mosquitto.js';
-import { commandPath, realIoOrSkip } from '../helpers/real-io.js';
-import { makeTempDir, removeTempDir } from '../helpers/temp-dir.js';
+import { startMosquitto, type MosquittoBroker } from '../../src/harness/mosquitto.js';
+import { commandPath } from '../../src/harness/commands.js';
+import { realIoOrSkip } from '../helpers/real-io.js';
+import { makeTempDir, removeTempDir } from '../../src/harness/temp-dir.js';
 import { makeTestPki, type TestPki } from '../helpers/test-pki.js';
 
 const io = realIoOrSkip(['mosquitto', 'mosquitto_passwd', 'openssl']);

@@ -8,9 +8,9 @@ import { validateConfig } from '../../src/config/load-config.js';
 import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
 import { silentLogger } from '../../src/log.js';
 import { validateMessage } from '../../src/mqtt/messages.js';
-import { freePort } from '../helpers/free-port.js';
-import { recordMqtt } from '../helpers/mqtt-recorder.js';
-import { cleanupTempDirs, makeTempDir } from '../helpers/temp-dir.js';
+import { freePort } from '../../src/harness/free-port.js';
+import { recordMqtt } from '../../src/harness/mqtt-recorder.js';
+import { cleanupTempDirs, makeTempDir } from '../../src/harness/temp-dir.js';
 
 afterAll(cleanupTempDirs);
 

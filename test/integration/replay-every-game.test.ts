@@ -11,8 +11,8 @@ import { startGateway } from '../../src/gateway/gateway.js';
 import { silentLogger } from '../../src/log.js';
 import { GatewayStore } from '../../src/persistence/gateway-store.js';
 import { replayTable } from '../../src/replay/replay-journal.js';
-import { freePort } from '../helpers/free-port.js';
-import { makeTempDir } from '../helpers/temp-dir.js';
+import { freePort } from '../../src/harness/free-port.js';
+import { makeTempDir } from '../../src/harness/temp-dir.js';
 
 describe('replay of every demo table', () => {
   it('reproduces every published message byte for byte', async () => {

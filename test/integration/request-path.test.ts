@@ -18,12 +18,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateConfig } from '../../src/config/load-config.js';
 import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
 import { createLogger } from '../../src/log.js';
-import { startMosquitto, type MosquittoBroker } from '../helpers/mosquitto.js';
-import { recordMqtt, type MqttRecorder } from '../helpers/mqtt-recorder.js';
-import { createPtyPair, type PtyPair } from '../helpers/pty-pair.js';
+import { startMosquitto, type MosquittoBroker } from '../../src/harness/mosquitto.js';
+import { recordMqtt, type MqttRecorder } from '../../src/harness/mqtt-recorder.js';
+import { createPtyPair, type PtyPair } from '../../src/harness/pty-pair.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
 import { ReferenceShoe } from '../helpers/reference-shoe.js';
-import { makeTempDir, removeTempDir } from '../helpers/temp-dir.js';
+import { makeTempDir, removeTempDir } from '../../src/harness/temp-dir.js';
 
 const io = realIoOrSkip(['socat', 'mosquitto']);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

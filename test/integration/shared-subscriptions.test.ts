@@ -8,9 +8,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
 import { silentLogger } from '../../src/log.js';
-import { startMosquitto } from '../helpers/mosquitto.js';
+import { startMosquitto } from '../../src/harness/mosquitto.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
-import { makeTempDir } from '../helpers/temp-dir.js';
+import { makeTempDir } from '../../src/harness/temp-dir.js';
 import { resultsOf, subscriber, until } from '../helpers/floor.js';
 
 const io = realIoOrSkip('mosquitto');

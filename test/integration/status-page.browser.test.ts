@@ -15,9 +15,9 @@ import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
 import { cardGame } from '../../src/games/registry.js';
 import { silentLogger } from '../../src/log.js';
 import { CHROMIUM, haveChromium, openHeadlessPage, type HeadlessPage } from '../helpers/chromium.js';
-import { freePort } from '../helpers/free-port.js';
+import { freePort } from '../../src/harness/free-port.js';
 import { requireRealIo } from '../helpers/real-io.js';
-import { cleanupTempDirs, makeTempDir } from '../helpers/temp-dir.js';
+import { cleanupTempDirs, makeTempDir } from '../../src/harness/temp-dir.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 if (!haveChromium) {

@@ -7,7 +7,7 @@
  */
 export type KenoElement = 'gold' | 'wood' | 'water' | 'fire' | 'earth';
 
-export interface KenoOutcome {
+export type KenoOutcome = {
   sum: number;
   /** `big` sum > 810, `small` sum < 810, `810` exactly 810 (big/small bets are refunded). */
   bigSmall: 'big' | 'small' | '810';
@@ -19,7 +19,7 @@ export interface KenoOutcome {
   upDown: 'up' | 'down' | 'tie';
   /** gold 210-695, wood 696-763, water 764-855, fire 856-923, earth 924-1410. */
   element: KenoElement;
-}
+};
 
 export function kenoElement(sum: number): KenoElement {
   if (sum <= 695) return 'gold';

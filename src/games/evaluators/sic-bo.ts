@@ -3,7 +3,7 @@
  */
 export type Face = 1 | 2 | 3 | 4 | 5 | 6;
 
-export interface SicBoOutcome {
+export type SicBoOutcome = {
   total: number;
   /** `small` 4-10, `big` 11-17, null on any triple (small and big lose on a triple). */
   size: 'small' | 'big' | null;
@@ -15,7 +15,7 @@ export interface SicBoOutcome {
   combinations: [number, number][];
   /** "1".."6" -> how many dice show that face (0..3). */
   faceCounts: Record<'1' | '2' | '3' | '4' | '5' | '6', number>;
-}
+};
 
 export function sicBoOutcome(dice: readonly number[]): SicBoOutcome {
   if (dice.length !== 3) throw new RangeError(`sic bo needs 3 dice, got ${dice.length}`);

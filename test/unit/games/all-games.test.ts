@@ -7,7 +7,7 @@ import { CARD_GAMES, GAME_IDS } from '../../../src/games/registry.js';
 import { decideFor, windowDecision } from '../../../simulators/dealers/decision-policies.js';
 import { dealShoe } from '../../../simulators/dealers/shoe-dealer.js';
 import { isError } from './helpers.js';
-import { Machine } from './machine.js';
+import { GameMachine } from '../../helpers/table-harness.js';
 
 const TABLE: Record<string, { positions: string[] }> = {
   baccarat: { positions: ['player', 'banker'] },
@@ -106,7 +106,7 @@ describe('the virtual dealer through the table machine: every game deals clean s
   for (const [id, betting, shoes] of cases) {
     it(`${id}, betting ${betting}: no alert, no refused request, every result as the game says`, () => {
       const g = CARD_GAMES[id];
-      const m = new Machine(id, betting);
+      const m = new GameMachine(id, betting);
       const rng = seededRng(`${id}-${betting}`);
       const ends: Array<{ state: unknown }> = [];
       for (let i = 0; i < shoes; i++) {

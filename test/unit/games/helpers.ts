@@ -1,7 +1,7 @@
 /** Shared helpers of the game tests: play a round from a card list, and a z-test on frequencies. */
 import { expect } from 'vitest';
 import type { Card } from '../../../src/domain/card.js';
-import type { CardGame, Expectation, RevealPoint } from '../../../src/games/game.js';
+import { isRefusal, type CardGame, type Expectation, type GameRefusal, type RevealPoint } from '../../../src/games/game.js';
 
 export const hand = (s: string): Card[] => (s.trim() ? (s.trim().split(/\s+/) as Card[]) : []);
 
@@ -46,12 +46,12 @@ export function play<S>(game: CardGame<S>, cards: string | string[], o: { engine
       const d = decisions.shift();
       if (!d) throw new Error(`round wants a decision of ${e.seat} (${e.actions.join('/')}), none left`);
       const r = game.decide!(state, e.seat, d);
-      if (r && typeof r === 'object' && 'error' in (r as object)) throw new Error((r as { error: string }).error);
-      state = r as S;
+      if (isRefusal(r)) throw new Error(r.error);
+      state = r;
     } else {
       const r = game.closeDecisions!(state);
-      if (r && typeof r === 'object' && 'error' in (r as object)) throw new Error((r as { error: string }).error);
-      state = r as S;
+      if (isRefusal(r)) throw new Error(r.error);
+      state = r;
     }
   }
   throw new Error('round did not terminate');
@@ -66,8 +66,9 @@ export function dealUntilWait<S>(game: CardGame<S>, state: S, cards: string | st
   return s;
 }
 
-export function isError(r: unknown): r is { error: string } {
-  return !!r && typeof r === 'object' && 'error' in r;
+/** a game module's refusal (its tagged `GameRefusal`), never a round state */
+export function isError(r: unknown): r is GameRefusal {
+  return isRefusal(r);
 }
 
 /** rounds the statistical tests log for the report: simulated vs exact */

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { TableOutput } from '../../../src/table/types.js';
-import { Machine } from './machine.js';
+import { GameMachine } from '../../helpers/table-harness.js';
 
 /** walks outputs from `from`, asserting hidden codes stay out of every payload until revealed */
 class HiddenWatch {
@@ -15,7 +15,7 @@ class HiddenWatch {
   /** face-down burns: their values are published with the result (games.md), never before */
   private readonly burns = new Set<string>();
 
-  constructor(private readonly m: Machine) {}
+  constructor(private readonly m: GameMachine) {}
 
   hide(...cards: string[]): void {
     for (const c of cards) this.hidden.add(c);
@@ -62,7 +62,7 @@ class HiddenWatch {
   }
 }
 
-function newShoe(m: Machine, w: HiddenWatch): void {
+function newShoe(m: GameMachine, w: HiddenWatch): void {
   m.frame({ type: 'STATE', state: 'LOADED' });
   w.card('2C', false); // reveal: burn 2
   w.card('3C', false);
@@ -73,7 +73,7 @@ const POK_DENG = ['AS', '2S', '3S', '4S', '5S', '6S', '7S', '8S', '9S', 'TS', 'J
 
 describe('hidden cards through the table machine', () => {
   it('Pok Deng with an engine: face down during betting (burn too), revealed at close-betting', () => {
-    const m = new Machine('pok-deng', 'engine');
+    const m = new GameMachine('pok-deng', 'engine');
     const w = new HiddenWatch(m);
     newShoe(m, w);
     w.request('open-betting');
@@ -99,7 +99,7 @@ describe('hidden cards through the table machine', () => {
   });
 
   it('Pok Deng without an engine: every card hidden until the result', () => {
-    const m = new Machine('pok-deng', 'none');
+    const m = new GameMachine('pok-deng', 'none');
     const w = new HiddenWatch(m);
     newShoe(m, w);
     w.burn('KH');
@@ -116,7 +116,7 @@ describe('hidden cards through the table machine', () => {
   });
 
   it('Three Card Poker with an engine: player revealed at close-betting, dealer at close-decisions', () => {
-    const m = new Machine('three-card-poker', 'engine');
+    const m = new GameMachine('three-card-poker', 'engine');
     const w = new HiddenWatch(m);
     m.frame({ type: 'STATE', state: 'LOADED' });
     w.request('open-betting');
@@ -135,7 +135,7 @@ describe('hidden cards through the table machine', () => {
   });
 
   it('Three Card Poker without an engine: hidden until the result, which follows the sixth card', () => {
-    const m = new Machine('three-card-poker', 'none');
+    const m = new GameMachine('three-card-poker', 'none');
     const w = new HiddenWatch(m);
     m.frame({ type: 'STATE', state: 'LOADED' });
     for (const c of ['AH', 'KH', 'QH', '2D', '7C']) w.card(c, true);
@@ -148,7 +148,7 @@ describe('hidden cards through the table machine', () => {
   });
 
   it("Hold'em: the dealer's hole cards stay hidden through every street until the result", () => {
-    const m = new Machine('holdem', 'engine');
+    const m = new GameMachine('holdem', 'engine');
     const w = new HiddenWatch(m);
     m.frame({ type: 'STATE', state: 'LOADED' });
     w.request('open-betting');
@@ -174,7 +174,7 @@ describe('hidden cards through the table machine', () => {
   });
 
   it("Hold'em: a fold before the flop reveals the dealer's hole cards with the result", () => {
-    const m = new Machine('holdem', 'engine');
+    const m = new GameMachine('holdem', 'engine');
     const w = new HiddenWatch(m);
     m.frame({ type: 'STATE', state: 'LOADED' });
     w.request('open-betting');

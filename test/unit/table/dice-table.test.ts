@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sicBoOutcome } from '../../../src/games/evaluators/sic-bo.js';
-import { DeviceTableHarness } from '../../helpers/device-table-harness.js';
+import { DeviceTableHarness } from '../../helpers/table-harness.js';
 
 const DICE = [{ id: 'dice-1', kind: 'dice-sensor' }];
 const sicbo = (o: { betting?: 'engine' | 'none'; table?: Record<string, unknown>; persisted?: Record<string, number> } = {}) =>

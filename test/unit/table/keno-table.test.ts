@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { kenoOutcome } from '../../../src/games/evaluators/keno.js';
-import { DeviceTableHarness } from '../../helpers/device-table-harness.js';
+import { DeviceTableHarness } from '../../helpers/table-harness.js';
 
 // the seed example of games.md's digest: sum 693, small, gold
 const SEED_DRAW = [1, 4, 5, 10, 11, 13, 20, 27, 30, 32, 33, 36, 40, 47, 54, 59, 61, 64, 67, 79];

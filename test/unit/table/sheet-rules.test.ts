@@ -9,8 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ShufflerState } from '../../../drivers/codecs/frames.js';
 import type { CardTableState } from '../../../src/table/types.js';
-import { DeviceTableHarness } from '../../helpers/device-table-harness.js';
-import { TableHarness } from '../../helpers/table-harness.js';
+import { DeviceTableHarness, TableHarness } from '../../helpers/table-harness.js';
 
 const SHOE = { id: 'shoe-1', kind: 'card-shoe' };
 const SHUF = { id: 'shuf-1', kind: 'shuffler' };

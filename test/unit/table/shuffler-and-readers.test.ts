@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ShufflerState } from '../../../drivers/codecs/frames.js';
-import { DeviceTableHarness } from '../../helpers/device-table-harness.js';
+import { DeviceTableHarness } from '../../helpers/table-harness.js';
 
 const SHOE = { id: 'shoe-1', kind: 'card-shoe' };
 const SHUF = { id: 'shuf-1', kind: 'shuffler' };

@@ -3,11 +3,11 @@
  * the output — neither from data fields, URLs, nor a gateway started with a password in its config.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { validateConfig } from '../../../src/config/load-config.js';
-import { startGateway } from '../../../src/gateway/gateway.js';
-import { createLogger, registerSecret } from '../../../src/log.js';
-import { freePort } from '../../helpers/free-port.js';
-import { cleanupTempDirs, makeTempDir } from '../../helpers/temp-dir.js';
+import { validateConfig } from '../../src/config/load-config.js';
+import { startGateway } from '../../src/gateway/gateway.js';
+import { createLogger, registerSecret } from '../../src/log.js';
+import { freePort } from '../../src/harness/free-port.js';
+import { cleanupTempDirs, makeTempDir } from '../../src/harness/temp-dir.js';
 
 afterAll(cleanupTempDirs);
 

@@ -6,9 +6,9 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GatewayStore } from '../../src/persistence/gateway-store.js';
-import { checkJournal, JournalDamagedError } from '../../src/persistence/journal-integrity.js';
-import { makeTempDirSync } from '../../src/harness/temp-dir.js';
+import { GatewayStore } from '../../../src/persistence/gateway-store.js';
+import { checkJournal, JournalDamagedError } from '../../../src/persistence/journal-integrity.js';
+import { makeTempDirSync } from '../../../src/harness/temp-dir.js';
 
 function filled(dir: string, upTo = 5): void {
   const store = new GatewayStore(dir, { synchronous: 'full', retentionDays: 14, writer: 'inline' });

@@ -2,8 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GatewayStore } from '../../src/persistence/gateway-store.js';
-import type { TableInput } from '../../src/table/types.js';
+import { GatewayStore } from '../../../src/persistence/gateway-store.js';
+import type { TableInput } from '../../../src/table/types.js';
 
 const input = (n: number): TableInput => ({ type: 'timer', at: 1_000 + n, name: `t${n}` });
 

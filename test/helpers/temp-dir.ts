@@ -1,1 +1,0 @@
-export * from '../../src/harness/temp-dir.js';
