@@ -15,6 +15,7 @@ export const COMMANDS: Record<string, () => Promise<CliCommand>> = {
   scenario: () => import('./scenario.js').then((m) => m.command),
   devices: () => import('./devices.js').then((m) => m.command),
   capture: () => import('./capture.js').then((m) => m.command),
+  profile: () => import('./profile.js').then((m) => m.command),
   verify: () => import('./verify.js').then((m) => m.command),
   keygen: () => import('./keygen.js').then((m) => m.command),
   recover: () => import('./recover.js').then((m) => m.command),
