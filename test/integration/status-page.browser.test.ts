@@ -94,6 +94,20 @@ describe.skipIf(!haveChromium)('status page in headless Chromium', () => {
     expect(Number(await bac.locator('dd.cards-dealt').textContent())).toBeGreaterThan(100);
   }, 60_000);
 
+  it('shows the rejected frames of a device by reason, with the last one\'s redacted sample', async () => {
+    // the simulated shoe puts garbage on the line (garbageRate): the gateway rejects it as noise
+    const devices = async () => ((await (await fetch(`${gw.observability.httpUrl}/api/state`)).json()) as { tables: Array<{ table: string; devices: Record<string, { rejected: number; rejectsByReason: Record<string, number>; lastReject: { reason: string; sample: string } | null }> }> }).tables.find((t) => t.table === 'page-bac')!.devices['shoe-1'];
+    await expect.poll(async () => (await devices()).rejected, { timeout: 20_000 }).toBeGreaterThan(0);
+    const dev = page.locator('section.table[data-table="page-bac"] li.dev[data-device="shoe-1"]');
+    // the page gets the counters with the feed's `devices` event (every 2 s when they changed)
+    await expect.poll(() => dev.locator('.rejects').textContent(), { timeout: 20_000 }).toMatch(/^\d+ rejected$/);
+    const d = await devices();
+    const detail = await dev.locator('.rej-detail').textContent();
+    for (const reason of Object.keys(d.rejectsByReason)) expect(detail).toContain(reason);
+    expect(detail).toMatch(/ · last: \S+ /);
+    expect(await dev.locator('.rej-detail code.sample').count()).toBe(1);
+  }, 40_000);
+
   it.skipIf(!faceDownGame)('shows face-down cards as card backs while the round is dealt', async () => {
     const pok = page.locator('section.table[data-table="page-pok"]');
     await expect.poll(() => pok.locator('.round .card.back').count(), { timeout: 30_000 }).toBeGreaterThan(0);
