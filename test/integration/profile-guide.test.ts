@@ -62,9 +62,9 @@ describe('the profile guide in docs/DEVICES.md', () => {
     const r = await tablegw(['profile', 'check', 'acme-shoe.yaml', 'acme-shoe.capture.jsonl'], EXAMPLES);
     expect(r.code).toBe(0);
     expect(r.stdout.trimEnd()).toBe(shown.slice(1).join('\n'));
-    // the frames it shows are the shoe's: loaded, heartbeats, six cards, a misread, the cut card
+    // the frames it shows are the shoe's: loaded, heartbeats, six cards (one the rescan of a misread), the cut card
     const frames = decodeCapture(exampleProfile(), readCaptureFile(join(EXAMPLES, 'acme-shoe.capture.jsonl')).chunks).items.flatMap((i) => ('frame' in i ? [i.frame] : []));
-    expect(frames.map((f) => (f.type === 'CARD' ? f.card : f.type))).toEqual(['STATE', 'HB', '7H', 'KS', 'MISREAD', 'TD', 'QD', 'HB', 'CUT', 'JC', '5S']);
+    expect(frames.map((f) => (f.type === 'CARD' ? `${f.card}${f.rescan ? ' rescan' : ''}` : f.type))).toEqual(['STATE', 'HB', '7H', 'KS', 'MISREAD', 'TD rescan', 'QD', 'HB', 'CUT', 'JC', '5S']);
     expect(frames.map((f) => f.seq)).toEqual([0, 1, 2, 3, 4, 5, 7, 8, 9, 10, 11]);
   }, 60_000);
 
