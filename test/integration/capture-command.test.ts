@@ -92,6 +92,23 @@ describe.skipIf(!io.available)('tablegw capture over a real pty', () => {
     expect(missing.out()).toMatch(/cannot open \/dev\/tablegw-no-such-port/);
   }, 90_000);
 
+  it('a device that goes away during the capture ends it with exit 1, keeping what arrived', async () => {
+    const own = await createPtyPair();
+    try {
+      const out = join(await makeTempDir('teg-capture-'), 'unplugged.jsonl');
+      const r = cli(['capture', own.gatewayPath, '--out', out]);
+      await waitUntil('the recording to start', () => r.out().includes('recording '), r.out);
+      await own.write('*0;V#C2\r\n');
+      await waitUntil('the chunk in the file', () => chunkLines(out).length === 1, r.out);
+      await own.close(); // the cable is pulled: socat and the pty go away
+      expect(await r.exited).toBe(1);
+      expect(r.out()).toContain(`stopped (${own.gatewayPath} closed (device unplugged?)): 9 byte(s) in 1 chunk(s) written to ${out}`);
+      expect(parseCapture(readFileSync(out, 'utf8')).chunks.map((c) => c.bytes.toString('latin1'))).toEqual(['*0;V#C2\r\n']);
+    } finally {
+      await own.dispose();
+    }
+  }, 90_000);
+
   it('refuses bad options with exit 2 and says why', async () => {
     const r = cli(['capture', 'hid:zz:1', '--seconds', '1']);
     expect(await r.exited).toBe(2);
