@@ -35,6 +35,10 @@ export function checkProfile(ref: string): ProfileCheck {
   } catch (e) {
     return { ok: false, ref, file, code: 'profile-invalid', errors: [`${file}: not valid YAML: ${(e as Error).message.split('\n')[0]}`] };
   }
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    const what = data === null || data === undefined ? 'empty' : Array.isArray(data) ? 'a list' : `a ${typeof data}`;
+    return { ok: false, ref, file, code: 'profile-invalid', errors: [`${file}: is ${what}, not a profile: a profile is a YAML mapping with name:, talker:, framing: and messages: (docs/DEVICES.md)`] };
+  }
   try {
     return { ok: true, ref, file, profile: validateProfile(file, data) };
   } catch (e) {

@@ -40,6 +40,12 @@ describe('checkProfile', () => {
     const notYaml = join(dir, 'broken.yaml');
     writeFileSync(notYaml, 'name: [unclosed\n');
     expect(checkProfile(notYaml)).toMatchObject({ ok: false, code: 'profile-invalid', errors: [expect.stringMatching(/not valid YAML/)] });
+    const empty = join(dir, 'empty.yaml');
+    writeFileSync(empty, '');
+    expect(checkProfile(empty)).toMatchObject({ ok: false, code: 'profile-invalid', errors: [`${empty}: is empty, not a profile: a profile is a YAML mapping with name:, talker:, framing: and messages: (docs/DEVICES.md)`] });
+    const scalar = join(dir, 'scalar.yaml');
+    writeFileSync(scalar, 'hello\n');
+    expect(checkProfile(scalar)).toMatchObject({ ok: false, errors: [expect.stringContaining(': is a string, not a profile')] });
     expect(checkProfile('no-such-profile')).toMatchObject({ ok: false, code: 'profile-missing', errors: [expect.stringMatching(/^no shipped profile "no-such-profile" \(shipped: .*stx-etx-shoe/)] });
   });
 });
