@@ -109,10 +109,14 @@ describe.skipIf(!io.available)('tablegw capture over a real pty', () => {
     }
   }, 90_000);
 
-  it('refuses bad options with exit 2 and says why', async () => {
+  it('refuses bad options with exit 2 and says why; a HID device it cannot reach is exit 1', async () => {
     const r = cli(['capture', 'hid:zz:1', '--seconds', '1']);
     expect(await r.exited).toBe(2);
     expect(r.out()).toContain('a HID device is hid:VID:PID[:serial]');
+    // HID through the real node-hid: here either its native library is missing or no such device is attached
+    const hid = cli(['capture', 'hid:0c2e:0b61', '--seconds', '1', '--out', join(await makeTempDir('teg-capture-'), 'hid.jsonl')]);
+    expect(await hid.exited).toBe(1);
+    expect(hid.out()).toMatch(/tablegw capture: (HID cannot be used on this machine: node-hid|no HID device hid:0c2e:0b61 attached)/);
     const b = cli(['capture', '/dev/ttyUSB0', '--parity', 'maybe']);
     expect(await b.exited).toBe(2);
     expect(b.out()).toContain('--parity must be one of none, even, odd, mark, space');
