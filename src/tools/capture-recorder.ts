@@ -129,10 +129,12 @@ export async function startRecording(o: RecordOptions): Promise<Recording> {
   const src = o.source.kind === 'serial' ? await openSerial(o.source.path, o.serial) : await openHid(o.source, o.hidLoader ?? loadNodeHid);
   let fd: number;
   try {
-    fd = openSync(o.out, 'w');
+    // never over an earlier capture: it may be the only record of what a device sent
+    fd = openSync(o.out, 'wx');
   } catch (e) {
     await src.close();
-    throw new CaptureError('out-unwritable', `cannot write ${o.out}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new CaptureError('out-unwritable', code === 'EEXIST' ? `${o.out} already exists (a capture is never overwritten: give another --out)` : `cannot write ${o.out}: ${code ?? (e as Error).message}`);
   }
   const header: CaptureHeader = {
     format: 'tablegw-capture', version: 1, transport: o.source.kind, port: describeSource(o.source),

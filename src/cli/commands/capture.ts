@@ -19,7 +19,7 @@ live byte count. Stops after --seconds or on Ctrl-C (exit 0); exits 1 if the dev
 opened or goes away (what arrived is kept). Check the capture with:
   tablegw profile check <profile> <file>
   --seconds <n>    stop after n seconds (default: run until Ctrl-C)
-  --out <file>     the capture file (default capture-<date>-<time>.jsonl in this directory)
+  --out <file>     the capture file, never overwritten (default capture-<date>-<time>.jsonl here)
   --baud <rate>    serial speed (default 9600)
   --data-bits <n>  5, 6, 7 or 8 (default 8)
   --parity <p>     none, even, odd, mark or space (default none)

@@ -3,7 +3,7 @@
  * and recording from a HID device through an injected node-hid (no USB here).
  */
 import { EventEmitter } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { HidHandle, HidModule } from '../../../drivers/transports/hid-loader.js';
@@ -82,10 +82,17 @@ describe('recording a HID device (node-hid injected)', () => {
     expect(c.chunks).toEqual([{ t: 4.5, bytes: Buffer.from([1, 2, 3, 4, 5, 6, 7, 8]) }, { t: 10, bytes: Buffer.alloc(8, 9) }]);
   });
 
-  it('says clearly when there is no HID backend or no such device', async () => {
+  it('says clearly when there is no HID backend, no such device, or the file exists', async () => {
     const out = join(await makeTempDir('teg-capture-'), 'none.jsonl');
     const noBackend = startRecording({ source: parseCaptureSource('hid:0c2e:0b61'), serial: SERIAL, out, hidLoader: async () => { throw new Error('node-hid cannot load its native library: libusb-1.0.so.0: cannot open shared object file'); } });
     await expect(noBackend).rejects.toMatchObject({ code: 'no-hid-backend', message: expect.stringMatching(/^HID cannot be used on this machine: node-hid cannot load its native library: libusb/) });
+    const taken = join(await makeTempDir('teg-capture-'), 'earlier.jsonl');
+    writeFileSync(taken, 'an earlier capture\n');
+    const handle = new FakeHandle();
+    const overwrite = startRecording({ source: parseCaptureSource('hid:0c2e:0b61'), serial: SERIAL, out: taken, hidLoader: async () => ({ devicesAsync: async () => [{ vendorId: 0x0c2e, productId: 0x0b61, path: '/dev/hidraw1' }], openPath: async () => handle }) });
+    await expect(overwrite).rejects.toMatchObject({ code: 'out-unwritable', message: `${taken} already exists (a capture is never overwritten: give another --out)` });
+    expect(readFileSync(taken, 'utf8')).toBe('an earlier capture\n');
+    expect(handle.closed).toBe(true);
     const absent = startRecording({ source: parseCaptureSource('hid:0c2e:0b61'), serial: SERIAL, out, hidLoader: async () => ({ devicesAsync: async () => [], openPath: async () => { throw new Error('unreachable'); } }) });
     await expect(absent).rejects.toMatchObject({ code: 'hid-not-found', message: 'no HID device hid:0c2e:0b61 attached (tablegw devices lists what is)' });
   });
