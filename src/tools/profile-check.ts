@@ -110,6 +110,16 @@ export function verdict(s: DecodeSummary): string {
   return `${counts}: rejects by reason: ${byCount(s.rejectsByReason).map(([r, n]) => `${r} (${n})`).join(', ')}`;
 }
 
+/** where to look in the profile when most frames fail for this reason */
+export const REJECT_HINTS: Readonly<Record<string, string>> = {
+  'bad-checksum': 'the frames are cut right but fail the check: try another integrity.kind (xor8, sum8, lrc, ...) or integrity.covers',
+  malformed: 'the check value is not where the profile says: look at integrity.separator and integrity.format, and framing.start',
+  noise: 'bytes arrive outside frames: look at framing.start (and the serial speed: --baud)',
+  'too-long': 'no frame ends within framing.maxLength: look at framing.end or framing.length (and the serial speed)',
+  'unknown-type': 'the frames are cut and checked but no message pattern matches their body: look at messages[].pattern',
+  'bad-field': 'a pattern matches but a value does not read (a card code, a die, a ball): look at cards and the named groups',
+};
+
 /** the human report: every frame and reject with its time, then the summary */
 export function formatDecode(r: DecodeResult): string[] {
   const lines: string[] = [];
@@ -124,6 +134,10 @@ export function formatDecode(r: DecodeResult): string[] {
   lines.push(`frames by type: ${byCount(s.framesByType).map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`);
   lines.push(`rejects by reason: ${byCount(s.rejectsByReason).map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`);
   lines.push(verdict(s));
+  if (s.frames === 0 && s.rejects > 0) {
+    const hint = REJECT_HINTS[byCount(s.rejectsByReason)[0][0]];
+    if (hint) lines.push(`hint: ${hint}`);
+  }
   return lines;
 }
 

@@ -51,6 +51,7 @@ describe('tablegw profile on the command line', () => {
     const r = await tablegw(['profile', 'check', 'stx-etx-shoe', cap]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/0 frames, 5 rejects: this profile does not match what the device sends; most common: noise \(5\)/);
+    expect(r.stdout).toContain('hint: bytes arrive outside frames: look at framing.start (and the serial speed: --baud)');
   }, 60_000);
 
   it('check: an invalid profile is exit 65 with every key path; a missing one 66; a bad capture 65', async () => {

@@ -84,6 +84,8 @@ describe('decodeCapture', () => {
     expect(verdict(s)).toBe('0 frames, 6 rejects: this profile does not match what the device sends; most common: malformed (6)');
     const mixed = decodeCapture(stxEtx(), [chunk(0, 'garbage\x021,C,S_K*00\x03\x022,C,S_Q*00\x03')]).summary;
     expect(verdict(mixed)).toBe('0 frames, 3 rejects: this profile does not match what the device sends; most common: bad-checksum (2)');
+    expect(formatDecode(decodeCapture(stxEtx(), fourDigit)).at(-1)).toBe('hint: the check value is not where the profile says: look at integrity.separator and integrity.format, and framing.start');
+    expect(formatDecode(decodeCapture(stxEtx(), [chunk(0, '\x021,C,S_K*37\x03')])).at(-1)).toMatch(/^1 frame, 0 rejects/); // no hint when frames decode
     expect(verdict(decodeCapture(stxEtx(), [chunk(0, '\x021,C,S_K*37')]).summary)).toMatch(/^0 frames, 0 rejects: the capture holds no complete frame \(11 bytes\)/);
     expect(verdict(decodeCapture(stxEtx(), []).summary)).toMatch(/the capture is empty/);
   });
