@@ -120,6 +120,12 @@ export const REJECT_HINTS: Readonly<Record<string, string>> = {
   'bad-field': 'a pattern matches but a value does not read (a card code, a die, a ball): look at cards and the named groups',
 };
 
+/** the hint for a capture that decoded to nothing (null when frames decoded) */
+export function hintFor(s: DecodeSummary): string | null {
+  if (s.frames > 0 || s.rejects === 0) return null;
+  return REJECT_HINTS[byCount(s.rejectsByReason)[0][0]] ?? null;
+}
+
 /** the human report: every frame and reject with its time, then the summary */
 export function formatDecode(r: DecodeResult): string[] {
   const lines: string[] = [];
@@ -134,10 +140,8 @@ export function formatDecode(r: DecodeResult): string[] {
   lines.push(`frames by type: ${byCount(s.framesByType).map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`);
   lines.push(`rejects by reason: ${byCount(s.rejectsByReason).map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`);
   lines.push(verdict(s));
-  if (s.frames === 0 && s.rejects > 0) {
-    const hint = REJECT_HINTS[byCount(s.rejectsByReason)[0][0]];
-    if (hint) lines.push(`hint: ${hint}`);
-  }
+  const hint = hintFor(s);
+  if (hint) lines.push(`hint: ${hint}`);
   return lines;
 }
 

@@ -43,6 +43,7 @@ describe('tablegw profile on the command line', () => {
     const doc = JSON.parse(j.stdout);
     expect(doc.profile).toMatchObject({ valid: true, name: 'stx-etx-shoe', talker: 'SHOE' });
     expect(doc.capture.summary).toMatchObject({ frames: 1, rejects: 1, framesByType: { CARD: 1 }, rejectsByReason: { 'bad-checksum': 1 } });
+    expect(doc.capture).toMatchObject({ verdict: '1 frame, 1 reject: rejects by reason: bad-checksum (1)', hint: null });
     expect(doc.capture.items[1]).toEqual({ t: 35.5, reject: { reason: 'bad-checksum', raw: '\\x022,C,H_10*00\\x03' } });
   }, 60_000);
 

@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import { hex4 } from '../../../drivers/transports/hid-loader.js';
 import { CaptureFileError, readCaptureFile } from '../../tools/capture-file.js';
-import { checkProfile, decodeCapture, formatDecode, listShippedProfiles } from '../../tools/profile-check.js';
+import { checkProfile, decodeCapture, formatDecode, hintFor, listShippedProfiles, verdict } from '../../tools/profile-check.js';
 import type { CliCommand } from './index.js';
 
 /** exit codes of `profile check` (documented in the help and docs/DEVICES.md) */
@@ -70,7 +70,7 @@ async function runCheck(argv: string[]): Promise<number> {
   }
   const r = decodeCapture(p, capture.chunks);
   if (values.json) {
-    console.log(JSON.stringify({ profile: profileInfo, capture: { file: captureFile, valid: true, header: capture.header, items: r.items, summary: r.summary } }, null, 2));
+    console.log(JSON.stringify({ profile: profileInfo, capture: { file: captureFile, valid: true, header: capture.header, items: r.items, summary: r.summary, verdict: verdict(r.summary), hint: hintFor(r.summary) } }, null, 2));
   } else {
     console.log(`${check.file}: valid profile "${p.name}" (${p.talker})`);
     console.log(`${captureFile}: ${capture.header.port}, started ${capture.header.startedAt}`);
