@@ -72,6 +72,8 @@ export class DeviceDriver {
   /** frames rejected since start */
   rejectedTotal = 0;
   framesTotal = 0;
+  private rejectsByReason: Record<string, number> = {};
+  private lastRejectSeen: { reason: string; sample: string } | null = null;
 
   constructor(private readonly opts: DeviceDriverOptions) {
     this.seq = opts.seqModulus === 0 ? null : new SeqTracker(opts.seqModulus ?? 65536);
@@ -104,6 +106,16 @@ export class DeviceDriver {
     }));
     this.subs.push(t.data$.subscribe((chunk) => this.onBytes(chunk)));
     t.start();
+  }
+
+  /** frames rejected since start, by reason (cumulative; the `bad-frame` alert counts per window) */
+  get rejectedByReason(): Readonly<Record<string, number>> {
+    return { ...this.rejectsByReason };
+  }
+
+  /** the last reject: its reason and its sample, redacted like the alert's (no card value) */
+  get lastReject(): { reason: string; sample: string } | null {
+    return this.lastRejectSeen;
   }
 
   /** the last SEQ accepted, undefined before any (or with no SEQ checks) */
@@ -228,6 +240,8 @@ export class DeviceDriver {
     this.badReasons[r.reason] = (this.badReasons[r.reason] ?? 0) + 1;
     // the sample may be a corrupted face-down card frame: its values never leave (redact.ts)
     this.lastBadRaw = redactSample(r.raw);
+    this.rejectsByReason[r.reason] = (this.rejectsByReason[r.reason] ?? 0) + 1;
+    this.lastRejectSeen = { reason: r.reason, sample: this.lastBadRaw };
     if (!this.badWindow) this.flushBadFrames();
   }
 

@@ -1,7 +1,8 @@
 /**
- * `npm run docs:api`: writes docs/asyncapi.json, docs/config.schema.json and docs/CONFIG.md from
- * the zod schemas. Deterministic: the message examples come from docs/api-examples.json (on a
- * fixed clock), so running it twice, or in CI, leaves no diff (.ci/run checks that).
+ * `npm run docs:api`: writes docs/asyncapi.json, docs/config.schema.json, docs/CONFIG.md and
+ * docs/profile.schema.json (device profiles) from the zod schemas. Deterministic: the message
+ * examples come from docs/api-examples.json (on a fixed clock), so running it twice, or in CI,
+ * leaves no diff (.ci/run checks that).
  * `npm run docs:api -- --capture` records new examples from a fresh simulator run of the demo's
  * tables (fast mode, fixed seeds), puts them on the fixed clock and rewrites api-examples.json.
  */
@@ -10,11 +11,13 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildAsyncApi, buildConfigReference, buildConfigSchema, pickExamples, toJsonText, type Examples } from './api-docs.js';
 import { captureSimulatorMessages } from './capture.js';
+import { buildProfileSchema } from './profile-json-schema.js';
 
 const ROOT = PROJECT_ROOT;
 export const ASYNCAPI_FILE = join(ROOT, 'docs', 'asyncapi.json');
 export const CONFIG_SCHEMA_FILE = join(ROOT, 'docs', 'config.schema.json');
 export const CONFIG_REFERENCE_FILE = join(ROOT, 'docs', 'CONFIG.md');
+export const PROFILE_SCHEMA_FILE = join(ROOT, 'docs', 'profile.schema.json');
 export const EXAMPLES_FILE = join(ROOT, 'docs', 'api-examples.json');
 
 async function main(): Promise<void> {
@@ -31,7 +34,8 @@ async function main(): Promise<void> {
   writeFileSync(ASYNCAPI_FILE, toJsonText(buildAsyncApi(examples)));
   writeFileSync(CONFIG_SCHEMA_FILE, toJsonText(buildConfigSchema()));
   writeFileSync(CONFIG_REFERENCE_FILE, buildConfigReference());
-  console.log(`wrote ${ASYNCAPI_FILE}, ${CONFIG_SCHEMA_FILE} and ${CONFIG_REFERENCE_FILE}`);
+  writeFileSync(PROFILE_SCHEMA_FILE, toJsonText(buildProfileSchema()));
+  console.log(`wrote ${ASYNCAPI_FILE}, ${CONFIG_SCHEMA_FILE}, ${CONFIG_REFERENCE_FILE} and ${PROFILE_SCHEMA_FILE}`);
 }
 
 main().then(() => process.exit(0), (e: unknown) => {

@@ -67,6 +67,16 @@ export class GatewayMetrics {
     });
     driverCounter('tablegw_device_frames_total', 'Valid frames received from each device since the gateway started', (d) => d.framesTotal);
     driverCounter('tablegw_device_bad_frames_total', 'Frames rejected (checksum, framing, unknown type, ...) from each device', (d) => d.rejectedTotal);
+    new Counter({
+      name: 'tablegw_device_rejects_total', help: 'Frames rejected from each device since the gateway started, by reason (bad-checksum, malformed, noise, too-long, unknown-type, bad-field, ...)',
+      labelNames: ['table', 'device', 'reason'] as const, registers,
+      collect() {
+        this.reset();
+        each((t) => {
+          for (const d of t.runtime.drivers) for (const [reason, n] of Object.entries(d.rejectedByReason ?? {})) this.inc({ table: t.id, device: d.deviceId, reason }, n);
+        });
+      },
+    });
     driverCounter('tablegw_device_duplicate_frames_total', 'Retransmitted frames dropped as duplicates (same SEQ) from each device', (d) => d.duplicates);
 
     new Gauge({

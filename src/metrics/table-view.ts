@@ -12,6 +12,10 @@ export interface DriverCounters {
   readonly framesTotal: number;
   readonly rejectedTotal: number;
   readonly duplicates: number;
+  /** rejects since start by reason (`bad-checksum`, `noise`, ...); absent for a driver that does not count them */
+  readonly rejectedByReason?: Readonly<Record<string, number>>;
+  /** the last reject with its redacted sample (never a card value) */
+  readonly lastReject?: { readonly reason: string; readonly sample: string } | null;
 }
 
 export interface TableView {

@@ -64,6 +64,10 @@ body { padding-bottom:30px; }
 .dev.state-disconnected .dot, .dev.state-fault .dot { background:var(--crit); }
 .dev .kind { color:var(--dim); font-size:12px; }
 .dev .state { font-weight:600; margin-left:auto; }
+.dev { flex-wrap:wrap; }
+.dev .rejects { color:var(--warn); font-size:12px; } .dev .rejects.only { color:var(--crit); font-weight:600; }
+.dev .rej-detail { flex-basis:100%; color:var(--dim); font-size:12px; padding-left:18px; overflow-wrap:anywhere; }
+.dev .rej-detail code { color:var(--fg, inherit); }
 dl.shoe { display:grid; grid-template-columns:auto auto; gap:2px 12px; margin:0; }
 dl.shoe dt { color:var(--dim); } dl.shoe dd { margin:0; font-variant-numeric:tabular-nums; }
 .round { border:1px solid var(--line); border-radius:8px; padding:8px 10px; margin:8px 0; min-height:92px; }
@@ -121,7 +125,7 @@ function cardEl(c) {
 function tableOf(id, game) {
   var t = tables[id];
   if (!t) {
-    t = tables[id] = { id: id, game: game, connected: false, retained: {}, results: [], alerts: [] };
+    t = tables[id] = { id: id, game: game, connected: false, retained: {}, results: [], alerts: [], devices: {} };
     order.push(id);
   }
   return t;
@@ -218,8 +222,10 @@ function renderCard(t) {
   c.appendChild(l3);
   var devs = Object.keys(t.retained).filter(function (k) { return k.indexOf('devices/') === 0; }).map(function (k) { return t.retained[k]; });
   var down = devs.filter(function (d) { return d.state !== 'connected'; });
+  var rejecting = devs.filter(function (d) { var dc = (t.devices || {})[d.deviceId]; return d.state === 'connected' && dc && dc.onlyRejects; });
   var l4 = el('div', 'line'); l4.appendChild(el('span', 'k', 'devices'));
-  l4.appendChild(el('span', 'devs', devs.length ? (down.length ? down.map(function (d) { return d.deviceId + ' ' + d.state; }).join(', ') : devs.length + ' connected') : 'none reported'));
+  var bad = down.map(function (d) { return d.deviceId + ' ' + d.state; }).concat(rejecting.map(function (d) { return d.deviceId + ' only rejects'; }));
+  l4.appendChild(el('span', 'devs', devs.length ? (bad.length ? bad.join(', ') : devs.length + ' connected') : 'none reported'));
   c.appendChild(l4);
   var l5 = el('div', 'line'); l5.appendChild(el('span', 'k', 'alerts'));
   var chips = el('span', 'chips');
@@ -300,6 +306,18 @@ function render(t) {
     var st = el('span', 'state', d.state);
     if (d.detail) st.title = d.detail;
     li.appendChild(st);
+    var dc = (t.devices || {})[d.deviceId];
+    if (dc && dc.rejected) {
+      // rejected frames: by reason, and the last one's sample (redacted by the gateway: no card value)
+      li.dataset.rejects = String(dc.rejected);
+      li.appendChild(el('span', 'rejects' + (dc.onlyRejects ? ' only' : ''), dc.onlyRejects ? 'only rejects (' + dc.rejected + ')' : dc.rejected + ' rejected'));
+      var why = el('span', 'rej-detail', Object.keys(dc.rejectsByReason).sort(function (a, b) { return dc.rejectsByReason[b] - dc.rejectsByReason[a]; }).map(function (r) { return r + ' ' + dc.rejectsByReason[r]; }).join(', '));
+      if (dc.lastReject) {
+        why.appendChild(document.createTextNode(' \u00b7 last: ' + dc.lastReject.reason + ' '));
+        why.appendChild(el('code', 'sample', dc.lastReject.sample));
+      }
+      li.appendChild(why);
+    }
     ul.appendChild(li);
   });
   if (!ul.children.length) ul.appendChild(el('li', 'empty', 'no device reported yet'));
@@ -421,7 +439,7 @@ function connect() {
     document.getElementById('floor').textContent = '';
     s.tables.forEach(function (x) {
       var t = tableOf(x.table, x.game);
-      t.connected = x.connected; t.broker = x.broker; t.retained = x.retained; t.results = x.results; t.alerts = x.alerts;
+      t.connected = x.connected; t.broker = x.broker; t.retained = x.retained; t.results = x.results; t.alerts = x.alerts; t.devices = x.devices || {};
       render(t);
     });
     refilter();
@@ -429,6 +447,11 @@ function connect() {
     document.body.dataset.ready = '1';
   });
   es.addEventListener('msg', function (e) { onMsg(JSON.parse(e.data)); });
+  es.addEventListener('devices', function (e) {
+    var m = JSON.parse(e.data);
+    tableOf(m.table).devices = m.devices || {};
+    markDirty(m.table);
+  });
   es.addEventListener('link', function (e) {
     var m = JSON.parse(e.data);
     var t = tableOf(m.table);

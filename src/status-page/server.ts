@@ -4,7 +4,8 @@
  * cards as they are dealt, so expose it on the floor network only deliberately (docs/OPERATIONS.md).
  *
  *   GET /            the status page (one self-contained HTML file: no CDN, no external assets)
- *   GET /events      SSE: `snapshot` (retained state of every table) on connect, then `msg` / `link`
+ *   GET /events      SSE: `snapshot` (retained state of every table) on connect, then `msg` / `link` /
+ *                    `devices` (a table's device counters: frames, rejects by reason, last reject)
  *   GET /api/state   the same snapshot as JSON
  *   GET /api/info    the gateway: id, version, tables and devices (as its retained MQTT `info`)
  *   GET /metrics     Prometheus metrics

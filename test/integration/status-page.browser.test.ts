@@ -16,6 +16,8 @@ import { cardGame } from '../../src/games/registry.js';
 import { silentLogger } from '../../src/log.js';
 import { CHROMIUM, haveChromium, openHeadlessPage, type HeadlessPage } from '../helpers/chromium.js';
 import { freePort } from '../../src/harness/free-port.js';
+import { createPtyPair, type PtyPair } from '../../src/harness/pty-pair.js';
+import { hasCommand } from '../../src/harness/commands.js';
 import { requireRealIo } from '../helpers/real-io.js';
 import { cleanupTempDirs, makeTempDir } from '../../src/harness/temp-dir.js';
 
@@ -31,9 +33,12 @@ describe.skipIf(!haveChromium)('status page in headless Chromium', () => {
   let gw: Gateway;
   let chrome: HeadlessPage;
   let page: Page;
+  /** a serial shoe on a pty that will send only garbage (needs socat) */
+  let rejecting: PtyPair | undefined;
 
   beforeAll(async () => {
     const dataDir = await makeTempDir('teg-page-');
+    if (hasCommand('socat')) rejecting = await createPtyPair();
     const tables: unknown[] = [{
       id: 'page-bac', game: 'baccarat', decks: 8,
       devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'simulator', seed: 'page', cardIntervalMs: 0, roundIntervalMs: 0, faults: { misreadRate: 0.03, garbageRate: 0.02 } } }],
@@ -43,6 +48,9 @@ describe.skipIf(!haveChromium)('status page in headless Chromium', () => {
         id: 'page-pok', game: faceDownGame,
         devices: [{ id: 'shoe-2', kind: 'card-shoe', transport: { type: 'simulator', seed: 'page-pok', cardIntervalMs: 150, roundIntervalMs: 300 } }],
       });
+    }
+    if (rejecting) {
+      tables.push({ id: 'page-rej', game: 'baccarat', devices: [{ id: 'shoe-9', kind: 'card-shoe', staleAfterMs: 0, transport: { type: 'serial', path: rejecting.gatewayPath } }] });
     }
     const cfg = validateConfig({
       mqtt: { url: 'embedded', protocolVersion: 4 },
@@ -60,6 +68,7 @@ describe.skipIf(!haveChromium)('status page in headless Chromium', () => {
   afterAll(async () => {
     await chrome?.close();
     await gw?.stop();
+    await rejecting?.dispose();
     await cleanupTempDirs();
   });
 
@@ -93,6 +102,42 @@ describe.skipIf(!haveChromium)('status page in headless Chromium', () => {
     // the shoe box follows the retained shoe message
     expect(Number(await bac.locator('dd.cards-dealt').textContent())).toBeGreaterThan(100);
   }, 60_000);
+
+  it('shows the rejected frames of a device by reason, with the last one\'s redacted sample', async () => {
+    // the simulated shoe puts garbage on the line (garbageRate): the gateway rejects it as noise
+    const devices = async () => ((await (await fetch(`${gw.observability.httpUrl}/api/state`)).json()) as { tables: Array<{ table: string; devices: Record<string, { rejected: number; rejectsByReason: Record<string, number>; lastReject: { reason: string; sample: string } | null }> }> }).tables.find((t) => t.table === 'page-bac')!.devices['shoe-1'];
+    await expect.poll(async () => (await devices()).rejected, { timeout: 20_000 }).toBeGreaterThan(0);
+    const dev = page.locator('section.table[data-table="page-bac"] li.dev[data-device="shoe-1"]');
+    // the page gets the counters with the feed's `devices` event (every 2 s when they changed)
+    await expect.poll(() => dev.locator('.rejects').textContent(), { timeout: 20_000 }).toMatch(/^\d+ rejected$/);
+    const d = await devices();
+    const detail = await dev.locator('.rej-detail').textContent();
+    for (const reason of Object.keys(d.rejectsByReason)) expect(detail).toContain(reason);
+    expect(detail).toMatch(/ · last: \S+ /);
+    expect(await dev.locator('.rej-detail code.sample').count()).toBe(1);
+  }, 40_000);
+
+  it('shows a device that sends only rejects as such, on its table and on the floor card', async () => {
+    if (!rejecting) throw new Error('socat is missing: the only-rejects table cannot be wired');
+    // a shoe at the wrong speed, or another format: every line is rejected; the card codes in it never show
+    const dev = page.locator('section.table[data-table="page-rej"] li.dev[data-device="shoe-9"]');
+    await expect.poll(() => dev.locator('.state').textContent(), { timeout: 15_000 }).toBe('connected');
+    // (a four-digit shoe and an STX/ETX shoe wired to a reference-protocol device)
+    await rejecting.write(Buffer.from('C1130,1B\r\n\x021,C,S_K*37\x03\r\nC2120,1A\r\n', 'latin1'));
+    await expect.poll(() => dev.locator('.rejects.only').textContent(), { timeout: 20_000 }).toMatch(/^only rejects \(\d+\)$/);
+    type Counters = { frames: number; rejected: number; onlyRejects: boolean; rejectsByReason: Record<string, number> };
+    const counters = async () => ((await (await fetch(`${gw.observability.httpUrl}/api/state`)).json()) as { tables: Array<{ table: string; devices: Record<string, Counters> }> }).tables.find((t) => t.table === 'page-rej')!.devices['shoe-9'];
+    await expect.poll(async () => (await counters()).rejected, { timeout: 20_000 }).toBe(3);
+    const c = await counters();
+    expect(c).toMatchObject({ frames: 0, onlyRejects: true });
+    const byReason = Object.entries(c.rejectsByReason).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([r, n]) => `${r} ${n}`);
+    // the page catches up with the next `devices` event
+    await expect.poll(async () => (await dev.locator('.rej-detail').textContent())?.split(' · ')[0].split(', ').sort(), { timeout: 20_000 }).toEqual(byReason.sort());
+    const detail = await dev.locator('.rej-detail').textContent();
+    expect(detail).toMatch(/ · last: \S+ /);
+    expect(detail).not.toMatch(/1130|2120|S_K/);
+    await expect.poll(() => page.locator('.tcard[data-table="page-rej"] .devs').textContent(), { timeout: 10_000 }).toBe('shoe-9 only rejects');
+  }, 40_000);
 
   it.skipIf(!faceDownGame)('shows face-down cards as card backs while the round is dealt', async () => {
     const pok = page.locator('section.table[data-table="page-pok"]');

@@ -6,6 +6,7 @@ import { readdirSync, readlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { hex4, loadNodeHid, type HidDeviceInfo } from '../../../drivers/transports/hid-loader.js';
+import { listShippedProfiles } from '../../tools/profile-check.js';
 import type { CliCommand } from './index.js';
 
 export interface SerialPortInfo {
@@ -19,10 +20,41 @@ export interface SerialPortInfo {
 
 export type Listing<T> = { ok: true; items: T[]; note?: string } | { ok: false; error: string };
 
+/** what `devices` needs of a profile to suggest it: its name, talker and the USB ids it lists */
+export interface ProfileUsbIds {
+  name: string;
+  talker?: string;
+  usb: ReadonlyArray<{ vendorId: number; productId: number }>;
+}
+
+/** the device kind a profile's talker feeds */
+const KIND_OF_TALKER: Record<string, string> = { SHOE: 'card-shoe', RFID: 'rfid-shoe', SHUF: 'shuffler', DICE: 'dice-sensor', BALL: 'ball-reader' };
+
+/** the shipped profiles whose `usb:` list has this vendor/product id (numbers, or hex text as serialport gives them) */
+export function profilesForUsbId(vendorId: number | string | undefined, productId: number | string | undefined, profiles: readonly ProfileUsbIds[]): ProfileUsbIds[] {
+  const num = (v: number | string | undefined): number => (typeof v === 'number' ? v : v && /^(?:0x)?[0-9a-fA-F]{1,4}$/.test(v) ? Number.parseInt(v.replace(/^0x/i, ''), 16) : Number.NaN);
+  const vid = num(vendorId);
+  const pid = num(productId);
+  if (Number.isNaN(vid) || Number.isNaN(pid)) return [];
+  return profiles.filter((p) => p.usb.some((u) => u.vendorId === vid && u.productId === pid));
+}
+
+/** the `profile:` line (and `kind:` hint) for a serial device whose USB id a shipped profile lists */
+function profileLines(matches: readonly ProfileUsbIds[], usbId: string): string[] {
+  if (matches.length === 0) return [];
+  const [first, ...others] = matches;
+  const kind = first.talker ? KIND_OF_TALKER[first.talker] : undefined;
+  const lines = [`    profile: ${first.name}${kind ? `   # the shipped profile for usb ${usbId}; kind: ${kind}` : `   # the shipped profile for usb ${usbId}`}`];
+  if (others.length) lines.push(`    (also listed by: ${others.map((o) => o.name).join(', ')}; tablegw profile check <name> <capture> tells which fits)`);
+  return lines;
+}
+
 const HELP = `Usage: tablegw devices [--json]
 
 Lists serial ports (USB-serial adapters, USB-CDC devices) and USB HID devices (barcode scanners,
 HID dice sensors), each with the exact config snippet to paste under a table's devices: list.
+When a device's USB vendor/product id is in a shipped profile's usb: list, the snippet names that
+profile (profile: <name>); tablegw profile list shows the shipped profiles.
   --json   machine-readable output
 
 A card shoe, RFID shoe, shuffler, dice sensor or ball reader on a serial line:
@@ -90,7 +122,7 @@ function hidGuess(d: HidDeviceInfo): string {
 }
 
 /** The human listing (pure: the listings come in). */
-export function formatDevices(serial: Listing<SerialPortInfo>, hid: Listing<HidDeviceInfo>, byId: ReadonlyMap<string, string> = new Map()): string {
+export function formatDevices(serial: Listing<SerialPortInfo>, hid: Listing<HidDeviceInfo>, byId: ReadonlyMap<string, string> = new Map(), profiles: readonly ProfileUsbIds[] = []): string {
   const lines: string[] = [];
   lines.push('Serial ports');
   if (!serial.ok) lines.push(`  cannot list serial ports: ${serial.error}`);
@@ -102,6 +134,7 @@ export function formatDevices(serial: Listing<SerialPortInfo>, hid: Listing<HidD
       const what = [p.manufacturer, p.vendorId && p.productId ? `usb ${p.vendorId}:${p.productId}` : '', p.serialNumber ? `serial ${p.serialNumber}` : ''].filter(Boolean).join(', ');
       lines.push(`  ${p.path}${what ? `  (${what})` : ''}`);
       lines.push(`    transport: { type: serial, path: ${yamlString(stable ?? p.path)}, baudRate: 9600 }`);
+      lines.push(...profileLines(profilesForUsbId(p.vendorId, p.productId, profiles), `${p.vendorId}:${p.productId}`));
       if (stable) lines.push(`    (${stable} stays the same when the adapter is re-plugged; ${p.path} may not)`);
     }
   }
@@ -126,6 +159,8 @@ export function formatDevices(serial: Listing<SerialPortInfo>, hid: Listing<HidD
       lines.push(`  ${hex4(d.vendorId)}:${hex4(d.productId)}  ${name}${d.path ? `  at ${d.path}` : ''}${guess ? `\n    ${guess}` : ''}`);
       const sn = d.serialNumber ? `, serialNumber: ${JSON.stringify(d.serialNumber)}` : '';
       lines.push(`    transport: { type: hid, vendorId: ${hex4(d.vendorId)}, productId: ${hex4(d.productId)}${sn} }`);
+      const matches = profilesForUsbId(d.vendorId, d.productId, profiles);
+      if (matches.length) lines.push(`    (shipped profile ${matches.map((m) => m.name).join(', ')} lists this id, but profiles describe serial lines: use its USB-serial / CDC mode)`);
     }
   }
   return lines.join('\n');
@@ -141,8 +176,11 @@ export const command: CliCommand = {
       return 0;
     }
     const [serial, hid] = await Promise.all([listSerialPorts(), listHidDevices()]);
-    if (values.json) console.log(JSON.stringify({ serial, hid }, null, 2));
-    else console.log(formatDevices(serial, hid, byIdLinks()));
+    const profiles = listShippedProfiles().filter((p) => p.usb.length > 0);
+    if (values.json) {
+      const withProfiles = <T extends { vendorId?: number | string; productId?: number | string }>(l: Listing<T>) => (l.ok ? { ...l, items: l.items.map((d) => ({ ...d, profiles: profilesForUsbId(d.vendorId, d.productId, profiles).map((p) => p.name) })) } : l);
+      console.log(JSON.stringify({ serial: withProfiles(serial), hid: withProfiles(hid) }, null, 2));
+    } else console.log(formatDevices(serial, hid, byIdLinks(), profiles));
     return 0;
   },
 };

@@ -14,6 +14,8 @@ export const COMMANDS: Record<string, () => Promise<CliCommand>> = {
   replay: () => import('./replay.js').then((m) => m.command),
   scenario: () => import('./scenario.js').then((m) => m.command),
   devices: () => import('./devices.js').then((m) => m.command),
+  capture: () => import('./capture.js').then((m) => m.command),
+  profile: () => import('./profile.js').then((m) => m.command),
   verify: () => import('./verify.js').then((m) => m.command),
   keygen: () => import('./keygen.js').then((m) => m.command),
   recover: () => import('./recover.js').then((m) => m.command),

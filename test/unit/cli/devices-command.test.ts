@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDevices, listHidDevices, listSerialPorts } from '../../../src/cli/commands/devices.js';
+import { formatDevices, listHidDevices, listSerialPorts, profilesForUsbId, type ProfileUsbIds } from '../../../src/cli/commands/devices.js';
 import { COMMANDS } from '../../../src/cli/commands/index.js';
 
 describe('tablegw devices', () => {
@@ -27,6 +27,40 @@ describe('tablegw devices', () => {
     expect(text).toMatch(/Serial ports\n {2}none found/);
     expect(text).toMatch(/HID cannot be used on this machine: node-hid cannot load its native library: libusb/);
     expect(formatDevices({ ok: false, error: 'spawn udevadm ENOENT' }, { ok: true, items: [] })).toMatch(/cannot list serial ports: spawn udevadm ENOENT[\s\S]*USB HID devices\n {2}none found/);
+  });
+
+  const PROFILES: ProfileUsbIds[] = [
+    { name: 'acme-shoe', talker: 'SHOE', usb: [{ vendorId: 0x1209, productId: 0x0007 }] },
+    { name: 'acme-shoe-v2', talker: 'SHOE', usb: [{ vendorId: 0x1209, productId: 0x0007 }, { vendorId: 0x1209, productId: 0x0008 }] },
+    { name: 'acme-dice', talker: 'DICE', usb: [{ vendorId: 0x1209, productId: 0xd1ce }] },
+  ];
+
+  it('matches USB ids given as serialport hex text or node-hid numbers', () => {
+    expect(profilesForUsbId('1209', '0007', PROFILES).map((p) => p.name)).toEqual(['acme-shoe', 'acme-shoe-v2']);
+    expect(profilesForUsbId('1209', '0008', PROFILES).map((p) => p.name)).toEqual(['acme-shoe-v2']);
+    expect(profilesForUsbId(0x1209, 0xd1ce, PROFILES).map((p) => p.name)).toEqual(['acme-dice']);
+    expect(profilesForUsbId('0403', '6001', PROFILES)).toEqual([]);
+    expect(profilesForUsbId(undefined, undefined, PROFILES)).toEqual([]);
+    expect(profilesForUsbId('zz', '0007', PROFILES)).toEqual([]);
+  });
+
+  it('suggests the shipped profile whose usb: list has a serial device\'s id, with its kind, in the snippet', () => {
+    const text = formatDevices(
+      { ok: true, items: [
+        { path: '/dev/ttyACM0', manufacturer: 'Acme', vendorId: '1209', productId: '0008' },
+        { path: '/dev/ttyACM1', manufacturer: 'Acme', vendorId: '1209', productId: '0007' },
+        { path: '/dev/ttyUSB0', manufacturer: 'FTDI', vendorId: '0403', productId: '6001' },
+      ] },
+      { ok: true, items: [{ vendorId: 0x1209, productId: 0xd1ce, path: '/dev/hidraw2', usagePage: 0xff00, usage: 1 }] },
+      new Map(),
+      PROFILES,
+    );
+    expect(text).toContain('  /dev/ttyACM0  (Acme, usb 1209:0008)\n    transport: { type: serial, path: /dev/ttyACM0, baudRate: 9600 }\n    profile: acme-shoe-v2   # the shipped profile for usb 1209:0008; kind: card-shoe\n');
+    expect(text).toContain('    profile: acme-shoe   # the shipped profile for usb 1209:0007; kind: card-shoe\n    (also listed by: acme-shoe-v2;');
+    // an adapter no profile lists gets no profile line
+    expect(text).toMatch(/\/dev\/ttyUSB0 {2}\(FTDI, usb 0403:6001\)\n {4}transport: \{ type: serial, path: \/dev\/ttyUSB0, baudRate: 9600 \}\n\n/);
+    expect(text).toContain('(shipped profile acme-dice lists this id, but profiles describe serial lines');
+    expect(text.match(/profile: /g)).toHaveLength(2);
   });
 
   it('is registered, and listing on this machine never throws', async () => {

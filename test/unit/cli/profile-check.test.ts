@@ -1,0 +1,107 @@
+/**
+ * `tablegw profile check` / `profile list` as functions (src/tools/profile-check.ts): the gateway's
+ * own schema and decoder on a profile and a capture, chunk by chunk, and the verdicts an installer
+ * reads.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { shippedProfiles } from '../../../src/config/device-profiles.js';
+import { checkProfile, decodeCapture, formatDecode, frameText, leadingComment, listShippedProfiles, verdict } from '../../../src/tools/profile-check.js';
+import { cleanupTempDirs, makeTempDir } from '../../../src/harness/temp-dir.js';
+
+afterAll(cleanupTempDirs);
+
+const chunk = (t: number, s: string) => ({ t, bytes: Buffer.from(s, 'latin1') });
+
+function stxEtx() {
+  const c = checkProfile('stx-etx-shoe');
+  if (!c.ok) throw new Error(c.errors.join('\n'));
+  return c.profile;
+}
+
+describe('checkProfile', () => {
+  it('takes a shipped name or a path, and names every mistake with its key path', async () => {
+    const ok = checkProfile('stx-etx-shoe');
+    expect(ok).toMatchObject({ ok: true, file: 'drivers/profiles/shipped/stx-etx-shoe.yaml', profile: { name: 'stx-etx-shoe', talker: 'SHOE' } });
+    const dir = await makeTempDir('teg-profile-');
+    const bad = join(dir, 'bad.yaml');
+    writeFileSync(bad, 'name: bad\ntalker: SHOE\nframing: { start: "\\u0002" }\nintegrity: { kind: crc32 }\nmessages:\n  - { name: card, pattern: "(?<seq>\\\\d+),C", type: CARD, seq: sq }\n');
+    const r = checkProfile(bad);
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.code).toBe('profile-invalid');
+    expect(r.errors).toEqual([
+      `${bad}: framing: needs "end" or "length"`,
+      expect.stringMatching(new RegExp(`^${bad}: integrity\\.kind: `)),
+      `${bad}: messages.card.pattern: needs a named group "card"`,
+      `${bad}: messages.card.seq: names no group of the pattern ("sq")`,
+    ]);
+    const notYaml = join(dir, 'broken.yaml');
+    writeFileSync(notYaml, 'name: [unclosed\n');
+    expect(checkProfile(notYaml)).toMatchObject({ ok: false, code: 'profile-invalid', errors: [expect.stringMatching(/not valid YAML/)] });
+    const empty = join(dir, 'empty.yaml');
+    writeFileSync(empty, '');
+    expect(checkProfile(empty)).toMatchObject({ ok: false, code: 'profile-invalid', errors: [`${empty}: is empty, not a profile: a profile is a YAML mapping with name:, talker:, framing: and messages: (docs/DEVICES.md)`] });
+    const scalar = join(dir, 'scalar.yaml');
+    writeFileSync(scalar, 'hello\n');
+    expect(checkProfile(scalar)).toMatchObject({ ok: false, errors: [expect.stringContaining(': is a string, not a profile')] });
+    expect(checkProfile('no-such-profile')).toMatchObject({ ok: false, code: 'profile-missing', errors: [expect.stringMatching(/^no shipped profile "no-such-profile" \(shipped: .*stx-etx-shoe/)] });
+  });
+});
+
+describe('decodeCapture', () => {
+  it('decodes chunk by chunk: a frame split over two chunks is one frame, at the time of its last chunk', () => {
+    const r = decodeCapture(stxEtx(), [chunk(0, 'zz\x021,C,S_K*37\x03\x022,C,'), chunk(40.5, 'H_10*'), chunk(41, '00\x03\x023,L*')]);
+    expect(r.items).toEqual([
+      { t: 0, reject: { reason: 'noise', raw: 'zz' } },
+      { t: 0, frame: { talker: 'SHOE', seq: 1, type: 'CARD', card: 'KS', rescan: false } },
+      { t: 41, reject: { reason: 'bad-checksum', raw: '\\x022,C,H_10*00\\x03' } },
+    ]);
+    expect(r.summary).toEqual({ chunks: 3, bytes: 32, frames: 1, rejects: 2, framesByType: { CARD: 1 }, rejectsByReason: { noise: 1, 'bad-checksum': 1 } });
+  });
+
+  it('prints every frame and reject with its time, then the summary and the verdict', () => {
+    const lines = formatDecode(decodeCapture(stxEtx(), [chunk(0, '\x021,C,S_K*37\x03'), chunk(1250, '\x022,HB*18\x03\x023,X*00\x03')]));
+    expect(lines).toEqual([
+      '   0 ms  frame   CARD seq=1 card=KS rescan=false',
+      '1250 ms  frame   HB seq=2',
+      '1250 ms  reject  bad-checksum  \\x023,X*00\\x03',
+      '',
+      '2 chunk(s), 29 byte(s)',
+      'frames by type: CARD 1, HB 1',
+      'rejects by reason: bad-checksum 1',
+      '2 frames, 1 reject: rejects by reason: bad-checksum (1)',
+    ]);
+    expect(frameText({ talker: 'DICE', seq: 0, type: 'ROLL', dice: [1, 2, 3], bounces: 2 })).toBe('ROLL seq=0 dice=1,2,3 bounces=2');
+  });
+
+  it('says plainly when the profile does not match the device: all rejects, with the most common reason', () => {
+    // a four-digit shoe's lines read with the STX/ETX profile, and with the right framing but the wrong checksum kind
+    const fourDigit = Array.from({ length: 6 }, (_, i) => chunk(i * 100, `\x02C10${i}0,1B\x03`));
+    const s = decodeCapture(stxEtx(), fourDigit).summary;
+    expect(s.frames).toBe(0);
+    expect(verdict(s)).toBe('0 frames, 6 rejects: this profile does not match what the device sends; most common: malformed (6)');
+    const mixed = decodeCapture(stxEtx(), [chunk(0, 'garbage\x021,C,S_K*00\x03\x022,C,S_Q*00\x03')]).summary;
+    expect(verdict(mixed)).toBe('0 frames, 3 rejects: this profile does not match what the device sends; most common: bad-checksum (2)');
+    expect(formatDecode(decodeCapture(stxEtx(), fourDigit)).at(-1)).toBe('hint: the check value is not where the profile says: look at integrity.separator and integrity.format, and framing.start');
+    expect(formatDecode(decodeCapture(stxEtx(), [chunk(0, '\x021,C,S_K*37\x03')])).at(-1)).toMatch(/^1 frame, 0 rejects/); // no hint when frames decode
+    expect(verdict(decodeCapture(stxEtx(), [chunk(0, '\x021,C,S_K*37')]).summary)).toMatch(/^0 frames, 0 rejects: the capture holds no complete frame \(11 bytes\)/);
+    expect(verdict(decodeCapture(stxEtx(), []).summary)).toMatch(/the capture is empty/);
+  });
+});
+
+describe('profile list', () => {
+  it('lists every shipped profile with its talker and the first sentence of its leading comment', () => {
+    const list = listShippedProfiles();
+    expect(list.map((e) => e.name)).toEqual(shippedProfiles());
+    expect(list.find((e) => e.name === 'stx-etx-shoe')).toMatchObject({ talker: 'SHOE', description: 'RS-232 card shoe: STX <seq>,<code> ETX with an LRC as two hex digits after "*"' });
+    expect(list.find((e) => e.name === 'modbus-dice')?.talker).toBe('DICE');
+    for (const e of list) {
+      expect(e.error).toBeUndefined();
+      expect(e.description.length).toBeGreaterThan(10);
+    }
+    expect(leadingComment('# yaml-language-server: $schema=x\n# A shoe. More text.\n# And more.\nname: x\n# not this\n')).toBe('A shoe');
+    expect(leadingComment('name: x\n')).toBe('');
+  });
+});
