@@ -78,7 +78,7 @@ describe('config: RFID deck registry', () => {
     expect(problems({ game: 'baccarat', devices: [{ id: 'rfid-1', kind: 'rfid-shoe', transport: { type: 'simulator' } }] })).toEqual([]);
     expect(problems({ game: 'baccarat', devices: [{ id: 's', kind: 'card-shoe', transport: serial(), deckRegistry: good, dedupeMs: 5 }] })).toEqual([
       'tables[0].devices[0].deckRegistry: only an rfid-shoe has a deck registry',
-      'tables[0].devices[0].dedupeMs: only an rfid-shoe de-duplicates tag reads',
+      'tables[0].devices[0].dedupeMs: only an rfid-shoe and a barcode-scanner de-duplicate reads',
     ]);
   });
 
@@ -104,5 +104,36 @@ describe('config: barcode mapping', () => {
     expect(problems(scanner({ table: { '1001': 'AS', '1002': 'XX' } }))).toEqual(['tables[0].devices[1].barcode.table.1002: "XX" is not a card code (e.g. AS, TD, 7H)']);
     expect(problems(scanner({ pattern: '^C-(?<card>..)$', table: { '1001': 'as' } }))).toEqual([]);
     expect(problems({ game: 'baccarat', devices: [{ id: 's', kind: 'card-shoe', transport: serial(), barcode: {} }] })).toEqual(['tables[0].devices[0].barcode: only a barcode-scanner has a barcode mapping']);
+  });
+});
+
+describe('config: the barcode scanner\'s role (config.md v1.1) and profiles on every kind', () => {
+  const config = (table: Record<string, unknown>) => validateConfig(cfgOf(table)).tables[0];
+  const scan = (extra: Record<string, unknown> = {}) => ({ id: 'scan-1', kind: 'barcode-scanner', transport: serial('/dev/ttyUSB1'), ...extra });
+
+  it('default: rescan beside a shoe, dealer when the scanner is the only card reader; an explicit role is kept', () => {
+    expect(config({ game: 'baccarat', devices: [{ id: 's', kind: 'card-shoe', transport: serial() }, scan()] }).devices[1].role).toBe('rescan');
+    expect(config({ game: 'baccarat', devices: [{ id: 'r', kind: 'rfid-shoe', transport: { type: 'simulator' } }, scan()] }).devices[1].role).toBe('rescan');
+    expect(config({ game: 'baccarat', devices: [scan()] }).devices[0].role).toBe('dealer');
+    expect(config({ game: 'dragon-tiger', devices: [scan(), { id: 'shuf', kind: 'shuffler', transport: serial() }] }).devices[0].role).toBe('dealer');
+    expect(config({ game: 'baccarat', devices: [{ id: 's', kind: 'card-shoe', transport: serial() }, scan({ role: 'dealer' })] }).devices[1].role).toBe('dealer');
+  });
+
+  it('dedupeMs on a dealing scanner is accepted; on a rescan scanner, and role on other kinds, are refused', () => {
+    expect(config({ game: 'baccarat', devices: [scan({ dedupeMs: 800 })] }).devices[0].dedupeMs).toBe(800);
+    expect(problems({ game: 'baccarat', devices: [{ id: 's', kind: 'card-shoe', transport: serial() }, scan({ dedupeMs: 800 })] }))
+      .toEqual(['tables[0].devices[1].dedupeMs: a rescan scanner does not de-duplicate (only role dealer does)']);
+    expect(problems({ game: 'baccarat', devices: [{ id: 's', kind: 'card-shoe', transport: serial(), role: 'dealer' }] }))
+      .toEqual(['tables[0].devices[0].role: only a barcode-scanner has a role (dealer or rescan)']);
+    expect(problems({ game: 'baccarat', devices: [scan({ role: 'boss' })] })[0]).toMatch(/^tables\[0\]\.devices\[0\]\.role: /);
+  });
+
+  it('a scanner and an RFID shoe may have profiles, on a serial line or a simulator; not on HID', () => {
+    expect(problems({ game: 'baccarat', devices: [scan({ profile: 'serial-scanner' })] })).toEqual([]);
+    expect(problems({ game: 'baccarat', devices: [scan({ profile: 'serial-scanner', transport: { type: 'simulator' } })] })).toEqual([]);
+    expect(problems({ game: 'baccarat', devices: [scan({ profile: 'serial-scanner', transport: { type: 'hid', vendorId: 1, productId: 2 } })] })[0])
+      .toMatch(/^tables\[0\]\.devices\[0\]\.profile: a profile describes a serial line, and HID profiles are not supported by this build/);
+    expect(problems({ game: 'baccarat', devices: [{ id: 'r', kind: 'rfid-shoe', transport: { type: 'simulator' }, profile: 'stx-etx-shoe' }] }))
+      .toEqual(['tables[0].devices[0].profile: profile "stx-etx-shoe" speaks SHOE, a rfid-shoe needs RFID']);
   });
 });
