@@ -1,0 +1,79 @@
+/**
+ * Simulated devices with `profile:` in one process (the real gateway, the embedded broker, the
+ * simulators' in-memory transports): each virtual device writes its profile's format through the
+ * profile encoder, with its line faults, and the tables play complete rounds from it. A barcode
+ * scanner as the only card reader deals baccarat (serial-scanner profile) and Dragon Tiger (the
+ * HID keyboard-wedge scanner): every round complete, nothing void, and the journal replays byte
+ * for byte (the double-trigger rule runs before the journal).
+ */
+import { describe, expect, it } from 'vitest';
+import { validateConfig } from '../../src/config/load-config.js';
+import { startGateway } from '../../src/gateway/gateway.js';
+import { silentLogger } from '../../src/log.js';
+import { GatewayStore } from '../../src/persistence/gateway-store.js';
+import { replayTable } from '../../src/replay/replay-journal.js';
+import type { Envelope } from '../../src/table/types.js';
+import { freePort } from '../helpers/free-port.js';
+import { makeTempDir, removeTempDir } from '../helpers/temp-dir.js';
+
+const sim = (faults: Record<string, number> = {}, extra: Record<string, unknown> = {}) => ({ type: 'simulator', seed: 11, cardIntervalMs: 0, roundIntervalMs: 0, faults, ...extra });
+
+/** runs the tables until each has `results` results (or the time is up), then checks the journal */
+async function play(tables: Record<string, unknown>[], results: number) {
+  const dataDir = await makeTempDir('teg-profsim-');
+  const cfg = validateConfig({ mqtt: { url: 'embedded' }, embeddedBroker: { port: await freePort() }, http: { enabled: false }, dataDir, tables });
+  const gw = await startGateway(cfg, { logger: silentLogger, fast: true });
+  const published = new Map<string, Envelope[]>(cfg.tables.map((t) => [t.id, []]));
+  gw.tables.forEach((t, i) => t.published$.subscribe((m) => published.get(cfg.tables[i].id)!.push(m.payload)));
+  const enough = () => [...published.values()].every((p) => p.filter((m) => m.type === 'result').length >= results);
+  const until = Date.now() + 60_000;
+  while (!enough() && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  await Promise.all(gw.simulators.map((s) => s.stop()));
+  await gw.stop();
+  const store = new GatewayStore(dataDir, { synchronous: 'normal', retentionDays: 14 });
+  const mismatches = cfg.tables.map((t) => replayTable(store, t.id).mismatch);
+  store.close();
+  await removeTempDir(dataDir);
+  return { published, mismatches };
+}
+
+const of = (p: Envelope[], type: string, kind?: string) => p.filter((m) => m.type === type && (kind === undefined || m.kind === kind));
+
+describe('simulated devices speaking device profiles', () => {
+  it('a barcode scanner as the dealing reader deals baccarat (serial profile) and Dragon Tiger (HID wedge): every round complete', async () => {
+    const { published, mismatches } = await play([
+      { id: 'scan-bac', game: 'baccarat', betting: 'none', devices: [{ id: 'scan-1', kind: 'barcode-scanner', profile: 'serial-scanner', transport: sim({ badBarcodeRate: 0.1 }) }] },
+      { id: 'scan-dt', game: 'dragon-tiger', betting: 'none', devices: [{ id: 'scan-1', kind: 'barcode-scanner', transport: sim({}, { seed: 12 }) }] },
+    ], 12);
+    expect(mismatches).toEqual([null, null]);
+    for (const [id, p] of published) {
+      const results = of(p, 'result');
+      expect(results.length, id).toBeGreaterThanOrEqual(12);
+      expect(results.every((r) => r.status === 'complete'), `${id}: ${JSON.stringify(results.find((r) => r.status !== 'complete'))}`).toBe(true);
+      // the pit's new-shoe started the shoe the virtual dealer burned from; no card was lost or made up
+      expect(of(p, 'alert').filter((a) => ['unnecessary-card', 'round-void', 'unexpected-rescan', 'out-of-order-card'].includes(String(a.kind))), id).toEqual([]);
+      expect(of(p, 'event', 'card').some((e) => e.role === 'burn'), id).toBe(true);
+      expect(of(p, 'event', 'card').every((e) => e.deviceId === 'scan-1'), id).toBe(true);
+    }
+    // the bad labels were rejected as bad frames, never cards
+    expect(of(published.get('scan-bac')!, 'alert', 'bad-frame').length).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('a stx-etx shoe (noise, misreads answered through its RESCAN downlink), modbus dice and the star keno reader play complete rounds', async () => {
+    const { published, mismatches } = await play([
+      { id: 'stx-bac', game: 'baccarat', betting: 'none', devices: [{ id: 'shoe-1', kind: 'card-shoe', profile: 'stx-etx-shoe', transport: sim({ garbageRate: 0.1, misreadRate: 0.1 }) }] },
+      { id: 'mod-sb', game: 'sic-bo', betting: 'none', minBounces: 0, devices: [{ id: 'dice-1', kind: 'dice-sensor', profile: 'modbus-dice', transport: sim({ garbageRate: 0.1, noReadRate: 0.2 }) }] },
+      { id: 'star-kn', game: 'keno', betting: 'none', devices: [{ id: 'balls-1', kind: 'ball-reader', profile: 'star-keno', transport: sim({ garbageRate: 0.05 }) }] },
+    ], 4);
+    expect(mismatches).toEqual([null, null, null]);
+    for (const [id, p] of published) {
+      const results = of(p, 'result');
+      expect(results.length, id).toBeGreaterThanOrEqual(4);
+      expect(results.every((r) => r.status === 'complete'), `${id}: ${JSON.stringify(results.find((r) => r.status !== 'complete'))}`).toBe(true);
+      expect(of(p, 'alert', 'bad-frame').length, `${id}: the noise was rejected`).toBeGreaterThan(0);
+    }
+    const stx = published.get('stx-bac')!;
+    expect(of(stx, 'event', 'misread').length).toBeGreaterThan(0);
+    expect(of(stx, 'event', 'rescan').length).toBe(of(stx, 'event', 'misread').length);
+  }, 120_000);
+});
