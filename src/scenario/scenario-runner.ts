@@ -274,7 +274,9 @@ class ScenarioRun {
       return;
     }
     if ('commandCount' in s) {
-      const lines = this.pty(s.commandCount.device).received().toString('latin1').split('\n');
+      // one command a line, or one a frame for a profiled device (its end delimiter)
+      const end = this.profiled.get(s.commandCount.device)?.profile.framing.end || '\n';
+      const lines = this.pty(s.commandCount.device).received().toString('latin1').split(end);
       const n = lines.filter((l) => l.includes(s.commandCount.text)).length;
       if (n !== s.commandCount.count) throw new Error(`${s.commandCount.device} received ${n} command lines containing "${s.commandCount.text}", expected ${s.commandCount.count}`);
       return;
