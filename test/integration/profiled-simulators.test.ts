@@ -59,19 +59,23 @@ describe('simulated devices speaking device profiles', () => {
     expect(of(published.get('scan-bac')!, 'alert', 'bad-frame').length).toBeGreaterThan(0);
   }, 120_000);
 
-  it('a stx-etx shoe (noise, misreads answered through its RESCAN downlink), modbus dice and the star keno reader play complete rounds', async () => {
+  it('a stx-etx shoe (noise, misreads answered through its RESCAN downlink), modbus dice, the star keno reader and the ascii shuffler play complete rounds', async () => {
     const { published, mismatches } = await play([
       { id: 'stx-bac', game: 'baccarat', betting: 'none', devices: [{ id: 'shoe-1', kind: 'card-shoe', profile: 'stx-etx-shoe', transport: sim({ garbageRate: 0.1, misreadRate: 0.1 }) }] },
       { id: 'mod-sb', game: 'sic-bo', betting: 'none', minBounces: 0, devices: [{ id: 'dice-1', kind: 'dice-sensor', profile: 'modbus-dice', transport: sim({ garbageRate: 0.1, noReadRate: 0.2 }) }] },
       { id: 'star-kn', game: 'keno', betting: 'none', devices: [{ id: 'balls-1', kind: 'ball-reader', profile: 'star-keno', transport: sim({ garbageRate: 0.05 }) }] },
+      // single-deck: the profiled shuffler's RDY after CNT,52 is each fresh deck
+      { id: 'asc-tcp', game: 'three-card-poker', betting: 'none', devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: sim() }, { id: 'shuf-1', kind: 'shuffler', profile: 'ascii-shuffler', transport: sim({ garbageRate: 1 }) }] },
     ], 4);
-    expect(mismatches).toEqual([null, null, null]);
+    expect(mismatches).toEqual([null, null, null, null]);
     for (const [id, p] of published) {
       const results = of(p, 'result');
       expect(results.length, id).toBeGreaterThanOrEqual(4);
       expect(results.every((r) => r.status === 'complete'), `${id}: ${JSON.stringify(results.find((r) => r.status !== 'complete'))}`).toBe(true);
       expect(of(p, 'alert', 'bad-frame').length, `${id}: the noise was rejected`).toBeGreaterThan(0);
     }
+    // every deck of the three card poker table came from the profiled shuffler's count
+    expect(of(published.get('asc-tcp')!, 'event', 'shuffler').filter((e) => e.count === 52 && e.ok === true).length).toBeGreaterThanOrEqual(1);
     const stx = published.get('stx-bac')!;
     expect(of(stx, 'event', 'misread').length).toBeGreaterThan(0);
     expect(of(stx, 'event', 'rescan').length).toBe(of(stx, 'event', 'misread').length);

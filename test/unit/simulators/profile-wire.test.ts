@@ -53,10 +53,13 @@ describe('simulator wires', () => {
   });
 
   it('noise, a damaged check and a truncated frame are rejected in each format; the next frame still decodes', () => {
-    for (const name of ['stx-etx-shoe', 'four-digit-shoe', 'modbus-dice', 'star-keno']) {
+    const sample = { DICE: ['ROLL', 1, 2, 3, 0], BALL: ['BALL', 9], SHUF: ['COUNT', 52], SHOE: ['CARD', 'AS'], RFID: ['TAG', 'E0040000000000A1'] } as const;
+    for (const name of ['stx-etx-shoe', 'four-digit-shoe', 'modbus-dice', 'star-keno', 'ascii-shuffler', 'serial-scanner']) {
       const p = profile(name);
       const wire = profileWire(p);
-      const frame = p.talker === 'DICE' ? wire.encode('DICE', 3, 'ROLL', [1, 2, 3, 0])! : p.talker === 'BALL' ? wire.encode('BALL', 3, 'BALL', [9])! : wire.encode('SHOE', 3, 'CARD', ['AS'])!;
+      const [type, ...fields] = sample[p.talker];
+      const frame = wire.encode(p.talker, 3, type, fields)!;
+      expect(frame, name).not.toBeNull();
       const good = summary(compileProfile(p).push(Buffer.from(frame)));
       const bytes = (x: string | Buffer) => (typeof x === 'string' ? Buffer.from(x, 'latin1') : x);
       const checked = p.integrity.kind !== 'none';
