@@ -24,7 +24,9 @@ async function play(tables: Record<string, unknown>[], results: number) {
   const cfg = validateConfig({ mqtt: { url: 'embedded' }, embeddedBroker: { port: await freePort() }, http: { enabled: false }, dataDir, tables });
   const gw = await startGateway(cfg, { logger: silentLogger, fast: true });
   const published = new Map<string, Envelope[]>(cfg.tables.map((t) => [t.id, []]));
-  gw.tables.forEach((t, i) => t.published$.subscribe((m) => published.get(cfg.tables[i].id)!.push(m.payload)));
+  gw.tables.forEach((t, i) => {
+    t.published$.subscribe((m) => published.get(cfg.tables[i].id)!.push(m.payload));
+  });
   const enough = () => [...published.values()].every((p) => p.filter((m) => m.type === 'result').length >= results);
   const until = Date.now() + 60_000;
   while (!enough() && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
