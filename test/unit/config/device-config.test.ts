@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { describeConfig } from '../../../src/config/check-config.js';
 import { ConfigError, validateConfig } from '../../../src/config/load-config.js';
 import { tableSettings } from '../../../src/table/table-settings.js';
 
@@ -126,6 +127,11 @@ describe('config: the barcode scanner\'s role (config.md v1.1) and profiles on e
     expect(problems({ game: 'baccarat', devices: [{ id: 's', kind: 'card-shoe', transport: serial(), role: 'dealer' }] }))
       .toEqual(['tables[0].devices[0].role: only a barcode-scanner has a role (dealer or rescan)']);
     expect(problems({ game: 'baccarat', devices: [scan({ role: 'boss' })] })[0]).toMatch(/^tables\[0\]\.devices\[0\]\.role: /);
+  });
+
+  it('check-config names each device\'s profile and the scanner\'s resolved role', () => {
+    const cfg = validateConfig(cfgOf({ game: 'baccarat', devices: [scan({ profile: 'serial-scanner' })] }));
+    expect(describeConfig(cfg)).toContain('    scan-1: barcode-scanner via serial /dev/ttyUSB1 @9600, profile serial-scanner, role dealer');
   });
 
   it('a scanner and an RFID shoe may have profiles, on a serial line or a simulator; not on HID', () => {
