@@ -43,6 +43,10 @@ export function checkDeviceProfiles(devices: DeviceConfig[], where: (di: number)
       problems.push(`${key}: a profile describes a serial line, and HID profiles are not supported by this build; this device's transport is "hid" (use its barcode mapping without a profile, or the scanner's serial mode)`);
       return;
     }
+    if (d.transport.type === 'simulator' && d.kind === 'dice-sensor' && d.transport.protocol === 'hid') {
+      problems.push(`${key}: a simulated dice sensor speaks either its profile or HID reports (transport.protocol: hid), not both`);
+      return;
+    }
     const file = profileFile(d.profile);
     if (!existsSync(file)) {
       problems.push(`${key}: no shipped profile "${d.profile}" (shipped: ${shippedProfiles().join(', ')}) and no file ${file}`);

@@ -139,6 +139,9 @@ describe('config: the barcode scanner\'s role (config.md v1.1) and profiles on e
     expect(problems({ game: 'baccarat', devices: [scan({ profile: 'serial-scanner', transport: { type: 'simulator' } })] })).toEqual([]);
     expect(problems({ game: 'baccarat', devices: [scan({ profile: 'serial-scanner', transport: { type: 'hid', vendorId: 1, productId: 2 } })] })[0])
       .toMatch(/^tables\[0\]\.devices\[0\]\.profile: a profile describes a serial line, and HID profiles are not supported by this build/);
+    expect(problems({ game: 'sic-bo', devices: [{ id: 'd', kind: 'dice-sensor', transport: { type: 'simulator', protocol: 'hid' }, profile: 'modbus-dice' }] }))
+      .toEqual(['tables[0].devices[0].profile: a simulated dice sensor speaks either its profile or HID reports (transport.protocol: hid), not both']);
+    expect(problems({ game: 'sic-bo', devices: [{ id: 'd', kind: 'dice-sensor', transport: { type: 'simulator' }, profile: 'modbus-dice' }] })).toEqual([]);
     expect(problems({ game: 'baccarat', devices: [{ id: 'r', kind: 'rfid-shoe', transport: { type: 'simulator' }, profile: 'stx-etx-shoe' }] }))
       .toEqual(['tables[0].devices[0].profile: profile "stx-etx-shoe" speaks SHOE, a rfid-shoe needs RFID']);
   });
