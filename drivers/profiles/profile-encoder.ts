@@ -35,6 +35,8 @@ export interface ProfileEncoder {
   canEncode(frame: EncodableFrame): boolean;
   /** the body (inside framing and checksum) of the frame, as text (binary profiles: upper-case hex) */
   body(frame: EncodableFrame): string;
+  /** the body of the frame said with one named message (a self-test of that message's template) */
+  messageBody(message: string, frame: EncodableFrame): string;
   /** a body (text, or hex for binary profiles) framed and checked as the device frames it */
   wrap(body: string): Buffer;
   /** a gateway command through the profile's downlink template; null when the device takes none */
@@ -145,8 +147,8 @@ export function createProfileEncoder(profile: DeviceProfile): ProfileEncoder {
     return ofType.filter((m) => !contradicts(m.fields, f, LOSSY));
   };
 
-  function body(f: EncodableFrame): string {
-    const ms = candidates(f);
+  function body(f: EncodableFrame, only?: string): string {
+    const ms = only === undefined ? candidates(f) : messages.filter((m) => m.name === only && m.emit !== undefined);
     if (!ms.length) throw new ProfileEncodeError(`profile ${profile.name}: no message with an emit template says ${f.type}${f.type === 'STATE' || f.type === 'SHUF_STATE' ? ` ${f.state}` : ''}`);
     const values = frameValues(f, binary);
     const cards = f.type === 'CARD' ? cardSpellings(f.card, profile.cards) : [undefined];
@@ -184,7 +186,8 @@ export function createProfileEncoder(profile: DeviceProfile): ProfileEncoder {
 
   return {
     profile,
-    body,
+    body: (f) => body(f),
+    messageBody: (name, f) => body(f, name),
     wrap,
     encode: (f) => wrap(body(f)),
     canEncode: (f) => candidates(f).length > 0,
@@ -197,4 +200,49 @@ export function createProfileEncoder(profile: DeviceProfile): ProfileEncoder {
       return wrap(text);
     },
   };
+}
+
+/** the frames a message may have to say: every card, ball, die face; both ends of the SEQ range */
+function sampleFrames(m: DeviceProfile['messages'][number]): EncodableFrame[] {
+  const f = m.fields;
+  const seqs = m.seq ? [0, 65535] : [0];
+  const each = (frames: EncodableFrame[]) => frames.flatMap((x) => seqs.map((seq) => ({ ...x, seq })));
+  switch (m.type) {
+    case 'CARD': return each(RANKS.flatMap((r) => ['S', 'H', 'D', 'C'].map((s) => ({ type: 'CARD', card: r + s, rescan: f.rescan === true || f.rescan === 'true' }) as EncodableFrame)));
+    case 'BALL': return each(Array.from({ length: 80 }, (_, i) => ({ type: 'BALL', ball: i + 1 })));
+    case 'ROLL': {
+      const out: EncodableFrame[] = [];
+      for (let a = 1; a <= 6; a++) for (let b = 1; b <= 6; b++) for (let c = 1; c <= 6; c++) out.push({ type: 'ROLL', dice: [a, b, c], bounces: Number(f.bounces ?? 1) });
+      return each(out);
+    }
+    case 'COUNT': return each([0, 52, 416, 999].map((count) => ({ type: 'COUNT', count })));
+    case 'TAG': return each([{ type: 'TAG', uid: 'E0040000000000A1' }]);
+    case 'STATE': return each((f.state !== undefined ? [String(f.state)] : ['LOADED', 'OPEN', 'CLOSED', 'EMPTY']).map((state) => ({ type: 'STATE', state }) as EncodableFrame));
+    case 'SHUF_STATE': return each((f.state !== undefined ? [String(f.state)] : ['IDLE', 'SHUFFLING', 'READY', 'JAM', 'DOOR_OPEN', 'ERROR']).map((state) => ({ type: 'SHUF_STATE', state }) as EncodableFrame));
+    case 'ERR': return each([{ type: 'ERR', code: 'E1', text: 'fault' }]);
+    case 'VER': return each([{ type: 'VER', model: 'M1', firmware: '1.0' }]);
+    default: return each([{ type: m.type } as EncodableFrame]);
+  }
+}
+
+/**
+ * Checks every `emit` template of a profile against its own pattern for every value it may have to
+ * carry (all 52 cards, balls 1..80, all 216 rolls, SEQ 0 and 65535): one line per message that
+ * cannot say one of them, with the first value it fails on. Empty: every template is sound.
+ */
+export function emitTemplateProblems(profile: DeviceProfile): string[] {
+  const encoder = createProfileEncoder(profile);
+  const problems: string[] = [];
+  for (const m of profile.messages) {
+    if (m.emit === undefined) continue;
+    for (const frame of sampleFrames(m)) {
+      try {
+        encoder.wrap(encoder.messageBody(m.name, frame));
+      } catch (e) {
+        problems.push(`messages.${m.name}.emit: ${(e as Error).message}`);
+        break;
+      }
+    }
+  }
+  return problems;
 }

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { DeviceFrame } from '../../../drivers/codecs/frames.js';
 import { cardDecoder, type CardCodeOptions } from '../../../drivers/profiles/card-codes.js';
 import { compileProfile } from '../../../drivers/profiles/profile-decoder.js';
-import { cardSpellings, createProfileEncoder, ProfileEncodeError, type EncodableFrame } from '../../../drivers/profiles/profile-encoder.js';
+import { cardSpellings, createProfileEncoder, emitTemplateProblems, ProfileEncodeError, type EncodableFrame } from '../../../drivers/profiles/profile-encoder.js';
 import { loadProfileFile, validateProfile, type DeviceProfile } from '../../../drivers/profiles/profile-schema.js';
 import { RANKS, SUITS } from '../../../src/domain/card.js';
 
@@ -93,6 +93,23 @@ describe('profile encoder', () => {
     expect(() => createProfileEncoder(p).encode({ type: 'CARD', card: 'AS', rescan: false })).toThrow(/bad: the rendered body does not match its message's pattern \(card: "CS_A!"/);
     const q = validateProfile('q.yaml', { name: 'q', talker: 'BALL', framing: { end: '\r' }, messages: [{ name: 'ball', pattern: 'B(?<ball>\\d+)', type: 'BALL', emit: 'B{number}' }] });
     expect(() => createProfileEncoder(q).encode({ type: 'BALL', ball: 3 })).toThrow(/names \{number\}/);
+  });
+
+  it('the template self-test: every shipped template says every value; a template that cannot is named with its first failing value', () => {
+    for (const p of shipped) expect(emitTemplateProblems(p), p.name).toEqual([]);
+    const p = validateProfile('half.yaml', {
+      name: 'half', talker: 'SHOE', framing: { end: '\r' }, cards: { preset: 'rank-suit' },
+      // the pattern takes only T for tens, the emit is fine; the misread emit has a typo
+      messages: [
+        { name: 'card', pattern: 'C(?<card>[2-9TJQKA][SHDC])', type: 'CARD', emit: 'C{card}' },
+        { name: 'misread', pattern: 'M', type: 'MISREAD', emit: 'MM' },
+        { name: 'seqd', pattern: '(?<n>\\d{1,3}),H', type: 'HB', seq: 'n', emit: '{seq},H' },
+      ],
+    });
+    const problems = emitTemplateProblems(p);
+    expect(problems).toHaveLength(2);
+    expect(problems[0]).toMatch(/^messages\.misread\.emit: .*"MM"/);
+    expect(problems[1]).toMatch(/^messages\.seqd\.emit: .*"65535,H"/);
   });
 
   it('a frame that does not fit the fixed length is refused', () => {
