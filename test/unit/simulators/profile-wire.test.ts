@@ -14,6 +14,7 @@ import { seededRng } from '../../../src/domain/rng.js';
 import { VirtualBarcodeScanner } from '../../../simulators/devices/barcode-scanner-device.js';
 import { VirtualCardShoe } from '../../../simulators/devices/card-shoe-device.js';
 import { LineDevice } from '../../../simulators/devices/line-device.js';
+import { ScannerDealingReader } from '../../../simulators/devices/scanner-dealing-reader.js';
 import { damagedFrame, profileWire, referenceWire } from '../../../simulators/devices/wire.js';
 
 const profile = (n: string) => loadProfileFile(join(import.meta.dirname, '../../../drivers/profiles/shipped', `${n}.yaml`));
@@ -76,5 +77,22 @@ describe('simulator wires', () => {
       }
     }
     expect(damagedFrame(referenceWire.encode('SHOE', 0, 'CARD', ['AS'])!, 'bad-check').toString()).not.toBe(referenceWire.encode('SHOE', 0, 'CARD', ['AS']));
+  });
+
+  it('the dealing scanner: every card scanned at once, the same card twice in a row only after the double-trigger window', () => {
+    let now = 10_000;
+    const out: (string | Buffer)[] = [];
+    const reader = new ScannerDealingReader(new VirtualBarcodeScanner((b) => out.push(b), seededRng(1), { badBarcodeRate: 0 }, profileWire(profile('serial-scanner'))), 1500, () => now);
+    expect(reader.holdBefore('AS')).toBe(0);
+    expect(reader.card('AS')).toBe(true);
+    expect(reader.holdBefore('KD')).toBe(0);
+    now += 400;
+    expect(reader.holdBefore('AS')).toBe(1150);
+    now += 1150;
+    expect(reader.holdBefore('AS')).toBe(0);
+    reader.loaded();
+    reader.cut();
+    expect(reader.rescan()).toBe(false);
+    expect(out.map(String)).toEqual(['SA\r\n']);
   });
 });
