@@ -4,6 +4,7 @@
  */
 import { resolve } from 'node:path';
 import type { DeviceConfig } from '../src/config/schema.js';
+import type { DeviceFrame } from './codecs/frames.js';
 import { HID_DICE_SEQ_MODULUS } from './codecs/hid-dice.js';
 import { LineCodec } from './codecs/line-codec.js';
 import { compileProfile } from './profiles/profile-decoder.js';
@@ -68,6 +69,17 @@ function profileCommandEncoder(profile: DeviceProfile): (command: string) => Buf
   };
 }
 
+/**
+ * What a profiled device's `VER` announces (device-protocols.md §1 capabilities): the commands its
+ * profile has downlink templates for — the profile is the installer's word on what the device
+ * takes. `REPEAT` (the table asks a device that announced it to re-send a gap), `LOCK` (lock and
+ * unlock), `RESCAN`.
+ */
+function profileCapabilities(profile: DeviceProfile): string[] {
+  const d = profile.downlink;
+  return [...(d.repeat ? ['REPEAT'] : []), ...(d.lock && d.unlock ? ['LOCK'] : []), ...(d.rescan ? ['RESCAN'] : [])];
+}
+
 /** the RFID mapper of an rfid-shoe: the simulator's generated registry, or the configured CSV */
 function rfidMapper(dev: DeviceConfig, extras: DriverExtras): RfidCardMapper {
   let registry = extras.registry;
@@ -88,7 +100,7 @@ function scannerMapper(dev: DeviceConfig, extras: DriverExtras): ScannerRoleMapp
  * `profile` at its file): the profile's decoder, SEQ checks only when the profile carries a SEQ,
  * the stale timer only when it has heartbeats, bad-frame counting as for every device. Commands
  * go through the profile's downlink templates; one with no template is not sent (`send` says
- * false). An rfid-shoe's TAGs become cards through its deck registry; a barcode scanner's cards
+ * false), and the device's `VER` announces the ones it has (profileCapabilities). An rfid-shoe's TAGs become cards through its deck registry; a barcode scanner's cards
  * follow its role.
  */
 function profiledDriver(dev: DeviceConfig & { profile: string }, transport: Transport, extras: DriverExtras): DeviceDriver {
@@ -96,13 +108,15 @@ function profiledDriver(dev: DeviceConfig & { profile: string }, transport: Tran
   const profile = loadProfileFile(dev.profile);
   const decoder = compileProfile(profile);
   const mapper = dev.kind === 'rfid-shoe' ? rfidMapper(dev, extras) : dev.kind === 'barcode-scanner' ? scannerMapper(dev, extras) : null;
+  const capabilities = profileCapabilities(profile);
+  const announce = (f: DeviceFrame): DeviceFrame => (f.type === 'VER' && capabilities.length ? { ...f, capabilities: [...new Set([...(f.capabilities ?? []), ...capabilities])] } : f);
   return new DeviceDriver({
     deviceId: dev.id, transport,
     decoder: { push: (chunk: Buffer) => decoder.push(chunk) },
     staleAfterMs: profile.messages.some((m) => m.type === 'HB') ? dev.staleAfterMs : 0,
     seqModulus: profile.messages.some((m) => m.seq !== undefined) ? 65536 : 0,
     encodeCommand: Object.keys(profile.downlink).length ? profileCommandEncoder(profile) : undefined,
-    mapFrame: mapper ? (f) => mapper.map(f) : undefined,
+    mapFrame: mapper ? (f) => mapper.map(announce(f)) : capabilities.length ? announce : undefined,
   });
 }
 

@@ -126,6 +126,14 @@ describe('profiled drivers', () => {
     await d.driver.stop();
   });
 
+  it('a profiled VER announces the commands the profile has templates for (REPEAT, LOCK, RESCAN); none without templates', async () => {
+    const dev = device([{ id: 'shoe-1', kind: 'card-shoe', profile: 'stx-etx-shoe', transport: serial('/dev/null') }]);
+    const d = started(dev);
+    d.transport.deliver(createProfileEncoder(loadProfileFile(dev.profile!)).encode({ type: 'VER', model: 'RS232-SHOE', firmware: '2.1', seq: 0 }));
+    expect(d.frames()).toEqual([{ talker: 'SHOE', seq: 0, type: 'VER', model: 'RS232-SHOE', firmware: '2.1', capabilities: ['REPEAT', 'LOCK', 'RESCAN'] }]);
+    await d.driver.stop();
+  });
+
   it('a stx-etx shoe keeps the SEQ rules: a lost frame is a gap', async () => {
     const dev = device([{ id: 'shoe-1', kind: 'card-shoe', profile: 'stx-etx-shoe', transport: serial('/dev/null') }]);
     const d = started(dev);

@@ -36,6 +36,8 @@ function framesOf(m: DeviceProfile['messages'][number]): fc.Arbitrary<EncodableF
         .map(([a, b, c, n]) => ({ type: 'ROLL', dice: [a, b, c], bounces: f.bounces !== undefined ? Number(f.bounces) : n }));
     case 'STATE': return fc.constantFrom(...(f.state !== undefined ? [String(f.state)] : SHOE_STATES)).map((state) => ({ type: 'STATE', state }) as EncodableFrame);
     case 'SHUF_STATE': return fc.constantFrom(...(f.state !== undefined ? [String(f.state)] : SHUF_STATES)).map((state) => ({ type: 'SHUF_STATE', state }) as EncodableFrame);
+    case 'VER': return fc.tuple(fc.stringMatching(/^[A-Za-z0-9._-]{1,16}$/), fc.stringMatching(/^[A-Za-z0-9._-]{1,16}$/)).map(([model, firmware]) => ({ type: 'VER', model, firmware }));
+    case 'ERR': return fc.tuple(fc.stringMatching(/^[A-Z0-9_]{1,16}$/), fc.stringMatching(/^[a-z ]{0,20}$/)).map(([code, text]) => ({ type: 'ERR', code, text }));
     default: return fc.constant({ type: m.type } as EncodableFrame);
   }
 }
