@@ -16,6 +16,7 @@ import type { DeviceFrameBody } from '../codecs/frames.js';
 import { RANKS, type Rank, type Suit } from '../../src/domain/card.js';
 import type { CardCodeOptions } from './card-codes.js';
 import { checksum, checksumBytes } from './checksums.js';
+import { compileProfile } from './profile-decoder.js';
 import type { DeviceProfile } from './profile-schema.js';
 
 export class ProfileEncodeError extends Error {
@@ -227,8 +228,10 @@ function sampleFrames(m: DeviceProfile['messages'][number]): EncodableFrame[] {
 
 /**
  * Checks every `emit` template of a profile against its own pattern for every value it may have to
- * carry (all 52 cards, balls 1..80, all 216 rolls, SEQ 0 and 65535): one line per message that
- * cannot say one of them, with the first value it fails on. Empty: every template is sound.
+ * carry (all 52 cards, balls 1..80, all 216 rolls, SEQ 0 and 65535), and that the profile's own
+ * decoder reads the framed result back as one frame of that type (a start byte inside a body, or
+ * an earlier message whose pattern also matches, would not): one line per message that fails,
+ * with the first value it fails on. Empty: every template is sound.
  */
 export function emitTemplateProblems(profile: DeviceProfile): string[] {
   const encoder = createProfileEncoder(profile);
@@ -236,10 +239,18 @@ export function emitTemplateProblems(profile: DeviceProfile): string[] {
   for (const m of profile.messages) {
     if (m.emit === undefined) continue;
     for (const frame of sampleFrames(m)) {
+      let bytes: Buffer;
       try {
-        encoder.wrap(encoder.messageBody(m.name, frame));
+        bytes = encoder.wrap(encoder.messageBody(m.name, frame));
       } catch (e) {
         problems.push(`messages.${m.name}.emit: ${(e as Error).message}`);
+        break;
+      }
+      // what the profile's own decoder makes of it: one frame of the same type (not a reject, not another message)
+      const back = compileProfile(profile).push(bytes);
+      const got = back.length === 1 && !('reason' in back[0]) ? back[0].type : back.map((x) => ('reason' in x ? x.reason : x.type)).join(', ') || 'nothing';
+      if (got !== frame.type) {
+        problems.push(`messages.${m.name}.emit: ${JSON.stringify(bytes.toString('latin1'))} decodes as ${got}, not ${frame.type}`);
         break;
       }
     }

@@ -112,6 +112,19 @@ describe('profile encoder', () => {
     expect(problems).toHaveLength(2);
     expect(problems[0]).toMatch(/^messages\.misread\.emit: .*"MM"/);
     expect(problems[1]).toMatch(/^messages\.seqd\.emit: .*"65535,H"/);
+    // renders and matches its own pattern, but the decoder reads it otherwise
+    const q = validateProfile('shadow.yaml', {
+      name: 'shadow', talker: 'BALL', framing: { start: '*', end: '\r' },
+      messages: [
+        { name: 'any', pattern: '.*', type: 'START', emit: 'S' },
+        { name: 'ball', pattern: 'B(?<ball>\\d+)', type: 'BALL', emit: 'B{ball}' },
+        { name: 'end', pattern: 'E\\*', type: 'END', emit: 'E*' },
+      ],
+    });
+    expect(emitTemplateProblems(q)).toEqual([
+      'messages.ball.emit: "*B1\\r" decodes as START, not BALL',
+      'messages.end.emit: "*E*\\r" decodes as malformed, START, not END',
+    ]);
   });
 
   it('a frame that does not fit the fixed length is refused', () => {
