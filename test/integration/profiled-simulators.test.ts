@@ -61,21 +61,27 @@ describe('simulated devices speaking device profiles', () => {
     expect(of(published.get('scan-bac')!, 'alert', 'bad-frame').length).toBeGreaterThan(0);
   }, 120_000);
 
-  it('a stx-etx shoe (noise, misreads answered through its RESCAN downlink), modbus dice, the star keno reader and the ascii shuffler play complete rounds', async () => {
+  it('a stx-etx shoe (noise, misreads answered through its RESCAN downlink), modbus dice, the star keno reader, the crc RFID reader and the ascii shuffler play complete rounds', async () => {
     const { published, mismatches } = await play([
       { id: 'stx-bac', game: 'baccarat', betting: 'none', devices: [{ id: 'shoe-1', kind: 'card-shoe', profile: 'stx-etx-shoe', transport: sim({ garbageRate: 0.1, misreadRate: 0.1 }) }] },
       { id: 'mod-sb', game: 'sic-bo', betting: 'none', minBounces: 0, devices: [{ id: 'dice-1', kind: 'dice-sensor', profile: 'modbus-dice', transport: sim({ garbageRate: 0.1, noReadRate: 0.2 }) }] },
       { id: 'star-kn', game: 'keno', betting: 'none', devices: [{ id: 'balls-1', kind: 'ball-reader', profile: 'star-keno', transport: sim({ garbageRate: 0.05 }) }] },
+      // a profiled RFID shoe: tags through the simulator's generated deck registry
+      { id: 'crc-rfid', game: 'baccarat', betting: 'none', devices: [{ id: 'rfid-1', kind: 'rfid-shoe', profile: 'crc-rfid-reader', transport: sim({ garbageRate: 0.1, repeatReadRate: 0.3, unknownTagRate: 0.03 }) }] },
       // single-deck: the profiled shuffler's RDY after CNT,52 is each fresh deck
       { id: 'asc-tcp', game: 'three-card-poker', betting: 'none', devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: sim() }, { id: 'shuf-1', kind: 'shuffler', profile: 'ascii-shuffler', transport: sim({ garbageRate: 1 }) }] },
     ], 4);
-    expect(mismatches).toEqual([null, null, null, null]);
+    expect(mismatches).toEqual([null, null, null, null, null]);
     for (const [id, p] of published) {
       const results = of(p, 'result');
       expect(results.length, id).toBeGreaterThanOrEqual(4);
       expect(results.every((r) => r.status === 'complete'), `${id}: ${JSON.stringify(results.find((r) => r.status !== 'complete'))}`).toBe(true);
       expect(of(p, 'alert', 'bad-frame').length, `${id}: the noise was rejected`).toBeGreaterThan(0);
     }
+    // the RFID shoe's repeated reads were one card each, its foreign tags alerts, never cards
+    const rfid = published.get('crc-rfid')!;
+    expect(of(rfid, 'alert', 'unknown-tag').length).toBeGreaterThan(0);
+    expect(of(rfid, 'alert').filter((a) => ['foreign-card', 'unnecessary-card', 'out-of-order-card'].includes(String(a.kind)))).toEqual([]);
     // every deck of the three card poker table came from the profiled shuffler's count
     expect(of(published.get('asc-tcp')!, 'event', 'shuffler').filter((e) => e.count === 52 && e.ok === true).length).toBeGreaterThanOrEqual(1);
     const stx = published.get('stx-bac')!;

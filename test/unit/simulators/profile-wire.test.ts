@@ -55,7 +55,7 @@ describe('simulator wires', () => {
 
   it('noise, a damaged check and a truncated frame are rejected in each format; the next frame still decodes', () => {
     const sample = { DICE: ['ROLL', 1, 2, 3, 0], BALL: ['BALL', 9], SHUF: ['COUNT', 52], SHOE: ['CARD', 'AS'], RFID: ['TAG', 'E0040000000000A1'] } as const;
-    for (const name of ['stx-etx-shoe', 'four-digit-shoe', 'modbus-dice', 'star-keno', 'ascii-shuffler', 'serial-scanner']) {
+    for (const name of ['stx-etx-shoe', 'four-digit-shoe', 'modbus-dice', 'star-keno', 'ascii-shuffler', 'serial-scanner', 'crc-rfid-reader']) {
       const p = profile(name);
       const wire = profileWire(p);
       const [type, ...fields] = sample[p.talker];
