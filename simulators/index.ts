@@ -195,6 +195,7 @@ export function createVirtualDevices(ctx: VirtualDevicesContext): VirtualDevices
     } else if (dealingScanner && scanner) {
       const sim = dealingScanner.transport;
       const seed = seedOf.get(dealingScanner.id)!;
+      // one virtual engine for the betting requests and the pit's new-shoe (one MQTT client id per table)
       const pit = ctx.engine?.();
       const shuffle = shuffleBeforeLoad(seed);
       const vt = new VirtualTable({
@@ -204,7 +205,7 @@ export function createVirtualDevices(ctx: VirtualDevicesContext): VirtualDevices
         // without a way to ask for a new shoe, one shoe only
         shoes: pit ? ctx.shoes : 1,
         write: (b) => transportOf(dealingScanner).deliver(b),
-        request: engine ? engine() : undefined,
+        request: engine ? pit : undefined,
         createShoe: () => new ScannerDealingReader(scanner, dealingScanner.dedupeMs ?? DEFAULT_DEDUPE_MS),
         // a scanner cannot say LOADED: the pit's `new-shoe` request starts each shoe (unless the shuffler's READY did)
         onLoad: async () => {

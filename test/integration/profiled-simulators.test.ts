@@ -8,6 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { validateConfig } from '../../src/config/load-config.js';
+import { cardGame, GAME_IDS } from '../../src/games/registry.js';
 import { startGateway } from '../../src/gateway/gateway.js';
 import { silentLogger } from '../../src/log.js';
 import { GatewayStore } from '../../src/persistence/gateway-store.js';
@@ -106,5 +107,20 @@ describe('simulated devices speaking device profiles', () => {
     expect(gaps.every((g) => g.severity === 'info' && g.repaired === true), JSON.stringify(gaps.filter((g) => g.repaired !== true))).toBe(true);
     expect(p.some((m) => m.type === 'round' && m.phase === 'held')).toBe(false);
     expect(of(p, 'result').every((r) => r.status === 'complete')).toBe(true);
+  }, 120_000);
+
+  it('a scanner as the only card reader plays every card game: every round complete, nothing out of order', async () => {
+    const tables = GAME_IDS.map((game, i) => ({
+      id: `scan-${game}`.slice(0, 32), game, betting: cardGame(game)!.defaults.needsEngine ? 'engine' : 'none',
+      devices: [{ id: 'scan-1', kind: 'barcode-scanner', profile: 'serial-scanner', transport: sim({}, { seed: 100 + i }) }],
+    }));
+    const { published, mismatches } = await play(tables, 3);
+    expect(mismatches).toEqual(tables.map(() => null));
+    for (const [id, p] of published) {
+      const results = of(p, 'result');
+      expect(results.length, id).toBeGreaterThanOrEqual(3);
+      expect(results.every((r) => r.status === 'complete'), `${id}: ${JSON.stringify(results.find((r) => r.status !== 'complete'))}`).toBe(true);
+      expect(of(p, 'alert').filter((a) => ['unnecessary-card', 'round-void', 'out-of-order-card', 'unexpected-rescan', 'foreign-card'].includes(String(a.kind))), id).toEqual([]);
+    }
   }, 120_000);
 });
