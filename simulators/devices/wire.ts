@@ -20,8 +20,6 @@ export type WireCommand = { command: 'rescan' | 'lock' | 'unlock' } | { command:
 export interface FrameWire {
   /** `reference` or the profile's name */
   readonly format: string;
-  /** whether the format numbers its frames (a SEQ the gateway checks) */
-  readonly numbered: boolean;
   /** the bytes of one frame; null when the format cannot say it (then the device does not send it) */
   encode(talker: Talker, seq: number, type: string, fields?: readonly (string | number)[]): string | Buffer | null;
   /** any body framed and checked as the format frames its messages (a barcode, a scenario's raw frame) */
@@ -36,7 +34,6 @@ const NOISE = '\x00\xff#noise#';
 
 export const referenceWire: FrameWire = {
   format: 'reference',
-  numbered: true,
   encode: (talker, seq, type, fields = []) => encodeLine(talker, seq, type, fields),
   raw: (body) => `$${body}*${hex2(checksum(body))}\r\n`,
   commands(bytes) {
@@ -84,7 +81,6 @@ export function profileWire(profile: DeviceProfile): FrameWire {
   const start = profile.framing.start ?? '';
   return {
     format: profile.name,
-    numbered: profile.messages.some((m) => m.seq !== undefined),
     encode(_talker, seq, type, fields = []) {
       const frame = referenceFrame(profile.talker, type, fields);
       if (!frame || !encoder.canEncode(frame)) return null;
