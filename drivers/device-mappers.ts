@@ -5,7 +5,10 @@
  * - `HidDiceDecoder`: 8-byte HID dice reports -> `DICE` frames.
  * - `BarcodeScannerDecoder`: HID boot-keyboard reports -> barcodes -> `CARD` rescan frames;
  *   `SerialBarcodeDecoder`: the same for a scanner in serial mode (one barcode per line).
- * Everything here is synchronous; the only clock is the injectable `now` of the RFID mapper.
+ * - `ScannerRoleMapper`: a barcode scanner's cards as its `role` says: the rescan reader's are
+ *   rescans; the dealing reader's are the next cards dealt, a double trigger (the same card again
+ *   within `dedupeMs`) one card.
+ * Everything here is synchronous; the only clocks are the injectable `now` of the two mappers.
  */
 import type { DeviceFrame, FrameReject } from './codecs/frames.js';
 import { decodeHidDiceReport } from './codecs/hid-dice.js';
@@ -185,5 +188,51 @@ export class SerialBarcodeDecoder implements FrameDecoder {
   reset(): void {
     this.text = '';
     this.overflow = false;
+  }
+}
+
+export type ScannerRole = 'dealer' | 'rescan';
+
+export interface ScannerRoleMapperOptions {
+  role: ScannerRole;
+  /** dealer: the same card read again within this many ms of its previous read is one card (default 1500) */
+  dedupeMs?: number;
+  now?: () => number;
+}
+
+/**
+ * A barcode scanner's role (device-protocols.md §3): whatever its decoder marks, a card read by
+ * - the `rescan` reader (beside a shoe) is `rescan: true`: the answer to the shoe's misread (§2a);
+ * - the `dealer` reader (the table's only card reader) is `rescan: false`: the next card dealt. A
+ *   card it cannot read simply arrives when the dealer scans it again. The same card again within
+ *   `dedupeMs` of the previous read is a double trigger and dropped; the window slides, so a label
+ *   held under a scanner in continuous mode stays one card. Only the read just before counts: A, B,
+ *   A is three cards however fast.
+ * This runs in the driver, before the journal: the journal records the cards this mapper let
+ * through, so a replay is the same byte for byte whatever the clock said (docs/DEVICES.md).
+ */
+export class ScannerRoleMapper {
+  private last: { card: string; at: number } | null = null;
+  private readonly dedupeMs: number;
+  private readonly now: () => number;
+  /** reads dropped as double triggers */
+  doubleTriggers = 0;
+
+  constructor(private readonly opts: ScannerRoleMapperOptions) {
+    this.dedupeMs = opts.dedupeMs ?? DEFAULT_DEDUPE_MS;
+    this.now = opts.now ?? Date.now;
+  }
+
+  map(frame: DeviceFrame): DeviceFrame | null {
+    if (frame.type !== 'CARD') return frame;
+    if (this.opts.role === 'rescan') return frame.rescan ? frame : { ...frame, rescan: true };
+    const at = this.now();
+    const last = this.last;
+    this.last = { card: frame.card, at };
+    if (last && last.card === frame.card && at - last.at < this.dedupeMs) {
+      this.doubleTriggers++;
+      return null;
+    }
+    return frame.rescan ? { ...frame, rescan: false } : frame;
   }
 }

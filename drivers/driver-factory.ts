@@ -4,13 +4,15 @@
  */
 import { resolve } from 'node:path';
 import type { DeviceConfig } from '../src/config/schema.js';
+import type { DeviceFrame } from './codecs/frames.js';
 import { HID_DICE_SEQ_MODULUS } from './codecs/hid-dice.js';
 import { LineCodec } from './codecs/line-codec.js';
 import { compileProfile } from './profiles/profile-decoder.js';
-import { loadProfileFile } from './profiles/profile-schema.js';
+import { loadProfileFile, type DeviceProfile } from './profiles/profile-schema.js';
 import { encodeLine } from './codecs/nmea-line.js';
 import { loadDeckRegistry, type DeckRegistry } from './deck-registry.js';
-import { BarcodeScannerDecoder, HidDiceDecoder, RfidCardMapper, SerialBarcodeDecoder } from './device-mappers.js';
+import { BarcodeScannerDecoder, HidDiceDecoder, RfidCardMapper, ScannerRoleMapper, SerialBarcodeDecoder } from './device-mappers.js';
+import { createProfileEncoder, type DownlinkCommand } from './profiles/profile-encoder.js';
 import { DeviceDriver } from './device-driver.js';
 import { HidTransport } from './transports/hid-transport.js';
 import { MemoryTransport } from './transports/memory-transport.js';
@@ -47,7 +49,7 @@ function gatewayCommandEncoder(): (command: string) => string {
 export interface DriverExtras {
   /** rfid-shoe: the registry to use instead of loading `deckRegistry` (a simulator's generated one) */
   registry?: DeckRegistry;
-  /** clock for RFID de-duplication (tests) */
+  /** clock for RFID and dealing-scanner de-duplication (tests) */
   now?: () => number;
 }
 
@@ -56,28 +58,70 @@ function speaksHid(dev: DeviceConfig): boolean {
   return dev.transport.type === 'hid' || (dev.transport.type === 'simulator' && (dev.kind === 'barcode-scanner' || (dev.kind === 'dice-sensor' && dev.transport.protocol === 'hid')));
 }
 
+/** a gateway command (`RESCAN`, `REPEAT,<seq>`) through a profile's downlink templates; null = not sent */
+function profileCommandEncoder(profile: DeviceProfile): (command: string) => Buffer | null {
+  const encoder = createProfileEncoder(profile);
+  return (command) => {
+    const [type, from] = command.split(',');
+    const name = type.toLowerCase() as DownlinkCommand;
+    if (!(name in profile.downlink)) return null;
+    return encoder.command(name, from !== undefined ? { from: Number(from) } : {});
+  };
+}
+
+/**
+ * What a profiled device's `VER` announces (device-protocols.md §1 capabilities): the commands its
+ * profile has downlink templates for — the profile is the installer's word on what the device
+ * takes. `REPEAT` (the table asks a device that announced it to re-send a gap), `LOCK` (lock and
+ * unlock), `RESCAN`.
+ */
+function profileCapabilities(profile: DeviceProfile): string[] {
+  const d = profile.downlink;
+  return [...(d.repeat ? ['REPEAT'] : []), ...(d.lock && d.unlock ? ['LOCK'] : []), ...(d.rescan ? ['RESCAN'] : [])];
+}
+
+/** the RFID mapper of an rfid-shoe: the simulator's generated registry, or the configured CSV */
+function rfidMapper(dev: DeviceConfig, extras: DriverExtras): RfidCardMapper {
+  let registry = extras.registry;
+  if (!registry) {
+    if (!dev.deckRegistry) throw new UnsupportedDeviceError(`device ${dev.id}: an rfid-shoe needs a deckRegistry (CSV uid,card,deck)`);
+    registry = loadDeckRegistry(resolve(dev.deckRegistry));
+  }
+  return new RfidCardMapper({ registry, dedupeMs: dev.dedupeMs, now: extras.now });
+}
+
+/** a barcode scanner's role (config: resolved by the loader; `rescan` when unset, today's behaviour) */
+function scannerMapper(dev: DeviceConfig, extras: DriverExtras): ScannerRoleMapper {
+  return new ScannerRoleMapper({ role: dev.role ?? 'rescan', dedupeMs: dev.dedupeMs, now: extras.now });
+}
+
 /**
  * A device with a `profile` (device-protocols.md §3; the config loader has checked it and points
  * `profile` at its file): the profile's decoder, SEQ checks only when the profile carries a SEQ,
- * the stale timer only when it has heartbeats. Downlink templates are not sent yet: such a device
- * takes no commands.
+ * the stale timer only when it has heartbeats, bad-frame counting as for every device. Commands
+ * go through the profile's downlink templates; one with no template is not sent (`send` says
+ * false), and the device's `VER` announces the ones it has (profileCapabilities). An rfid-shoe's TAGs become cards through its deck registry; a barcode scanner's cards
+ * follow its role.
  */
-function profiledDriver(dev: DeviceConfig & { profile: string }, transport: Transport): DeviceDriver {
+function profiledDriver(dev: DeviceConfig & { profile: string }, transport: Transport, extras: DriverExtras): DeviceDriver {
+  if (dev.transport.type === 'hid') throw new UnsupportedDeviceError(`device ${dev.id}: a profile on a HID transport (keyboard-wedge profiles) is not supported by this build; use the scanner without a profile (its barcode mapping) or in serial mode`);
   const profile = loadProfileFile(dev.profile);
   const decoder = compileProfile(profile);
+  const mapper = dev.kind === 'rfid-shoe' ? rfidMapper(dev, extras) : dev.kind === 'barcode-scanner' ? scannerMapper(dev, extras) : null;
+  const capabilities = profileCapabilities(profile);
+  const announce = (f: DeviceFrame): DeviceFrame => (f.type === 'VER' && capabilities.length ? { ...f, capabilities: [...new Set([...(f.capabilities ?? []), ...capabilities])] } : f);
   return new DeviceDriver({
     deviceId: dev.id, transport,
     decoder: { push: (chunk: Buffer) => decoder.push(chunk) },
     staleAfterMs: profile.messages.some((m) => m.type === 'HB') ? dev.staleAfterMs : 0,
     seqModulus: profile.messages.some((m) => m.seq !== undefined) ? 65536 : 0,
+    encodeCommand: Object.keys(profile.downlink).length ? profileCommandEncoder(profile) : undefined,
+    mapFrame: mapper ? (f) => mapper.map(announce(f)) : capabilities.length ? announce : undefined,
   });
 }
 
 export function createDriver(dev: DeviceConfig, transport: Transport, extras: DriverExtras = {}): DeviceDriver {
-  if (dev.profile !== undefined) {
-    if (dev.kind === 'rfid-shoe' || dev.kind === 'barcode-scanner') throw new UnsupportedDeviceError(`device ${dev.id}: profiles for a ${dev.kind} are not supported yet`);
-    return profiledDriver({ ...dev, profile: dev.profile }, transport);
-  }
+  if (dev.profile !== undefined) return profiledDriver({ ...dev, profile: dev.profile }, transport, extras);
   switch (dev.kind) {
     case 'card-shoe':
       return new DeviceDriver({
@@ -85,12 +129,7 @@ export function createDriver(dev: DeviceConfig, transport: Transport, extras: Dr
         encodeCommand: gatewayCommandEncoder(),
       });
     case 'rfid-shoe': {
-      let registry = extras.registry;
-      if (!registry) {
-        if (!dev.deckRegistry) throw new UnsupportedDeviceError(`device ${dev.id}: an rfid-shoe needs a deckRegistry (CSV uid,card,deck)`);
-        registry = loadDeckRegistry(resolve(dev.deckRegistry));
-      }
-      const mapper = new RfidCardMapper({ registry, dedupeMs: dev.dedupeMs, now: extras.now });
+      const mapper = rfidMapper(dev, extras);
       return new DeviceDriver({
         deviceId: dev.id, transport, decoder: new LineCodec('RFID'), staleAfterMs: dev.staleAfterMs,
         encodeCommand: gatewayCommandEncoder(), mapFrame: (f) => mapper.map(f),
@@ -104,11 +143,14 @@ export function createDriver(dev: DeviceConfig, transport: Transport, extras: Dr
       // HID reports carry no heartbeat: presence is the HID transport's enumeration, not a stale timer.
       if (speaksHid(dev)) return new DeviceDriver({ deviceId: dev.id, transport, decoder: new HidDiceDecoder(), staleAfterMs: 0, seqModulus: HID_DICE_SEQ_MODULUS });
       return new DeviceDriver({ deviceId: dev.id, transport, decoder: new LineCodec('DICE'), staleAfterMs: dev.staleAfterMs });
-    case 'barcode-scanner':
+    case 'barcode-scanner': {
       // a scanner is silent while idle and numbers nothing: no stale timer, no SEQ
+      const mapper = scannerMapper(dev, extras);
       return new DeviceDriver({
         deviceId: dev.id, transport, staleAfterMs: 0, seqModulus: 0,
         decoder: speaksHid(dev) ? new BarcodeScannerDecoder(dev.barcode ?? {}) : new SerialBarcodeDecoder(dev.barcode ?? {}),
+        mapFrame: (f) => mapper.map(f),
       });
+    }
   }
 }

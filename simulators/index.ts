@@ -5,7 +5,12 @@
  *   virtual dealer (VirtualTable). A simulated `shuffler` on the same table shuffles before every
  *   new shoe/deck (for single-deck games its READY after COUNT is the new deck); a simulated
  *   `barcode-scanner` is the dealer's rescan reader when the shoe does not re-read by itself.
- *   Without a simulated shoe, a shuffler cycles on its own every few rounds' time and a scanner idles.
+ *   Without a simulated shoe, a scanner in `role: dealer` is the table's dealing reader: the
+ *   virtual dealer scans every card, and asks for each new shoe with a `new-shoe` request (a
+ *   scanner cannot say LOADED). Otherwise a shuffler cycles on its own every few rounds' time and a
+ *   scanner idles.
+ * - a device with `profile:` writes that profile's format (wire.ts: the same virtual device, its
+ *   frames through the profile encoder), faults included; without one, the reference protocol.
  * - sic bo: the first simulated `dice-sensor` rolls rounds (VirtualDiceTable), line or HID wire.
  * - keno: the first simulated `ball-reader` runs draws (VirtualKenoTable).
  * Any further simulated device of a table only powers up and sends heartbeats.
@@ -13,6 +18,8 @@
  */
 import { resolve } from 'node:path';
 import type { DeckRegistry } from '../drivers/deck-registry.js';
+import { DEFAULT_DEDUPE_MS } from '../drivers/device-mappers.js';
+import { loadProfileFile } from '../drivers/profiles/profile-schema.js';
 import { loadDeckRegistry } from '../drivers/deck-registry.js';
 import { MemoryTransport } from '../drivers/transports/memory-transport.js';
 import type { Transport } from '../drivers/transports/transport.js';
@@ -22,6 +29,9 @@ import type { Logger } from '../src/log.js';
 import type { TableSettings } from '../src/table/types.js';
 import { VirtualBallReader } from './devices/ball-reader-device.js';
 import { VirtualBarcodeScanner } from './devices/barcode-scanner-device.js';
+import { VirtualCardShoe } from './devices/card-shoe-device.js';
+import { ScannerDealingReader } from './devices/scanner-dealing-reader.js';
+import { profileWire, referenceWire, type FrameWire } from './devices/wire.js';
 import { VirtualDiceSensor } from './devices/dice-sensor-device.js';
 import { LineDevice } from './devices/line-device.js';
 import { generateDeckRegistry, VirtualRfidShoe } from './devices/rfid-shoe-device.js';
@@ -111,6 +121,13 @@ export function createVirtualDevices(ctx: VirtualDevicesContext): VirtualDevices
   const lineFaults = (d: SimDevice) => ({ garbageRate: d.transport.faults.garbageRate, dropFrameRate: d.transport.faults.dropFrameRate });
   const deliver = (d: DeviceConfig) => (b: string | Buffer) => transportOf(d).deliver(b);
   const engine = t.betting === 'engine' ? ctx.engine : undefined;
+  const wires = new Map<string, FrameWire>();
+  /** the device's wire format: its profile's (the loader pointed `profile` at the file), else the reference protocol */
+  const wireOf = (d: DeviceConfig): FrameWire => {
+    let w = wires.get(d.id);
+    if (!w) wires.set(d.id, (w = d.profile ? profileWire(loadProfileFile(d.profile)) : referenceWire));
+    return w;
+  };
   const driving = new Set<string>();
 
   if (settings.kind === 'card') {
@@ -118,12 +135,30 @@ export function createVirtualDevices(ctx: VirtualDevicesContext): VirtualDevices
     const shufDev = sims.find((d) => d.kind === 'shuffler');
     const scanDev = sims.find((d) => d.kind === 'barcode-scanner');
     const deckSize = settings.expectedDeckSize ?? 52 * settings.decks;
-    const shuffler = shufDev ? new VirtualShuffler(deliver(shufDev), seededRng(`${seedOf.get(shufDev.id)}:faults`), { ...lineFaults(shufDev), ...shufDev.transport.faults }, deckSize) : null;
-    const scanner = scanDev ? new VirtualBarcodeScanner(deliver(scanDev), seededRng(`${seedOf.get(scanDev.id)}:faults`), scanDev.transport.faults) : null;
+    const shuffler = shufDev ? new VirtualShuffler(deliver(shufDev), seededRng(`${seedOf.get(shufDev.id)}:faults`), { ...lineFaults(shufDev), ...shufDev.transport.faults }, deckSize, wireOf(shufDev)) : null;
+    const scanner = scanDev ? new VirtualBarcodeScanner(deliver(scanDev), seededRng(`${seedOf.get(scanDev.id)}:faults`), scanDev.transport.faults, scanDev.profile ? wireOf(scanDev) : undefined) : null;
+    const shufUnplug = shufDev ? unplugOf(shufDev) : null;
+    /** a shuffle before each new shoe; true when its READY is the new deck (single-deck games) */
+    const shuffleBeforeLoad = (seed: string | number) => {
+      if (!shuffler) return undefined;
+      const shufRng = seededRng(`${shufDev ? seedOf.get(shufDev.id) : seed}:unplug`);
+      return async (): Promise<boolean> => {
+        if (shufUnplug && shufUnplug.rate > 0 && shufRng() < shufUnplug.rate) {
+          shufUnplug.transport.setConnected(false, 'simulated unplug');
+          await new Promise((r) => setTimeout(r, shufUnplug.ms));
+          shufUnplug.transport.setConnected(true);
+          shuffler.powerUp();
+        }
+        await shuffler.cycle((ms) => new Promise((r) => setTimeout(r, ms)), pace(200));
+        // single-deck games: READY after COUNT is the fresh deck; shoe games still announce the shoe
+        return settings.game.defaults.singleDeck;
+      };
+    };
+    const dealingScanner = !shoe && scanDev && scanner && scanDev.role === 'dealer' ? scanDev : undefined;
     if (shoe) {
       const sim = shoe.transport;
       const seed = seedOf.get(shoe.id)!;
-      let createShoe: ((w: (b: string) => void) => VirtualRfidShoe) | undefined;
+      let createShoe: ConstructorParameters<typeof VirtualTable>[0]['createShoe'];
       if (shoe.kind === 'rfid-shoe') {
         let registry: DeckRegistry;
         if (shoe.deckRegistry) registry = loadDeckRegistry(resolve(shoe.deckRegistry));
@@ -131,10 +166,10 @@ export function createVirtualDevices(ctx: VirtualDevicesContext): VirtualDevices
           registry = generateDeckRegistry(settings.decks, seed);
           registries.set(shoe.id, registry);
         }
-        createShoe = (w) => new VirtualRfidShoe((b) => w(typeof b === 'string' ? b : b.toString('latin1')), seededRng(`${seed}:faults`), { ...lineFaults(shoe), ...sim.faults }, registry);
+        createShoe = (w) => new VirtualRfidShoe(w, seededRng(`${seed}:faults`), { ...lineFaults(shoe), ...sim.faults }, registry, wireOf(shoe));
+      } else if (shoe.profile) {
+        createShoe = (w) => new VirtualCardShoe(w, seededRng(`${seed}:faults`), sim.faults, 'SHOE', wireOf(shoe));
       }
-      const shufUnplug = shufDev ? unplugOf(shufDev) : null;
-      const shufRng = seededRng(`${shufDev ? seedOf.get(shufDev.id) : seed}:unplug`);
       let vt: VirtualTable;
       const transport = transportOf(shoe);
       vt = new VirtualTable({
@@ -144,17 +179,7 @@ export function createVirtualDevices(ctx: VirtualDevicesContext): VirtualDevices
         write: (b) => transport.deliver(b),
         request: engine ? engine() : undefined,
         createShoe,
-        onLoad: shuffler ? async () => {
-          if (shufUnplug && shufUnplug.rate > 0 && shufRng() < shufUnplug.rate) {
-            shufUnplug.transport.setConnected(false, 'simulated unplug');
-            await new Promise((r) => setTimeout(r, shufUnplug.ms));
-            shufUnplug.transport.setConnected(true);
-            shuffler.powerUp();
-          }
-          await shuffler.cycle((ms) => new Promise((r) => setTimeout(r, ms)), pace(200));
-          // single-deck games: READY after COUNT is the fresh deck; shoe games still announce the shoe
-          return settings.game.defaults.singleDeck;
-        } : undefined,
+        onLoad: shuffleBeforeLoad(seed),
         unplug: unplugOf(shoe),
         manualRescan: scanner ? () => {
           const card = (vt.shoe as Partial<VirtualRfidShoe>).takePending?.();
@@ -166,7 +191,32 @@ export function createVirtualDevices(ctx: VirtualDevicesContext): VirtualDevices
       transport.written$.subscribe((b) => vt.onGatewayBytes(b));
       devices.push(vt);
       driving.add(shoe.id);
-      descriptions.set(shoe.id, `virtual ${shoe.kind} dealt by a virtual dealer (seed ${seed})`);
+      descriptions.set(shoe.id, `virtual ${shoe.kind} dealt by a virtual dealer (seed ${seed}${shoe.profile ? `, profile ${wireOf(shoe).format}` : ''})`);
+    } else if (dealingScanner && scanner) {
+      const sim = dealingScanner.transport;
+      const seed = seedOf.get(dealingScanner.id)!;
+      // one virtual engine for the betting requests and the pit's new-shoe (one MQTT client id per table)
+      const pit = ctx.engine?.();
+      const shuffle = shuffleBeforeLoad(seed);
+      const vt = new VirtualTable({
+        game: settings.game, decks: settings.decks, burnPerRound: settings.burnPerRound, engine: settings.engine,
+        cardIntervalMs: pace(sim.cardIntervalMs), roundIntervalMs: pace(sim.roundIntervalMs),
+        cutCardFromEnd: sim.cutCardFromEnd, seed, faults: sim.faults, gameOptions: settings.gameOptions,
+        // without a way to ask for a new shoe, one shoe only
+        shoes: pit ? ctx.shoes : 1,
+        write: (b) => transportOf(dealingScanner).deliver(b),
+        request: engine ? pit : undefined,
+        createShoe: () => new ScannerDealingReader(scanner, dealingScanner.dedupeMs ?? DEFAULT_DEDUPE_MS),
+        // a scanner cannot say LOADED: the pit's `new-shoe` request starts each shoe (unless the shuffler's READY did)
+        onLoad: async () => {
+          if (!(await shuffle?.())) await pit?.('new-shoe');
+          return true;
+        },
+        unplug: unplugOf(dealingScanner),
+      });
+      devices.push(vt);
+      driving.add(dealingScanner.id);
+      descriptions.set(dealingScanner.id, `virtual barcode scanner, the dealing reader: a virtual dealer scans every card (seed ${seed}${dealingScanner.profile ? `, profile ${wireOf(dealingScanner).format}` : ''})`);
     }
     if (shufDev && shuffler) {
       const seed = seedOf.get(shufDev.id)!;
@@ -183,7 +233,7 @@ export function createVirtualDevices(ctx: VirtualDevicesContext): VirtualDevices
         descriptions.set(shufDev.id, `virtual shuffler cycling every ${every} ms (seed ${seed})`);
       }
     }
-    if (scanDev && scanner) {
+    if (scanDev && scanner && !dealingScanner) {
       driving.add(scanDev.id);
       devices.push(new PassiveDevice(seedOf.get(scanDev.id)!, null, ''));
       descriptions.set(scanDev.id, shoe ? `virtual barcode scanner, the dealer's rescan reader for ${shoe.id}` : 'virtual barcode scanner (idle: no simulated shoe to rescan for)');
@@ -192,7 +242,7 @@ export function createVirtualDevices(ctx: VirtualDevicesContext): VirtualDevices
     const dev = sims.find((d) => d.kind === 'dice-sensor');
     if (dev) {
       const seed = seedOf.get(dev.id)!;
-      const sensor = new VirtualDiceSensor(deliver(dev), seededRng(`${seed}:line`), lineFaults(dev), dev.transport.protocol);
+      const sensor = new VirtualDiceSensor(deliver(dev), seededRng(`${seed}:line`), lineFaults(dev), dev.transport.protocol, wireOf(dev));
       devices.push(new VirtualDiceTable({
         sensor, seed, rng: seededRng(seed), faults: dev.transport.faults, minBounces: settings.minBounces,
         stepMs: pace(dev.transport.cardIntervalMs), roundIntervalMs: pace(dev.transport.roundIntervalMs),
@@ -205,7 +255,7 @@ export function createVirtualDevices(ctx: VirtualDevicesContext): VirtualDevices
     const dev = sims.find((d) => d.kind === 'ball-reader');
     if (dev) {
       const seed = seedOf.get(dev.id)!;
-      const reader = new VirtualBallReader(deliver(dev), seededRng(`${seed}:line`), lineFaults(dev));
+      const reader = new VirtualBallReader(deliver(dev), seededRng(`${seed}:line`), lineFaults(dev), wireOf(dev));
       devices.push(new VirtualKenoTable({
         reader, seed, rng: seededRng(seed), faults: dev.transport.faults,
         ballIntervalMs: pace(dev.transport.cardIntervalMs), roundIntervalMs: pace(dev.transport.roundIntervalMs),
@@ -222,7 +272,7 @@ export function createVirtualDevices(ctx: VirtualDevicesContext): VirtualDevices
     const seed = seedOf.get(d.id)!;
     const talker = ({ 'card-shoe': 'SHOE', 'rfid-shoe': 'RFID', shuffler: 'SHUF', 'dice-sensor': 'DICE', 'ball-reader': 'BALL' } as const)[d.kind as Exclude<typeof d.kind, 'barcode-scanner'>];
     const hid = d.kind === 'barcode-scanner' || (d.kind === 'dice-sensor' && d.transport.protocol === 'hid');
-    const line = talker && !hid ? new LineDevice(talker, deliver(d), seededRng(seed), lineFaults(d)) : null;
+    const line = talker && !hid ? new LineDevice(talker, deliver(d), seededRng(seed), lineFaults(d), wireOf(d)) : null;
     if (d.kind === 'rfid-shoe' && !d.deckRegistry) registries.set(d.id, generateDeckRegistry(settings.kind === 'card' ? settings.decks : 1, seed));
     devices.push(new PassiveDevice(seed, line, `V${talker ?? 'HID'}-1`));
     descriptions.set(d.id, `virtual ${d.kind} (idle: heartbeats only)`);

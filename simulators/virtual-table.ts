@@ -25,14 +25,14 @@ export interface VirtualTableOptions {
   shoes?: number;
   gameOptions?: Readonly<Record<string, unknown>>;
   /** bytes the virtual shoe puts on the wire */
-  write: (bytes: string) => void;
+  write: (bytes: string | Buffer) => void;
   /** engine requests (open/close betting, decisions), resolved when the gateway answered */
   request?: (command: string, args?: Record<string, unknown>) => Promise<unknown>;
   decide?: (exp: Extract<Expectation, { kind: 'decision' }>, rng: Rng) => string;
   /** told about every card dealt and every round end (for demo output and tests) */
   onAction?: (a: { type: string; card?: Card; role?: string; roundNo?: number }) => void;
   /** another shoe device (e.g. a virtual RFID shoe) instead of the optical VirtualCardShoe */
-  createShoe?: (write: (bytes: string) => void) => VirtualShoeDevice;
+  createShoe?: (write: (bytes: string | Buffer) => void) => VirtualShoeDevice;
   /** before each new shoe is loaded (e.g. a virtual shuffler's cycle); `true` = the load is announced already, no `STATE,LOADED` */
   onLoad?: () => Promise<boolean | void>;
   /** the dealer's manual rescan when the shoe did not re-read by itself (e.g. with a hand scanner); default: the shoe's own rescan */
@@ -51,6 +51,8 @@ export interface VirtualShoeDevice {
   rescan(): boolean;
   readonly awaitingRescan: boolean;
   onGatewayBytes(bytes: Buffer): void;
+  /** ms to wait before dealing `card` (a dealing scanner's double-trigger window); absent: none */
+  holdBefore?(card: Card): number;
 }
 
 export class VirtualTable {
@@ -69,7 +71,7 @@ export class VirtualTable {
     this.seed = o.seed ?? randomSeed();
     this.rng = seededRng(this.seed);
     this.unplugRng = seededRng(`${this.seed}:unplug`);
-    const write = (b: string) => {
+    const write = (b: string | Buffer) => {
       this.lastSend = Date.now();
       o.write(b);
     };
@@ -125,11 +127,15 @@ export class VirtualTable {
             this.shoe.cut();
             await this.pause(o.cardIntervalMs);
             break;
-          case 'card':
+          case 'card': {
+            const hold = this.shoe.holdBefore?.(a.card) ?? 0;
+            if (hold > 0) await sleep(hold, undefined, { signal: this.halt.signal }).catch(() => undefined);
+            if (!this.running) return;
             if (!this.shoe.card(a.card)) await this.awaitRescan();
             o.onAction?.(a);
             await this.pause(o.cardIntervalMs);
             break;
+          }
           case 'request':
             if (o.request) await o.request(a.command, a.args);
             break;

@@ -1,12 +1,13 @@
 /** A virtual keno ball reader speaking the reference BALL protocol: `START`, `BALL,<n>`, `END`, `VER`, `HB`. */
 import type { Rng } from '../../src/domain/rng.js';
 import { LineDevice, type LineFaults } from './line-device.js';
+import { referenceWire, type FrameWire } from './wire.js';
 
 export class VirtualBallReader {
   readonly line: LineDevice;
 
-  constructor(write: (bytes: string | Buffer) => void, rng: Rng, faults: LineFaults) {
-    this.line = new LineDevice('BALL', write, rng, faults);
+  constructor(write: (bytes: string | Buffer) => void, rng: Rng, faults: LineFaults, wire: FrameWire = referenceWire) {
+    this.line = new LineDevice('BALL', write, rng, faults, wire);
   }
 
   powerUp(): void {

@@ -2,10 +2,13 @@
  * A virtual barcode scanner in keyboard-wedge mode (HID boot keyboard, device-protocols.md §2a):
  * it "types" a barcode as 8-byte input reports `[modifiers, 0, key, 0, 0, 0, 0, 0]` — key down
  * (with Left Shift for upper-case letters and shifted symbols), then all keys up — and Enter.
+ * With a profile's wire (a serial scanner, wire.ts) it writes each barcode as that profile frames
+ * it instead: a card in the profile's card code, a bad label as its raw text.
  */
 import { KEY_ENTER, MOD_LEFT_SHIFT, usageToChar } from '../../drivers/codecs/hid-keyboard.js';
 import type { Card } from '../../src/domain/card.js';
 import type { Rng } from '../../src/domain/rng.js';
+import type { FrameWire } from './wire.js';
 
 const KEYS = new Map<string, { usage: number; shift: boolean }>();
 // main-block keys first (0x04..0x38), so a digit is typed on the top row rather than the keypad
@@ -49,17 +52,24 @@ export class VirtualBarcodeScanner {
     private readonly write: (bytes: string | Buffer) => void,
     private readonly rng: Rng,
     private readonly faults: ScannerFaults = { badBarcodeRate: 0 },
+    /** a serial profile's wire; absent: HID keyboard reports */
+    private readonly wire?: FrameWire,
   ) {}
 
-  /** types `text` + Enter, one report per write (as a HID device delivers them) */
+  /** types `text` + Enter, one report per write (as a HID device delivers them); with a wire, one framed barcode */
   scan(text: string): void {
     this.scans++;
-    for (const r of barcodeReports(text)) this.write(r);
+    if (this.wire) this.write(this.wire.raw(text));
+    else for (const r of barcodeReports(text)) this.write(r);
   }
 
   /** scans the barcode of a card (`AS`), after a bad label now and then */
   scanCard(card: Card): void {
     if (this.faults.badBarcodeRate > 0 && this.rng() < this.faults.badBarcodeRate) this.scan('NO-CARD-42');
-    this.scan(card);
+    if (!this.wire) return this.scan(card);
+    const frame = this.wire.encode('SHOE', 0, 'CARD', [card]);
+    if (frame === null) throw new Error(`profile ${this.wire.format} cannot say a card`);
+    this.scans++;
+    this.write(frame);
   }
 }

@@ -1,13 +1,14 @@
 /**
- * A virtual card shoe speaking the reference SHOE protocol (device-protocols.md) byte for byte:
+ * A virtual card shoe speaking the reference SHOE protocol (device-protocols.md) byte for byte, or
+ * a device profile's format through its wire (wire.ts):
  * `VER` at power-up, `HB` when idle, `STATE`, `CARD`, `MISREAD` + `CARD,<card>,R` rescans, `CUT`,
  * `DROP`, with SEQ numbering and checksums — plus fault injection (misreads, garbage bytes, lost
  * frames) so the gateway's handling of each can be seen and tested.
  */
-import { encodeLine } from '../../drivers/codecs/nmea-line.js';
 import type { Card } from '../../src/domain/card.js';
 import type { Rng } from '../../src/domain/rng.js';
-import { RepeatRing, repeatRequests } from './repeat-ring.js';
+import { RepeatRing } from './repeat-ring.js';
+import { referenceWire, type FrameWire } from './wire.js';
 
 export interface ShoeFaults {
   /** probability that a card is first reported as MISREAD (then rescanned) */
@@ -35,19 +36,21 @@ export class VirtualCardShoe {
   repeat = true;
 
   constructor(
-    private readonly write: (bytes: string) => void,
+    private readonly write: (bytes: string | Buffer) => void,
     private readonly rng: Rng,
     private readonly faults: ShoeFaults = NO_FAULTS,
     readonly talker: 'SHOE' | 'RFID' = 'SHOE',
+    readonly wire: FrameWire = referenceWire,
   ) {}
 
   /** sends one frame (with the configured line faults) */
   send(type: string, fields: (string | number)[] = []): void {
-    const line = encodeLine(this.talker, this.seq, type, fields);
+    const line = this.wire.encode(this.talker, this.seq, type, fields);
+    if (line === null) return; // the shoe's format has no such message
     this.ring.add(this.seq, line);
     this.seq = (this.seq + 1) & 0xffff;
     if (this.faults.dropFrameRate > 0 && this.rng() < this.faults.dropFrameRate) return;
-    if (this.faults.garbageRate > 0 && this.rng() < this.faults.garbageRate) this.write('\x00\xff#noise#');
+    if (this.faults.garbageRate > 0 && this.rng() < this.faults.garbageRate) this.write(this.wire.noise());
     this.framesSent++;
     this.write(line);
   }
@@ -96,10 +99,12 @@ export class VirtualCardShoe {
     return this.pendingRescan !== null;
   }
 
-  /** bytes the gateway wrote to the shoe (commands such as `$GW,3,RESCAN*CS`) */
+  /** bytes the gateway wrote to the shoe (commands such as `$GW,3,RESCAN*CS`, or the profile's downlinks) */
   onGatewayBytes(bytes: Buffer): void {
-    if (bytes.toString('latin1').includes(',RESCAN*')) this.rescan();
-    if (this.repeat) for (const seq of repeatRequests(bytes)) this.repeatFrom(seq);
+    for (const c of this.wire.commands(bytes)) {
+      if (c.command === 'rescan') this.rescan();
+      else if (c.command === 'repeat' && this.repeat) this.repeatFrom(c.from);
+    }
   }
 
   /** `REPEAT,<seq>`: every kept frame from `seq` on again, with its original SEQ (no line faults) */

@@ -6,6 +6,7 @@
 import { encodeHidDiceReport, HID_DICE_STATUS } from '../../drivers/codecs/hid-dice.js';
 import type { Rng } from '../../src/domain/rng.js';
 import { LineDevice, type LineFaults } from './line-device.js';
+import { referenceWire, type FrameWire } from './wire.js';
 
 export type DiceWire = 'line' | 'hid';
 
@@ -18,8 +19,9 @@ export class VirtualDiceSensor {
     rng: Rng,
     faults: LineFaults,
     readonly wire: DiceWire = 'line',
+    lineWire: FrameWire = referenceWire,
   ) {
-    this.line = new LineDevice('DICE', write, rng, faults);
+    this.line = new LineDevice('DICE', write, rng, faults, lineWire);
   }
 
   powerUp(): void {

@@ -1,12 +1,13 @@
 /**
- * What every virtual serial device shares: NMEA framing with its own SEQ (device-protocols.md §1),
+ * What every virtual serial device shares: its wire format (the reference NMEA framing of
+ * device-protocols.md §1, or a device profile's: wire.ts) with its own SEQ,
  * `VER` at power-up, `HB` at least once a second while idle, and line faults (garbage bytes before
  * a frame, frames lost on the line).
  */
-import { encodeLine } from '../../drivers/codecs/nmea-line.js';
 import type { Talker } from '../../drivers/codecs/frames.js';
 import type { Rng } from '../../src/domain/rng.js';
-import { RepeatRing, repeatRequests } from './repeat-ring.js';
+import { RepeatRing } from './repeat-ring.js';
+import { referenceWire, type FrameWire } from './wire.js';
 
 export interface LineFaults {
   /** probability per frame of a burst of garbage bytes before it */
@@ -31,16 +32,18 @@ export class LineDevice {
     private readonly write: (bytes: string | Buffer) => void,
     private readonly rng: Rng,
     private readonly faults: LineFaults = { garbageRate: 0, dropFrameRate: 0 },
+    readonly wire: FrameWire = referenceWire,
   ) {}
 
-  /** sends one frame (with the configured line faults) */
+  /** sends one frame (with the configured line faults); a frame the wire format cannot say is not sent */
   send(type: string, fields: (string | number)[] = []): void {
-    const line = encodeLine(this.talker, this.seq, type, fields);
+    const line = this.wire.encode(this.talker, this.seq, type, fields);
+    if (line === null) return;
     this.ring.add(this.seq, line);
     this.seq = (this.seq + 1) & 0xffff;
     this.lastSendAt = Date.now();
     if (this.faults.dropFrameRate > 0 && this.rng() < this.faults.dropFrameRate) return;
-    if (this.faults.garbageRate > 0 && this.rng() < this.faults.garbageRate) this.write('\x00\xff#noise#');
+    if (this.faults.garbageRate > 0 && this.rng() < this.faults.garbageRate) this.write(this.wire.noise());
     this.framesSent++;
     this.write(line);
   }
@@ -55,8 +58,9 @@ export class LineDevice {
   /** bytes the gateway wrote: answers `REPEAT,<seq>` with the kept frames from `seq` on */
   onGatewayBytes(bytes: Buffer): void {
     if (!this.repeat) return;
-    for (const seq of repeatRequests(bytes)) {
-      for (const line of this.ring.from(seq)) {
+    for (const c of this.wire.commands(bytes)) {
+      if (c.command !== 'repeat') continue;
+      for (const line of this.ring.from(c.from)) {
         this.framesRepeated++;
         this.write(line);
       }

@@ -5,17 +5,17 @@
  * the ring too: the device did send them.
  */
 export class RepeatRing {
-  private readonly lines: Array<{ seq: number; line: string }> = [];
+  private readonly lines: Array<{ seq: number; line: string | Buffer }> = [];
 
   constructor(readonly size = 64) {}
 
-  add(seq: number, line: string): void {
+  add(seq: number, line: string | Buffer): void {
     this.lines.push({ seq, line });
     if (this.lines.length > this.size) this.lines.shift();
   }
 
   /** the frames from `seq` on (empty when `seq` is no longer kept) */
-  from(seq: number): string[] {
+  from(seq: number): Array<string | Buffer> {
     const i = this.lines.findIndex((l) => l.seq === seq);
     return i < 0 ? [] : this.lines.slice(i).map((l) => l.line);
   }

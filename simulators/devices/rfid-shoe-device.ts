@@ -12,6 +12,7 @@ import type { DeckRegistry, RegisteredTag } from '../../drivers/deck-registry.js
 import { oneDeck, type Card } from '../../src/domain/card.js';
 import { randomInt, seededRng, type Rng } from '../../src/domain/rng.js';
 import { LineDevice, type LineFaults } from './line-device.js';
+import { referenceWire, type FrameWire } from './wire.js';
 
 export interface RfidShoeFaults extends LineFaults {
   misreadRate: number;
@@ -57,8 +58,9 @@ export class VirtualRfidShoe {
     private readonly rng: Rng,
     private readonly faults: RfidShoeFaults,
     registry: DeckRegistry,
+    wire: FrameWire = referenceWire,
   ) {
-    this.line = new LineDevice('RFID', write, rng, faults);
+    this.line = new LineDevice('RFID', write, rng, faults, wire);
     this.line.repeat = true;
     for (const [uid, t] of registry) {
       const list = this.uidsByCard.get(t.card) ?? [];

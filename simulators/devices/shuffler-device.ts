@@ -5,6 +5,7 @@
  */
 import type { Rng } from '../../src/domain/rng.js';
 import { LineDevice, type LineFaults } from './line-device.js';
+import { referenceWire, type FrameWire } from './wire.js';
 
 export interface ShufflerFaults extends LineFaults {
   jamRate: number;
@@ -23,8 +24,9 @@ export class VirtualShuffler {
     private readonly faults: ShufflerFaults,
     /** cards in a full deck set (52 x decks) */
     readonly deckSize: number,
+    wire: FrameWire = referenceWire,
   ) {
-    this.line = new LineDevice('SHUF', write, rng, faults);
+    this.line = new LineDevice('SHUF', write, rng, faults, wire);
   }
 
   powerUp(model = 'VSHUF-1', firmware = '1.0.0'): void {

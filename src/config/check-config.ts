@@ -6,7 +6,7 @@
  */
 import { createPrivateKey } from 'node:crypto';
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { loadMqttCredentials } from '../security/mqtt-credentials.js';
 import { readConfigFile } from '../security/secret-files.js';
 import type { GatewayConfig } from './schema.js';
@@ -90,7 +90,10 @@ export function describeConfig(cfg: GatewayConfig): string[] {
   if (m.username !== undefined) lines.push(`  user: ${m.username}, password ${m.password !== undefined ? `${CENSOR} (in the file)` : m.passwordFile ? `from ${m.passwordFile}` : m.passwordEnv ? `from $${m.passwordEnv}` : 'none'}`);
   for (const t of cfg.tables) {
     lines.push(`  table ${t.id}: ${t.game}, betting ${t.betting}`);
-    for (const d of t.devices) lines.push(`    ${d.id}: ${d.kind} via ${d.transport.type}${d.transport.type === 'serial' ? ` ${d.transport.path} @${d.transport.baudRate}` : ''}`);
+    for (const d of t.devices) {
+      const how = `${d.profile ? `, profile ${basename(d.profile).replace(/\.ya?ml$/, '')}` : ''}${d.role ? `, role ${d.role}` : ''}`;
+      lines.push(`    ${d.id}: ${d.kind} via ${d.transport.type}${d.transport.type === 'serial' ? ` ${d.transport.path} @${d.transport.baudRate}` : ''}${how}`);
+    }
   }
   return lines;
 }

@@ -20,6 +20,7 @@ export function checkTableDevices(t: TableConfig, ti: number, isCardGame: boolea
   if (nc && !t.devices.some((d) => d.kind === nc.devices[0])) {
     problems.push(`tables[${ti}].devices: a ${t.game} table needs a ${nc.devices[0]} device`);
   }
+  resolveScannerRoles(t);
   t.devices.forEach((d, di) => {
     const at = `tables[${ti}].devices[${di}]`;
     if (allowed && !allowed.includes(d.kind)) problems.push(`${at}.kind: a ${t.game} table takes ${allowed.join(', ')} devices, not ${d.kind}`);
@@ -28,13 +29,25 @@ export function checkTableDevices(t: TableConfig, ti: number, isCardGame: boolea
   return problems;
 }
 
+/**
+ * config.md v1.1: a barcode scanner without a `role` is the shoe's rescan reader when the table
+ * also has a card-shoe or rfid-shoe, else the table's dealing reader. Written into the config here,
+ * so the driver and every later reader see one answer.
+ */
+export function resolveScannerRoles(t: TableConfig): void {
+  const hasShoe = t.devices.some((d) => d.kind === 'card-shoe' || d.kind === 'rfid-shoe');
+  for (const d of t.devices) if (d.kind === 'barcode-scanner' && d.role === undefined) d.role = hasShoe ? 'rescan' : 'dealer';
+}
+
 export function checkDevice(d: DeviceConfig, at: string): string[] {
   const problems: string[] = [];
   const tt = d.transport.type;
   if (tt === 'hid' && !HID_KINDS.has(d.kind)) problems.push(`${at}.transport.type: a ${d.kind} has no HID protocol (hid is for barcode-scanner and dice-sensor)`);
+  if (d.role !== undefined && d.kind !== 'barcode-scanner') problems.push(`${at}.role: only a barcode-scanner has a role (dealer or rescan)`);
   if (d.kind !== 'rfid-shoe') {
     if (d.deckRegistry !== undefined) problems.push(`${at}.deckRegistry: only an rfid-shoe has a deck registry`);
-    if (d.dedupeMs !== undefined) problems.push(`${at}.dedupeMs: only an rfid-shoe de-duplicates tag reads`);
+    if (d.dedupeMs !== undefined && d.kind !== 'barcode-scanner') problems.push(`${at}.dedupeMs: only an rfid-shoe and a barcode-scanner de-duplicate reads`);
+    if (d.dedupeMs !== undefined && d.kind === 'barcode-scanner' && d.role === 'rescan') problems.push(`${at}.dedupeMs: a rescan scanner does not de-duplicate (only role dealer does)`);
   } else if (d.deckRegistry === undefined) {
     if (tt !== 'simulator') problems.push(`${at}.deckRegistry: required for an rfid-shoe (a CSV file uid,card,deck)`);
   } else {

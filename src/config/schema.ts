@@ -93,8 +93,10 @@ export const deviceSchema = z.object({
   missingAfterMs: ms.default(10_000).describe('a device that has not connected this long after the start raises a `device-missing` alert (0 = never)'),
   /** a device profile (device-protocols.md §3): a shipped profile's name or a profile file; absent = the reference protocol */
   profile: z.string().min(1).optional().describe('a device profile (device-protocols.md §3, docs/DEVICES.md): the name of a shipped profile (drivers/profiles/shipped/) or the path of a profile file; absent: the reference protocol'),
-  /** rfid-shoe: repeats of one uid within this many ms are one card (default 1500) */
-  dedupeMs: ms.optional().describe('rfid-shoe: repeats of one uid within this many ms are one card (default 1500)'),
+  /** rfid-shoe: repeats of one uid within this many ms are one card; barcode-scanner as dealer: the same card again within it is a double trigger (default 1500) */
+  dedupeMs: ms.optional().describe('rfid-shoe: repeats of one uid within this many ms are one card; barcode-scanner with role dealer: the same card read again within this many ms of its previous read is a double trigger, one card (default 1500)'),
+  /** barcode-scanner: `dealer` (every barcode is the next card dealt) or `rescan` (answers a shoe's misread); default rescan when the table has a shoe, else dealer */
+  role: z.enum(['dealer', 'rescan']).optional().describe('barcode-scanner (device-protocols.md §3): `dealer`: every barcode read is the next card dealt, in order; `rescan`: the shoe\'s helper, a read answers its misread (§2a). Default: `rescan` when the table also has a card-shoe or rfid-shoe, else `dealer`'),
   /** rfid-shoe: deck registry CSV `uid,card,deck` (required unless the transport is a simulator) */
   deckRegistry: z.string().min(1).optional().describe('rfid-shoe: deck registry CSV `uid,card,deck` (required unless the transport is a simulator)'),
   /** barcode-scanner: barcode -> card mapping (default pattern ^(?<card>[A2-9TJQK][SHDC])$) */

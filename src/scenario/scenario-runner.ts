@@ -2,6 +2,9 @@
  * Runs a scenario against the REAL gateway: every device of the scenario's table is a serial line
  * (a socat pseudo-terminal pair) opened by the real serialport bindings, the broker is a real
  * Mosquitto (or the embedded one), and the expectations are checked on what a subscriber receives.
+ * Frames are written in each device's format: the reference protocol, or the device's `profile`
+ * (through the profile encoder, the simulators' wire: simulators/devices/wire.ts); a barcode
+ * scanner without a profile gets one barcode a line.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,6 +20,10 @@ import { makeTempDir, removeTempDir } from '../harness/temp-dir.js';
 import { silentLogger, type Logger } from '../log.js';
 import { startEmbeddedBroker, type EmbeddedBroker } from '../mqtt/embedded-broker.js';
 import { scenarioSchema, type Scenario, type ScenarioStep } from './scenario-schema.js';
+import type { Talker } from '../../drivers/codecs/frames.js';
+import { loadProfileFile, type DeviceProfile } from '../../drivers/profiles/profile-schema.js';
+import { damagedFrame, profileWire, type FrameWire } from '../../simulators/devices/wire.js';
+import { profileFile } from '../config/device-profiles.js';
 
 const TALKER: Record<string, string> = {
   'card-shoe': 'SHOE', 'rfid-shoe': 'RFID', shuffler: 'SHUF', 'dice-sensor': 'DICE', 'ball-reader': 'BALL', 'barcode-scanner': 'SCAN',
@@ -86,6 +93,8 @@ function describeStep(s: ScenarioStep): string {
 class ScenarioRun {
   private readonly ptys = new Map<string, PtyPair>();
   private readonly seq = new Map<string, number>();
+  /** devices with a `profile`: their profile and its wire */
+  private readonly profiled = new Map<string, { profile: DeviceProfile; wire: FrameWire }>();
   private readonly consumed = new Set<RecordedMessage>();
   private rec!: MqttRecorder;
   private gw: Gateway | null = null;
@@ -107,6 +116,13 @@ class ScenarioRun {
       this.ptys.set(String(d.id), pty);
       this.seq.set(String(d.id), 0);
       d.transport = { type: 'serial', path: pty.gatewayPath };
+      if (typeof d.profile === 'string') {
+        // a bad profile is the config loader's to report (below); here only the ones that load
+        try {
+          const profile = loadProfileFile(profileFile(d.profile));
+          this.profiled.set(String(d.id), { profile, wire: profileWire(profile) });
+        } catch { /* reported by validateConfig */ }
+      }
       d.staleAfterMs ??= 60_000;
     }
     const cfg = validateConfig({ mqtt: { url: brokerUrl }, dataDir: join(this.dir, 'data'), tables: [table] }, `scenario ${this.sc.name}`);
@@ -128,11 +144,36 @@ class ScenarioRun {
     return String(d?.kind ?? '');
   }
 
-  private async sendFrame(device: string, body: string): Promise<void> {
+  /** one frame (reference body `TYPE[,FIELD...]`) in the device's format, with its next SEQ */
+  private encodeFrame(device: string, body: string, seq: number): string | Buffer {
     const talker = TALKER[this.kindOf(device)] ?? 'SHOE';
+    const p = this.profiled.get(device);
+    if (p) {
+      const [type, ...fields] = body.split(',');
+      const bytes = p.wire.encode(p.profile.talker as Talker, seq, type, fields);
+      if (bytes === null) throw new Error(`profile ${p.profile.name} of ${device} has no message that says "${body}"`);
+      return bytes;
+    }
+    // a barcode scanner in serial mode: the card's barcode, one a line
+    if (this.kindOf(device) === 'barcode-scanner' && body.startsWith('CARD,')) return `${body.split(',')[1]}\r\n`;
+    return line(`${talker},${seq},${body}`);
+  }
+
+  private async sendFrame(device: string, body: string): Promise<void> {
     const seq = this.seq.get(device) ?? 0;
-    await this.pty(device).write(line(`${talker},${seq},${body}`));
+    await this.pty(device).write(this.encodeFrame(device, body, seq));
     this.seq.set(device, (seq + 1) % 65536);
+  }
+
+  /** a line fault in the device's format; the damaged frame takes no SEQ (the device sends it again) */
+  private async lineFault(device: string, how: 'noise' | 'bad-check' | 'truncated', body?: string): Promise<void> {
+    const p = this.profiled.get(device);
+    if (how === 'noise') {
+      await this.pty(device).write(p ? p.wire.noise() : Buffer.from([0x00, 0xff, 0x23]));
+      return;
+    }
+    const frame = this.encodeFrame(device, body ?? 'HB', this.seq.get(device) ?? 0);
+    await this.pty(device).write(damagedFrame(frame, how, p?.profile));
   }
 
   /**
@@ -168,6 +209,9 @@ class ScenarioRun {
     if ('frames' in s) return this.sendFrames(s.frames.device, s.frames.send);
     if ('cards' in s) return this.sendFrames(s.cards.device, s.cards.cards.map((c) => `CARD,${c}`));
     if ('raw' in s) return this.pty(s.raw.device).write(s.raw.text);
+    if ('noise' in s) return this.lineFault(s.noise, 'noise');
+    if ('badChecksum' in s) return this.lineFault(s.badChecksum.device, 'bad-check', s.badChecksum.frame);
+    if ('truncated' in s) return this.lineFault(s.truncated.device, 'truncated', s.truncated.frame);
     if ('skipSeq' in s) {
       this.seq.set(s.skipSeq.device, ((this.seq.get(s.skipSeq.device) ?? 0) + s.skipSeq.count) % 65536);
       return;
@@ -230,7 +274,9 @@ class ScenarioRun {
       return;
     }
     if ('commandCount' in s) {
-      const lines = this.pty(s.commandCount.device).received().toString('latin1').split('\n');
+      // one command a line, or one a frame for a profiled device (its end delimiter)
+      const end = this.profiled.get(s.commandCount.device)?.profile.framing.end || '\n';
+      const lines = this.pty(s.commandCount.device).received().toString('latin1').split(end);
       const n = lines.filter((l) => l.includes(s.commandCount.text)).length;
       if (n !== s.commandCount.count) throw new Error(`${s.commandCount.device} received ${n} command lines containing "${s.commandCount.text}", expected ${s.commandCount.count}`);
       return;

@@ -12,12 +12,18 @@ const match = z.record(z.string(), z.unknown()).default({});
 
 export const scenarioStepSchema = z.union([
   z.object({ note: z.string() }).strict(),
-  /** frames as the device sends them, without `$`, SEQ and checksum: `"CARD,AS"`, `"STATE,LOADED"` */
+  /** frames as the device sends them, without `$`, SEQ and checksum: `"CARD,AS"`, `"STATE,LOADED"` (a device with a `profile` gets them in its profile's format) */
   z.object({ frames: z.object({ device: deviceId, send: z.array(z.string()).min(1) }).strict() }).strict(),
   /** shorthand for `CARD,<card>` frames */
   z.object({ cards: z.object({ device: deviceId, cards: z.array(z.string().regex(/^[A2-9TJQK][SHDC]$/)).min(1) }).strict() }).strict(),
   /** bytes written as they are (use \r\n; may be garbage, a bad checksum, an over-long line) */
   z.object({ raw: z.object({ device: deviceId, text: z.string() }).strict() }).strict(),
+  /** line noise in the device's format (bytes that resynchronisation discards, or a frame of its own where the format has no start mark) */
+  z.object({ noise: deviceId }).strict(),
+  /** the frame (a body like `frames` sends) with its check value damaged, in the device's format; it takes no SEQ */
+  z.object({ badChecksum: z.object({ device: deviceId, frame: z.string().min(1) }).strict() }).strict(),
+  /** the first half of the frame only (the cable glitched), in the device's format; it takes no SEQ */
+  z.object({ truncated: z.object({ device: deviceId, frame: z.string().min(1) }).strict() }).strict(),
   /** the device's next SEQ jumps ahead by `count` (frames lost on the line) */
   z.object({ skipSeq: z.object({ device: deviceId, count: z.number().int().min(1).max(65535) }).strict() }).strict(),
   /** the device restarts: its next SEQ is 0 */

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { describeConfig } from '../../../src/config/check-config.js';
 import { ConfigError, validateConfig } from '../../../src/config/load-config.js';
 import { tableSettings } from '../../../src/table/table-settings.js';
 
@@ -78,7 +79,7 @@ describe('config: RFID deck registry', () => {
     expect(problems({ game: 'baccarat', devices: [{ id: 'rfid-1', kind: 'rfid-shoe', transport: { type: 'simulator' } }] })).toEqual([]);
     expect(problems({ game: 'baccarat', devices: [{ id: 's', kind: 'card-shoe', transport: serial(), deckRegistry: good, dedupeMs: 5 }] })).toEqual([
       'tables[0].devices[0].deckRegistry: only an rfid-shoe has a deck registry',
-      'tables[0].devices[0].dedupeMs: only an rfid-shoe de-duplicates tag reads',
+      'tables[0].devices[0].dedupeMs: only an rfid-shoe and a barcode-scanner de-duplicate reads',
     ]);
   });
 
@@ -104,5 +105,44 @@ describe('config: barcode mapping', () => {
     expect(problems(scanner({ table: { '1001': 'AS', '1002': 'XX' } }))).toEqual(['tables[0].devices[1].barcode.table.1002: "XX" is not a card code (e.g. AS, TD, 7H)']);
     expect(problems(scanner({ pattern: '^C-(?<card>..)$', table: { '1001': 'as' } }))).toEqual([]);
     expect(problems({ game: 'baccarat', devices: [{ id: 's', kind: 'card-shoe', transport: serial(), barcode: {} }] })).toEqual(['tables[0].devices[0].barcode: only a barcode-scanner has a barcode mapping']);
+  });
+});
+
+describe('config: the barcode scanner\'s role (config.md v1.1) and profiles on every kind', () => {
+  const config = (table: Record<string, unknown>) => validateConfig(cfgOf(table)).tables[0];
+  const scan = (extra: Record<string, unknown> = {}) => ({ id: 'scan-1', kind: 'barcode-scanner', transport: serial('/dev/ttyUSB1'), ...extra });
+
+  it('default: rescan beside a shoe, dealer when the scanner is the only card reader; an explicit role is kept', () => {
+    expect(config({ game: 'baccarat', devices: [{ id: 's', kind: 'card-shoe', transport: serial() }, scan()] }).devices[1].role).toBe('rescan');
+    expect(config({ game: 'baccarat', devices: [{ id: 'r', kind: 'rfid-shoe', transport: { type: 'simulator' } }, scan()] }).devices[1].role).toBe('rescan');
+    expect(config({ game: 'baccarat', devices: [scan()] }).devices[0].role).toBe('dealer');
+    expect(config({ game: 'dragon-tiger', devices: [scan(), { id: 'shuf', kind: 'shuffler', transport: serial() }] }).devices[0].role).toBe('dealer');
+    expect(config({ game: 'baccarat', devices: [{ id: 's', kind: 'card-shoe', transport: serial() }, scan({ role: 'dealer' })] }).devices[1].role).toBe('dealer');
+  });
+
+  it('dedupeMs on a dealing scanner is accepted; on a rescan scanner, and role on other kinds, are refused', () => {
+    expect(config({ game: 'baccarat', devices: [scan({ dedupeMs: 800 })] }).devices[0].dedupeMs).toBe(800);
+    expect(problems({ game: 'baccarat', devices: [{ id: 's', kind: 'card-shoe', transport: serial() }, scan({ dedupeMs: 800 })] }))
+      .toEqual(['tables[0].devices[1].dedupeMs: a rescan scanner does not de-duplicate (only role dealer does)']);
+    expect(problems({ game: 'baccarat', devices: [{ id: 's', kind: 'card-shoe', transport: serial(), role: 'dealer' }] }))
+      .toEqual(['tables[0].devices[0].role: only a barcode-scanner has a role (dealer or rescan)']);
+    expect(problems({ game: 'baccarat', devices: [scan({ role: 'boss' })] })[0]).toMatch(/^tables\[0\]\.devices\[0\]\.role: /);
+  });
+
+  it('check-config names each device\'s profile and the scanner\'s resolved role', () => {
+    const cfg = validateConfig(cfgOf({ game: 'baccarat', devices: [scan({ profile: 'serial-scanner' })] }));
+    expect(describeConfig(cfg)).toContain('    scan-1: barcode-scanner via serial /dev/ttyUSB1 @9600, profile serial-scanner, role dealer');
+  });
+
+  it('a scanner and an RFID shoe may have profiles, on a serial line or a simulator; not on HID', () => {
+    expect(problems({ game: 'baccarat', devices: [scan({ profile: 'serial-scanner' })] })).toEqual([]);
+    expect(problems({ game: 'baccarat', devices: [scan({ profile: 'serial-scanner', transport: { type: 'simulator' } })] })).toEqual([]);
+    expect(problems({ game: 'baccarat', devices: [scan({ profile: 'serial-scanner', transport: { type: 'hid', vendorId: 1, productId: 2 } })] })[0])
+      .toMatch(/^tables\[0\]\.devices\[0\]\.profile: a profile describes a serial line, and HID profiles are not supported by this build/);
+    expect(problems({ game: 'sic-bo', devices: [{ id: 'd', kind: 'dice-sensor', transport: { type: 'simulator', protocol: 'hid' }, profile: 'modbus-dice' }] }))
+      .toEqual(['tables[0].devices[0].profile: a simulated dice sensor speaks either its profile or HID reports (transport.protocol: hid), not both']);
+    expect(problems({ game: 'sic-bo', devices: [{ id: 'd', kind: 'dice-sensor', transport: { type: 'simulator' }, profile: 'modbus-dice' }] })).toEqual([]);
+    expect(problems({ game: 'baccarat', devices: [{ id: 'r', kind: 'rfid-shoe', transport: { type: 'simulator' }, profile: 'stx-etx-shoe' }] }))
+      .toEqual(['tables[0].devices[0].profile: profile "stx-etx-shoe" speaks SHOE, a rfid-shoe needs RFID']);
   });
 });

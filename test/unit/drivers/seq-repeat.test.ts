@@ -93,7 +93,7 @@ describe('REPEAT with the virtual shoe', () => {
 
   it('keeps only its last 64 frames', () => {
     const lines: string[] = [];
-    const shoe = new VirtualCardShoe((b) => lines.push(b), seededRng(1), NO_FAULTS);
+    const shoe = new VirtualCardShoe((b) => lines.push(b.toString()), seededRng(1), NO_FAULTS);
     for (let i = 0; i < 100; i++) shoe.heartbeat();
     lines.length = 0;
     shoe.repeatFrom(10);

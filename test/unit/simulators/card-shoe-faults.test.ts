@@ -9,7 +9,7 @@ import { VirtualTable } from '../../../simulators/virtual-table.js';
 describe('virtual card shoe faults', () => {
   it('dropCardRate: the DROP key follows a card that was read', () => {
     const wire: string[] = [];
-    const shoe = new VirtualCardShoe((b) => wire.push(b), seededRng(1), { misreadRate: 0, garbageRate: 0, dropFrameRate: 0, dropCardRate: 1 });
+    const shoe = new VirtualCardShoe((b) => wire.push(b.toString()), seededRng(1), { misreadRate: 0, garbageRate: 0, dropFrameRate: 0, dropCardRate: 1 });
     shoe.card('AS');
     const frames = new LineCodec('SHOE').push(Buffer.from(wire.join('')));
     expect(frames.map((f) => ('type' in f ? f.type : f.reason))).toEqual(['CARD', 'DROP']);

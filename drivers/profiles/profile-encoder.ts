@@ -1,0 +1,259 @@
+/**
+ * The inverse of the profile decoder (device-protocols.md §3): a frame of the gateway's vocabulary
+ * (or a gateway command) rendered in a profile's wire format. It is what the simulators, the
+ * scenario runner and the drivers' downlinks write:
+ * - a message's `emit` template with its `{group}` placeholders filled from the frame, `{card}`
+ *   spelled by the profile's card preset (the first spelling whose body matches the message's
+ *   `pattern`, e.g. `H10` rather than `HT` when the pattern only takes `10`);
+ * - a `downlink` template with `{seq}` (the gateway's command counter) and `{from}` (a REPEAT's
+ *   first SEQ);
+ * - then the framing (start, end, fixed length) and the integrity check (kind, hex or binary,
+ *   separator, what it covers) around the body.
+ * A rendered body that does not match its message's pattern is an error (`ProfileEncodeError`),
+ * never bytes the device's own decoder would reject.
+ */
+import type { DeviceFrameBody } from '../codecs/frames.js';
+import { RANKS, type Rank, type Suit } from '../../src/domain/card.js';
+import type { CardCodeOptions } from './card-codes.js';
+import { checksum, checksumBytes } from './checksums.js';
+import { compileProfile } from './profile-decoder.js';
+import type { DeviceProfile } from './profile-schema.js';
+
+export class ProfileEncodeError extends Error {
+  readonly code = 'profile-encode';
+}
+
+export type DownlinkCommand = 'rescan' | 'lock' | 'unlock' | 'repeat';
+
+/** what an encoded frame carries besides its body: the device's SEQ (used only if the profile has one) */
+export type EncodableFrame = DeviceFrameBody & { seq?: number };
+
+export interface ProfileEncoder {
+  readonly profile: DeviceProfile;
+  /** the frame as the device writes it; throws ProfileEncodeError when the profile has no message for it */
+  encode(frame: EncodableFrame): Buffer;
+  /** whether the profile can say this frame at all (a message of its type with an `emit`) */
+  canEncode(frame: EncodableFrame): boolean;
+  /** the body (inside framing and checksum) of the frame, as text (binary profiles: upper-case hex) */
+  body(frame: EncodableFrame): string;
+  /** the body of the frame said with one named message (a self-test of that message's template) */
+  messageBody(message: string, frame: EncodableFrame): string;
+  /** a body (text, or hex for binary profiles) framed and checked as the device frames it */
+  wrap(body: string): Buffer;
+  /** a gateway command through the profile's downlink template; null when the device takes none */
+  command(command: DownlinkCommand, values?: { seq?: number; from?: number }): Buffer | null;
+}
+
+/** every spelling of a card the preset reads, the most usual first */
+export function cardSpellings(card: string, o: CardCodeOptions): string[] {
+  const rank = card[0] as Rank;
+  const suit = card[1] as Suit;
+  const rankTexts = rank === 'T' ? ['10', 'T'] : rank === 'A' ? ['A', '1'] : [rank];
+  switch (o.preset) {
+    case 'rank-suit':
+      return rankTexts.map((r) => r + suit);
+    case 'suit-rank':
+      return rankTexts.map((r) => suit + r);
+    case 'suit_rank':
+      return rankTexts.map((r) => `${suit}_${r}`);
+    case 'four-digit':
+      return [`${'SHCD'.indexOf(suit) + 1}${String((RANKS.indexOf(rank) + 1) * 10).padStart(3, '0')}`];
+    case 'index52': {
+      const suits = o.suitOrder ?? ['S', 'H', 'D', 'C'];
+      const ranks = o.rankOrder ?? RANKS;
+      const n = suits.indexOf(suit) * 13 + ranks.indexOf(rank) + 1;
+      return n < 10 ? [String(n), `0${n}`] : [String(n)];
+    }
+    case 'custom': {
+      const rankKeys = Object.entries(o.ranks ?? {}).filter(([, r]) => r === rank).map(([k]) => k);
+      const suitKeys = Object.entries(o.suits ?? {}).filter(([, s]) => s === suit).map(([k]) => k);
+      const out: string[] = [];
+      for (const r of rankKeys) for (const s of suitKeys) out.push(o.order === 'suit-rank' ? s + r : r + s);
+      return out;
+    }
+  }
+}
+
+const HEX = '0123456789ABCDEF';
+const hexByte = (n: number): string => HEX[(n >> 4) & 15] + HEX[n & 15];
+const bytesOf = (s: string): Buffer => Buffer.from(s, 'latin1');
+
+/** the values a frame gives to a template's placeholders (numbers as decimal text; binary profiles: one hex byte) */
+function frameValues(f: EncodableFrame, binary: boolean): Record<string, string> {
+  const num = (n: number): string => (binary ? hexByte(n) : String(n));
+  const v: Record<string, string> = {};
+  if (f.seq !== undefined) v.seq = String(f.seq);
+  switch (f.type) {
+    case 'ROLL':
+      [v.d1, v.d2, v.d3] = f.dice.map(num);
+      v.bounces = String(f.bounces);
+      break;
+    case 'BALL': v.ball = num(f.ball); break;
+    case 'COUNT': v.count = String(f.count); break;
+    case 'TAG': v.uid = f.uid; break;
+    case 'ERR': v.code = f.code; v.text = f.text; break;
+    case 'VER': v.model = f.model; v.firmware = f.firmware; break;
+    case 'STATE':
+    case 'SHUF_STATE': v.state = f.state; break;
+    case 'CARD': v.rescan = String(f.rescan); break;
+  }
+  return v;
+}
+
+/** does a message's constant `fields` say something the frame contradicts? */
+function contradicts(fields: Record<string, string | number | boolean>, f: EncodableFrame, tolerated: ReadonlySet<string> = NOTHING): boolean {
+  const frame = f as unknown as Record<string, unknown>;
+  for (const [k, want] of Object.entries(fields)) {
+    if (tolerated.has(k)) continue;
+    if (k === 'rescan') {
+      if ((want === true || want === 'true') !== (f.type === 'CARD' && f.rescan)) return true;
+      continue;
+    }
+    if (k in frame && String(frame[k]) !== String(want)) return true;
+  }
+  return false;
+}
+
+const NOTHING: ReadonlySet<string> = new Set();
+/**
+ * What a device may be unable to say, so a frame is still written without it: a rescan mark (the
+ * device's card message, as an RFID shoe does) and a bounce count (a dice reader with no bounce
+ * sensor reports its constant).
+ */
+const LOSSY: ReadonlySet<string> = new Set(['rescan', 'bounces']);
+
+function render(template: string, values: Record<string, string>, what: string): string {
+  return template.replace(/\{([A-Za-z_]\w*)\}/g, (_, name: string) => {
+    const v = values[name];
+    if (v === undefined) throw new ProfileEncodeError(`${what}: the template names {${name}}, which this frame does not carry`);
+    return v;
+  });
+}
+
+export function createProfileEncoder(profile: DeviceProfile): ProfileEncoder {
+  const binary = profile.encoding === 'binary';
+  const start = profile.framing.start ?? '';
+  const end = profile.framing.end ?? '';
+  const fixed = profile.framing.length;
+  const { kind, format, separator = '', covers } = profile.integrity;
+  const csBytes = checksumBytes(kind);
+  const messages = profile.messages.map((m) => ({ ...m, re: new RegExp(`^(?:${m.pattern})$`) }));
+  let commandSeq = 0;
+
+  const candidates = (f: EncodableFrame) => {
+    const ofType = messages.filter((m) => m.type === f.type && m.emit !== undefined);
+    const fitting = ofType.filter((m) => !contradicts(m.fields, f));
+    // the message that says the most of the frame first (a rescan message before the plain card one)
+    if (fitting.length) return fitting.sort((a, b) => Object.keys(b.fields).length - Object.keys(a.fields).length);
+    return ofType.filter((m) => !contradicts(m.fields, f, LOSSY));
+  };
+
+  function body(f: EncodableFrame, only?: string): string {
+    const ms = only === undefined ? candidates(f) : messages.filter((m) => m.name === only && m.emit !== undefined);
+    if (!ms.length) throw new ProfileEncodeError(`profile ${profile.name}: no message with an emit template says ${f.type}${f.type === 'STATE' || f.type === 'SHUF_STATE' ? ` ${f.state}` : ''}`);
+    const values = frameValues(f, binary);
+    const cards = f.type === 'CARD' ? cardSpellings(f.card, profile.cards) : [undefined];
+    const tried: string[] = [];
+    for (const m of ms) {
+      for (const card of cards) {
+        const text = render(m.emit!, card === undefined ? values : { ...values, card }, `profile ${profile.name}, message ${m.name}`);
+        if (m.re.test(text)) return text;
+        tried.push(`${m.name}: "${text}"`);
+      }
+    }
+    throw new ProfileEncodeError(`profile ${profile.name}: the rendered body does not match its message's pattern (${tried.join('; ')})`);
+  }
+
+  function wrap(text: string): Buffer {
+    let payload: Buffer;
+    if (binary) {
+      if (!/^(?:[0-9A-Fa-f]{2})*$/.test(text)) throw new ProfileEncodeError(`profile ${profile.name}: a binary body must be hex byte pairs, got "${text}"`);
+      payload = Buffer.from(text, 'hex');
+    } else payload = Buffer.from(text, 'utf8');
+    const head = bytesOf(start);
+    let check: Buffer = Buffer.alloc(0);
+    if (kind !== 'none') {
+      const covered = covers === 'start-and-body' ? Buffer.concat([head, payload]) : payload;
+      const value = checksum(kind, covered, 0, covered.length);
+      if (format === 'hex') check = bytesOf(value.toString(16).toUpperCase().padStart(csBytes * 2, '0'));
+      else check = csBytes === 2 ? Buffer.from([value & 0xff, value >> 8]) : Buffer.from([value]);
+      check = Buffer.concat([bytesOf(separator), check]);
+    }
+    const out = Buffer.concat([head, payload, check, fixed ? Buffer.alloc(0) : bytesOf(end)]);
+    if (fixed !== undefined && out.length !== fixed) throw new ProfileEncodeError(`profile ${profile.name}: a frame is ${fixed} bytes, this one would be ${out.length}`);
+    if (out.length > profile.framing.maxLength) throw new ProfileEncodeError(`profile ${profile.name}: a frame of ${out.length} bytes is over maxLength ${profile.framing.maxLength}`);
+    return out;
+  }
+
+  return {
+    profile,
+    body: (f) => body(f),
+    messageBody: (name, f) => body(f, name),
+    wrap,
+    encode: (f) => wrap(body(f)),
+    canEncode: (f) => candidates(f).length > 0,
+    command(command, values = {}) {
+      const template = profile.downlink[command];
+      if (template === undefined) return null;
+      const seq = values.seq ?? commandSeq;
+      commandSeq = (seq + 1) & 0xffff;
+      const text = render(template, { seq: String(seq), ...(values.from !== undefined ? { from: String(values.from) } : {}) }, `profile ${profile.name}, downlink ${command}`);
+      return wrap(text);
+    },
+  };
+}
+
+/** the frames a message may have to say: every card, ball, die face; both ends of the SEQ range */
+function sampleFrames(m: DeviceProfile['messages'][number]): EncodableFrame[] {
+  const f = m.fields;
+  const seqs = m.seq ? [0, 65535] : [0];
+  const each = (frames: EncodableFrame[]) => frames.flatMap((x) => seqs.map((seq) => ({ ...x, seq })));
+  switch (m.type) {
+    case 'CARD': return each(RANKS.flatMap((r) => ['S', 'H', 'D', 'C'].map((s) => ({ type: 'CARD', card: r + s, rescan: f.rescan === true || f.rescan === 'true' }) as EncodableFrame)));
+    case 'BALL': return each(Array.from({ length: 80 }, (_, i) => ({ type: 'BALL', ball: i + 1 })));
+    case 'ROLL': {
+      const out: EncodableFrame[] = [];
+      for (let a = 1; a <= 6; a++) for (let b = 1; b <= 6; b++) for (let c = 1; c <= 6; c++) out.push({ type: 'ROLL', dice: [a, b, c], bounces: Number(f.bounces ?? 1) });
+      return each(out);
+    }
+    case 'COUNT': return each([0, 52, 416, 999].map((count) => ({ type: 'COUNT', count })));
+    case 'TAG': return each([{ type: 'TAG', uid: 'E0040000000000A1' }]);
+    case 'STATE': return each((f.state !== undefined ? [String(f.state)] : ['LOADED', 'OPEN', 'CLOSED', 'EMPTY']).map((state) => ({ type: 'STATE', state }) as EncodableFrame));
+    case 'SHUF_STATE': return each((f.state !== undefined ? [String(f.state)] : ['IDLE', 'SHUFFLING', 'READY', 'JAM', 'DOOR_OPEN', 'ERROR']).map((state) => ({ type: 'SHUF_STATE', state }) as EncodableFrame));
+    case 'ERR': return each([{ type: 'ERR', code: 'E1', text: 'fault' }]);
+    case 'VER': return each([{ type: 'VER', model: 'M1', firmware: '1.0' }]);
+    default: return each([{ type: m.type } as EncodableFrame]);
+  }
+}
+
+/**
+ * Checks every `emit` template of a profile against its own pattern for every value it may have to
+ * carry (all 52 cards, balls 1..80, all 216 rolls, SEQ 0 and 65535), and that the profile's own
+ * decoder reads the framed result back as one frame of that type (a start byte inside a body, or
+ * an earlier message whose pattern also matches, would not): one line per message that fails,
+ * with the first value it fails on. Empty: every template is sound.
+ */
+export function emitTemplateProblems(profile: DeviceProfile): string[] {
+  const encoder = createProfileEncoder(profile);
+  const problems: string[] = [];
+  for (const m of profile.messages) {
+    if (m.emit === undefined) continue;
+    for (const frame of sampleFrames(m)) {
+      let bytes: Buffer;
+      try {
+        bytes = encoder.wrap(encoder.messageBody(m.name, frame));
+      } catch (e) {
+        problems.push(`messages.${m.name}.emit: ${(e as Error).message}`);
+        break;
+      }
+      // what the profile's own decoder makes of it: one frame of the same type (not a reject, not another message)
+      const back = compileProfile(profile).push(bytes);
+      const got = back.length === 1 && !('reason' in back[0]) ? back[0].type : back.map((x) => ('reason' in x ? x.reason : x.type)).join(', ') || 'nothing';
+      if (got !== frame.type) {
+        problems.push(`messages.${m.name}.emit: ${JSON.stringify(bytes.toString('latin1'))} decodes as ${got}, not ${frame.type}`);
+        break;
+      }
+    }
+  }
+  return problems;
+}
