@@ -172,11 +172,22 @@ export const profileSchema = z
     /** USB ids of devices known to speak this profile (`tablegw devices` suggests the profile). */
     usb: z.array(z.object({ vendorId: z.number().int().min(0).max(0xffff), productId: z.number().int().min(0).max(0xffff) })).default([]),
   })
+  // how frames end: checked whenever `input` and `framing` themselves read, even when other keys are
+  // wrong, so one pass names every mistake (a refinement runs only on a clean parse by default)
+  .superRefine(
+    (p, ctx) => {
+      const f = p.framing;
+      if (p.input === 'bytes' && f.end === undefined && f.length === undefined && f.idleMs === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['framing'], message: 'needs "end", "length" or "idleMs"' });
+      }
+    },
+    {
+      when: (payload) =>
+        typeof payload.value === 'object' && payload.value !== null && !payload.issues.some((i) => i.path === undefined || i.path.length === 0 || i.path[0] === 'framing' || i.path[0] === 'input'),
+    },
+  )
   .superRefine((p, ctx) => {
     const f = p.framing;
-    if (p.input === 'bytes' && f.end === undefined && f.length === undefined && f.idleMs === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['framing'], message: 'needs "end", "length" or "idleMs"' });
-    }
     if (f.length !== undefined && f.length > f.maxLength) ctx.addIssue({ code: 'custom', path: ['framing', 'length'], message: `is above maxLength (${f.maxLength})` });
     if (f.acceptEnd.length > 0 && f.end === undefined) ctx.addIssue({ code: 'custom', path: ['framing', 'acceptEnd'], message: 'needs "end"' });
     if (p.input === 'hid-report') {
@@ -196,7 +207,11 @@ export type FrameTypeName = (typeof FRAME_TYPES)[number];
 export function validateProfile(file: string, data: unknown): DeviceProfile {
   const r = profileSchema.safeParse(data);
   if (r.success) return r.data;
-  const msgs = r.error.issues.map((i) => {
+  // in the order of the profile's keys (a check over several keys is reported at its own key)
+  const keyOrder = Object.keys(profileSchema.shape);
+  const rank = (i: z.core.$ZodIssue): number => keyOrder.indexOf(String(i.path[0]));
+  const issues = r.error.issues.map((i, n) => ({ i, n })).sort((a, b) => rank(a.i) - rank(b.i) || a.n - b.n).map((x) => x.i);
+  const msgs = issues.map((i) => {
     const path = i.path.map((p, k) => {
       if (k === 1 && (i.path[0] === 'messages' || i.path[0] === 'rejects') && typeof p === 'number') {
         const list = (data as Record<string, { name?: unknown }[] | undefined> | null)?.[i.path[0]];

@@ -32,7 +32,7 @@ describe('checkProfile', () => {
     if (r.ok) return;
     expect(r.code).toBe('profile-invalid');
     expect(r.errors).toEqual([
-      `${bad}: framing: needs "end" or "length"`,
+      `${bad}: framing: needs "end", "length" or "idleMs"`,
       expect.stringMatching(new RegExp(`^${bad}: integrity\\.kind: `)),
       `${bad}: messages.card.pattern: needs a named group "card"`,
       `${bad}: messages.card.seq: names no group of the pattern ("sq")`,
