@@ -80,6 +80,40 @@ export function usageToChar(usage: number, shift: boolean): string {
   return (shift ? SHIFTED : PLAIN)[usage & 0xff];
 }
 
+/** character -> the key that types it (main-block keys before the keypad: a digit on the top row) */
+const KEY_OF = new Map<string, { usage: number; shift: boolean }>();
+for (const [from, to] of [[0x04, 0x38], [0x54, 0x63]] as const) {
+  for (let u = from; u <= to; u++) {
+    for (const shift of [false, true]) {
+      const ch = usageToChar(u, shift);
+      if (ch !== '' && !KEY_OF.has(ch)) KEY_OF.set(ch, { usage: u, shift });
+    }
+  }
+}
+
+/**
+ * What a keyboard-wedge scanner sends for `text` and Enter: per character a key-down report
+ * `[modifiers, 0, key, 0, 0, 0, 0, 0]` (Left Shift for upper case and shifted symbols), then the
+ * all-keys-up report. Throws a RangeError on a character a US keyboard cannot type.
+ */
+export function keyboardReports(text: string): Buffer[] {
+  const out: Buffer[] = [];
+  const release = Buffer.alloc(HID_KEYBOARD_REPORT_BYTES);
+  const press = (usage: number, mods: number): void => {
+    const down = Buffer.alloc(HID_KEYBOARD_REPORT_BYTES);
+    down[0] = mods;
+    down[2] = usage;
+    out.push(down, release);
+  };
+  for (const ch of text) {
+    const k = KEY_OF.get(ch);
+    if (!k) throw new RangeError(`cannot type ${JSON.stringify(ch)} on a US keyboard`);
+    press(k.usage, k.shift ? MOD_LEFT_SHIFT : 0);
+  }
+  press(KEY_ENTER, 0);
+  return out;
+}
+
 export class KeyboardWedgeDecoder {
   private readonly prev = new Uint8Array(6);
   private text = '';

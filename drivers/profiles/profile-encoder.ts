@@ -9,10 +9,15 @@
  *   first SEQ);
  * - then the framing (start, end, fixed length) and the integrity check (kind, hex or binary,
  *   separator, what it covers) around the body.
+ * HID profiles write input reports: `input: hid-keyboard` types the framed text as 8-byte
+ * boot-keyboard reports (drivers/codecs/hid-keyboard.ts `keyboardReports`: key down and all keys
+ * up per character, then Enter); `input: hid-report` fills the `report` layout (id, SEQ byte, type
+ * byte, field bytes, check value), and its `body` is the report as upper-case hex.
  * A rendered body that does not match its message's pattern is an error (`ProfileEncodeError`),
  * never bytes the device's own decoder would reject.
  */
 import type { DeviceFrameBody } from '../codecs/frames.js';
+import { HID_KEYBOARD_REPORT_BYTES, keyboardReports } from '../codecs/hid-keyboard.js';
 import { RANKS, type Rank, type Suit } from '../../src/domain/card.js';
 import type { CardCodeOptions } from './card-codes.js';
 import { checksum, checksumBytes } from './checksums.js';
@@ -40,7 +45,9 @@ export interface ProfileEncoder {
   messageBody(message: string, frame: EncodableFrame): string;
   /** a body (text, or hex for binary profiles) framed and checked as the device frames it */
   wrap(body: string): Buffer;
-  /** a gateway command through the profile's downlink template; null when the device takes none */
+  /** HID profiles: bytes per input report (the encoded bytes are whole reports, one per chunk on a HID line); undefined for a byte stream */
+  readonly reportBytes: number | undefined;
+  /** a gateway command through the profile's downlink template; null when the device takes none (HID devices take none) */
   command(command: DownlinkCommand, values?: { seq?: number; from?: number }): Buffer | null;
 }
 
@@ -92,7 +99,11 @@ function frameValues(f: EncodableFrame, binary: boolean): Record<string, string>
     case 'COUNT': v.count = String(f.count); break;
     case 'TAG': v.uid = f.uid; break;
     case 'ERR': v.code = f.code; v.text = f.text; break;
-    case 'VER': v.model = f.model; v.firmware = f.firmware; break;
+    case 'VER':
+      v.model = f.model;
+      v.firmware = f.firmware;
+      if (f.capabilities?.length) v.capabilities = f.capabilities.join('+');
+      break;
     case 'STATE':
     case 'SHUF_STATE': v.state = f.state; break;
     case 'CARD': v.rescan = String(f.rescan); break;
@@ -131,6 +142,8 @@ function render(template: string, values: Record<string, string>, what: string):
 }
 
 export function createProfileEncoder(profile: DeviceProfile): ProfileEncoder {
+  if (profile.input === 'hid-report') return createReportEncoder(profile);
+  const keyboard = profile.input === 'hid-keyboard';
   const binary = profile.encoding === 'binary';
   const start = profile.framing.start ?? '';
   const end = profile.framing.end ?? '';
@@ -179,6 +192,16 @@ export function createProfileEncoder(profile: DeviceProfile): ProfileEncoder {
       else check = csBytes === 2 ? Buffer.from([value & 0xff, value >> 8]) : Buffer.from([value]);
       check = Buffer.concat([bytesOf(separator), check]);
     }
+    if (keyboard) {
+      // typed, then Enter: the framed text (no end delimiter) must fit maxLength and the keyboard
+      const typed = start + text + check.toString('latin1');
+      if (typed.length > profile.framing.maxLength) throw new ProfileEncodeError(`profile ${profile.name}: a barcode of ${typed.length} characters is over maxLength ${profile.framing.maxLength}`);
+      try {
+        return Buffer.concat(keyboardReports(typed));
+      } catch (e) {
+        throw new ProfileEncodeError(`profile ${profile.name}: ${(e as Error).message}`);
+      }
+    }
     const out = Buffer.concat([head, payload, check, fixed ? Buffer.alloc(0) : bytesOf(end)]);
     if (fixed !== undefined && out.length !== fixed) throw new ProfileEncodeError(`profile ${profile.name}: a frame is ${fixed} bytes, this one would be ${out.length}`);
     if (out.length > profile.framing.maxLength) throw new ProfileEncodeError(`profile ${profile.name}: a frame of ${out.length} bytes is over maxLength ${profile.framing.maxLength}`);
@@ -192,14 +215,89 @@ export function createProfileEncoder(profile: DeviceProfile): ProfileEncoder {
     wrap,
     encode: (f) => wrap(body(f)),
     canEncode: (f) => candidates(f).length > 0,
+    reportBytes: keyboard ? HID_KEYBOARD_REPORT_BYTES : undefined,
     command(command, values = {}) {
       const template = profile.downlink[command];
-      if (template === undefined) return null;
+      if (template === undefined || keyboard) return null;
       const seq = values.seq ?? commandSeq;
       commandSeq = (seq + 1) & 0xffff;
       const text = render(template, { seq: String(seq), ...(values.from !== undefined ? { from: String(values.from) } : {}) }, `profile ${profile.name}, downlink ${command}`);
       return wrap(text);
     },
+  };
+}
+
+/** the numeric value of a frame field a report byte carries (a card: its first all-digit spelling) */
+function reportFieldValue(profile: DeviceProfile, f: EncodableFrame, field: string): number | string | boolean | undefined {
+  const frame = f as unknown as Record<string, unknown>;
+  if (f.type === 'ROLL' && /^d[123]$/.test(field)) return f.dice[Number(field[1]) - 1];
+  if (f.type === 'CARD' && field === 'card') return cardSpellings(f.card, profile.cards).find((x) => /^\d{1,3}$/.test(x)) ?? f.card;
+  const v = frame[field];
+  return typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean' ? v : undefined;
+}
+
+/** `input: hid-report`: a frame as one vendor input report, filled by the `report` layout */
+function createReportEncoder(profile: DeviceProfile): ProfileEncoder {
+  const layout = profile.report!;
+  const L = layout.length;
+  const fail = (msg: string): never => {
+    throw new ProfileEncodeError(`profile ${profile.name}: ${msg}`);
+  };
+  /** frame type -> its type byte (the first in the map) */
+  const typeByte = new Map<string, number>();
+  for (const [value, type] of Object.entries(layout.type.map)) if (!typeByte.has(type)) typeByte.set(type, Number(value));
+  /** which fields each type's report carries (the decoder reads only these) */
+  const FIELDS: Record<string, string[]> = { ROLL: ['d1', 'd2', 'd3', 'bounces'], BALL: ['ball'], COUNT: ['count'], CARD: ['card', 'rescan'], TAG: ['uid'], STATE: ['state'], SHUF_STATE: ['state'], ERR: ['code', 'text'], VER: ['model', 'firmware', 'capabilities'] };
+
+  function wrap(hex: string): Buffer {
+    if (!/^(?:[0-9A-Fa-f]{2})*$/.test(hex)) fail(`a report body must be hex byte pairs, got "${hex}"`);
+    const r = Buffer.from(hex, 'hex');
+    if (r.length !== L) fail(`a report is ${L} bytes, this one would be ${r.length}`);
+    if (layout.checksum) {
+      const { kind, offset, from, to } = layout.checksum;
+      const v = checksum(kind, r, from, to);
+      r[offset] = v & 0xff;
+      if (kind.startsWith('crc16')) r[offset + 1] = v >> 8;
+    }
+    return r;
+  }
+
+  function report(f: EncodableFrame): Buffer {
+    const t = typeByte.get(f.type);
+    if (t === undefined) return fail(`the report layout has no type byte for ${f.type}`);
+    const r = Buffer.alloc(L);
+    if (layout.id) r[layout.id.offset] = layout.id.value;
+    if (layout.seq) r[layout.seq.offset] = (f.seq ?? 0) & 0xff;
+    r[layout.type.offset] = t;
+    const m = profile.messages.find((x) => x.type === f.type);
+    for (const field of FIELDS[f.type] ?? []) {
+      if (!Object.hasOwn(layout.fields, field)) continue;
+      let v = reportFieldValue(profile, f, field);
+      if (v === undefined) continue;
+      const map = m?.map[field];
+      if (map) {
+        // the byte whose mapped value is the frame's value
+        const key = Object.entries(map).find(([, to]) => String(to) === String(v))?.[0];
+        if (key === undefined) return fail(`no byte of map ${field} says ${String(v)}`);
+        v = key;
+      }
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0 || n > 255) return fail(`${field} ${String(v)} does not fit a report byte`);
+      r[layout.fields[field]] = n;
+    }
+    return wrap(r.toString('hex').toUpperCase());
+  }
+
+  const body = (f: EncodableFrame): string => report(f).toString('hex').toUpperCase();
+  return {
+    profile,
+    body,
+    messageBody: (_name, f) => body(f),
+    wrap,
+    encode: report,
+    canEncode: (f) => typeByte.has(f.type),
+    reportBytes: L,
+    command: () => null,
   };
 }
 
@@ -221,7 +319,7 @@ function sampleFrames(m: DeviceProfile['messages'][number]): EncodableFrame[] {
     case 'STATE': return each((f.state !== undefined ? [String(f.state)] : ['LOADED', 'OPEN', 'CLOSED', 'EMPTY']).map((state) => ({ type: 'STATE', state }) as EncodableFrame));
     case 'SHUF_STATE': return each((f.state !== undefined ? [String(f.state)] : ['IDLE', 'SHUFFLING', 'READY', 'JAM', 'DOOR_OPEN', 'ERROR']).map((state) => ({ type: 'SHUF_STATE', state }) as EncodableFrame));
     case 'ERR': return each([{ type: 'ERR', code: 'E1', text: 'fault' }]);
-    case 'VER': return each([{ type: 'VER', model: 'M1', firmware: '1.0' }]);
+    case 'VER': return each([{ type: 'VER', model: 'M1', firmware: '1.0', ...(m.emit?.includes('{capabilities}') ? { capabilities: ['REPEAT', 'LOCK'] } : {}) }]);
     default: return each([{ type: m.type } as EncodableFrame]);
   }
 }

@@ -5,40 +5,13 @@
  * With a profile's wire (a serial scanner, wire.ts) it writes each barcode as that profile frames
  * it instead: a card in the profile's card code, a bad label as its raw text.
  */
-import { KEY_ENTER, MOD_LEFT_SHIFT, usageToChar } from '../../drivers/codecs/hid-keyboard.js';
+import { keyboardReports } from '../../drivers/codecs/hid-keyboard.js';
 import type { Card } from '../../src/domain/card.js';
 import type { Rng } from '../../src/domain/rng.js';
 import type { FrameWire } from './wire.js';
 
-const KEYS = new Map<string, { usage: number; shift: boolean }>();
-// main-block keys first (0x04..0x38), so a digit is typed on the top row rather than the keypad
-for (const range of [[0x04, 0x38], [0x54, 0x63]] as const) {
-  for (let u = range[0]; u <= range[1]; u++) {
-    for (const shift of [false, true]) {
-      const ch = usageToChar(u, shift);
-      if (ch !== '' && !KEYS.has(ch)) KEYS.set(ch, { usage: u, shift });
-    }
-  }
-}
-
-const RELEASE = Buffer.alloc(8);
-
 /** The reports a keyboard-wedge scanner sends for `text` + Enter. Throws on a character a US keyboard cannot type. */
-export function barcodeReports(text: string): Buffer[] {
-  const out: Buffer[] = [];
-  for (const ch of text) {
-    const k = KEYS.get(ch);
-    if (!k) throw new RangeError(`cannot type ${JSON.stringify(ch)} on a US keyboard`);
-    const down = Buffer.alloc(8);
-    down[0] = k.shift ? MOD_LEFT_SHIFT : 0;
-    down[2] = k.usage;
-    out.push(down, RELEASE);
-  }
-  const enter = Buffer.alloc(8);
-  enter[2] = KEY_ENTER;
-  out.push(enter, RELEASE);
-  return out;
-}
+export const barcodeReports = keyboardReports;
 
 export interface ScannerFaults {
   /** probability per scan that a barcode mapping to no card is read first */
