@@ -101,20 +101,28 @@ function scannerMapper(dev: DeviceConfig, extras: DriverExtras): ScannerRoleMapp
  * the stale timer only when it has heartbeats, bad-frame counting as for every device. Commands
  * go through the profile's downlink templates; one with no template is not sent (`send` says
  * false), and the device's `VER` announces the ones it has (profileCapabilities). An rfid-shoe's TAGs become cards through its deck registry; a barcode scanner's cards
- * follow its role.
+ * follow its role. A profile with `framing.idleMs` has the driver's idle timer end a frame after
+ * that much silence; a HID profile (`input: hid-keyboard` / `hid-report`) reads a HID transport's
+ * reports, its report SEQ counting to 255.
  */
 function profiledDriver(dev: DeviceConfig & { profile: string }, transport: Transport, extras: DriverExtras): DeviceDriver {
-  if (dev.transport.type === 'hid') throw new UnsupportedDeviceError(`device ${dev.id}: a profile on a HID transport (keyboard-wedge profiles) is not supported by this build; use the scanner without a profile (its barcode mapping) or in serial mode`);
   const profile = loadProfileFile(dev.profile);
+  // the config loader checks this too (src/config/device-profiles.ts); a driver built without it must not misread
+  const hidProfile = profile.input !== 'bytes';
+  if (dev.transport.type !== 'simulator' && hidProfile !== (dev.transport.type === 'hid')) {
+    throw new UnsupportedDeviceError(`device ${dev.id}: profile "${profile.name}" reads input ${profile.input}, which a ${dev.transport.type} transport does not deliver`);
+  }
   const decoder = compileProfile(profile);
   const mapper = dev.kind === 'rfid-shoe' ? rfidMapper(dev, extras) : dev.kind === 'barcode-scanner' ? scannerMapper(dev, extras) : null;
   const capabilities = profileCapabilities(profile);
   const announce = (f: DeviceFrame): DeviceFrame => (f.type === 'VER' && capabilities.length ? { ...f, capabilities: [...new Set([...(f.capabilities ?? []), ...capabilities])] } : f);
   return new DeviceDriver({
     deviceId: dev.id, transport,
-    decoder: { push: (chunk: Buffer) => decoder.push(chunk) },
-    staleAfterMs: profile.messages.some((m) => m.type === 'HB') ? dev.staleAfterMs : 0,
-    seqModulus: profile.messages.some((m) => m.seq !== undefined) ? 65536 : 0,
+    decoder: { push: (chunk: Buffer) => decoder.push(chunk), flushIdle: () => decoder.flushIdle() },
+    idleFlushMs: decoder.idleMs,
+    staleAfterMs: profile.messages.some((m) => m.type === 'HB') || Object.values(profile.report?.type.map ?? {}).includes('HB') ? dev.staleAfterMs : 0,
+    // a report's SEQ is one byte; a text SEQ goes to 65535
+    seqModulus: profile.input === 'hid-report' ? (profile.report?.seq ? 256 : 0) : profile.messages.some((m) => m.seq !== undefined) ? 65536 : 0,
     encodeCommand: Object.keys(profile.downlink).length ? profileCommandEncoder(profile) : undefined,
     mapFrame: mapper ? (f) => mapper.map(announce(f)) : capabilities.length ? announce : undefined,
   });

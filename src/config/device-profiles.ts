@@ -3,7 +3,8 @@
  * (`drivers/profiles/shipped/<name>.yaml`) or the path of a profile file. Checked when the config
  * is loaded, so a bad profile stops the gateway before it starts, with the config key and the
  * profile's own key path in the message. Every kind may have one, on a serial line or a simulator
- * (whose virtual device then writes the profile's format).
+ * (whose virtual device then writes the profile's format); a barcode scanner or dice sensor on a
+ * HID transport takes a HID profile (`input: hid-keyboard` / `hid-report`), a serial line a bytes one.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -17,6 +18,26 @@ export const SHIPPED_PROFILES_DIR = join(PROJECT_ROOT, 'drivers', 'profiles', 's
 const TALKER_OF_KIND: Partial<Record<DeviceConfig['kind'], DeviceProfile['talker']>> = {
   'card-shoe': 'SHOE', 'rfid-shoe': 'RFID', shuffler: 'SHUF', 'dice-sensor': 'DICE', 'ball-reader': 'BALL', 'barcode-scanner': 'SHOE',
 };
+
+/** the profile input a HID device of this kind delivers (device-protocols.md §2a, §2b) */
+const HID_INPUT_OF_KIND: Partial<Record<DeviceConfig['kind'], DeviceProfile['input']>> = { 'barcode-scanner': 'hid-keyboard', 'dice-sensor': 'hid-report' };
+
+/**
+ * Whether the profile reads what the device's transport delivers: a serial line bytes, a HID
+ * transport its reports (a barcode scanner keyboard reports, a dice sensor vendor reports). A
+ * simulator writes whatever its profile reads. Returns the problem, or null.
+ */
+function inputMismatch(d: DeviceConfig, p: DeviceProfile): string | null {
+  if (d.transport.type === 'serial' && p.input !== 'bytes') {
+    return `profile "${p.name}" reads input ${p.input} (HID reports), a serial line delivers bytes: use transport type hid, or a profile with input bytes`;
+  }
+  if (d.transport.type === 'hid') {
+    const want = HID_INPUT_OF_KIND[d.kind];
+    if (want === undefined) return `a ${d.kind} has no HID protocol (HID: barcode-scanner, dice-sensor)`;
+    if (p.input !== want) return `profile "${p.name}" reads input ${p.input}, a ${d.kind} on transport hid delivers ${want} reports: use a profile with input ${want} (shipped: ${want === 'hid-keyboard' ? 'wedge-scanner' : 'hid-dice-sensor'})`;
+  }
+  return null;
+}
 
 /** the names of the shipped profiles */
 export function shippedProfiles(): string[] {
@@ -38,11 +59,6 @@ export function checkDeviceProfiles(devices: DeviceConfig[], where: (di: number)
   devices.forEach((d, di) => {
     if (d.profile === undefined) return;
     const key = `${where(di)}.profile`;
-    if (d.transport.type === 'hid') {
-      // keyboard-wedge (HID) profiles are read by a decoder this build does not have yet
-      problems.push(`${key}: a profile describes a serial line, and HID profiles are not supported by this build; this device's transport is "hid" (use its barcode mapping without a profile, or the scanner's serial mode)`);
-      return;
-    }
     if (d.transport.type === 'simulator' && d.kind === 'dice-sensor' && d.transport.protocol === 'hid') {
       problems.push(`${key}: a simulated dice sensor speaks either its profile or HID reports (transport.protocol: hid), not both`);
       return;
@@ -55,7 +71,9 @@ export function checkDeviceProfiles(devices: DeviceConfig[], where: (di: number)
     try {
       const p = loadProfileFile(file);
       const talker = TALKER_OF_KIND[d.kind];
+      const inputProblem = inputMismatch(d, p);
       if (talker && p.talker !== talker) problems.push(`${key}: profile "${p.name}" speaks ${p.talker}, a ${d.kind} needs ${talker}`);
+      else if (inputProblem) problems.push(`${key}: ${inputProblem}`);
       else d.profile = file;
     } catch (e) {
       problems.push(`${key}: ${(e as Error).message.split('\n').join(`\n${key}: `)}`);

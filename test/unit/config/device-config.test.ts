@@ -134,15 +134,35 @@ describe('config: the barcode scanner\'s role (config.md v1.1) and profiles on e
     expect(describeConfig(cfg)).toContain('    scan-1: barcode-scanner via serial /dev/ttyUSB1 @9600, profile serial-scanner, role dealer');
   });
 
-  it('a scanner and an RFID shoe may have profiles, on a serial line or a simulator; not on HID', () => {
+  it('a scanner and an RFID shoe may have profiles, on a serial line or a simulator', () => {
     expect(problems({ game: 'baccarat', devices: [scan({ profile: 'serial-scanner' })] })).toEqual([]);
     expect(problems({ game: 'baccarat', devices: [scan({ profile: 'serial-scanner', transport: { type: 'simulator' } })] })).toEqual([]);
-    expect(problems({ game: 'baccarat', devices: [scan({ profile: 'serial-scanner', transport: { type: 'hid', vendorId: 1, productId: 2 } })] })[0])
-      .toMatch(/^tables\[0\]\.devices\[0\]\.profile: a profile describes a serial line, and HID profiles are not supported by this build/);
     expect(problems({ game: 'sic-bo', devices: [{ id: 'd', kind: 'dice-sensor', transport: { type: 'simulator', protocol: 'hid' }, profile: 'modbus-dice' }] }))
       .toEqual(['tables[0].devices[0].profile: a simulated dice sensor speaks either its profile or HID reports (transport.protocol: hid), not both']);
     expect(problems({ game: 'sic-bo', devices: [{ id: 'd', kind: 'dice-sensor', transport: { type: 'simulator' }, profile: 'modbus-dice' }] })).toEqual([]);
     expect(problems({ game: 'baccarat', devices: [{ id: 'r', kind: 'rfid-shoe', transport: { type: 'simulator' }, profile: 'stx-etx-shoe' }] }))
       .toEqual(['tables[0].devices[0].profile: profile "stx-etx-shoe" speaks SHOE, a rfid-shoe needs RFID']);
+  });
+
+  it('a HID profile on a HID transport: keyboard reports for a scanner, vendor reports for a dice sensor; the input must fit the transport', () => {
+    const hid = { type: 'hid', vendorId: 1, productId: 2 };
+    const key = 'tables[0].devices[0].profile: ';
+    expect(problems({ game: 'baccarat', devices: [scan({ profile: 'wedge-scanner', transport: hid })] })).toEqual([]);
+    expect(problems({ game: 'sic-bo', devices: [{ id: 'd', kind: 'dice-sensor', transport: hid, profile: 'hid-dice-sensor' }] })).toEqual([]);
+    // simulators write whatever their profile reads
+    expect(problems({ game: 'baccarat', devices: [scan({ profile: 'wedge-scanner', transport: { type: 'simulator' } })] })).toEqual([]);
+    expect(problems({ game: 'sic-bo', devices: [{ id: 'd', kind: 'dice-sensor', transport: { type: 'simulator' }, profile: 'hid-dice-sensor' }] })).toEqual([]);
+    // a bytes profile on HID, a HID profile on a serial line, the other kind's HID input
+    expect(problems({ game: 'baccarat', devices: [scan({ profile: 'serial-scanner', transport: hid })] }))
+      .toEqual([`${key}profile "serial-scanner" reads input bytes, a barcode-scanner on transport hid delivers hid-keyboard reports: use a profile with input hid-keyboard (shipped: wedge-scanner)`]);
+    expect(problems({ game: 'baccarat', devices: [scan({ profile: 'wedge-scanner' })] }))
+      .toEqual([`${key}profile "wedge-scanner" reads input hid-keyboard (HID reports), a serial line delivers bytes: use transport type hid, or a profile with input bytes`]);
+    expect(problems({ game: 'sic-bo', devices: [{ id: 'd', kind: 'dice-sensor', transport: serial(), profile: 'hid-dice-sensor' }] }))
+      .toEqual([`${key}profile "hid-dice-sensor" reads input hid-report (HID reports), a serial line delivers bytes: use transport type hid, or a profile with input bytes`]);
+    expect(problems({ game: 'sic-bo', devices: [{ id: 'd', kind: 'dice-sensor', transport: hid, profile: 'modbus-dice' }] }))
+      .toEqual([`${key}profile "modbus-dice" reads input bytes, a dice-sensor on transport hid delivers hid-report reports: use a profile with input hid-report (shipped: hid-dice-sensor)`]);
+    // the talker is still checked first
+    expect(problems({ game: 'baccarat', devices: [scan({ profile: 'hid-dice-sensor', transport: hid })] }))
+      .toEqual([`${key}profile "hid-dice-sensor" speaks DICE, a barcode-scanner needs SHOE`]);
   });
 });

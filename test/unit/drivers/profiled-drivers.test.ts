@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { DriverEvent } from '../../../drivers/device-driver.js';
 import { ScannerRoleMapper } from '../../../drivers/device-mappers.js';
 import { createDriver } from '../../../drivers/driver-factory.js';
@@ -27,6 +27,15 @@ framing: { end: "\\r\\n", maxLength: 40 }
 messages:
   - { name: tag, pattern: "T:(?<uid>[0-9A-F]{8,24})", type: TAG, emit: "T:{uid}" }
   - { name: misread, pattern: "M", type: MISREAD, emit: "M" }
+`);
+/** a scanner that ends a barcode by silence only (no line end): framing.idleMs */
+const QUIET_PROFILE = join(dir, 'quiet-scanner.yaml');
+writeFileSync(QUIET_PROFILE, `name: quiet-scanner
+talker: SHOE
+framing: { idleMs: 40, maxLength: 8 }
+cards: { preset: suit-rank }
+messages:
+  - { name: card, pattern: "(?<card>[SHDC](?:10|[2-9AJQK]))", type: CARD }
 `);
 const REGISTRY = join(dir, 'registry.csv');
 writeFileSync(REGISTRY, 'uid,card,deck\nE0040000000000A1,AS,1\nE0040000000000A2,KD,1\n');
@@ -51,6 +60,32 @@ function started(dev: DeviceConfig, now?: () => number) {
 const serial = (path: string) => ({ type: 'serial', path });
 
 describe('profiled drivers', () => {
+  it('framing.idleMs: the driver ends a frame after that much silence, the timer restarting on every chunk', async () => {
+    vi.useFakeTimers();
+    try {
+      const d = started(device([{ id: 'scan-1', kind: 'barcode-scanner', profile: QUIET_PROFILE, transport: serial('/dev/null') }]));
+      const cards = () => d.frames().flatMap((f) => (f.type === 'CARD' ? [f.card] : []));
+      d.transport.deliver('H1');
+      vi.advanceTimersByTime(30);
+      d.transport.deliver('0'); // within 40 ms: the same barcode
+      vi.advanceTimersByTime(39);
+      expect(cards()).toEqual([]);
+      vi.advanceTimersByTime(1);
+      expect(cards()).toEqual(['TH']);
+      d.transport.deliver('SA');
+      vi.advanceTimersByTime(40);
+      d.transport.deliver('X9');
+      vi.advanceTimersByTime(40);
+      vi.advanceTimersByTime(1000); // one flush per silence: nothing more
+      expect(cards()).toEqual(['TH', 'AS']);
+      // "X9" ended by the silence too: no card, one reject
+      expect(d.events.flatMap((e) => (e.kind === 'alert' && e.alert === 'bad-frame' ? [e.data] : []))).toEqual([{ count: 1, reasons: { 'unknown-type': 1 }, sample: expect.any(String) }]);
+      await d.driver.stop();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('commands go through the downlink templates; a command without one is not sent and send() says so', async () => {
     const stx = started(device([{ id: 'shoe-1', kind: 'card-shoe', profile: 'stx-etx-shoe', transport: serial('/dev/null') }]));
     expect(stx.driver.send('RESCAN')).toBe(true);
