@@ -2,13 +2,14 @@
  * A virtual barcode scanner in keyboard-wedge mode (HID boot keyboard, device-protocols.md §2a):
  * it "types" a barcode as 8-byte input reports `[modifiers, 0, key, 0, 0, 0, 0, 0]` — key down
  * (with Left Shift for upper-case letters and shifted symbols), then all keys up — and Enter.
- * With a profile's wire (a serial scanner, wire.ts) it writes each barcode as that profile frames
- * it instead: a card in the profile's card code, a bad label as its raw text.
+ * With a profile's wire (wire.ts) it writes each barcode as that profile frames it instead: a card
+ * in the profile's card code, a bad label as its raw text (a HID keyboard profile, such as
+ * wedge-scanner: typed as reports, one per write).
  */
 import { keyboardReports } from '../../drivers/codecs/hid-keyboard.js';
 import type { Card } from '../../src/domain/card.js';
 import type { Rng } from '../../src/domain/rng.js';
-import type { FrameWire } from './wire.js';
+import { type FrameWire, writeFrame } from './wire.js';
 
 /** The reports a keyboard-wedge scanner sends for `text` + Enter. Throws on a character a US keyboard cannot type. */
 export const barcodeReports = keyboardReports;
@@ -32,7 +33,7 @@ export class VirtualBarcodeScanner {
   /** types `text` + Enter, one report per write (as a HID device delivers them); with a wire, one framed barcode */
   scan(text: string): void {
     this.scans++;
-    if (this.wire) this.write(this.wire.raw(text));
+    if (this.wire) writeFrame(this.wire, this.write, this.wire.raw(text));
     else for (const r of barcodeReports(text)) this.write(r);
   }
 
@@ -43,6 +44,6 @@ export class VirtualBarcodeScanner {
     const frame = this.wire.encode('SHOE', 0, 'CARD', [card]);
     if (frame === null) throw new Error(`profile ${this.wire.format} cannot say a card`);
     this.scans++;
-    this.write(frame);
+    writeFrame(this.wire, this.write, frame);
   }
 }

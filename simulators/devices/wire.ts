@@ -7,6 +7,8 @@
  * - `profileWire(profile)`: the same frame in a device profile's format (§3), through the
  *   profile encoder. A frame the profile has no message for (a `VER` or `HB` of a device that
  *   sends neither) is not sent: the real device would not send it either.
+ * A HID profile's wire (`input: hid-keyboard` / `hid-report`) writes input reports: a barcode as
+ * typed keyboard reports, a roll as one vendor report (`writeFrame` writes one report per chunk).
  * The wire also reads the gateway's commands back (RESCAN, LOCK, UNLOCK, REPEAT) and makes the
  * line faults of the format: a burst of noise, a frame with a bad check, a frame cut short.
  */
@@ -26,8 +28,17 @@ export interface FrameWire {
   raw(body: string): string | Buffer;
   /** the commands in bytes the gateway wrote */
   commands(bytes: Buffer): WireCommand[];
-  /** line noise that resynchronisation discards (or, in a format without a start mark, a frame of its own) */
+  /** line noise that resynchronisation discards (or, in a format without a start mark, a frame of its own; on a HID wire, a report of the wrong size) */
   noise(): string | Buffer;
+  /** a HID profile's wire: bytes per input report (a frame is whole reports, written one per chunk as a HID device delivers them) */
+  readonly reportBytes?: number;
+}
+
+/** writes a frame as its device delivers it: on a HID wire one input report per write, else in one piece */
+export function writeFrame(wire: FrameWire | undefined, write: (bytes: string | Buffer) => void, frame: string | Buffer): void {
+  const n = wire?.reportBytes;
+  if (n === undefined || typeof frame === 'string' || frame.length <= n) return write(frame);
+  for (let at = 0; at < frame.length; at += n) write(frame.subarray(at, at + n));
 }
 
 const NOISE = '\x00\xff#noise#';
@@ -81,6 +92,7 @@ export function profileWire(profile: DeviceProfile): FrameWire {
   const start = profile.framing.start ?? '';
   return {
     format: profile.name,
+    ...(encoder.reportBytes !== undefined ? { reportBytes: encoder.reportBytes } : {}),
     encode(_talker, seq, type, fields = []) {
       const frame = referenceFrame(profile.talker, type, fields);
       if (!frame || !encoder.canEncode(frame)) return null;

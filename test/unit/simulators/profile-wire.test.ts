@@ -53,6 +53,30 @@ describe('simulator wires', () => {
     expect(summary(compileProfile(p).push(Buffer.concat(out.map((b) => Buffer.from(b)))))).toEqual(['unknown-type', 'TH']);
   });
 
+  it('HID profiles: the wedge scanner types reports one per write, the dice sensor writes one report per roll; noise is a malformed report', () => {
+    const wedge = profile('wedge-scanner');
+    const writes: Buffer[] = [];
+    const scanner = new VirtualBarcodeScanner((b) => writes.push(Buffer.from(b)), seededRng(1), { badBarcodeRate: 1 }, profileWire(wedge));
+    scanner.scanCard('TH');
+    expect(writes.every((w) => w.length === 8)).toBe(true);
+    // "NO-CARD-42" + Enter, then "H10" + Enter: a press and a release per key
+    expect(writes).toHaveLength((11 + 4) * 2);
+    const dw = compileProfile(wedge);
+    expect(summary(writes.flatMap((w) => dw.push(w)))).toEqual(['unknown-type', 'TH']);
+
+    const dice = profile('hid-dice-sensor');
+    const out: Buffer[] = [];
+    const sensor = new LineDevice('DICE', (b) => out.push(Buffer.from(b)), seededRng(1), { garbageRate: 0, dropFrameRate: 0 }, profileWire(dice));
+    sensor.powerUp('VDICE-1'); // VER: the sensor's reports have no type for it, not sent
+    sensor.heartbeat();
+    sensor.send('ROLL', [3, 4, 5, 2]);
+    sensor.send('COCKED');
+    expect(out.map((b) => b.length)).toEqual([8, 8]);
+    const dd = compileProfile(dice);
+    expect(out.flatMap((b) => dd.push(b))).toEqual([{ talker: 'DICE', seq: 0, type: 'ROLL', dice: [3, 4, 5], bounces: 2 }, { talker: 'DICE', seq: 1, type: 'COCKED' }]);
+    expect(summary(dd.push(Buffer.from(profileWire(dice).noise())))).toEqual(['malformed']);
+  });
+
   it('noise, a damaged check and a truncated frame are rejected in each format; the next frame still decodes', () => {
     const sample = { DICE: ['ROLL', 1, 2, 3, 0], BALL: ['BALL', 9], SHUF: ['COUNT', 52], SHOE: ['CARD', 'AS'], RFID: ['TAG', 'E0040000000000A1'] } as const;
     for (const name of ['stx-etx-shoe', 'four-digit-shoe', 'modbus-dice', 'star-keno', 'ascii-shuffler', 'serial-scanner', 'crc-rfid-reader']) {
