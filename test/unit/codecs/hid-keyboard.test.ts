@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { KeyboardWedgeDecoder, barcodeToCard, createBarcodeMapper } from '../../../drivers/codecs/hid-keyboard.js';
+import { KeyboardWedgeDecoder, barcodeToCard, createBarcodeMapper, keyboardReports } from '../../../drivers/codecs/hid-keyboard.js';
 
 const R = (mods: number, ...keys: number[]) => Buffer.from([mods, 0, ...keys, 0, 0, 0, 0, 0, 0].slice(0, 8));
 const UP = R(0);
@@ -119,5 +119,17 @@ describe('barcodeToCard', () => {
     expect(barcodeToCard('AS', m)).toBeNull(); // table only: no default pattern
     expect(barcodeToCard('toString', m)).toBeNull(); // no prototype lookups
     expect(barcodeToCard('AS', { ...m, pattern: '^(?<card>..)$' })).toBe('AS'); // table, then pattern
+  });
+});
+
+describe('keyboardReports (the encoder side of the keyboard tables)', () => {
+  it('every printable ASCII character a US keyboard types comes back through the decoder; others are refused', () => {
+    const text = Array.from({ length: 95 }, (_, i) => String.fromCharCode(0x20 + i)).join('');
+    const reports = keyboardReports(text);
+    expect(reports).toHaveLength((text.length + 1) * 2);
+    expect(reports.every((r, i) => r.length === 8 && (i % 2 === 0 ? r[2] !== 0 : r.every((b) => b === 0)))).toBe(true);
+    const d = new KeyboardWedgeDecoder();
+    expect(reports.flatMap((r) => d.push(r))).toEqual([text]);
+    expect(() => keyboardReports('A\tB')).toThrow(/cannot type "\\t" on a US keyboard/);
   });
 });
