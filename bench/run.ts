@@ -317,6 +317,9 @@ function printTable(o: Record<string, any>) {
       rows.push([`card latency @${rate}/s baseline p50/p99/max`, `${f(r.baseline.p50Ms)} / ${f(r.baseline.p99Ms)} / ${f(r.baseline.maxMs)} ms (n=${r.baseline.n})`]);
       rows.push([`  p99 ratio / above baseline`, `x${f(r.p99Ratio)} / +${f(r.p99AboveBaselineMs)} ms; foreign CPU ${f(r.cpu.foreignPct)}%`]);
       if (r.commit) rows.push([`card latency @${rate}/s durable commit p50/p99/max`, `${f(r.commit.p50Ms)} / ${f(r.commit.p99Ms)} / ${f(r.commit.maxMs)} ms (n=${r.commit.n}); floor p50/p99 ${f(r.floorP50Ms)} / ${f(r.floorP99Ms)} ms`]);
+      for (const [stage, v] of Object.entries((r.stages?.stages ?? {}) as Record<string, any>)) {
+        rows.push([`  @${rate}/s stage ${stage} p50/p99`, `${f(v.p50Ms)} / ${f(v.p99Ms)} ms`]);
+      }
     }
     for (const [k, v] of Object.entries((o.cardLatency.variantsAt1000 ?? {}) as Record<string, any>)) {
       rows.push([`card latency @1000/s, ${k}`, `${f(v.gateway.p50Ms)} / ${f(v.gateway.p99Ms)} / ${f(v.gateway.maxMs)} ms`]);

@@ -17,6 +17,7 @@ import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { Envelope, TableCounters, TableInput } from '../table/types.js';
+import { LATENCY_PROBE_ON, latencyProbe, probeNow } from '../metrics/latency-probe.js';
 import { readHwm, writeHwm } from './journal-integrity.js';
 
 type Row = Omit<StoredMessage, 'retain' | 'alsoTopic' | 'alsoCorrelation'> & { retain: number; alsoTopic?: string | null; alsoCorrelation?: string | null };
@@ -107,6 +108,8 @@ export class GatewayStore {
   private nextBatchId = 1;
   /** batches sent to the writer thread, waiting for `done`: their callbacks, in order */
   private readonly inFlight = new Map<number, Array<() => void>>();
+  /** with the latency probe on: when each batch in flight was handed to the writer thread */
+  private readonly flushedAt = new Map<number, number>();
   private onFatal: (message: string) => void = (m) => {
     throw new Error(`journal commit failed: ${m}`);
   };
@@ -274,7 +277,11 @@ export class GatewayStore {
       for (const [t, d, seq] of seqs) this.stmt.deviceSeq.run(t, d, seq);
     });
     if (this.worker) return this.sendBatch(batch, acks, seqs, hwmChanged);
+    if (LATENCY_PROBE_ON) {
+      latencyProbe.lastFlushedAt = latencyProbe.lastCommitStart = probeNow();
+    }
     write();
+    if (LATENCY_PROBE_ON) latencyProbe.lastCommitEnd = probeNow();
     // after the commit, before any effect of it: every seq published is at most the mark
     if (hwmChanged && this.dir) writeHwm(this.dir, this.hwm, this.opts.synchronous === 'full');
     this.commits++;
@@ -297,13 +304,19 @@ export class GatewayStore {
   /** starts the writer thread (after the schema exists and the tables are registered) */
   private startWorker(): void {
     const w = new Worker(new URL('./journal-writer-worker.mjs', import.meta.url), {
-      workerData: { path: this.path, synchronous: this.opts.synchronous },
+      workerData: { path: this.path, synchronous: this.opts.synchronous, probe: LATENCY_PROBE_ON },
     });
-    w.on('message', (msg: { type: string; id?: number; message?: string }) => {
+    w.on('message', (msg: { type: string; id?: number; message?: string; t0?: number; t1?: number }) => {
       if (msg.type === 'done' && msg.id !== undefined) {
         const callbacks = this.inFlight.get(msg.id);
         this.inFlight.delete(msg.id);
         this.commits++;
+        if (LATENCY_PROBE_ON) {
+          latencyProbe.lastFlushedAt = this.flushedAt.get(msg.id) ?? Number.NaN;
+          this.flushedAt.delete(msg.id);
+          latencyProbe.lastCommitStart = msg.t0 ?? Number.NaN;
+          latencyProbe.lastCommitEnd = msg.t1 ?? Number.NaN;
+        }
         if (callbacks) for (const done of callbacks) done();
       } else if (msg.type === 'error') {
         // the batch was not committed: none of its effects may be carried out
@@ -323,6 +336,7 @@ export class GatewayStore {
   private sendBatch(batch: Array<{ rec: StepRecord; done: () => void }>, acks: Array<{ tableId: string; seq: number }>, seqs: Array<[string, string, number]>, hwmChanged: boolean): void {
     const id = this.nextBatchId++;
     this.inFlight.set(id, batch.map((b) => b.done));
+    if (LATENCY_PROBE_ON) this.flushedAt.set(id, probeNow());
     const steps = batch.map(({ rec }) => [
       rec.tableId, rec.input.at, JSON.stringify(rec.input),
       rec.messages.map((m) => [m.seq, m.topic, m.retain ? 1 : 0, m.payload, m.alsoTopic ?? null, m.alsoCorrelation ?? null]),
