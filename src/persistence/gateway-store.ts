@@ -295,7 +295,9 @@ export class GatewayStore {
       if (!rec.counters) continue;
       const prev = this.hwm[rec.tableId];
       if (prev && Object.keys(rec.counters).every((k) => prev[k] === rec.counters![k])) continue;
-      this.hwm = { ...this.hwm, [rec.tableId]: { ...rec.counters } };
+      // in place: the mark is only read here and serialised right after (a copy of the whole
+      // mark per step was O(tables) per card)
+      this.hwm[rec.tableId] = { ...rec.counters };
       changed = true;
     }
     return changed;
