@@ -14,7 +14,7 @@ export const STAGES = [
   ['driverAndRx', 'decoded', 'apply', 'driver (SEQ, stale timer) + rxjs merge -> TableRuntime.apply'],
   ['machine', 'apply', 'stepped', 'step() of the table machine'],
   ['validateAndJson', 'stepped', 'serialised', 'topic-map validation + JSON of the outputs'],
-  ['queueToFlush', 'serialised', 'flushed', 'waiting for the store\'s flush (setImmediate) + the batch\'s JSON'],
+  ['queueToFlush', 'serialised', 'flushed', 'waiting for the store\'s flush (setImmediate) and for the batch in flight on the writer thread (group commit) + the batch\'s JSON'],
   ['workerHopIn', 'flushed', 'commitStart', 'postMessage to the journal writer thread'],
   ['commit', 'commitStart', 'commitEnd', 'SQLite transaction + fsync (and the high-water mark) on the writer thread'],
   ['workerHopOut', 'commitEnd', 'effects', 'the writer\'s `done` back to the main thread'],

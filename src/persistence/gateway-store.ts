@@ -9,7 +9,9 @@
  *
  * Writes are grouped: `enqueue()` records a step and the callback that carries out its effects;
  * all steps queued in one turn of the event loop are committed in ONE transaction, then their
- * callbacks run in order. With `synchronous: full` the commit is on disk (fsync) before any message
+ * callbacks run in order. With the writer thread, at most one batch is in flight: steps queued
+ * while it commits wait and go together as the next batch as soon as it is done (group commit:
+ * a batch grows with the commit time instead of batches queueing up behind each other). With `synchronous: full` the commit is on disk (fsync) before any message
  * of those steps leaves the process, so a power loss can never make a published `seq` be reused.
  */
 import { mkdirSync } from 'node:fs';
@@ -257,6 +259,8 @@ export class GatewayStore {
   flush(): void {
     this.flushScheduled = false;
     if (this.closed || (this.queue.length === 0 && this.acks.length === 0 && this.deviceSeqNotes.size === 0)) return;
+    // a batch is being committed on the writer thread: what is queued goes as the next batch when it is done
+    if (this.worker && this.inFlight.size > 0) return;
     const batch = this.queue;
     const acks = this.acks;
     const seqs = [...this.deviceSeqNotes].map(([k, seq]) => [...k.split('\0'), seq] as [string, string, number]);
@@ -320,6 +324,8 @@ export class GatewayStore {
           latencyProbe.lastCommitEnd = msg.t1 ?? Number.NaN;
         }
         if (callbacks) for (const done of callbacks) done();
+        // what was queued while this batch committed: the next batch, now
+        this.flush();
       } else if (msg.type === 'error') {
         // the batch was not committed: none of its effects may be carried out
         if (msg.id !== undefined) this.inFlight.delete(msg.id);
@@ -356,7 +362,11 @@ export class GatewayStore {
     this.flush();
     const w = this.worker;
     if (w) {
-      while (this.inFlight.size > 0) await new Promise((r) => setTimeout(r, 5));
+      // each `done` sends what was queued behind its batch: wait until nothing is in flight or queued
+      while (this.inFlight.size > 0 || this.queue.length > 0) {
+        if (this.inFlight.size === 0) this.flush();
+        await new Promise((r) => setTimeout(r, 5));
+      }
       await new Promise<void>((resolve) => {
         w.once('message', (m: { type: string }) => { if (m.type === 'closed') resolve(); });
         w.postMessage({ type: 'close' });
