@@ -27,6 +27,7 @@ import { cardId, scoreBest, scoreBestIds, scoreThreeCard } from '../src/games/ev
 import { sicBoOutcome } from '../src/games/evaluators/sic-bo.js';
 import type { CardGame, Expectation } from '../src/games/game.js';
 import { CARD_GAMES } from '../src/games/registry.js';
+import { validateMessage } from '../src/mqtt/messages.js';
 import { GatewayStore } from '../src/persistence/gateway-store.js';
 import { initialTableState, step } from '../src/table/table-machine.js';
 import { tableSettings } from '../src/table/table-settings.js';
@@ -226,7 +227,8 @@ function startedState(settings: CardTableSettings): TableState {
 }
 
 /** cycles through the script; `n` counts inputs; returns the state and rounds completed */
-function stepLoop(settings: CardTableSettings, script: Script, serialize: boolean) {
+/** serialize: `json` adds JSON.stringify of every published envelope, `validate` also checks it against the topic map (as the runtime does) */
+function stepLoop(settings: CardTableSettings, script: Script, serialize: false | 'json' | 'validate') {
   let state = startedState(settings);
   let k = 0;
   const run = (n: number): number => {
@@ -237,7 +239,11 @@ function stepLoop(settings: CardTableSettings, script: Script, serialize: boolea
       state = r.state;
       if (++k === inputs.length) k = 0;
       if (serialize) {
-        for (const o of r.outputs) if (o.type === 'publish') sink += JSON.stringify(o.payload).length;
+        for (const o of r.outputs) {
+          if (o.type !== 'publish') continue;
+          if (serialize === 'validate') sink += validateMessage(o.topic, o.payload).length;
+          sink += JSON.stringify(o.payload).length;
+        }
       } else sink += r.outputs.length;
     }
     return sink;
@@ -252,8 +258,10 @@ function tableMachine(measure: boolean) {
   if (!measure) return { settings, script, figures: {} };
   const plain = stepLoop(settings, script, false);
   const stepsPerSec = opsPerSec(plain.run);
-  const withJson = stepLoop(settings, script, true);
+  const withJson = stepLoop(settings, script, 'json');
   const stepsPerSecJson = opsPerSec(withJson.run);
+  const withValidate = stepLoop(settings, script, 'validate');
+  const stepsPerSecValidate = opsPerSec(withValidate.run);
   return {
     settings,
     script,
@@ -263,6 +271,7 @@ function tableMachine(measure: boolean) {
       baccaratStepUsPerCard: round1(1e6 / stepsPerSec * 1000) / 1000,
       baccaratStepPlusJsonRoundsPerSec: Math.round(stepsPerSecJson / inputsPerRound),
       baccaratStepPlusJsonUsPerCard: round1(1e6 / stepsPerSecJson * 1000) / 1000,
+      baccaratStepPlusValidateJsonUsPerCard: round1(1e6 / stepsPerSecValidate * 1000) / 1000,
       framesPerRound: round1(inputsPerRound * 100) / 100,
     },
   };

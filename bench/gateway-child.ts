@@ -5,15 +5,18 @@
  * IPC (process.send): -> `{type:'ready', startMs}` once startGateway resolved;
  * <- `{type:'usage'}` -> `{type:'usage', cpu, rss, heapUsed, elu, uptimeMs}`;
  * <- `{type:'gc'}` (when run with --expose-gc) -> `{type:'gc-done', rss, heapUsed}`;
+ * <- `{type:'probe'}` -> `{type:'probe', records}`: the latency probe's records so far (started
+ *    with TEG_LATENCY_PROBE=1; src/metrics/latency-probe.ts), which it then forgets;
  * <- `{type:'stop'}` -> stops the gateway and exits (a --cpu-prof profile is written on exit).
  */
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { validateConfig } from '../src/config/load-config.js';
 import { startGateway } from '../src/gateway/gateway.js';
+import { latencyProbe } from '../src/metrics/latency-probe.js';
 import { silentLogger } from '../src/log.js';
 
-type Msg = { type: 'usage' } | { type: 'gc' } | { type: 'stop' };
+type Msg = { type: 'usage' } | { type: 'gc' } | { type: 'probe' } | { type: 'stop' };
 
 async function main(): Promise<void> {
   const file = process.argv[2];
@@ -34,6 +37,8 @@ async function main(): Promise<void> {
       (globalThis as { gc?: () => void }).gc?.();
       const mem = process.memoryUsage();
       process.send!({ type: 'gc-done', rss: mem.rss, heapUsed: mem.heapUsed });
+    } else if (m.type === 'probe') {
+      process.send!({ type: 'probe', records: latencyProbe.take() });
     } else if (m.type === 'stop') {
       const force = setTimeout(() => process.exit(0), 10_000);
       force.unref();

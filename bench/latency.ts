@@ -23,6 +23,7 @@ import { cpuWindow, type CpuWindow } from './lib/cpu.js';
 import { benchConfig, journalDefault, startGatewayProc, type GatewayProc } from './lib/gateway-proc.js';
 import { Baseline, Meter, pace, TableFeed, waitDevicesConnected, type PaceStats } from './lib/load.js';
 import { openPty, type BenchPty } from './lib/pty.js';
+import { stageBreakdown, stageLines, type StageBreakdown } from './lib/stages.js';
 import { mb, round3, summarize, type LatencySummary } from './lib/stats.js';
 
 export interface LatencyOptions {
@@ -45,13 +46,15 @@ export interface RateResult {
   /** bare publish + durable commit: what a card's latency cannot go below */
   floorP50Ms?: number;
   floorP99Ms?: number;
+  /** where the time went, per stage (the gateway's latency probe joined with the bench's times) */
+  stages?: StageBreakdown;
   pacing: PaceStats;
   cpu: CpuWindow;
   gatewayCpuPct: number;
   note?: string;
 }
 
-async function session(o: LatencyOptions, name: string, dataDir: string, pty: BenchPty, exposeGc: boolean, synchronous?: 'full' | 'normal') {
+async function session(o: LatencyOptions, name: string, dataDir: string, pty: BenchPty, exposeGc: boolean, synchronous?: 'full' | 'normal', probe = false) {
   const prefix = `bench-${name}`;
   const tableId = `${name}-1`;
   const sub = await connectClient(o.broker.url, `${prefix}-sub`);
@@ -59,7 +62,7 @@ async function session(o: LatencyOptions, name: string, dataDir: string, pty: Be
   await meter.subscribe();
   const config = benchConfig({ brokerUrl: o.broker.url, topicPrefix: prefix, dataDir, tables: [{ id: tableId, gatewayPath: pty.gatewayPath }], synchronous });
   const devicesUp = waitDevicesConnected(sub, prefix, [tableId], 60_000);
-  const gw = await startGatewayProc({ config, dir: o.dir, name, profileDir: o.profileDir, exposeGc });
+  const gw = await startGatewayProc({ config, dir: o.dir, name, profileDir: o.profileDir, exposeGc, probe });
   await devicesUp;
   const feed = new TableFeed(tableId, pty, `${name}-shoe`);
   meter.add(feed);
@@ -101,7 +104,7 @@ export async function runLatency(o: LatencyOptions) {
   const pty = await openPty(o.dir, 'lat');
   const pids = (extra: number[]) => () => [o.broker.pid, pty.socatPid, ...extra];
   try {
-    const s = await session(o, 'lat', dataDisk, pty, true);
+    const s = await session(o, 'lat', dataDisk, pty, true, undefined, true);
     try {
       // idle: connected, nothing dealt yet
       await new Promise((r) => setTimeout(r, 2000));
@@ -115,6 +118,7 @@ export async function runLatency(o: LatencyOptions) {
       s.baseline.setSize(size);
       for (let i = 0; i < 50; i++) s.baseline.send(false);
       await s.meter.drain(10_000);
+      await s.gw.probe(); // the warm-up's records: not measured
       o.log(`  card event payload ~${size} bytes; gateway idle RSS ${mb(idle.rss)} MB`);
 
       // 20 cards/s, gateway and baseline alternating 25 ms apart
@@ -128,6 +132,9 @@ export async function runLatency(o: LatencyOptions) {
       });
       const r20 = rateResult(20, [...s.meter.cardLatencies], [...s.baseline.latencies], [...s.meter.resultLatencies], pacing20, w20(), cpu20);
       r20.note = 'gateway card and baseline message alternate every 25 ms';
+      r20.stages = stageBreakdown(s.meter.cardTraces, await s.gw.probe());
+      o.log('  where the time went at 20 cards/s:');
+      for (const l of stageLines(r20.stages)) o.log(l);
 
       // 1,000 cards/s: gateway, then baseline
       o.log(`  1000 cards/s: ${n1000} cards, then ${n1000} baseline messages`);
@@ -142,11 +149,15 @@ export async function runLatency(o: LatencyOptions) {
       const cpuWin1000 = w1000();
       const load = await s.gw.usage();
       const gw1000 = [...s.meter.cardLatencies];
+      const stages1000 = stageBreakdown(s.meter.cardTraces, await s.gw.probe());
+      o.log('  where the time went at 1000 cards/s:');
+      for (const l of stageLines(stages1000)) o.log(l);
       const res1000 = [...s.meter.resultLatencies];
       await pace(n1000, 1, () => s.baseline.send(true));
       if ((await s.meter.drain(30_000)) > 0) throw new Error('baseline 1000/s: messages never arrived');
       const r1000 = rateResult(1000, gw1000, [...s.baseline.latencies], res1000, pacing1000, cpuWin1000, cpu1000);
       r1000.note = 'gateway series, then the baseline series';
+      r1000.stages = stages1000;
 
       // the floor: one durable commit of a card's size on the same disk, paced like each series
       for (const [r, intervalMs, commits] of [[r20, 25, o.quick ? 200 : 1000], [r1000, 1, n1000]] as const) {

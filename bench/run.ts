@@ -130,7 +130,7 @@ async function main() {
     }
     if (want('startup')) {
       log('\n== cold start');
-      results.startupRaw = await runStartup({ dir, runs: quick ? 2 : 5, log });
+      results.startupRaw = await runStartup({ dir, runs: quick ? 2 : 5, log, settle: !quick });
     }
     if (want('latency') || want('throughput')) {
       const broker = await startBroker(dir);
@@ -208,6 +208,8 @@ function shape(r: Record<string, any>) {
       baccaratStepRoundsPerSec: eng.baccaratStepRoundsPerSec,
       baccaratStepUsPerCard: eng.baccaratStepUsPerCard,
       baccaratStepPlusJsonRoundsPerSec: eng.baccaratStepPlusJsonRoundsPerSec,
+      baccaratStepPlusJsonUsPerCard: eng.baccaratStepPlusJsonUsPerCard,
+      baccaratStepPlusValidateJsonUsPerCard: eng.baccaratStepPlusValidateJsonUsPerCard,
       framesPerRound: eng.framesPerRound,
       evaluators: eng.evaluators,
       journalCommit: eng.journalCommit,
@@ -215,20 +217,22 @@ function shape(r: Record<string, any>) {
   }
   if (st) {
     out.startup = {
-      coldStartMs: st.nodeImportTsx?.medianMs ?? null,
-      coldStartNote: 'node --import tsx src/cli/main.ts start (as npm start), median; embedded broker + 1 simulated baccarat table, to the retained status online',
-      tsxMs: st.tsx?.medianMs ?? null,
-      precompiledMs: st.precompiled?.medianMs ?? null,
+      coldStartMs: st.oneTableExternal?.medianMs ?? null,
+      coldStartNote: 'node dist/src/cli/main.js start, median: 1 serial table, external Mosquitto, status page on; to the retained status online',
+      demoColdStartMs: st.demoEmbedded?.medianMs ?? null,
       nodeImportTsxMs: st.nodeImportTsx?.medianMs ?? null,
-      tsxNoCacheMs: st.tsxNoCache?.medianMs ?? null,
       ...st,
     };
   }
   out.rss = {
-    idleMb: lat?.rss.idleMb ?? null,
-    idleNote: 'the gateway process (node --import tsx, 1 serial table, external broker), connected, nothing dealt, 2 s after start',
-    idlePrecompiledCliMb: st?.precompiled?.rssMb ?? null,
-    idleTsxCliMb: st?.tsx?.rssMb ?? null,
+    idleMb: st?.oneTableExternal?.rssSettledMb ?? st?.oneTableExternal?.rssAt3sMb ?? null,
+    idleNote: 'node dist/src/cli/main.js start: 1 serial table, external Mosquitto, status page on, nothing dealt; 30 s after online (3 s in --quick)',
+    idleAt3sMb: st?.oneTableExternal?.rssAt3sMb ?? null,
+    demoIdleMb: st?.demoEmbedded?.rssSettledMb ?? st?.demoEmbedded?.rssAt3sMb ?? null,
+    demoIdleAt3sMb: st?.demoEmbedded?.rssAt3sMb ?? null,
+    demoNote: 'the 10-table demo (config/default.yaml) from dist/, embedded broker, status page on, dealing in real time; 30 s after online (3 s in --quick)',
+    benchChildIdleMb: lat?.rss.idleMb ?? null,
+    benchChildNote: 'the latency bench\'s gateway child (node --import tsx, probe on), 2 s after start',
     loadMb: thr?.gatewayRssMb ?? lat?.rss.at1000Mb ?? null,
     loadNote: thr?.gatewayRssMb ? `the gateway process at the largest passing throughput step (${thr.tables} tables)` : 'the gateway process after 1000 cards/s',
     at1000CardsPerSecMb: lat?.rss.at1000Mb ?? null,
@@ -256,13 +260,13 @@ function targets(o: Record<string, any>): Target[] {
         t.push({
           what: `card latency p99 at ${rate} cards/s vs the floor (bare publish p99 + durable commit p99)`,
           target: '<= floor + 1.0 ms',
-          value: `${f(r.gateway.p99Ms)} ms vs ${f(r.floorP99Ms)} ms (${f(r.baseline.p99Ms)} + ${f(r.commit.p99Ms)}; x${f(r.gateway.p99Ms / r.floorP99Ms)}, ${f(r.gateway.p99Ms - r.floorP99Ms)} ms above)`,
+          value: `${f(r.gateway.p99Ms)} ms vs ${f(r.floorP99Ms)} ms (${f(r.baseline.p99Ms)} + ${f(r.commit.p99Ms)}; x${f(r.gateway.p99Ms / r.floorP99Ms)}, ${f(r.gateway.p99Ms - r.floorP99Ms)} ms above); load ${r.cpu?.loadAvg?.join(' / ') ?? '?'}, foreign CPU ${f(r.cpu?.foreignPct)}%`,
           met: r.gateway.p99Ms <= r.floorP99Ms + 1.0,
         });
         t.push({
           what: `card latency p50 at ${rate} cards/s vs the floor (bare publish p50 + durable commit p50)`,
           target: '<= floor + 0.3 ms',
-          value: `${f(r.gateway.p50Ms)} ms vs ${f(r.floorP50Ms)} ms (${f(r.baseline.p50Ms)} + ${f(r.commit.p50Ms)}; x${f(r.gateway.p50Ms / r.floorP50Ms)}, ${f(r.gateway.p50Ms - r.floorP50Ms)} ms above)`,
+          value: `${f(r.gateway.p50Ms)} ms vs ${f(r.floorP50Ms)} ms (${f(r.baseline.p50Ms)} + ${f(r.commit.p50Ms)}; x${f(r.gateway.p50Ms / r.floorP50Ms)}, ${f(r.gateway.p50Ms - r.floorP50Ms)} ms above); load ${r.cpu?.loadAvg?.join(' / ') ?? '?'}, foreign CPU ${f(r.cpu?.foreignPct)}%`,
           met: r.gateway.p50Ms <= r.floorP50Ms + 0.3,
         });
       }
@@ -270,9 +274,9 @@ function targets(o: Record<string, any>): Target[] {
   }
   if (o.throughput) {
     t.push({
-      what: 'tables at 10 cards/s with p99 <= 20 ms', target: '>= 200',
-      value: `${o.throughput.tables} tables, ${f(o.throughput.cardsPerSec)} cards/s, gateway CPU ${f(o.throughput.gatewayCpuPct)}%`,
-      met: o.throughput.tables >= 200,
+      what: 'tables at 10 cards/s with p99 <= 20 ms, one gateway process', target: '>= 400',
+      value: `${o.throughput.tables} tables (x${f(o.throughput.tables / 400)} of the target), ${f(o.throughput.cardsPerSec)} cards/s, gateway CPU ${f(o.throughput.gatewayCpuPct)}%; load ${(o.throughput.steps.find((s: any) => s.tables === o.throughput.tables) ?? o.throughput.steps.at(-1))?.cpu?.loadAvg?.join(' / ') ?? '?'}`,
+      met: o.throughput.tables >= 400,
       note: o.throughput.firstFailing ? `first failing step: ${o.throughput.firstFailing} tables` : `no failing step up to ${o.throughput.testedUpTo}`,
     });
   }
@@ -291,10 +295,17 @@ function targets(o: Record<string, any>): Target[] {
     }
   }
   if (o.startup) {
-    t.push({ what: 'cold start to status online (node --import tsx, as npm start)', target: '< 1000 ms', value: `${f(o.startup.coldStartMs)} ms (precompiled ${f(o.startup.precompiledMs)} ms)`, met: o.startup.coldStartMs !== null && o.startup.coldStartMs < 1000 });
+    const s = o.startup;
+    if (s.coldStartMs !== null) {
+      t.push({ what: 'cold start from dist/ to status online (1 serial table, external broker, status page on)', target: '< 300 ms', value: `${f(s.coldStartMs)} ms (x${f(s.coldStartMs / 300)} of the target; load ${s.oneTableExternal.loadAvg.join(' / ')})`, met: s.coldStartMs < 300,
+        note: `the 10-table demo ${f(s.demoColdStartMs)} ms; node --import tsx ${f(s.nodeImportTsxMs)} ms` });
+    }
   }
   if (o.rss.idleMb !== null) {
-    t.push({ what: 'idle RSS', target: '< 80 MB', value: `${f(o.rss.idleMb)} MB (precompiled CLI with embedded broker: ${f(o.rss.idlePrecompiledCliMb)} MB)`, met: o.rss.idleMb < 80 });
+    t.push({ what: 'idle RSS from dist/, 1 table, external broker, status page on', target: '< 80 MB', value: `${f(o.rss.idleMb)} MB (x${f(o.rss.idleMb / 80)}; ${f(o.rss.idleAt3sMb)} MB 3 s after online)`, met: o.rss.idleMb < 80 });
+  }
+  if (o.rss.demoIdleMb !== null) {
+    t.push({ what: 'RSS from dist/, the 10-table demo, embedded broker', target: '< 120 MB', value: `${f(o.rss.demoIdleMb)} MB (x${f(o.rss.demoIdleMb / 120)}; ${f(o.rss.demoIdleAt3sMb)} MB 3 s after online)`, met: o.rss.demoIdleMb < 120 });
   }
   const m = o.rss.millionRounds;
   if (m) {
@@ -317,6 +328,9 @@ function printTable(o: Record<string, any>) {
       rows.push([`card latency @${rate}/s baseline p50/p99/max`, `${f(r.baseline.p50Ms)} / ${f(r.baseline.p99Ms)} / ${f(r.baseline.maxMs)} ms (n=${r.baseline.n})`]);
       rows.push([`  p99 ratio / above baseline`, `x${f(r.p99Ratio)} / +${f(r.p99AboveBaselineMs)} ms; foreign CPU ${f(r.cpu.foreignPct)}%`]);
       if (r.commit) rows.push([`card latency @${rate}/s durable commit p50/p99/max`, `${f(r.commit.p50Ms)} / ${f(r.commit.p99Ms)} / ${f(r.commit.maxMs)} ms (n=${r.commit.n}); floor p50/p99 ${f(r.floorP50Ms)} / ${f(r.floorP99Ms)} ms`]);
+      for (const [stage, v] of Object.entries((r.stages?.stages ?? {}) as Record<string, any>)) {
+        rows.push([`  @${rate}/s stage ${stage} p50/p99`, `${f(v.p50Ms)} / ${f(v.p99Ms)} ms`]);
+      }
     }
     for (const [k, v] of Object.entries((o.cardLatency.variantsAt1000 ?? {}) as Record<string, any>)) {
       rows.push([`card latency @1000/s, ${k}`, `${f(v.gateway.p50Ms)} / ${f(v.gateway.p99Ms)} / ${f(v.gateway.maxMs)} ms`]);
@@ -334,7 +348,7 @@ function printTable(o: Record<string, any>) {
   if (o.engine) {
     for (const [g, v] of Object.entries(o.engine.gameRoundsPerSec as Record<string, unknown>)) rows.push([`engine ${g} rounds/s`, f(v)]);
     for (const [g, v] of Object.entries((o.engine.nonCardOutcomesPerSec ?? {}) as Record<string, unknown>)) rows.push([`engine ${g} outcomes/s`, f(v)]);
-    rows.push(['baccarat via step() rounds/s', `${f(o.engine.baccaratStepRoundsPerSec)} (${f(o.engine.baccaratStepUsPerCard)} us/card)`]);
+    rows.push(['baccarat via step() rounds/s', `${f(o.engine.baccaratStepRoundsPerSec)} (${f(o.engine.baccaratStepUsPerCard)} us/input; + JSON ${f(o.engine.baccaratStepPlusJsonUsPerCard)} us; + topic-map validation ${f(o.engine.baccaratStepPlusValidateJsonUsPerCard)} us)`]);
     const ev = o.engine.evaluators ?? {};
     for (const k of ['threeCard', 'bestOf6', 'bestOf7']) {
       for (const [name, v] of Object.entries((ev[k] ?? {}) as Record<string, unknown>)) if (name !== 'hands') rows.push([`evals/s ${k} ${name}`, f(v)]);
@@ -342,7 +356,8 @@ function printTable(o: Record<string, any>) {
     for (const [k, v] of Object.entries((o.engine.journalCommit ?? {}) as Record<string, any>)) rows.push([`journal commit ${k}`, `step ${f(v.usPerStepCommit)} us, acks ${f(v.usPerAckCommit)} us`]);
   }
   if (o.startup) {
-    rows.push(['cold start npm start (node --import tsx) / tsx launcher / tsx no cache / precompiled', `${f(o.startup.coldStartMs)} / ${f(o.startup.tsxMs)} / ${f(o.startup.tsxNoCacheMs)} / ${f(o.startup.precompiledMs)} ms`]);
+    rows.push(['cold start dist 1 table / dist demo / node --import tsx 1 table', `${f(o.startup.coldStartMs)} / ${f(o.startup.demoColdStartMs)} / ${f(o.startup.nodeImportTsxMs)} ms`]);
+    rows.push(['RSS dist 1 table / dist demo (3 s; settled)', `${f(o.rss.idleAt3sMb)}; ${f(o.rss.idleMb)} / ${f(o.rss.demoIdleAt3sMb)}; ${f(o.rss.demoIdleMb)} MB`]);
   }
   rows.push(['RSS idle / load / after 1M rounds', `${f(o.rss.idleMb)} / ${f(o.rss.loadMb)} / ${f(o.rss.afterMillionRoundsMb)} MB`]);
   const w = Math.max(...rows.map((r) => r[0].length));

@@ -1,99 +1,81 @@
 /**
- * Cold start: from spawning the CLI (`start --config <file>`: embedded broker on a free port, one
- * simulated baccarat table) to a subscriber holding the table's retained `status: online`.
+ * Cold start and idle footprint of the production start: `node dist/src/cli/main.js start
+ * --config <file>` (dist/ is built with `npm run build` first when it is missing or older than a
+ * source file), from spawning the process to a subscriber holding the retained `status: online`
+ * of every table, and the gateway process's RSS once it is idle. Two configurations:
  *
- * Three ways to run the same CLI:
- * - `tsx src/cli/main.ts` — how `npm start` runs it: tsx's launcher process, then node with
- *   tsx's loader transpiling every .ts file on first import (esbuild, cached on disk after the
- *   first run; `tsxNoCache` runs with TSX_DISABLE_CACHE=1, i.e. what every first start costs —
- *   the shared cache itself is left alone: other processes use it);
- * - `node --import tsx src/cli/main.ts` — the loader without the launcher process;
- * - `node <build>/src/cli/main.js` — precompiled with the project's own tsc into
- *   node_modules/.cache/teg-bench-build (no transpiling at start: how a packaged gateway would run).
+ * - `oneTableExternal`: one baccarat table on a serial line (a socat pty, nothing dealt) and an
+ *   external Mosquitto (started by the bench), the status page on (port 0) — a table PC;
+ * - `demoEmbedded`: the 10-table demo (config/default.yaml: every game simulated in real time)
+ *   with the embedded broker, the status page on, dataDir in the bench's temp dir.
  *
- * RSS of the running gateway process (the node process that runs main, not tsx's launcher) is
- * taken 3 s after `online`, while the simulated table deals at its real-time pace.
+ * RSS is read twice: 3 s after `online` (`rssAt3sMb`), and once V8's memory reducer has run on
+ * the idle process (`rssSettledMb`, 30 s after `online`): the reducer returns the heap grown
+ * during the start only after the process has been idle for a while.
+ *
+ * Beside them the same one-table start under `node --import tsx src/cli/main.ts` (how `npm
+ * start` runs the sources in development: everything transpiled by tsx's loader, cache warm).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import mqtt from 'mqtt';
-import { configSchema } from '../src/config/schema.js';
-import { freePort } from './lib/broker.js';
+import { parse as parseYaml } from 'yaml';
+import { freePort, startBroker, type Broker } from './lib/broker.js';
+import { openPty, type BenchPty } from './lib/pty.js';
 import { mb, median, rssOfPid } from './lib/stats.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const BUILD = join(ROOT, 'node_modules', '.cache', 'teg-bench-build');
+const DIST_ENTRY = join(ROOT, 'dist', 'src', 'cli', 'main.js');
 
 export interface StartupOptions {
   dir: string;
   runs: number;
   log: (s: string) => void;
+  /** wait for the memory reducer (30 s per configuration); off in --quick */
+  settle: boolean;
 }
 
-/** compiles src/, drivers/, simulators/ with the project's tsc; returns the entry or null */
-export function precompile(log: (s: string) => void): { entry: string | null; ms: number; detail: string } {
-  const t0 = performance.now();
-  rmSync(BUILD, { recursive: true, force: true });
-  mkdirSync(BUILD, { recursive: true });
-  const tsconfig = join(BUILD, 'tsconfig.json');
-  writeFileSync(tsconfig, JSON.stringify({
-    extends: join(ROOT, 'tsconfig.json'),
-    compilerOptions: {
-      noEmit: false, outDir: BUILD, rootDir: ROOT, allowImportingTsExtensions: false, declaration: false,
-      sourceMap: false, incremental: false, noEmitOnError: false,
-    },
-    include: ['src', 'drivers', 'simulators'].map((d) => join(ROOT, d)),
-  }));
-  const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-  const r = spawnSync(process.execPath, [tsc, '-p', tsconfig], { encoding: 'utf8', cwd: ROOT });
-  // plain-JS modules (the journal's writer thread) are not emitted by tsc: copy them beside the output
-  for (const rel of ['src/persistence/journal-writer-worker.mjs']) copyFileSync(join(ROOT, rel), join(BUILD, rel));
-  const entry = join(BUILD, 'src', 'cli', 'main.js');
-  const ms = Math.round(performance.now() - t0);
-  // type errors do not stop the emit (noEmitOnError false); only a missing entry does
-  const detail = r.status === 0 ? 'tsc: no errors' : `tsc exit ${r.status}: ${(r.stdout + r.stderr).split('\n').filter(Boolean).length} diagnostic line(s) (emitted anyway)`;
-  log(`  precompiled with tsc in ${ms} ms (${detail})`);
-  return { entry: existsSync(entry) ? entry : null, ms, detail };
-}
-
-function writeConfig(dir: string, port: number, n: number): string {
-  const cfg: Record<string, unknown> = {
-    // MQTT 3.1.1: the embedded broker (aedes) refuses the schema's default MQTT 5 connect
-    mqtt: { url: 'embedded', topicPrefix: 'casino', protocolVersion: 4 },
-    embeddedBroker: { host: '127.0.0.1', port },
-    dataDir: join(dir, `data-start-${n}`),
-    log: { level: 'warn' },
-    tables: [{ id: 'sim-bac-01', game: 'baccarat', devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'simulator' } }] }],
-  };
-  const shape = (configSchema as unknown as { shape?: Record<string, unknown> }).shape ?? {};
-  if ('http' in shape) cfg.http = { port: 0 };
-  const file = join(dir, `start-${n}.json`);
-  writeFileSync(file, JSON.stringify(cfg));
-  return file;
-}
-
-/** the pid of the process running the gateway: `pid` itself, or its node child (tsx launcher) */
-function gatewayPid(pid: number): number {
-  try {
-    const kids = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-    for (const k of kids) {
-      const cmd = readFileSync(`/proc/${k}/cmdline`, 'utf8');
-      if (cmd.includes('main.ts') || cmd.includes('main.js')) return k;
-    }
-  } catch {
-    // no children file: the process itself
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    const s = statSync(p);
+    newest = Math.max(newest, s.isDirectory() ? newestMtime(p) : s.mtimeMs);
   }
-  return pid;
+  return newest;
 }
 
-async function waitOnline(port: number, child: ChildProcess, timeoutMs: number): Promise<number> {
+/** builds dist/ when it is missing or older than a source file; returns the build time or 0 */
+export function ensureDist(log: (s: string) => void): number {
+  const sources = Math.max(...['src', 'drivers', 'simulators'].map((d) => newestMtime(join(ROOT, d))));
+  if (existsSync(DIST_ENTRY) && statSync(DIST_ENTRY).mtimeMs >= sources) return 0;
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`npm run build failed:\n${r.stdout}${r.stderr}`);
+  const ms = Math.round(performance.now() - t0);
+  log(`  dist/ was stale: built in ${ms} ms`);
+  return ms;
+}
+
+interface Case {
+  /** the config for start number n */
+  config: (n: number) => Record<string, unknown>;
+  /** where the retained statuses are: the external broker, or the embedded one of config n */
+  brokerUrl: (cfg: Record<string, unknown>) => string;
+  prefix: (n: number) => string;
+  tables: string[];
+}
+
+/** resolves with the time every table's retained `status` said online (polls until the broker is up) */
+async function waitOnline(url: string, prefix: string, tables: readonly string[], child: ChildProcess, timeoutMs: number): Promise<number> {
   const deadline = performance.now() + timeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the gateway exited with ${child.exitCode}`);
     if (performance.now() > deadline) throw new Error('no status online');
-    const c = mqtt.connect(`mqtt://127.0.0.1:${port}`, { reconnectPeriod: 0, connectTimeout: 2000, clientId: `bench-start-${Math.random().toString(16).slice(2)}` });
+    const c = mqtt.connect(url, { reconnectPeriod: 0, connectTimeout: 2000, protocolVersion: 4, clientId: `bench-start-${Math.random().toString(16).slice(2)}` });
     c.on('error', () => {});
     const connected = await new Promise<boolean>((resolve) => {
       c.once('connect', () => resolve(true));
@@ -104,43 +86,62 @@ async function waitOnline(port: number, child: ChildProcess, timeoutMs: number):
       await new Promise((r) => setTimeout(r, 5));
       continue;
     }
-    const t = await new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('no status online')), Math.max(1, deadline - performance.now()));
-      c.on('message', (_topic, payload) => {
-        try {
-          if ((JSON.parse(payload.toString()) as { state?: string }).state === 'online') {
+    try {
+      return await new Promise<number>((resolve, reject) => {
+        const waiting = new Set(tables);
+        const timer = setTimeout(() => reject(new Error(`no status online from ${[...waiting].join(', ')}`)), Math.max(1, deadline - performance.now()));
+        c.on('message', (topic, payload) => {
+          try {
+            if ((JSON.parse(payload.toString()) as { state?: string }).state !== 'online') return;
+          } catch {
+            return;
+          }
+          waiting.delete(topic.slice(prefix.length + 1, -'/status'.length));
+          if (waiting.size === 0) {
             clearTimeout(timer);
             resolve(performance.now());
           }
-        } catch {
-          // ignore
-        }
+        });
+        c.on('close', () => {
+          if (child.exitCode !== null) reject(new Error(`the gateway exited with ${child.exitCode}`));
+        });
+        c.subscribe(`${prefix}/+/status`, { qos: 1 });
       });
-      c.subscribe('casino/sim-bac-01/status', { qos: 1 });
-    });
-    c.end(true);
-    return t;
+    } finally {
+      c.end(true);
+    }
   }
 }
 
-async function oneStart(o: StartupOptions, argv: string[], n: number, measureRss: boolean, env: Record<string, string> = {}): Promise<{ ms: number; rssMb: number | null }> {
-  const port = await freePort();
-  const file = writeConfig(o.dir, port, n);
+interface StartSample {
+  ms: number;
+  rssAt3sMb: number | null;
+  rssSettledMb: number | null;
+}
+
+async function oneStart(o: StartupOptions, argv: string[], c: Case, n: number, measureRss: boolean): Promise<StartSample> {
+  const cfg = c.config(n);
+  const file = join(o.dir, `start-${n}.json`);
+  writeFileSync(file, JSON.stringify(cfg));
   const t0 = performance.now();
-  const child = spawn(argv[0], [...argv.slice(1), 'start', '--config', file], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LOG_FORMAT: 'json', ...env } });
+  const child = spawn(argv[0], [...argv.slice(1), 'start', '--config', file], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LOG_FORMAT: 'json' } });
   let err = '';
-  child.stderr!.on('data', (c: Buffer) => {
-    if (err.length < 8000) err += c.toString();
+  child.stderr!.on('data', (chunk: Buffer) => {
+    if (err.length < 8000) err += chunk.toString();
   });
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   try {
-    const t1 = await waitOnline(port, child, 30_000);
-    let rssMb: number | null = null;
+    const t1 = await waitOnline(c.brokerUrl(cfg), c.prefix(n), c.tables, child, 30_000);
+    const sample: StartSample = { ms: Math.round(t1 - t0), rssAt3sMb: null, rssSettledMb: null };
     if (measureRss) {
-      await new Promise((r) => setTimeout(r, 3000));
-      rssMb = mb(rssOfPid(gatewayPid(child.pid!)));
+      await new Promise((r) => setTimeout(r, Math.max(0, t1 + 3000 - performance.now())));
+      sample.rssAt3sMb = mb(rssOfPid(child.pid!));
+      if (o.settle) {
+        await new Promise((r) => setTimeout(r, Math.max(0, t1 + 30_000 - performance.now())));
+        sample.rssSettledMb = mb(rssOfPid(child.pid!));
+      }
     }
-    return { ms: Math.round(t1 - t0), rssMb };
+    return sample;
   } catch (e) {
     throw new Error(`${(e as Error).message}; stderr: ${err.slice(0, 2000)}`);
   } finally {
@@ -151,29 +152,67 @@ async function oneStart(o: StartupOptions, argv: string[], n: number, measureRss
   }
 }
 
-export async function runStartup(o: StartupOptions) {
-  const tsxBin = join(ROOT, 'node_modules', '.bin', 'tsx');
-  const variants: Record<string, { argv: string[]; note: string; env?: Record<string, string> }> = {
-    tsx: { argv: [tsxBin, 'src/cli/main.ts'], note: 'tsx src/cli/main.ts (the tsx launcher), tsx cache warm' },
-    tsxNoCache: { argv: [tsxBin, 'src/cli/main.ts'], env: { TSX_DISABLE_CACHE: '1' }, note: 'the same with TSX_DISABLE_CACHE=1: every .ts file transpiled at start (a first start)' },
-    nodeImportTsx: { argv: [process.execPath, '--import', 'tsx', 'src/cli/main.ts'], note: 'node --import tsx src/cli/main.ts (as npm start: no launcher process), tsx cache warm' },
-  };
-  const build = precompile(o.log);
-  if (build.entry) variants.precompiled = { argv: [process.execPath, build.entry], note: 'node on tsc output, no transpiling' };
-
-  const out: Record<string, unknown> = { runs: o.runs, precompileMs: build.ms, precompileDetail: build.detail };
-  let n = 1;
-  for (const [name, v] of Object.entries(variants)) {
-    const times: number[] = [];
-    let rss: number | null = null;
-    await oneStart(o, v.argv, n++, false, v.env); // warm the page cache (and tsx's transform cache)
-    for (let i = 0; i < o.runs; i++) {
-      const r = await oneStart(o, v.argv, n++, i === o.runs - 1, v.env);
-      times.push(r.ms);
-      if (r.rssMb !== null) rss = r.rssMb;
-    }
-    out[name] = { medianMs: median(times), minMs: Math.min(...times), maxMs: Math.max(...times), samplesMs: times, rssMb: rss, note: v.note };
-    o.log(`  ${name}: median ${median(times)} ms (min ${Math.min(...times)}, max ${Math.max(...times)}); RSS ${rss} MB`);
+async function runCase(o: StartupOptions, name: string, argv: string[], c: Case, first: number, note: string) {
+  const times: number[] = [];
+  let rss: StartSample | null = null;
+  await oneStart(o, argv, c, first, false); // warm the page cache
+  const loadAvg = os.loadavg().map((x) => Math.round(x * 100) / 100);
+  for (let i = 0; i < o.runs; i++) {
+    const r = await oneStart(o, argv, c, first + 1 + i, i === o.runs - 1);
+    times.push(r.ms);
+    if (r.rssAt3sMb !== null) rss = r;
   }
+  const out = {
+    medianMs: median(times), minMs: Math.min(...times), maxMs: Math.max(...times), samplesMs: times,
+    rssAt3sMb: rss?.rssAt3sMb ?? null, rssSettledMb: rss?.rssSettledMb ?? null, loadAvg, note,
+  };
+  o.log(`  ${name}: to online median ${out.medianMs} ms (min ${out.minMs}, max ${out.maxMs}); RSS ${out.rssAt3sMb} MB 3 s after online${out.rssSettledMb !== null ? `, ${out.rssSettledMb} MB after 30 s` : ''}; load ${loadAvg.join(' / ')}`);
   return out;
+}
+
+export async function runStartup(o: StartupOptions) {
+  const buildMs = ensureDist(o.log);
+  const broker: Broker = await startBroker(o.dir);
+  const pty: BenchPty = await openPty(o.dir, 'start');
+  try {
+    const oneTable: Case = {
+      config: (n) => ({
+        mqtt: { url: broker.url, topicPrefix: `start${n}` },
+        dataDir: join(o.dir, `data-start-${n}`),
+        log: { level: 'warn' },
+        http: { port: 0 },
+        tables: [{ id: 't1', game: 'baccarat', betting: 'none', devices: [{ id: 'shoe-1', kind: 'card-shoe', staleAfterMs: 600_000, transport: { type: 'serial', path: pty.gatewayPath } }] }],
+      }),
+      brokerUrl: () => broker.url,
+      prefix: (n) => `start${n}`,
+      tables: ['t1'],
+    };
+    const demo = parseYaml(readFileSync(join(ROOT, 'config', 'default.yaml'), 'utf8')) as Record<string, any>;
+    const demoPorts = new Map<number, number>();
+    const demoCase: Case = {
+      config: (n) => ({
+        ...demo,
+        embeddedBroker: { ...demo.embeddedBroker, host: '127.0.0.1', port: demoPorts.get(n) },
+        dataDir: join(o.dir, `data-demo-${n}`),
+        http: { ...demo.http, port: 0 },
+        log: { level: 'warn' },
+      }),
+      brokerUrl: (cfg) => `mqtt://127.0.0.1:${(cfg.embeddedBroker as { port: number }).port}`,
+      prefix: () => demo.mqtt.topicPrefix,
+      tables: (demo.tables as Array<{ id: string }>).map((t) => t.id),
+    };
+    for (let n = 100; n < 100 + o.runs + 1; n++) demoPorts.set(n, await freePort());
+    const distArgv = [process.execPath, DIST_ENTRY];
+    const out: Record<string, unknown> = { runs: o.runs, distBuildMs: buildMs };
+    out.oneTableExternal = await runCase(o, 'dist, 1 serial table, external Mosquitto, status page on', distArgv, oneTable, 0,
+      'node dist/src/cli/main.js start: 1 baccarat table on a pty (nothing dealt), external Mosquitto, status page on; to the retained status online');
+    out.demoEmbedded = await runCase(o, `dist, the ${demoCase.tables.length}-table demo, embedded broker`, distArgv, demoCase, 100,
+      `node dist/src/cli/main.js start with config/default.yaml (${demoCase.tables.length} simulated tables dealing in real time, embedded broker, status page on); to every table's status online`);
+    out.nodeImportTsx = await runCase(o, 'node --import tsx (sources), 1 serial table', [process.execPath, '--import', 'tsx', join(ROOT, 'src', 'cli', 'main.ts')], oneTable, 200,
+      'node --import tsx src/cli/main.ts start (npm start in development), the one-table config; tsx cache warm');
+    return out;
+  } finally {
+    await pty.close();
+    await broker.stop();
+  }
 }

@@ -8,6 +8,7 @@ import type { DeviceFrame, FrameReject, Talker } from './codecs/frames.js';
 import { redactSample } from './codecs/redact.js';
 import { SeqTracker } from './codecs/seq-tracker.js';
 import type { Transport } from './transports/transport.js';
+import { LATENCY_PROBE_ON, latencyProbe, probeNow } from '../src/metrics/latency-probe.js';
 
 export type DriverEvent =
   | { kind: 'frame'; frame: DeviceFrame }
@@ -157,6 +158,7 @@ export class DeviceDriver {
       // A decoder must never throw; if one does, the bytes are rejected, not the gateway.
       items = [{ reason: 'malformed', raw: `decoder error: ${(e as Error).message}` }];
     }
+    if (LATENCY_PROBE_ON) latencyProbe.lastDecodedAt = probeNow();
     this.onItems(items);
     this.armIdle();
   }

@@ -9,8 +9,16 @@
  * a password file) are masked wherever they appear in a line.
  */
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { pino, type Logger as PinoLogger } from 'pino';
-import pinoPretty from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
+
+/** pino-pretty, loaded on the first logger that prints readable lines (a service logs JSON and never loads it) */
+let prettyModule: typeof PinoPretty | null = null;
+function loadPinoPretty(): typeof PinoPretty {
+  prettyModule ??= createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
+  return prettyModule;
+}
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -81,7 +89,8 @@ function wrap(p: PinoLogger): Logger {
 export function createLogger(opts: LoggerOptions = {}, context: Record<string, unknown> = {}): Logger {
   const json = opts.json ?? (process.env.LOG_FORMAT === 'json' || !process.stdout.isTTY);
   const write = opts.write ?? ((line: string) => process.stdout.write(line + '\n'));
-  const pretty = json ? null : pinoPretty.prettyFactory({
+  const pinoPretty = json ? null : loadPinoPretty();
+  const pretty = !pinoPretty ? null : pinoPretty.prettyFactory({
     colorize: opts.write ? false : pinoPretty.isColorSupported,
     translateTime: 'SYS:HH:MM:ss.l',
     ignore: 'pid,hostname,table,device',

@@ -3,6 +3,7 @@
  * machine was — so a phase can report how much CPU went to processes that are not the bench's
  * own (other work sharing the machine distorts every figure; the bench says how much there was).
  */
+import { loadavg } from 'node:os';
 import { readFileSync } from 'node:fs';
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux
@@ -35,6 +36,8 @@ export interface CpuWindow {
   ownPct: number;
   /** the rest: other processes sharing the machine, % of one core */
   foreignPct: number;
+  /** the machine's load average (1 / 5 / 15 min) at the end of the window */
+  loadAvg: number[];
 }
 
 /** starts a window over the bench's processes; `pids()` is read at both ends */
@@ -57,7 +60,7 @@ export function cpuWindow(pids: () => number[]): () => CpuWindow {
     own += (self.user + self.system) / 1000;
     const busy = m1.busy - m0.busy;
     const pct = (ms: number) => Math.round((ms / wall) * 1000) / 10;
-    return { machineBusyPct: pct(busy), ownPct: pct(own), foreignPct: pct(Math.max(0, busy - own)) };
+    return { machineBusyPct: pct(busy), ownPct: pct(own), foreignPct: pct(Math.max(0, busy - own)), loadAvg: loadavg().map((x) => Math.round(x * 100) / 100) };
   };
 }
 

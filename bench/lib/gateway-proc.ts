@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configSchema } from '../../src/config/schema.js';
+import type { CardProbe } from '../../src/metrics/latency-probe.js';
 
 const CHILD = fileURLToPath(new URL('../gateway-child.ts', import.meta.url));
 
@@ -20,6 +21,8 @@ export interface GatewayProc {
   startMs: number;
   usage(): Promise<Usage>;
   gc(): Promise<{ rss: number; heapUsed: number }>;
+  /** the latency probe's records since the last call (empty unless started with `probe`) */
+  probe(): Promise<CardProbe[]>;
   stop(): Promise<void>;
 }
 
@@ -64,6 +67,8 @@ export function journalDefault(): string | null {
 
 export async function startGatewayProc(o: {
   config: Record<string, unknown>; dir: string; name: string; profileDir?: string; exposeGc?: boolean; timeoutMs?: number;
+  /** per-stage timestamps of every card (TEG_LATENCY_PROBE=1) */
+  probe?: boolean;
 }): Promise<GatewayProc> {
   const file = join(o.dir, `${o.name}.config.json`);
   writeFileSync(file, JSON.stringify(o.config));
@@ -71,7 +76,7 @@ export async function startGatewayProc(o: {
   if (o.exposeGc) execArgv.push('--expose-gc');
   // one directory per gateway (named *.cpuprofile: .gitignore), a profile per thread (main + tsx loader)
   if (o.profileDir) execArgv.push('--cpu-prof', '--cpu-prof-dir', join(o.profileDir, `gateway-${o.name}.cpuprofile`));
-  const child: ChildProcess = fork(CHILD, [file], { execArgv, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+  const child: ChildProcess = fork(CHILD, [file], { execArgv, stdio: ['ignore', 'ignore', 'pipe', 'ipc'], env: o.probe ? { ...process.env, TEG_LATENCY_PROBE: '1' } : process.env });
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => {
     if (stderr.length < 20_000) stderr += c.toString();
@@ -111,6 +116,10 @@ export async function startGatewayProc(o: {
     async gc() {
       child.send({ type: 'gc' });
       return waitFor<{ rss: number; heapUsed: number }>('gc-done', 10_000);
+    },
+    async probe() {
+      child.send({ type: 'probe' });
+      return (await waitFor<{ records: CardProbe[] }>('probe', 30_000)).records;
     },
     async stop() {
       if (stopped) return;

@@ -15,8 +15,21 @@ import type { MqttClient } from 'mqtt';
 import type { BenchPty } from './pty.js';
 import { ShoeScript } from './shoe-script.js';
 
+/** the machine-wide monotonic clock in ms (the gateway's latency probe uses the same) */
+export const hrNow = (): number => Number(process.hrtime.bigint()) / 1e6;
+
+/** one measured card: its event's seq, when its last byte was written and its event received (hrNow) */
+export interface CardTrace {
+  tableId: string;
+  seq: number;
+  writtenHr: number;
+  receivedHr: number;
+}
+
 interface Pending {
   t: number;
+  /** the write time on hrNow's clock */
+  h: number;
   card: string;
   last: boolean;
   rec: boolean;
@@ -41,7 +54,7 @@ export class TableFeed {
       this.pty.write(f.line);
       if (f.card === null) continue;
       const t = performance.now();
-      this.pendingCards.push({ t, card: f.card, last: f.lastOfRound, rec: record });
+      this.pendingCards.push({ t, h: hrNow(), card: f.card, last: f.lastOfRound, rec: record });
       this.written++;
       return t;
     }
@@ -56,6 +69,8 @@ export class Meter {
   readonly cardLatencies: number[] = [];
   readonly resultLatencies: number[] = [];
   readonly payloadSizes: number[] = [];
+  /** the measured cards, for the per-stage breakdown (bench/lib/stages.ts) */
+  readonly cardTraces: CardTrace[] = [];
   readonly tables = new Map<string, TableFeed>();
   mismatches = 0;
   unexpected = 0;
@@ -92,6 +107,7 @@ export class Meter {
 
   private onMessage(topic: string, payload: Buffer): void {
     const now = performance.now();
+    const nowHr = hrNow();
     this.received++;
     const a = topic.indexOf('/', this.prefix.length + 1);
     const tableId = topic.slice(this.prefix.length + 1, a);
@@ -102,7 +118,7 @@ export class Meter {
     }
     const feed = this.tables.get(tableId);
     if (!feed) return;
-    const msg = JSON.parse(payload.toString('utf8')) as { kind?: string; card?: string | null; status?: string };
+    const msg = JSON.parse(payload.toString('utf8')) as { kind?: string; card?: string | null; status?: string; seq?: number };
     if (kind === 'events') {
       if (msg.kind !== 'card') return;
       const p = feed.pendingCards[feed.pendingCardsHead];
@@ -118,6 +134,7 @@ export class Meter {
       if (msg.card != null && msg.card !== p.card) this.mismatches++;
       if (p.rec) {
         this.cardLatencies.push(now - p.t);
+        if (typeof msg.seq === 'number') this.cardTraces.push({ tableId, seq: msg.seq, writtenHr: p.h, receivedHr: nowHr });
         if (this.payloadSizes.length < 10_000) this.payloadSizes.push(payload.length);
       }
       if (p.last) feed.pendingResults.push({ t: p.t, rec: p.rec });
@@ -136,6 +153,7 @@ export class Meter {
   resetSamples(): void {
     this.cardLatencies.length = 0;
     this.resultLatencies.length = 0;
+    this.cardTraces.length = 0;
   }
 }
 

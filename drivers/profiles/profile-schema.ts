@@ -1,6 +1,12 @@
 /** Device profile schema (device-protocols.md §3): a YAML file validated with zod, errors name file and key path. */
 import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
+
+/** the YAML parser, loaded on the first profile file (a gateway without profiles never loads it) */
+function parse(text: string): unknown {
+  return (createRequire(import.meta.url)('yaml') as typeof Yaml).parse(text);
+}
 import { z } from 'zod';
 
 export const FRAME_TYPES = ['CARD', 'MISREAD', 'CUT', 'DROP', 'STATE', 'TAG', 'ROLL', 'COCKED', 'NOREAD', 'SHAKE', 'BALL', 'START', 'END', 'SHUF_STATE', 'COUNT', 'HB', 'ERR', 'VER'] as const;

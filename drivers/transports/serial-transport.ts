@@ -1,6 +1,7 @@
 import { SerialPort } from 'serialport';
 import { BehaviorSubject, Subject, type Observable } from 'rxjs';
 import type { Transport, TransportStatus } from './transport.js';
+import { LATENCY_PROBE_ON, latencyProbe, probeNow } from '../../src/metrics/latency-probe.js';
 
 export interface SerialTransportOptions {
   /** Device path, e.g. /dev/ttyUSB0 or a socat pty link. */
@@ -138,6 +139,7 @@ export class SerialTransport implements Transport {
     this.port = port;
 
     port.on('data', (chunk: Buffer) => {
+      if (LATENCY_PROBE_ON) latencyProbe.lastReadAt = probeNow();
       if (this.port === port && !this.stopped) this.dataSubject.next(chunk);
     });
     port.on('error', (err: Error) => this.fail(port, err));

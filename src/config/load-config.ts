@@ -1,6 +1,12 @@
 /** Loads and validates a configuration file (YAML or JSON). Errors name the key path and why. */
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
+
+/** the YAML parser, loaded on the first YAML file (a JSON config never loads it) */
+function parseYaml(text: string): unknown {
+  return (createRequire(import.meta.url)('yaml') as typeof Yaml).parse(text);
+}
 import type { z } from 'zod';
 import { cardGame, GAME_IDS } from '../games/registry.js';
 import { configSchema, type GatewayConfig } from './schema.js';

@@ -5,12 +5,12 @@
  */
 import { join, resolve } from 'node:path';
 import { createDriver, createTransport } from '../../drivers/driver-factory.js';
-import { VirtualEngine } from '../../simulators/virtual-engine.js';
-import { createVirtualDevices, type VirtualDevice } from '../../simulators/index.js';
+import type { VirtualEngine } from '../../simulators/virtual-engine.js';
+import type { VirtualDevice, VirtualDevicesSetup } from '../../simulators/index.js';
 import { brokerUrls, type GatewayConfig } from '../config/schema.js';
 import { registerSecret, registerSecretFile, type Logger } from '../log.js';
 import { Observability } from '../metrics/observability.js';
-import { startEmbeddedBroker, type EmbeddedBroker } from '../mqtt/embedded-broker.js';
+import type { EmbeddedBroker } from '../mqtt/embedded-broker.js';
 import { buildGatewayInfo, createGatewayInfoLink, resolveGatewayId, type GatewayInfo } from '../mqtt/gateway-info.js';
 import { TableLink, type TableLinkOptions } from '../mqtt/table-link.js';
 import { GatewayStore } from '../persistence/gateway-store.js';
@@ -52,6 +52,9 @@ export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Pr
   // one broker or a failover list (docs/SCALING.md); the simulated engines use the first
   let urls = brokerUrls(cfg.mqtt);
   if (urls[0] === 'embedded') {
+    // the broker (aedes) and the simulators are loaded only when the config uses them: a table PC
+    // on an external broker with real devices does not carry them (docs/PERFORMANCE.md, "Footprint")
+    const { startEmbeddedBroker } = await import('../mqtt/embedded-broker.js');
     broker = await startEmbeddedBroker(cfg.embeddedBroker.host, cfg.embeddedBroker.port);
     urls = [broker.url];
     log.info(`embedded MQTT broker listening on ${broker.url}`);
@@ -96,20 +99,26 @@ export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Pr
   pruneTimer.unref();
   store.prune(Date.now());
 
+  const simulated = cfg.tables.some((t) => t.devices.some((d) => d.transport.type === 'simulator'));
+  const sim = simulated
+    ? { ...(await import('../../simulators/index.js')), VirtualEngine: (await import('../../simulators/virtual-engine.js')).VirtualEngine }
+    : null;
   for (const t of cfg.tables) {
     const tlog = log.child({ table: t.id });
     const settings = tableSettings(t);
     const link = new TableLink({ ...linkBase, tableId: t.id, gameId: t.game, logger: tlog });
     // transports first: simulated devices are wired to theirs (simulators/index.ts), then the drivers
     const transports = new Map(t.devices.map((d) => [d.id, security.transport(d, createTransport, (alert) => runtime.apply(alert))] as const));
-    const virtual = createVirtualDevices({
-      table: t, settings, transports, fast: opts.fast, shoes: opts.simulatorShoes, log: tlog,
-      engine: () => {
-        const engine = new VirtualEngine(url, cfg.mqtt.topicPrefix, t.id, tlog);
-        engines.push(engine);
-        return (c, a, ms) => engine.request(c, a, ms);
-      },
-    });
+    const virtual: VirtualDevicesSetup = sim && t.devices.some((d) => d.transport.type === 'simulator')
+      ? sim.createVirtualDevices({
+        table: t, settings, transports, fast: opts.fast, shoes: opts.simulatorShoes, log: tlog,
+        engine: () => {
+          const engine = new sim.VirtualEngine(url, cfg.mqtt.topicPrefix, t.id, tlog);
+          engines.push(engine);
+          return (c, a, ms) => engine.request(c, a, ms);
+        },
+      })
+      : { devices: [], registries: new Map(), descriptions: new Map() };
     simulators.push(...virtual.devices);
     const drivers = t.devices.map((d) => {
       const transport = transports.get(d.id)!;

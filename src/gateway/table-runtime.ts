@@ -12,6 +12,7 @@ import { filter, merge, Subject, timer, type Observable, type Subscription, map 
 import type { DeviceDriver, DriverEvent } from '../../drivers/device-driver.js';
 import type { RequestLimitsConfig } from '../config/schema.js';
 import type { Logger } from '../log.js';
+import { LATENCY_PROBE_ON, latencyProbe, probeNow, type CardProbe } from '../metrics/latency-probe.js';
 import { validateMessage } from '../mqtt/messages.js';
 import { envelopeText } from '../mqtt/envelope-text.js';
 import { OutboxSender } from '../mqtt/outbox-sender.js';
@@ -74,6 +75,8 @@ export class TableRuntime {
   private outboxLevel: 'ok' | 'filling' | 'full' = 'ok';
   private admission: RequestAdmission | null = null;
   private droppedLoggedAt = -Infinity;
+  /** latency probe (bench only): when the last step() returned */
+  private probeSteppedAt = 0;
 
   constructor(private readonly o: TableRuntimeOptions) {
     this.settings = o.settings;
@@ -195,6 +198,7 @@ export class TableRuntime {
   /** runs one input through the machine, journals it, then carries out its outputs */
   apply(input: TableInput): void {
     if (this.stopped) return;
+    const applyAt = LATENCY_PROBE_ON ? probeNow() : 0;
     let result;
     try {
       result = step(this.settings, this.state, input);
@@ -203,6 +207,7 @@ export class TableRuntime {
       this.log.error(`table machine failed on a ${input.type} input: ${(e as Error).stack ?? e}`);
       return;
     }
+    if (LATENCY_PROBE_ON) this.probeSteppedAt = probeNow();
     this.state = result.state;
     const outputs = result.outputs;
     const messages: StoredMessage[] = [];
@@ -220,10 +225,18 @@ export class TableRuntime {
         ...(o.alsoTo ? { alsoTopic: o.alsoTo.topic, alsoCorrelation: o.alsoTo.correlationData } : {}),
       });
     }
+    let probe: CardProbe | undefined;
+    if (LATENCY_PROBE_ON) probe = this.probeCard(input, outputs, messages, applyAt);
     this.sinceSnapshot++;
     const snapshot = roundEnded || this.sinceSnapshot >= (this.o.snapshotEvery ?? 200) ? this.state : undefined;
     if (snapshot) this.sinceSnapshot = 0;
     this.store.enqueue({ tableId: this.settings.tableId, input, messages, snapshot, counters: countersOf(this.state) }, () => {
+      if (probe) {
+        probe.flushed = latencyProbe.lastFlushedAt;
+        probe.commitStart = latencyProbe.lastCommitStart;
+        probe.commitEnd = latencyProbe.lastCommitEnd;
+        probe.effects = probeNow();
+      }
       this.inputSubject.next(input);
       let i = 0;
       for (const o of outputs) {
@@ -240,6 +253,24 @@ export class TableRuntime {
         }
       }
     });
+  }
+
+  /** the latency probe's record of a CARD frame's `card` event (bench only: LATENCY_PROBE_ON) */
+  private probeCard(input: TableInput, outputs: readonly TableOutput[], messages: readonly StoredMessage[], applyAt: number): CardProbe | undefined {
+    if (input.type !== 'frame' || input.frame.type !== 'CARD') return undefined;
+    let i = 0;
+    for (const o of outputs) {
+      if (o.type !== 'publish') continue;
+      const m = messages[i++];
+      if (o.topic === 'events' && (o.payload as { kind?: unknown }).kind === 'card') {
+        const r = latencyProbe.begin(this.settings.tableId, m.seq, applyAt);
+        r.stepped = this.probeSteppedAt;
+        r.serialised = probeNow();
+        latencyProbe.awaitPublish(m, r);
+        return r;
+      }
+    }
+    return undefined;
   }
 
   /**

@@ -7,7 +7,7 @@
 import type { GatewayConfig } from '../config/schema.js';
 import type { Logger } from '../log.js';
 import { StatusFeed } from '../status-page/feed.js';
-import { startHttpServer, type HttpServer } from '../status-page/server.js';
+import type { HttpServer } from '../status-page/server.js';
 import { readFileSync } from 'node:fs';
 import { registerSecret } from '../log.js';
 
@@ -53,6 +53,8 @@ export class Observability {
       if (h.tokenFile && !token) throw new Error(`http.tokenFile: "${h.tokenFile}" is empty`);
       registerSecret(token);
       if (!token && !isLoopback(h.host)) this.log.warn(`the status page listens on ${h.host}, beyond this PC, without a token: anyone on that network sees cards as they are dealt (set http.tokenFile)`);
+      // the HTTP server and its page are loaded only when the status page is on
+      const { startHttpServer } = await import('../status-page/server.js');
       this.server = await startHttpServer({ host: h.host, port: h.port, feed: this.feed, metrics: this.metrics, tables: this.tables, logger: this.log, allowedHosts: h.allowedHosts, info: this.info, ...(token ? { token } : {}) });
       this.log.info(`status page on ${this.server.url}/ (metrics ${this.server.url}/metrics, readiness ${this.server.url}/readyz)`);
     } catch (e) {

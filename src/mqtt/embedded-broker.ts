@@ -3,7 +3,6 @@
  * For production floors point `mqtt.url` at Mosquitto or a clustered broker instead.
  */
 import { createServer, type Server } from 'node:net';
-import { Aedes } from 'aedes';
 
 export interface EmbeddedBroker {
   url: string;
@@ -29,6 +28,8 @@ export class EmbeddedBrokerPortInUse extends Error {
 }
 
 export async function startEmbeddedBroker(host: string, port: number): Promise<EmbeddedBroker> {
+  // loaded here, not at import: a table PC on an external broker never loads aedes (docs/PERFORMANCE.md)
+  const { Aedes } = await import('aedes');
   const aedes = await Aedes.createBroker();
   const server: Server = createServer((socket) => {
     socket.setNoDelay(true);

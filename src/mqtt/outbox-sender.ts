@@ -8,6 +8,7 @@
  * at-least-once, in order, each message always under its own `seq`.
  */
 import { topicNameProblem } from '../gateway/request-admission.js';
+import { LATENCY_PROBE_ON, latencyProbe } from '../metrics/latency-probe.js';
 import type { StoredMessage } from '../persistence/gateway-store.js';
 import type { TableLink } from './table-link.js';
 
@@ -75,6 +76,7 @@ export class OutboxSender {
         continue;
       }
       if (m.alsoTopic && !topicNameProblem(m.alsoTopic)) this.link.publish(m.alsoTopic, m.payload, false, m.alsoCorrelation);
+      if (LATENCY_PROBE_ON) latencyProbe.published(m);
       this.link.publish(topic, m.payload, m.retain, undefined, (err) => this.settled(m, err));
     }
   }

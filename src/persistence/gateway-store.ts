@@ -9,7 +9,9 @@
  *
  * Writes are grouped: `enqueue()` records a step and the callback that carries out its effects;
  * all steps queued in one turn of the event loop are committed in ONE transaction, then their
- * callbacks run in order. With `synchronous: full` the commit is on disk (fsync) before any message
+ * callbacks run in order. With the writer thread, at most one batch is in flight: steps queued
+ * while it commits wait and go together as the next batch as soon as it is done (group commit:
+ * a batch grows with the commit time instead of batches queueing up behind each other). With `synchronous: full` the commit is on disk (fsync) before any message
  * of those steps leaves the process, so a power loss can never make a published `seq` be reused.
  */
 import { mkdirSync } from 'node:fs';
@@ -17,6 +19,7 @@ import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { Envelope, TableCounters, TableInput } from '../table/types.js';
+import { LATENCY_PROBE_ON, latencyProbe, probeNow } from '../metrics/latency-probe.js';
 import { readHwm, writeHwm } from './journal-integrity.js';
 
 type Row = Omit<StoredMessage, 'retain' | 'alsoTopic' | 'alsoCorrelation'> & { retain: number; alsoTopic?: string | null; alsoCorrelation?: string | null };
@@ -107,6 +110,8 @@ export class GatewayStore {
   private nextBatchId = 1;
   /** batches sent to the writer thread, waiting for `done`: their callbacks, in order */
   private readonly inFlight = new Map<number, Array<() => void>>();
+  /** with the latency probe on: when each batch in flight was handed to the writer thread */
+  private readonly flushedAt = new Map<number, number>();
   private onFatal: (message: string) => void = (m) => {
     throw new Error(`journal commit failed: ${m}`);
   };
@@ -254,6 +259,8 @@ export class GatewayStore {
   flush(): void {
     this.flushScheduled = false;
     if (this.closed || (this.queue.length === 0 && this.acks.length === 0 && this.deviceSeqNotes.size === 0)) return;
+    // a batch is being committed on the writer thread: what is queued goes as the next batch when it is done
+    if (this.worker && this.inFlight.size > 0) return;
     const batch = this.queue;
     const acks = this.acks;
     const seqs = [...this.deviceSeqNotes].map(([k, seq]) => [...k.split('\0'), seq] as [string, string, number]);
@@ -274,7 +281,11 @@ export class GatewayStore {
       for (const [t, d, seq] of seqs) this.stmt.deviceSeq.run(t, d, seq);
     });
     if (this.worker) return this.sendBatch(batch, acks, seqs, hwmChanged);
+    if (LATENCY_PROBE_ON) {
+      latencyProbe.lastFlushedAt = latencyProbe.lastCommitStart = probeNow();
+    }
     write();
+    if (LATENCY_PROBE_ON) latencyProbe.lastCommitEnd = probeNow();
     // after the commit, before any effect of it: every seq published is at most the mark
     if (hwmChanged && this.dir) writeHwm(this.dir, this.hwm, this.opts.synchronous === 'full');
     this.commits++;
@@ -288,7 +299,9 @@ export class GatewayStore {
       if (!rec.counters) continue;
       const prev = this.hwm[rec.tableId];
       if (prev && Object.keys(rec.counters).every((k) => prev[k] === rec.counters![k])) continue;
-      this.hwm = { ...this.hwm, [rec.tableId]: { ...rec.counters } };
+      // in place: the mark is only read here and serialised right after (a copy of the whole
+      // mark per step was O(tables) per card)
+      this.hwm[rec.tableId] = { ...rec.counters };
       changed = true;
     }
     return changed;
@@ -297,14 +310,22 @@ export class GatewayStore {
   /** starts the writer thread (after the schema exists and the tables are registered) */
   private startWorker(): void {
     const w = new Worker(new URL('./journal-writer-worker.mjs', import.meta.url), {
-      workerData: { path: this.path, synchronous: this.opts.synchronous },
+      workerData: { path: this.path, synchronous: this.opts.synchronous, probe: LATENCY_PROBE_ON },
     });
-    w.on('message', (msg: { type: string; id?: number; message?: string }) => {
+    w.on('message', (msg: { type: string; id?: number; message?: string; t0?: number; t1?: number }) => {
       if (msg.type === 'done' && msg.id !== undefined) {
         const callbacks = this.inFlight.get(msg.id);
         this.inFlight.delete(msg.id);
         this.commits++;
+        if (LATENCY_PROBE_ON) {
+          latencyProbe.lastFlushedAt = this.flushedAt.get(msg.id) ?? Number.NaN;
+          this.flushedAt.delete(msg.id);
+          latencyProbe.lastCommitStart = msg.t0 ?? Number.NaN;
+          latencyProbe.lastCommitEnd = msg.t1 ?? Number.NaN;
+        }
         if (callbacks) for (const done of callbacks) done();
+        // what was queued while this batch committed: the next batch, now
+        this.flush();
       } else if (msg.type === 'error') {
         // the batch was not committed: none of its effects may be carried out
         if (msg.id !== undefined) this.inFlight.delete(msg.id);
@@ -323,6 +344,7 @@ export class GatewayStore {
   private sendBatch(batch: Array<{ rec: StepRecord; done: () => void }>, acks: Array<{ tableId: string; seq: number }>, seqs: Array<[string, string, number]>, hwmChanged: boolean): void {
     const id = this.nextBatchId++;
     this.inFlight.set(id, batch.map((b) => b.done));
+    if (LATENCY_PROBE_ON) this.flushedAt.set(id, probeNow());
     const steps = batch.map(({ rec }) => [
       rec.tableId, rec.input.at, JSON.stringify(rec.input),
       rec.messages.map((m) => [m.seq, m.topic, m.retain ? 1 : 0, m.payload, m.alsoTopic ?? null, m.alsoCorrelation ?? null]),
@@ -340,7 +362,11 @@ export class GatewayStore {
     this.flush();
     const w = this.worker;
     if (w) {
-      while (this.inFlight.size > 0) await new Promise((r) => setTimeout(r, 5));
+      // each `done` sends what was queued behind its batch: wait until nothing is in flight or queued
+      while (this.inFlight.size > 0 || this.queue.length > 0) {
+        if (this.inFlight.size === 0) this.flush();
+        await new Promise((r) => setTimeout(r, 5));
+      }
       await new Promise<void>((resolve) => {
         w.once('message', (m: { type: string }) => { if (m.type === 'closed') resolve(); });
         w.postMessage({ type: 'close' });

@@ -44,9 +44,12 @@ const write = db.transaction((steps, acks, seqs) => {
 parentPort.on('message', (msg) => {
   if (msg.type === 'batch') {
     try {
+      // with the latency probe on (bench only): when the commit began and ended, on the machine's monotonic clock
+      const t0 = workerData.probe ? Number(process.hrtime.bigint()) / 1e6 : 0;
       write(msg.steps, msg.acks, msg.seqs);
       if (msg.hwm) writeHwm(msg.hwm.dir, msg.hwm.text);
-      parentPort.postMessage({ type: 'done', id: msg.id });
+      if (workerData.probe) parentPort.postMessage({ type: 'done', id: msg.id, t0, t1: Number(process.hrtime.bigint()) / 1e6 });
+      else parentPort.postMessage({ type: 'done', id: msg.id });
     } catch (e) {
       parentPort.postMessage({ type: 'error', id: msg.id, message: e instanceof Error ? e.message : String(e) });
     }

@@ -7,6 +7,7 @@ import { type Card } from '../../domain/card.js';
 import { type Expectation } from '../../games/game.js';
 import type { MessageBody } from '../../mqtt/messages.js';
 import { TableStepBase } from '../table-base.js';
+import { withCount } from './state.js';
 import type { CardTableSettings, CardTableState, RoundStateData } from '../types.js';
 
 /** a card table's `round` message without its envelope */
@@ -146,7 +147,7 @@ export abstract class CardTableCore extends TableStepBase<CardTableState, CardTa
   protected count(card: Card): number {
     const sh = this.state.shoe;
     const n = (sh.counts[card] ?? 0) + 1;
-    sh.counts = { ...sh.counts, [card]: n };
+    sh.counts = withCount(sh.counts, card, n);
     sh.cardsDealt += 1;
     return n;
   }

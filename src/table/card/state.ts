@@ -30,16 +30,40 @@ export function cardTableCounters(s: CardTableState): TableCounters {
   return { seq: s.seq, shoeNo: s.shoe.no };
 }
 
-/** a private copy of the parts of the state a step may change */
+/**
+ * A private copy of the parts of the state a step may change. Each object is cloned with a bare
+ * spread and its changed members assigned after: V8 clones `{ ...x }` on its fast path (the
+ * clone keeps `x`'s hidden class), where `{ ...x, k: v }` builds the object property by property.
+ * `tags`, `holds`, `completed` and `shoe.counts` are never changed in place (a step assigns new
+ * ones): shared with `prev`.
+ */
 export function copyCardTableState(prev: CardTableState): CardTableState {
-  return {
-    ...prev,
-    // `tags`, `holds` and `completed` are never changed in place (a step assigns new arrays): shared
-    shoe: { ...prev.shoe, burnCards: [...prev.shoe.burnCards], carriedBurns: [...prev.shoe.carriedBurns] },
-    round: prev.round ? { ...prev.round, burns: [...prev.round.burns], hidden: [...prev.round.hidden], seen: [...prev.round.seen] } : null,
-    pending: prev.pending ? { ...prev.pending } : null,
-    devices: { ...prev.devices },
-  };
+  const s = { ...prev };
+  const shoe = { ...prev.shoe };
+  shoe.burnCards = prev.shoe.burnCards.slice();
+  shoe.carriedBurns = prev.shoe.carriedBurns.slice();
+  s.shoe = shoe;
+  if (prev.round) {
+    const round = { ...prev.round };
+    round.burns = prev.round.burns.slice();
+    round.hidden = prev.round.hidden.slice();
+    round.seen = prev.round.seen.slice();
+    s.round = round;
+  }
+  if (prev.pending) s.pending = { ...prev.pending };
+  s.devices = { ...prev.devices };
+  return s;
+}
+
+/**
+ * `counts` with `card` set to `n`, as a new object (the old one may be shared with the previous
+ * state). Same key order as `{ ...counts, [card]: n }` — a card counted again keeps its place, a
+ * new one goes last — so snapshots stay byte for byte; the clone-then-assign is V8's fast path.
+ */
+export function withCount(counts: Record<string, number>, card: string, n: number): Record<string, number> {
+  const next = { ...counts };
+  next[card] = n;
+  return next;
 }
 
 export function newShoe(settings: CardTableSettings, no: number, loaded: boolean): ShoeStateData {
