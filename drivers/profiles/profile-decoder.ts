@@ -26,6 +26,12 @@ export interface ProfileDecoder {
   push(bytes: Uint8Array): DecodedItem[];
   /** The line has been silent for `framing.idleMs`: ends the pending frame (and a pending noise run). */
   flushIdle(): DecodedItem[];
+  /**
+   * The input has ended (the end of a capture, `tablegw profile check`): a pending noise run is
+   * reported; a frame cut off by the end stays unreported (it never completed), except that a
+   * profile whose frames end by silence (`idleMs`) ends it as the silence would.
+   */
+  endOfStream(): DecodedItem[];
   /** Forgets any partial frame (the port was reopened). */
   reset(): void;
   /** `framing.idleMs` of the profile, when frames end by silence. */
@@ -609,6 +615,16 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
     return out;
   }
 
+  function endOfStream(): DecodedItem[] {
+    if (p.framing.idleMs !== undefined) return flushIdle();
+    const out: DecodedItem[] = [];
+    if (state === HUNT && noiseLen > 0) {
+      if (noiseOnlyDelimiters) noiseLen = 0;
+      else flushNoise(out);
+    }
+    return out;
+  }
+
   function reset(): void {
     len = 0;
     state = start ? HUNT : FRAME;
@@ -647,6 +663,7 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
         return out;
       },
       flushIdle: () => [],
+      endOfStream: () => [],
       reset,
     };
   }
@@ -659,6 +676,7 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
       return out;
     },
     flushIdle,
+    endOfStream,
     reset,
   };
 }
@@ -745,6 +763,7 @@ function compileReportDecoder(p: DeviceProfile): ProfileDecoder {
       return out;
     },
     flushIdle: () => [],
+    endOfStream: () => [],
     reset() {},
   };
 }

@@ -67,25 +67,37 @@ const countInto = (m: Record<string, number>, k: string): void => {
   m[k] = (m[k] ?? 0) + 1;
 };
 
-/** the capture through the profile's decoder, one chunk at a time as it arrived */
+/**
+ * The capture through the profile's decoder, one chunk at a time as it arrived. Silence ends a
+ * pending frame or noise run as it does on the line: a pause of the profile's `framing.idleMs`
+ * between two chunks; at the end of the capture a pending noise run is reported (`endOfStream`).
+ */
 export function decodeCapture(profile: DeviceProfile, chunks: readonly CaptureChunk[]): DecodeResult {
   const decoder = compileProfile(profile);
+  const idleMs = profile.framing.idleMs;
   const items: DecodedItem[] = [];
   const summary: DecodeSummary = { chunks: chunks.length, bytes: 0, frames: 0, rejects: 0, framesByType: {}, rejectsByReason: {} };
-  for (const c of chunks) {
-    summary.bytes += c.bytes.length;
-    for (const out of decoder.push(c.bytes)) {
+  const take = (t: number, decoded: Iterable<DeviceFrame | FrameReject>): void => {
+    for (const out of decoded) {
       if ('reason' in out) {
-        items.push({ t: c.t, reject: out });
+        items.push({ t, reject: out });
         summary.rejects++;
         countInto(summary.rejectsByReason, out.reason);
       } else {
-        items.push({ t: c.t, frame: out });
+        items.push({ t, frame: out });
         summary.frames++;
         countInto(summary.framesByType, out.type);
       }
     }
+  };
+  let lastT: number | undefined;
+  for (const c of chunks) {
+    if (idleMs !== undefined && lastT !== undefined && c.t - lastT >= idleMs) take(lastT + idleMs, decoder.flushIdle());
+    summary.bytes += c.bytes.length;
+    take(c.t, decoder.push(c.bytes));
+    lastT = c.t;
   }
+  take(lastT ?? 0, decoder.endOfStream());
   return { items, summary };
 }
 

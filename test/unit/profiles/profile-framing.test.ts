@@ -145,3 +145,26 @@ describe('fixed-length frames and maxLength', () => {
     expect(reasons(d.push(Buffer.from('*B;0000000*B;6\r\n')))).toEqual(['too-long', 6]);
   });
 });
+
+describe('the end of the input (endOfStream: the end of a capture)', () => {
+  const stx = validateProfile('stx.yaml', {
+    name: 'stx', talker: 'SHOE', framing: { start: '\u0002', end: '\u0003' }, cards: { preset: 'suit_rank' },
+    messages: [{ name: 'card', pattern: '(?<card>[SHDC]_(?:10|[2-9AJQK]))', type: 'CARD' }],
+  });
+
+  it('reports a pending noise run, which push() holds until the next start byte', () => {
+    const d = compileProfile(stx);
+    expect(d.push(Buffer.from('no start byte here'))).toEqual([]);
+    expect(reasons(d.endOfStream())).toEqual(['noise']);
+    expect(d.endOfStream()).toEqual([]);
+  });
+
+  it('leaves a frame the input cut off unreported, and ends an idle-framed one as silence would', () => {
+    const d = compileProfile(stx);
+    expect(reasons(d.push(Buffer.from('\u0002S_K\u0003\u0002H_1', 'latin1')))).toEqual(['KS']);
+    expect(d.endOfStream()).toEqual([]);
+    const idle = compileProfile(idleScanner);
+    expect(idle.push(Buffer.from('H10'))).toEqual([]);
+    expect(reasons(idle.endOfStream())).toEqual(['TH']);
+  });
+});
