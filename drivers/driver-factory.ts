@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import type { DeviceConfig } from '../src/config/schema.js';
-import type { DeviceFrame } from './codecs/frames.js';
+import type { DeviceFrame } from '../src/domain/frames.js';
 import { HID_DICE_SEQ_MODULUS } from './codecs/hid-dice.js';
 import { LineCodec } from './codecs/line-codec.js';
 import { compileProfile } from './profiles/profile-decoder.js';

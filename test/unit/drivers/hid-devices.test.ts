@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DeviceFrame } from '../../../drivers/codecs/frames.js';
+import type { DeviceFrame } from '../../../src/domain/frames.js';
 import { encodeHidDiceReport } from '../../../drivers/codecs/hid-dice.js';
 import { BarcodeScannerDecoder, HidDiceDecoder, SerialBarcodeDecoder } from '../../../drivers/device-mappers.js';
 import type { DriverEvent } from '../../../drivers/device-driver.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { DeviceFrame } from '../../../drivers/codecs/frames.js';
+import type { DeviceFrame } from '../../../src/domain/frames.js';
 import { encodeLine } from '../../../drivers/codecs/nmea-line.js';
 import { DeckRegistryError, formatDeckRegistry, loadDeckRegistry, parseDeckRegistry } from '../../../drivers/deck-registry.js';
 import { RfidCardMapper } from '../../../drivers/device-mappers.js';

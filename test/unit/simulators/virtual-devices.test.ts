@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DeviceFrame } from '../../../drivers/codecs/frames.js';
+import type { DeviceFrame } from '../../../src/domain/frames.js';
 import { LineCodec } from '../../../drivers/codecs/line-codec.js';
 import type { DriverEvent } from '../../../drivers/device-driver.js';
 import { createDriver, createTransport } from '../../../drivers/driver-factory.js';
