@@ -6,7 +6,7 @@
  */
 import type { DeviceFrame } from '../domain/frames.js';
 import type { CorrectionKind, EventBody, EventKind, MessageBody } from '../mqtt/messages.js';
-import { parseRequest, type RequestArgs, type RequestCommand, type RequestErrorCode, type ValidRequest } from '../mqtt/requests.js';
+import { parseRequest, type RequestArgs, type RequestCommand, type RequestErrorCode, type ValidRequest } from '../domain/requests.js';
 import { isRetained, relativeTopic, type MessageType, type ParameterisedMessageType } from '../mqtt/topics.js';
 import { severityOf, type AlertKind, type Severity } from './alerts.js';
 import { tableProblems, type HealthReport } from './health.js';
