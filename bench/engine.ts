@@ -17,7 +17,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DeviceFrame } from '../drivers/codecs/frames.js';
+import type { DeviceFrame } from '../src/domain/frames.js';
 import { dealShoe } from '../simulators/dealers/shoe-dealer.js';
 import { validateConfig } from '../src/config/load-config.js';
 import { oneDeck, type Card } from '../src/domain/card.js';

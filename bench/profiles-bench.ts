@@ -9,7 +9,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { DeviceFrame, FrameReject } from '../drivers/codecs/frames.js';
+import type { DeviceFrame, FrameReject } from '../src/domain/frames.js';
 import { decodeHidDiceReport, encodeHidDiceReport } from '../drivers/codecs/hid-dice.js';
 import { barcodeToCard, KeyboardWedgeDecoder } from '../drivers/codecs/hid-keyboard.js';
 import { LineCodec } from '../drivers/codecs/line-codec.js';

@@ -4,7 +4,7 @@
  * a count, and the stale timer. It turns everything into `DriverEvent`s for the table.
  */
 import { Observable, Subject, type Subscription } from 'rxjs';
-import type { DeviceFrame, FrameReject, Talker } from './codecs/frames.js';
+import type { DeviceFrame, FrameReject, Talker } from '../src/domain/frames.js';
 import { redactSample } from './codecs/redact.js';
 import { SeqTracker } from './codecs/seq-tracker.js';
 import type { Transport } from './transports/transport.js';

@@ -10,7 +10,7 @@
  *   within `dedupeMs`) one card.
  * Everything here is synchronous; the only clocks are the injectable `now` of the two mappers.
  */
-import type { DeviceFrame, FrameReject } from './codecs/frames.js';
+import type { DeviceFrame, FrameReject } from '../src/domain/frames.js';
 import { decodeHidDiceReport } from './codecs/hid-dice.js';
 import { createBarcodeMapper, HID_KEYBOARD_REPORT_BYTES, KeyboardWedgeDecoder, MAX_BARCODE_CHARS, type BarcodeMapping } from './codecs/hid-keyboard.js';
 import { describeBytes, describeText, reject } from './codecs/reject.js';

@@ -11,7 +11,7 @@
  */
 import { parseCard } from '../../src/domain/card.js';
 import type { Card } from '../../src/domain/card.js';
-import type { FrameReject } from './frames.js';
+import type { FrameReject } from '../../src/domain/frames.js';
 import { describeBytes, describeText, reject } from './reject.js';
 
 export const HID_KEYBOARD_REPORT_BYTES = 8;

@@ -4,7 +4,7 @@
  * The card code must be exactly upper-case rank + suit (`AS`, `TD`); `as` is a bad field.
  */
 import { isCard } from '../../src/domain/card.js';
-import type { CommonFrame, FrameReject, ShoeBodyFrame, ShoeState } from './frames.js';
+import type { CommonFrame, FrameReject, ShoeBodyFrame, ShoeState } from '../../src/domain/frames.js';
 import { bodyReject, checkCount, decodeCommonBody } from './common-codec.js';
 
 export const SHOE_STATES: readonly ShoeState[] = ['LOADED', 'OPEN', 'CLOSED', 'EMPTY'];

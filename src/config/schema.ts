@@ -3,6 +3,7 @@
  * the error messages a technician reads all come from here.
  */
 import { z } from 'zod';
+import { DEVICE_KINDS } from '../domain/device-kinds.js';
 
 const id = z.string().regex(/^[a-z0-9-]{1,32}$/, 'must be 1-32 characters of a-z, 0-9 and -');
 const ms = z.number().int().min(0).max(24 * 3600 * 1000);
@@ -81,7 +82,7 @@ export const simulatorTransportSchema = z.object({
 
 export const transportSchema = z.discriminatedUnion('type', [serialTransportSchema, hidTransportSchema, simulatorTransportSchema]);
 
-export const deviceKindSchema = z.enum(['card-shoe', 'rfid-shoe', 'barcode-scanner', 'shuffler', 'dice-sensor', 'ball-reader']);
+export const deviceKindSchema = z.enum(DEVICE_KINDS);
 
 export const deviceSchema = z.object({
   id: id.describe('the device id, unique in its table (topics `devices/<id>`)'),

@@ -3,7 +3,7 @@
  * (device-protocols.md §1-§3). The config schema, the driver factory, the simulators, the
  * scenario runner, the profile checks and the card table read their facts about a kind from here.
  */
-import type { Talker } from '../../drivers/codecs/frames.js';
+import type { Talker } from './frames.js';
 
 export const DEVICE_KINDS = ['card-shoe', 'rfid-shoe', 'barcode-scanner', 'shuffler', 'dice-sensor', 'ball-reader'] as const;
 export type DeviceKind = (typeof DEVICE_KINDS)[number];

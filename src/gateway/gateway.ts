@@ -4,7 +4,7 @@
  * virtual devices and dealer that feed it.
  */
 import { join, resolve } from 'node:path';
-import { createDriver, createTransport } from '../../drivers/driver-factory.js';
+import { createDriver, createTransport } from './device-drivers.js';
 import type { VirtualEngine } from '../../simulators/virtual-engine.js';
 import type { VirtualDevice, VirtualDevicesSetup } from '../../simulators/index.js';
 import { brokerUrls, type GatewayConfig } from '../config/schema.js';

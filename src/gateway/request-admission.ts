@@ -16,7 +16,7 @@
  *   (`duplicate-round-id`).
  */
 import type { RequestLimitsConfig } from '../config/schema.js';
-import type { RequestErrorCode } from '../mqtt/requests.js';
+import type { RequestErrorCode } from '../domain/requests.js';
 import type { IncomingRequest } from '../mqtt/table-link.js';
 import { RequestGate } from '../security/request-limiter.js';
 import type { TableInput } from '../table/types.js';

@@ -20,7 +20,7 @@ import { makeTempDir, removeTempDir } from '../harness/temp-dir.js';
 import { silentLogger, type Logger } from '../log.js';
 import { startEmbeddedBroker, type EmbeddedBroker } from '../mqtt/embedded-broker.js';
 import { scenarioSchema, type Scenario, type ScenarioStep } from './scenario-schema.js';
-import type { Talker } from '../../drivers/codecs/frames.js';
+import type { Talker } from '../domain/frames.js';
 import { loadProfileFile, type DeviceProfile } from '../../drivers/profiles/profile-schema.js';
 import { damagedFrame, profileWire, type FrameWire } from '../../simulators/devices/wire.js';
 import { profileFile } from '../config/device-profiles.js';

@@ -16,7 +16,7 @@
  *   - without an engine (`betting: none`) any dice frame with no round open (SHAKE, ROLL, COCKED,
  *     NOREAD) opens the next round.
  */
-import type { DeviceFrame } from '../../drivers/codecs/frames.js';
+import type { DeviceFrame } from '../domain/frames.js';
 import { sicBoOutcome } from '../games/evaluators/sic-bo.js';
 import type { MessageBody } from '../mqtt/messages.js';
 import type { AlertKind } from './alerts.js';

@@ -17,7 +17,7 @@
  * - after a void mid-draw (or a draw with no round, engine mode: `no-round-open`), the rest of that
  *   draw (balls up to its `END`) is ignored quietly: events marked `ignored`, no further alerts.
  */
-import type { DeviceFrame } from '../../drivers/codecs/frames.js';
+import type { DeviceFrame } from '../domain/frames.js';
 import { kenoOutcome } from '../games/evaluators/keno.js';
 import type { MessageBody } from '../mqtt/messages.js';
 import type { AlertKind } from './alerts.js';

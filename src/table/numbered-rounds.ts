@@ -5,7 +5,7 @@
  * corrections of completed rounds, and the requests that drive them.
  */
 import type { MessageBody } from '../mqtt/messages.js';
-import type { RequestArgs } from '../mqtt/requests.js';
+import type { RequestArgs } from '../domain/requests.js';
 import type { AlertKind } from './alerts.js';
 import { answerRequest, TableStepBase, type HandledRequest, type RequestAnswer, type RequestHandlers } from './table-base.js';
 import type { BaseTableSettings, BaseTableState, TableCounters } from './types.js';

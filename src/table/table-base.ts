@@ -4,9 +4,9 @@
  * and the request/response protocol. A table kind (cards, dice, keno) extends `TableStepBase`
  * with its own frames, requests and timers. Pure: time comes from the input, nothing else.
  */
-import type { DeviceFrame } from '../../drivers/codecs/frames.js';
+import type { DeviceFrame } from '../domain/frames.js';
 import type { CorrectionKind, EventBody, EventKind, MessageBody } from '../mqtt/messages.js';
-import { parseRequest, type RequestArgs, type RequestCommand, type RequestErrorCode, type ValidRequest } from '../mqtt/requests.js';
+import { parseRequest, type RequestArgs, type RequestCommand, type RequestErrorCode, type ValidRequest } from '../domain/requests.js';
 import { isRetained, relativeTopic, type MessageType, type ParameterisedMessageType } from '../mqtt/topics.js';
 import { severityOf, type AlertKind, type Severity } from './alerts.js';
 import { tableProblems, type HealthReport } from './health.js';

@@ -2,12 +2,12 @@
  * Inputs, outputs and state of the pure table machine (`table-machine.ts`).
  * Everything here is plain JSON-serialisable data so that inputs can be journaled and replayed.
  */
-import type { DeviceFrame } from '../../drivers/codecs/frames.js';
+import type { DeviceFrame } from '../domain/frames.js';
 import type { Card } from '../domain/card.js';
 import type { AnyCardGame, RevealPoint } from '../games/game.js';
 import type { AlertKind } from './alerts.js';
 import type { HealthReport } from './health.js';
-import type { RequestErrorCode } from '../mqtt/requests.js';
+import type { RequestErrorCode } from '../domain/requests.js';
 
 export type DeviceKind = 'card-shoe' | 'rfid-shoe' | 'barcode-scanner' | 'shuffler' | 'dice-sensor' | 'ball-reader';
 export type DeviceState = 'connected' | 'disconnected' | 'stale' | 'fault';

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
 import { parse } from 'yaml';
-import type { DeviceFrame, FrameReject } from '../../drivers/codecs/frames.js';
+import type { DeviceFrame, FrameReject } from '../domain/frames.js';
 import { compileProfile } from '../../drivers/profiles/profile-decoder.js';
 import { ProfileError, validateProfile, type DeviceProfile } from '../../drivers/profiles/profile-schema.js';
 import { profileFile, shippedProfiles } from '../config/device-profiles.js';

@@ -6,7 +6,7 @@
  * `DeviceTableHarness` any table kind with full device configs, `GameMachine` a card game played
  * by a virtual dealer's actions.
  */
-import type { DeviceFrame, DeviceFrameBody } from '../../drivers/codecs/frames.js';
+import type { DeviceFrame, DeviceFrameBody } from '../../src/domain/frames.js';
 import { validateConfig } from '../../src/config/load-config.js';
 import { validateMessage } from '../../src/mqtt/messages.js';
 import { countersOf, initialTableState, step } from '../../src/table/table-machine.js';

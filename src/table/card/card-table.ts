@@ -5,7 +5,7 @@
  * game module (`src/games/*`) only knows the dealing order and the outcome of one round. Pure: no
  * I/O, no clock, no randomness.
  */
-import type { DeviceFrame } from '../../../drivers/codecs/frames.js';
+import type { DeviceFrame } from '../../domain/frames.js';
 import { CardTableRequests } from './request-handlers.js';
 
 export class CardTableStep extends CardTableRequests {

@@ -2,7 +2,7 @@
  * The engine's and the pit's requests to a card table (mqtt-api.md), one handler per command in
  * `CARD_REQUEST_HANDLERS`, each with its command's typed args. A refusal changes nothing.
  */
-import type { RequestArgs } from '../../mqtt/requests.js';
+import type { RequestArgs } from '../../domain/requests.js';
 import { isRefusal } from '../../games/game.js';
 import { answerRequest, type HandledRequest, type RequestAnswer, type RequestHandlers } from '../table-base.js';
 import { CardTableCorrections } from './corrections.js';

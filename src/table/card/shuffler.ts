@@ -10,7 +10,7 @@
  * - single-deck games: `READY` after a `COUNT` starts a fresh deck (as the shoe's `STATE,LOADED`).
  *
  */
-import type { DeviceFrame } from '../../../drivers/codecs/frames.js';
+import type { DeviceFrame } from '../../domain/frames.js';
 import { type Card } from '../../domain/card.js';
 import type { ShufflerStateData } from '../types.js';
 import { CardTableShoe } from './shoe.js';

@@ -14,7 +14,7 @@ import { recordMqtt } from '../../../src/harness/mqtt-recorder.js';
 import { createPtyPair } from '../../../src/harness/pty-pair.js';
 import { makeTempDir, removeTempDir } from '../../../src/harness/temp-dir.js';
 import { createLogger } from '../../../src/log.js';
-import { REQUEST_ERROR_CODES } from '../../../src/mqtt/requests.js';
+import { REQUEST_ERROR_CODES } from '../../../src/domain/requests.js';
 import { prng } from '../prng.js';
 import type { ChaosSection } from '../section.js';
 

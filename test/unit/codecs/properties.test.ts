@@ -5,8 +5,8 @@ import { parseLine } from '../../../drivers/codecs/nmea-line.js';
 import { LineFramer } from '../../../drivers/codecs/line-framer.js';
 import { KeyboardWedgeDecoder } from '../../../drivers/codecs/hid-keyboard.js';
 import { decodeHidDiceReport, encodeHidDiceReport } from '../../../drivers/codecs/hid-dice.js';
-import { TALKERS } from '../../../drivers/codecs/frames.js';
-import type { DeviceFrame, DeviceFrameBody, FrameReject, RejectReason, Talker } from '../../../drivers/codecs/frames.js';
+import { TALKERS } from '../../../src/domain/frames.js';
+import type { DeviceFrame, DeviceFrameBody, FrameReject, RejectReason, Talker } from '../../../src/domain/frames.js';
 import { oneDeck } from '../../../src/domain/card.js';
 
 const REASONS: RejectReason[] = ['noise', 'too-long', 'bad-checksum', 'malformed', 'unknown-talker', 'unknown-type', 'bad-field'];

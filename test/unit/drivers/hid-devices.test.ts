@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { DeviceFrame } from '../../../drivers/codecs/frames.js';
+import type { DeviceFrame } from '../../../src/domain/frames.js';
 import { encodeHidDiceReport } from '../../../drivers/codecs/hid-dice.js';
 import { BarcodeScannerDecoder, HidDiceDecoder, SerialBarcodeDecoder } from '../../../drivers/device-mappers.js';
 import type { DriverEvent } from '../../../drivers/device-driver.js';
-import { createDriver } from '../../../drivers/driver-factory.js';
+import { createDriver } from '../../../src/gateway/device-drivers.js';
 import { MemoryTransport } from '../../../drivers/transports/memory-transport.js';
 import { validateConfig } from '../../../src/config/load-config.js';
 import { barcodeReports } from '../../../simulators/devices/barcode-scanner-device.js';

@@ -6,7 +6,7 @@
  */
 import { Subject } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createDriver } from '../../../drivers/driver-factory.js';
+import { createDriver } from '../../../src/gateway/device-drivers.js';
 import { createProfileEncoder, type EncodableFrame } from '../../../drivers/profiles/profile-encoder.js';
 import { loadProfileFile } from '../../../drivers/profiles/profile-schema.js';
 import { MemoryTransport } from '../../../drivers/transports/memory-transport.js';

@@ -9,7 +9,7 @@ import { Subject } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { encodeLine } from '../../../drivers/codecs/nmea-line.js';
 import type { DeviceDriver } from '../../../drivers/device-driver.js';
-import { createDriver } from '../../../drivers/driver-factory.js';
+import { createDriver } from '../../../src/gateway/device-drivers.js';
 import { MemoryTransport } from '../../../drivers/transports/memory-transport.js';
 import { validateConfig } from '../../../src/config/load-config.js';
 import { TableRuntime } from '../../../src/gateway/table-runtime.js';

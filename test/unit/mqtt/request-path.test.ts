@@ -9,7 +9,7 @@ import {
   hasGatewayRoundIdForm, RequestAdmission, responseTopicProblem, topicNameProblem,
 } from '../../../src/gateway/request-admission.js';
 import { validateMessage } from '../../../src/mqtt/messages.js';
-import { parseRequest, REQUEST_ERROR_CODES } from '../../../src/mqtt/requests.js';
+import { parseRequest, REQUEST_ERROR_CODES } from '../../../src/domain/requests.js';
 import type { TableInput } from '../../../src/table/types.js';
 import { TableHarness } from '../../helpers/table-harness.js';
 

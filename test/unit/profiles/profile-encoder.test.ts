@@ -7,7 +7,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { DeviceFrame } from '../../../drivers/codecs/frames.js';
+import type { DeviceFrame } from '../../../src/domain/frames.js';
 import { cardDecoder, type CardCodeOptions } from '../../../drivers/profiles/card-codes.js';
 import { compileProfile } from '../../../drivers/profiles/profile-decoder.js';
 import { cardSpellings, createProfileEncoder, emitTemplateProblems, ProfileEncodeError, type EncodableFrame } from '../../../drivers/profiles/profile-encoder.js';

@@ -7,7 +7,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { DeviceFrame, FrameReject, RejectReason } from '../../../drivers/codecs/frames.js';
+import type { DeviceFrame, FrameReject, RejectReason } from '../../../src/domain/frames.js';
 import { SHOE_STATES } from '../../../drivers/codecs/shoe-codec.js';
 import { SHUFFLER_STATES } from '../../../drivers/codecs/shuffler-codec.js';
 import { compileProfile } from '../../../drivers/profiles/profile-decoder.js';

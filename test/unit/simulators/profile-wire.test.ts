@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { DeviceFrame, FrameReject } from '../../../drivers/codecs/frames.js';
+import type { DeviceFrame, FrameReject } from '../../../src/domain/frames.js';
 import { compileProfile } from '../../../drivers/profiles/profile-decoder.js';
 import { createProfileEncoder } from '../../../drivers/profiles/profile-encoder.js';
 import { loadProfileFile } from '../../../drivers/profiles/profile-schema.js';

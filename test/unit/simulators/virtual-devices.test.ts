@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { DeviceFrame } from '../../../drivers/codecs/frames.js';
+import type { DeviceFrame } from '../../../src/domain/frames.js';
 import { LineCodec } from '../../../drivers/codecs/line-codec.js';
 import type { DriverEvent } from '../../../drivers/device-driver.js';
-import { createDriver, createTransport } from '../../../drivers/driver-factory.js';
+import { createDriver, createTransport } from '../../../src/gateway/device-drivers.js';
 import type { Transport } from '../../../drivers/transports/transport.js';
 import { validateConfig } from '../../../src/config/load-config.js';
 import { seededRng } from '../../../src/domain/rng.js';

@@ -2,7 +2,7 @@
  * Typed device frames: what a codec yields from the wire (device-protocols.md).
  * Every frame carries the talker and the device's SEQ (HID frames use their own seq space).
  */
-import type { Card } from '../../src/domain/card.js';
+import type { Card } from './card.js';
 
 export type Talker = 'SHOE' | 'RFID' | 'SHUF' | 'DICE' | 'BALL';
 export const TALKERS: readonly Talker[] = ['SHOE', 'RFID', 'SHUF', 'DICE', 'BALL'];

@@ -3,21 +3,21 @@
  * kind speaks. Simulator transports are wired to the built-in virtual devices by the gateway.
  */
 import { resolve } from 'node:path';
-import type { DeviceConfig } from '../src/config/schema.js';
-import type { DeviceFrame } from './codecs/frames.js';
-import { HID_DICE_SEQ_MODULUS } from './codecs/hid-dice.js';
-import { LineCodec } from './codecs/line-codec.js';
-import { compileProfile } from './profiles/profile-decoder.js';
-import { loadProfileFile, type DeviceProfile } from './profiles/profile-schema.js';
-import { encodeLine } from './codecs/nmea-line.js';
-import { loadDeckRegistry, type DeckRegistry } from './deck-registry.js';
-import { BarcodeScannerDecoder, HidDiceDecoder, RfidCardMapper, ScannerRoleMapper, SerialBarcodeDecoder } from './device-mappers.js';
-import { createProfileEncoder, type DownlinkCommand } from './profiles/profile-encoder.js';
-import { DeviceDriver } from './device-driver.js';
-import { HidTransport } from './transports/hid-transport.js';
-import { MemoryTransport } from './transports/memory-transport.js';
-import { SerialTransport } from './transports/serial-transport.js';
-import type { Transport } from './transports/transport.js';
+import type { DeviceConfig } from '../config/schema.js';
+import type { DeviceFrame } from '../domain/frames.js';
+import { HID_DICE_SEQ_MODULUS } from '../../drivers/codecs/hid-dice.js';
+import { LineCodec } from '../../drivers/codecs/line-codec.js';
+import { compileProfile } from '../../drivers/profiles/profile-decoder.js';
+import { loadProfileFile, type DeviceProfile } from '../../drivers/profiles/profile-schema.js';
+import { encodeLine } from '../../drivers/codecs/nmea-line.js';
+import { loadDeckRegistry, type DeckRegistry } from '../../drivers/deck-registry.js';
+import { BarcodeScannerDecoder, HidDiceDecoder, RfidCardMapper, ScannerRoleMapper, SerialBarcodeDecoder } from '../../drivers/device-mappers.js';
+import { createProfileEncoder, type DownlinkCommand } from '../../drivers/profiles/profile-encoder.js';
+import { DeviceDriver } from '../../drivers/device-driver.js';
+import { HidTransport } from '../../drivers/transports/hid-transport.js';
+import { MemoryTransport } from '../../drivers/transports/memory-transport.js';
+import { SerialTransport } from '../../drivers/transports/serial-transport.js';
+import type { Transport } from '../../drivers/transports/transport.js';
 
 export class UnsupportedDeviceError extends Error {}
 

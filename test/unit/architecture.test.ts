@@ -1,0 +1,128 @@
+/**
+ * The layers, checked: the pure table machine (src/table/, src/games/, src/domain/) imports only
+ * itself and the pure vocabulary named below, never a driver, the MQTT link, the gateway, the
+ * store, a simulator or Node's I/O; the drivers never reach up into the gateway or the simulators.
+ * A layer violation fails here, in CI, rather than in review (docs/ARCHITECTURE.md, Layers).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+interface ImportStatement {
+  /** the file that imports, relative to the repo root */
+  readonly file: string;
+  /** the specifier as written */
+  readonly specifier: string;
+  /** a relative specifier resolved to a repo path (`src/domain/card.ts`); null for a package or `node:` module */
+  readonly target: string | null;
+  /** `import type` / `export type`: erased when compiled, no dependency at run time */
+  readonly typeOnly: boolean;
+}
+
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(join(repoRoot, dir), { withFileTypes: true })) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) out.push(...sourceFiles(path));
+    else if (/\.(ts|mts)$/.test(entry.name)) out.push(path);
+  }
+  return out;
+}
+
+const STATIC_IMPORT = /(?:^|\n)\s*(import|export)\s+(type\s+)?[^'";]*?\bfrom\s*['"]([^'"]+)['"]/g;
+const SIDE_EFFECT_IMPORT = /(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g;
+const DYNAMIC_IMPORT = /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+function importsOf(file: string): ImportStatement[] {
+  const text = readFileSync(join(repoRoot, file), 'utf8');
+  const statement = (specifier: string, typeOnly: boolean): ImportStatement => ({
+    file,
+    specifier,
+    typeOnly,
+    target: specifier.startsWith('.') ? relative(repoRoot, resolve(repoRoot, dirname(file), specifier)).replace(/\.js$/, '.ts') : null,
+  });
+  return [
+    ...[...text.matchAll(STATIC_IMPORT)].map((m) => statement(m[3], m[2] !== undefined)),
+    ...[...text.matchAll(SIDE_EFFECT_IMPORT)].map((m) => statement(m[1], false)),
+    ...[...text.matchAll(DYNAMIC_IMPORT)].map((m) => statement(m[1], false)),
+  ];
+}
+
+/** the pure table machine: the step functions, the game modules and the domain they share */
+const MACHINE_DIRS = ['src/table', 'src/games', 'src/domain'];
+
+/**
+ * Files outside the machine's folders that the machine may import, each pure (zod schemas and
+ * tables, no I/O; their own imports are checked by the same rule below). The published-message
+ * vocabulary is the machine's output contract; it still lives beside the MQTT link.
+ */
+const MACHINE_MAY_IMPORT = ['src/mqtt/messages.ts', 'src/mqtt/topics.ts'];
+
+/**
+ * Files the machine may import with `import type` only: the table settings are derived from the
+ * shape of a table's config (`src/table/table-settings.ts`); a type-only import is erased when
+ * compiled, so the machine never loads the config loader or its schema at run time.
+ */
+const MACHINE_MAY_IMPORT_TYPES_OF = ['src/config/schema.ts'];
+
+/** packages the machine may import */
+const MACHINE_PACKAGES = ['zod'];
+
+/**
+ * `node:` modules the machine's folders may import, by file: the seeded and random generators of
+ * src/domain/rng.ts (used by the simulators and `tablegw simulate`, never by a step: the machine
+ * takes no randomness, its ids come from counters in the state).
+ */
+const NODE_MODULES_BY_FILE: Record<string, readonly string[]> = { 'src/domain/rng.ts': ['node:crypto'] };
+
+/** the I/O side: never imported by the machine (but for the named vocabulary files above) */
+const NEVER_IN_THE_MACHINE = ['drivers/', 'src/mqtt/', 'src/gateway/', 'src/persistence/', 'simulators/'];
+
+function inMachine(path: string): boolean {
+  return MACHINE_DIRS.some((dir) => path.startsWith(`${dir}/`));
+}
+
+function machineViolation(s: ImportStatement): string | null {
+  const at = `${s.file} imports '${s.specifier}'`;
+  if (s.target === null) {
+    if (s.specifier.startsWith('node:')) return (NODE_MODULES_BY_FILE[s.file] ?? []).includes(s.specifier) ? null : `${at}: a Node module`;
+    return MACHINE_PACKAGES.includes(s.specifier) ? null : `${at}: a package the machine does not use`;
+  }
+  if (MACHINE_MAY_IMPORT.includes(s.target)) return null;
+  if (NEVER_IN_THE_MACHINE.some((p) => s.target?.startsWith(p))) return `${at}: the I/O side of the gateway`;
+  if (inMachine(s.target)) return null;
+  if (MACHINE_MAY_IMPORT_TYPES_OF.includes(s.target)) return s.typeOnly ? null : `${at}: only \`import type\` is allowed from it`;
+  return `${at}: not part of the machine (allowed: ${[...MACHINE_DIRS.map((d) => `${d}/`), ...MACHINE_MAY_IMPORT].join(', ')})`;
+}
+
+describe('layers', () => {
+  const machineFiles = [...MACHINE_DIRS.flatMap(sourceFiles), ...MACHINE_MAY_IMPORT];
+
+  it('finds the import statements it checks', () => {
+    const imports = machineFiles.flatMap(importsOf);
+    expect(imports.length).toBeGreaterThan(100);
+    expect(imports.some((s) => s.file === 'src/table/table-settings.ts' && s.target === 'src/config/schema.ts' && s.typeOnly)).toBe(true);
+  });
+
+  it('the table machine imports only itself, its domain and the pure vocabulary it publishes', () => {
+    const violations = machineFiles.flatMap(importsOf).map(machineViolation).filter((v) => v !== null);
+    expect(violations).toEqual([]);
+  });
+
+  it('the drivers import nothing from the gateway or the simulators', () => {
+    const violations = sourceFiles('drivers')
+      .flatMap(importsOf)
+      .filter((s) => s.target?.startsWith('src/gateway/') || s.target?.startsWith('simulators/'))
+      .map((s) => `${s.file} imports '${s.specifier}'`);
+    expect(violations).toEqual([]);
+  });
+
+  it('every allowed exception is a file that exists', () => {
+    for (const file of [...MACHINE_MAY_IMPORT, ...MACHINE_MAY_IMPORT_TYPES_OF, ...Object.keys(NODE_MODULES_BY_FILE)]) {
+      expect(() => readFileSync(join(repoRoot, file)), file).not.toThrow();
+    }
+  });
+});
