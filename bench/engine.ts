@@ -27,7 +27,7 @@ import { cardId, scoreBest, scoreBestIds, scoreThreeCard } from '../src/games/ev
 import { sicBoOutcome } from '../src/games/evaluators/sic-bo.js';
 import type { CardGame, Expectation } from '../src/games/game.js';
 import { CARD_GAMES } from '../src/games/registry.js';
-import { validateMessage } from '../src/mqtt/messages.js';
+import { validateMessage } from '../src/domain/messages.js';
 import { GatewayStore } from '../src/persistence/gateway-store.js';
 import { initialTableState, step } from '../src/table/table-machine.js';
 import { tableSettings } from '../src/table/table-settings.js';

@@ -1,6 +1,6 @@
 /**
  * Builds docs/asyncapi.json (AsyncAPI 3 of the MQTT API) and docs/config.schema.json (JSON Schema
- * of the configuration file) from the zod schemas: `src/mqtt/messages.ts`, `src/domain/requests.ts`
+ * of the configuration file) from the zod schemas: `src/domain/messages.ts`, `src/domain/requests.ts`
  * and `src/config/schema.ts`. Pure: the examples are passed in (they come from a simulator run,
  * `capture.ts`), so a test can rebuild the committed documents in memory and compare.
  */
@@ -9,9 +9,9 @@ import { configSchema } from '../config/schema.js';
 import {
   cardResultMessageSchema, cardRoundMessageSchema, diceResultMessageSchema, diceRoundMessageSchema, EVENT_SCHEMAS,
   kenoResultMessageSchema, kenoRoundMessageSchema, otherEventSchema, PUBLISHED_TOPICS, REQUEST_SCHEMAS,
-} from '../mqtt/messages.js';
+} from '../domain/messages.js';
 import type { CapturedMessage } from './capture.js';
-import { PUBLISH_QOS } from '../mqtt/topics.js';
+import { PUBLISH_QOS } from '../domain/topics.js';
 
 type Json = Record<string, unknown>;
 
@@ -197,7 +197,7 @@ export function buildAsyncApi(examples: Examples): Json {
         'Card shoes, shufflers and dice sensors in; normalized game events and results out. One MQTT connection per table (client id `<clientIdPrefix><tableId>`), QoS 1, payloads UTF-8 JSON.',
         'Every message carries the envelope `v`, `type`, `table`, `game`, `ts` and — on all but `status` — `seq`: per table, strictly increasing over every message the table publishes, never reused, also across restarts.',
         'Hidden cards are published as `card: null, faceDown: true` until their reveal point.',
-        'Generated from the zod schemas in src/mqtt/messages.ts and src/domain/requests.ts by `npm run docs:api`; the examples were captured from a simulator run. Do not edit by hand.',
+        'Generated from the zod schemas in src/domain/messages.ts and src/domain/requests.ts by `npm run docs:api`; the examples were captured from a simulator run. Do not edit by hand.',
       ].join('\n\n'),
       license: { name: 'Apache-2.0' },
     },

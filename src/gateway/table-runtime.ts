@@ -13,7 +13,7 @@ import type { DeviceDriver, DriverEvent } from '../../drivers/device-driver.js';
 import type { RequestLimitsConfig } from '../config/schema.js';
 import type { Logger } from '../log.js';
 import { LATENCY_PROBE_ON, latencyProbe, probeNow, type CardProbe } from '../metrics/latency-probe.js';
-import { validateMessage } from '../mqtt/messages.js';
+import { validateMessage } from '../domain/messages.js';
 import { envelopeText } from '../mqtt/envelope-text.js';
 import { OutboxSender } from '../mqtt/outbox-sender.js';
 import type { IncomingRequest, TableLink } from '../mqtt/table-link.js';

@@ -24,7 +24,7 @@ import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import { Subject, type Observable } from 'rxjs';
 import type { Logger } from '../log.js';
 import { describeConnectError, loadMqttCredentials, type MqttCredentials } from '../security/mqtt-credentials.js';
-import { PUBLISH_QOS, requestCommandOf, topicsFor, type TopicMap } from './topics.js';
+import { PUBLISH_QOS, requestCommandOf, topicsFor, type TopicMap } from '../domain/topics.js';
 
 export interface TableLinkOptions {
   /** one broker URL, or the failover list (tried in order) */

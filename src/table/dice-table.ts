@@ -18,7 +18,7 @@
  */
 import type { DeviceFrame } from '../domain/frames.js';
 import { sicBoOutcome } from '../games/evaluators/sic-bo.js';
-import type { MessageBody } from '../mqtt/messages.js';
+import type { MessageBody } from '../domain/messages.js';
 import type { AlertKind } from './alerts.js';
 import { NumberedRoundStep, numberedRoundId } from './numbered-rounds.js';
 import { initialDevices, type HandledRequest, type RequestAnswer } from './table-base.js';

@@ -19,7 +19,7 @@
  */
 import type { DeviceFrame } from '../domain/frames.js';
 import { kenoOutcome } from '../games/evaluators/keno.js';
-import type { MessageBody } from '../mqtt/messages.js';
+import type { MessageBody } from '../domain/messages.js';
 import type { AlertKind } from './alerts.js';
 import { NumberedRoundStep, numberedRoundId } from './numbered-rounds.js';
 import { initialDevices, type HandledRequest, type RequestAnswer } from './table-base.js';

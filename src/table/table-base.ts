@@ -5,9 +5,9 @@
  * with its own frames, requests and timers. Pure: time comes from the input, nothing else.
  */
 import type { DeviceFrame } from '../domain/frames.js';
-import type { CorrectionKind, EventBody, EventKind, MessageBody } from '../mqtt/messages.js';
+import type { CorrectionKind, EventBody, EventKind, MessageBody } from '../domain/messages.js';
 import { parseRequest, type RequestArgs, type RequestCommand, type RequestErrorCode, type ValidRequest } from '../domain/requests.js';
-import { isRetained, relativeTopic, type MessageType, type ParameterisedMessageType } from '../mqtt/topics.js';
+import { isRetained, relativeTopic, type MessageType, type ParameterisedMessageType } from '../domain/topics.js';
 import { severityOf, type AlertKind, type Severity } from './alerts.js';
 import { tableProblems, type HealthReport } from './health.js';
 import type {
@@ -306,7 +306,7 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
     return env;
   }
 
-  /** a message of `type` on its topic, retained or not as the topic map says (src/mqtt/topics.ts) */
+  /** a message of `type` on its topic, retained or not as the topic map says (src/domain/topics.ts) */
   protected publish<T extends FixedTopicType>(type: T, body: MessageBody<T>, ids?: EnvelopeIds): Envelope {
     return this.emit(type, relativeTopic(type), body, ids);
   }

@@ -8,7 +8,7 @@
  */
 import type { DeviceFrame, DeviceFrameBody } from '../../src/domain/frames.js';
 import { validateConfig } from '../../src/config/load-config.js';
-import { validateMessage } from '../../src/mqtt/messages.js';
+import { validateMessage } from '../../src/domain/messages.js';
 import { countersOf, initialTableState, step } from '../../src/table/table-machine.js';
 import { tableSettings } from '../../src/table/table-settings.js';
 import type { DealerAction } from '../../simulators/dealers/shoe-dealer.js';
@@ -179,7 +179,7 @@ export class DeviceTableHarness extends MachineHarness {
     return this.published('round').at(-1);
   }
 
-  /** every published message that does not match its MQTT API schema (src/mqtt/messages.ts), with why */
+  /** every published message that does not match its MQTT API schema (src/domain/messages.ts), with why */
   invalidMessages(): string[] {
     const bad: string[] = [];
     for (const x of this.outputs) {

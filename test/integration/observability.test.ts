@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { validateConfig } from '../../src/config/load-config.js';
 import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
 import { silentLogger } from '../../src/log.js';
-import { validateMessage } from '../../src/mqtt/messages.js';
+import { validateMessage } from '../../src/domain/messages.js';
 import { freePort } from '../../src/harness/free-port.js';
 import { recordMqtt } from '../../src/harness/mqtt-recorder.js';
 import { cleanupTempDirs, makeTempDir } from '../../src/harness/temp-dir.js';

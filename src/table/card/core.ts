@@ -5,7 +5,7 @@
  */
 import { type Card } from '../../domain/card.js';
 import { type Expectation } from '../../games/game.js';
-import type { MessageBody } from '../../mqtt/messages.js';
+import type { MessageBody } from '../../domain/messages.js';
 import { TableStepBase } from '../table-base.js';
 import { withCount } from './state.js';
 import type { CardTableSettings, CardTableState, RoundStateData } from '../types.js';

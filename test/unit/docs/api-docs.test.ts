@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildAsyncApi, buildConfigReference, buildConfigSchema, EXAMPLE_EPOCH, toJsonText, type Examples } from '../../../src/docs/api-docs.js';
-import { REQUEST_SCHEMAS, validateMessage } from '../../../src/mqtt/messages.js';
+import { REQUEST_SCHEMAS, validateMessage } from '../../../src/domain/messages.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const read = (f: string) => readFileSync(join(ROOT, 'docs', f), 'utf8');
@@ -18,7 +18,7 @@ describe('generated API documents', () => {
     expect(read('config.schema.json') === toJsonText(buildConfigSchema()), `docs/config.schema.json ${HINT}`).toBe(true);
   });
 
-  it('docs/asyncapi.json matches src/mqtt/messages.ts and requests.ts', () => {
+  it('docs/asyncapi.json matches src/domain/messages.ts and requests.ts', () => {
     const committed = read('asyncapi.json');
     const examples = JSON.parse(read('api-examples.json')) as Examples;
     const rebuilt = toJsonText(buildAsyncApi(examples));

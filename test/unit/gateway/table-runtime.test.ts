@@ -15,7 +15,7 @@ import { validateConfig } from '../../../src/config/load-config.js';
 import { TableRuntime } from '../../../src/gateway/table-runtime.js';
 import { silentLogger } from '../../../src/log.js';
 import type { IncomingRequest, TableLink } from '../../../src/mqtt/table-link.js';
-import { topicsFor } from '../../../src/mqtt/topics.js';
+import { topicsFor } from '../../../src/domain/topics.js';
 import { GatewayStore } from '../../../src/persistence/gateway-store.js';
 import { tableSettings } from '../../../src/table/table-settings.js';
 import type { Envelope } from '../../../src/table/types.js';

@@ -2,7 +2,7 @@ import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { OutboxSender } from '../../../src/mqtt/outbox-sender.js';
 import type { TableLink } from '../../../src/mqtt/table-link.js';
-import { topicsFor } from '../../../src/mqtt/topics.js';
+import { topicsFor } from '../../../src/domain/topics.js';
 
 /** a link whose broker refuses (synchronously, like a closed client) until told otherwise */
 function fakeLink() {

@@ -8,7 +8,7 @@ import { validateConfig } from '../../../src/config/load-config.js';
 import {
   hasGatewayRoundIdForm, RequestAdmission, responseTopicProblem, topicNameProblem,
 } from '../../../src/gateway/request-admission.js';
-import { validateMessage } from '../../../src/mqtt/messages.js';
+import { validateMessage } from '../../../src/domain/messages.js';
 import { parseRequest, REQUEST_ERROR_CODES } from '../../../src/domain/requests.js';
 import type { TableInput } from '../../../src/table/types.js';
 import { TableHarness } from '../../helpers/table-harness.js';

@@ -7,7 +7,7 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { validateMessage } from '../../../src/mqtt/messages.js';
+import { validateMessage } from '../../../src/domain/messages.js';
 import { CredentialError } from '../../../src/security/secret-files.js';
 import { createEnvelopeSigner } from '../../../src/security/signer.js';
 import { canonicalJson, checkEnvelopeSignature, keyFingerprint, signEnvelope, verifyEnvelope } from '../../../src/security/signing.js';

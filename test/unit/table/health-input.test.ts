@@ -3,7 +3,7 @@
  * `health` message and changes nothing but `seq` (docs/OPERATIONS.md "Health").
  */
 import { describe, expect, it } from 'vitest';
-import { validateMessage } from '../../../src/mqtt/messages.js';
+import { validateMessage } from '../../../src/domain/messages.js';
 import type { HealthReport } from '../../../src/table/health.js';
 import { TableHarness } from '../../helpers/table-harness.js';
 

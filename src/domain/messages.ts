@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { NON_CARD_GAME_IDS } from '../games/non-card-games.js';
 import { CARD_GAMES, GAME_IDS } from '../games/registry.js';
 import { ALERT_KINDS } from '../table/alerts.js';
-import { REQUEST_ERROR_CODES, REQUEST_SCHEMAS } from '../domain/requests.js';
+import { REQUEST_ERROR_CODES, REQUEST_SCHEMAS } from './requests.js';
 import { TOPIC_PATTERNS, type MessageType } from './topics.js';
 
 export const cardSchema = z.string().regex(/^[A2-9TJQK][SHDC]$/).describe('a card: rank A23456789TJQK + suit SHDC, e.g. "AS", "TD"');
