@@ -9,15 +9,14 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadProfileFile, type DeviceProfile } from '../../drivers/profiles/profile-schema.js';
+import { DEVICE_KIND_FACTS } from '../domain/device-kinds.js';
 import { PROJECT_ROOT } from '../paths.js';
 import type { DeviceConfig } from './schema.js';
 
 export const SHIPPED_PROFILES_DIR = join(PROJECT_ROOT, 'drivers', 'profiles', 'shipped');
 
-/** the talker a profile must speak to feed a device of this kind */
-const TALKER_OF_KIND: Partial<Record<DeviceConfig['kind'], DeviceProfile['talker']>> = {
-  'card-shoe': 'SHOE', 'rfid-shoe': 'RFID', shuffler: 'SHUF', 'dice-sensor': 'DICE', 'ball-reader': 'BALL', 'barcode-scanner': 'SHOE',
-};
+/** the talker a profile must speak to feed a device of this kind (the device-kind catalogue) */
+const talkerOfKind = (kind: DeviceConfig['kind']): DeviceProfile['talker'] => DEVICE_KIND_FACTS[kind].talker;
 
 /** the profile input a HID device of this kind delivers (device-protocols.md §2a, §2b) */
 const HID_INPUT_OF_KIND: Partial<Record<DeviceConfig['kind'], DeviceProfile['input']>> = { 'barcode-scanner': 'hid-keyboard', 'dice-sensor': 'hid-report' };
@@ -70,7 +69,7 @@ export function checkDeviceProfiles(devices: DeviceConfig[], where: (di: number)
     }
     try {
       const p = loadProfileFile(file);
-      const talker = TALKER_OF_KIND[d.kind];
+      const talker = talkerOfKind(d.kind);
       const inputProblem = inputMismatch(d, p);
       if (talker && p.talker !== talker) problems.push(`${key}: profile "${p.name}" speaks ${p.talker}, a ${d.kind} needs ${talker}`);
       else if (inputProblem) problems.push(`${key}: ${inputProblem}`);

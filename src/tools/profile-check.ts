@@ -160,6 +160,8 @@ export function formatDecode(r: DecodeResult): string[] {
 export interface ProfileListEntry {
   name: string;
   talker?: string;
+  /** what the profile reads: `bytes` (a serial line), `hid-keyboard` or `hid-report` (HID input reports) */
+  input?: 'bytes' | 'hid-keyboard' | 'hid-report';
   description: string;
   usb: Array<{ vendorId: number; productId: number }>;
   /** set when the shipped file does not validate */
@@ -187,6 +189,6 @@ export function listShippedProfiles(): ProfileListEntry[] {
     const description = leadingComment(readFileSync(file, 'utf8'));
     const c = checkProfile(name);
     if (!c.ok) return { name, description, usb: [], error: c.errors[0] };
-    return { name, talker: c.profile.talker, description, usb: c.profile.usb };
+    return { name, talker: c.profile.talker, input: c.profile.input, description, usb: c.profile.usb };
   });
 }

@@ -24,6 +24,8 @@ export type Listing<T> = { ok: true; items: T[]; note?: string } | { ok: false; 
 export interface ProfileUsbIds {
   name: string;
   talker?: string;
+  /** `bytes` (default): a serial-line profile; `hid-keyboard` / `hid-report`: a HID profile */
+  input?: string;
   usb: ReadonlyArray<{ vendorId: number; productId: number }>;
 }
 
@@ -39,11 +41,14 @@ export function profilesForUsbId(vendorId: number | string | undefined, productI
   return profiles.filter((p) => p.usb.some((u) => u.vendorId === vid && u.productId === pid));
 }
 
+/** whether a profile reads HID input reports (so it fits a HID transport, not a serial one) */
+const isHidProfile = (p: ProfileUsbIds): boolean => p.input === 'hid-keyboard' || p.input === 'hid-report';
+
 /** the `profile:` line (and `kind:` hint) for a serial device whose USB id a shipped profile lists */
 function profileLines(matches: readonly ProfileUsbIds[], usbId: string): string[] {
   if (matches.length === 0) return [];
   const [first, ...others] = matches;
-  const kind = first.talker ? KIND_OF_TALKER[first.talker] : undefined;
+  const kind = first.input === 'hid-keyboard' ? 'barcode-scanner' : first.talker ? KIND_OF_TALKER[first.talker] : undefined;
   const lines = [`    profile: ${first.name}${kind ? `   # the shipped profile for usb ${usbId}; kind: ${kind}` : `   # the shipped profile for usb ${usbId}`}`];
   if (others.length) lines.push(`    (also listed by: ${others.map((o) => o.name).join(', ')}; tablegw profile check <name> <capture> tells which fits)`);
   return lines;
@@ -134,7 +139,7 @@ export function formatDevices(serial: Listing<SerialPortInfo>, hid: Listing<HidD
       const what = [p.manufacturer, p.vendorId && p.productId ? `usb ${p.vendorId}:${p.productId}` : '', p.serialNumber ? `serial ${p.serialNumber}` : ''].filter(Boolean).join(', ');
       lines.push(`  ${p.path}${what ? `  (${what})` : ''}`);
       lines.push(`    transport: { type: serial, path: ${yamlString(stable ?? p.path)}, baudRate: 9600 }`);
-      lines.push(...profileLines(profilesForUsbId(p.vendorId, p.productId, profiles), `${p.vendorId}:${p.productId}`));
+      lines.push(...profileLines(profilesForUsbId(p.vendorId, p.productId, profiles).filter((m) => !isHidProfile(m)), `${p.vendorId}:${p.productId}`));
       if (stable) lines.push(`    (${stable} stays the same when the adapter is re-plugged; ${p.path} may not)`);
     }
   }
@@ -160,7 +165,10 @@ export function formatDevices(serial: Listing<SerialPortInfo>, hid: Listing<HidD
       const sn = d.serialNumber ? `, serialNumber: ${JSON.stringify(d.serialNumber)}` : '';
       lines.push(`    transport: { type: hid, vendorId: ${hex4(d.vendorId)}, productId: ${hex4(d.productId)}${sn} }`);
       const matches = profilesForUsbId(d.vendorId, d.productId, profiles);
-      if (matches.length) lines.push(`    (shipped profile ${matches.map((m) => m.name).join(', ')} lists this id, but profiles describe serial lines: use its USB-serial / CDC mode)`);
+      const hidProfiles = matches.filter(isHidProfile);
+      lines.push(...profileLines(hidProfiles, `${hex4(d.vendorId).slice(2)}:${hex4(d.productId).slice(2)}`));
+      const serialOnly = matches.filter((m) => !isHidProfile(m));
+      if (hidProfiles.length === 0 && serialOnly.length) lines.push(`    (shipped profile ${serialOnly.map((m) => m.name).join(', ')} lists this id, but reads a serial line: use the device's USB-serial / CDC mode)`);
     }
   }
   return lines.join('\n');

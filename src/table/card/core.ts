@@ -6,6 +6,7 @@
 import { type Card } from '../../domain/card.js';
 import { type Expectation } from '../../games/game.js';
 import type { MessageBody } from '../../domain/messages.js';
+import { readsCards } from '../../domain/device-kinds.js';
 import { TableStepBase } from '../table-base.js';
 import { withCount } from './state.js';
 import type { CardTableSettings, CardTableState, RoundStateData } from '../types.js';
@@ -89,7 +90,7 @@ export abstract class CardTableCore extends TableStepBase<CardTableState, CardTa
 
   protected isCardReader(deviceId: string): boolean {
     const k = this.state.devices[deviceId]?.kind;
-    return k === 'card-shoe' || k === 'rfid-shoe' || k === 'barcode-scanner';
+    return k !== undefined && readsCards(k);
   }
 
   protected shoeDevices(): string[] {

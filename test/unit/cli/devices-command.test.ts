@@ -33,6 +33,7 @@ describe('tablegw devices', () => {
     { name: 'acme-shoe', talker: 'SHOE', usb: [{ vendorId: 0x1209, productId: 0x0007 }] },
     { name: 'acme-shoe-v2', talker: 'SHOE', usb: [{ vendorId: 0x1209, productId: 0x0007 }, { vendorId: 0x1209, productId: 0x0008 }] },
     { name: 'acme-dice', talker: 'DICE', usb: [{ vendorId: 0x1209, productId: 0xd1ce }] },
+    { name: 'acme-wedge', talker: 'SHOE', input: 'hid-keyboard', usb: [{ vendorId: 0x0c2e, productId: 0x0b61 }] },
   ];
 
   it('matches USB ids given as serialport hex text or node-hid numbers', () => {
@@ -59,8 +60,19 @@ describe('tablegw devices', () => {
     expect(text).toContain('    profile: acme-shoe   # the shipped profile for usb 1209:0007; kind: card-shoe\n    (also listed by: acme-shoe-v2;');
     // an adapter no profile lists gets no profile line
     expect(text).toMatch(/\/dev\/ttyUSB0 {2}\(FTDI, usb 0403:6001\)\n {4}transport: \{ type: serial, path: \/dev\/ttyUSB0, baudRate: 9600 \}\n\n/);
-    expect(text).toContain('(shipped profile acme-dice lists this id, but profiles describe serial lines');
+    expect(text).toContain('(shipped profile acme-dice lists this id, but reads a serial line');
     expect(text.match(/profile: /g)).toHaveLength(2);
+  });
+
+  it('suggests a HID profile for a HID device, and never a HID profile for a serial port', () => {
+    const text = formatDevices(
+      { ok: true, items: [{ path: '/dev/ttyACM3', manufacturer: 'Odd', vendorId: '0c2e', productId: '0b61' }] },
+      { ok: true, items: [{ vendorId: 0x0c2e, productId: 0x0b61, manufacturer: 'Honeywell', product: 'Scanner', path: '/dev/hidraw1', usagePage: 1, usage: 6 }] },
+      new Map(),
+      PROFILES,
+    );
+    expect(text).toContain('    transport: { type: hid, vendorId: 0x0c2e, productId: 0x0b61 }\n    profile: acme-wedge   # the shipped profile for usb 0c2e:0b61; kind: barcode-scanner');
+    expect(text.match(/profile: /g)).toHaveLength(1);
   });
 
   it('is registered, and listing on this machine never throws', async () => {
