@@ -2,6 +2,7 @@
  * Builds the driver of a configured device: the transport its config names and the codec its
  * kind speaks. Simulator transports are wired to the built-in virtual devices by the gateway.
  */
+import { DEVICE_KIND_FACTS } from '../domain/device-kinds.js';
 import { resolve } from 'node:path';
 import type { DeviceConfig } from '../config/schema.js';
 import type { DeviceFrame } from '../domain/frames.js';
@@ -130,35 +131,26 @@ function profiledDriver(dev: DeviceConfig & { profile: string }, transport: Tran
 
 export function createDriver(dev: DeviceConfig, transport: Transport, extras: DriverExtras = {}): DeviceDriver {
   if (dev.profile !== undefined) return profiledDriver({ ...dev, profile: dev.profile }, transport, extras);
-  switch (dev.kind) {
-    case 'card-shoe':
-      return new DeviceDriver({
-        deviceId: dev.id, transport, decoder: new LineCodec('SHOE'), staleAfterMs: dev.staleAfterMs,
-        encodeCommand: gatewayCommandEncoder(),
-      });
-    case 'rfid-shoe': {
-      const mapper = rfidMapper(dev, extras);
-      return new DeviceDriver({
-        deviceId: dev.id, transport, decoder: new LineCodec('RFID'), staleAfterMs: dev.staleAfterMs,
-        encodeCommand: gatewayCommandEncoder(), mapFrame: (f) => mapper.map(f),
-      });
-    }
-    case 'shuffler':
-      return new DeviceDriver({ deviceId: dev.id, transport, decoder: new LineCodec('SHUF'), staleAfterMs: dev.staleAfterMs });
-    case 'ball-reader':
-      return new DeviceDriver({ deviceId: dev.id, transport, decoder: new LineCodec('BALL'), staleAfterMs: dev.staleAfterMs });
-    case 'dice-sensor':
-      // HID reports carry no heartbeat: presence is the HID transport's enumeration, not a stale timer.
-      if (speaksHid(dev)) return new DeviceDriver({ deviceId: dev.id, transport, decoder: new HidDiceDecoder(), staleAfterMs: 0, seqModulus: HID_DICE_SEQ_MODULUS });
-      return new DeviceDriver({ deviceId: dev.id, transport, decoder: new LineCodec('DICE'), staleAfterMs: dev.staleAfterMs });
-    case 'barcode-scanner': {
-      // a scanner is silent while idle and numbers nothing: no stale timer, no SEQ
-      const mapper = scannerMapper(dev, extras);
-      return new DeviceDriver({
-        deviceId: dev.id, transport, staleAfterMs: 0, seqModulus: 0,
-        decoder: speaksHid(dev) ? new BarcodeScannerDecoder(dev.barcode ?? {}) : new SerialBarcodeDecoder(dev.barcode ?? {}),
-        mapFrame: (f) => mapper.map(f),
-      });
-    }
+  const facts = DEVICE_KIND_FACTS[dev.kind];
+  // HID reports carry no heartbeat: presence is the HID transport's enumeration, not a stale timer
+  const hid = speaksHid(dev);
+  const staleAfterMs = facts.heartbeats && !hid ? dev.staleAfterMs : 0;
+  if (dev.kind === 'barcode-scanner') {
+    // a scanner is silent while idle and numbers nothing: no stale timer, no SEQ
+    const mapper = scannerMapper(dev, extras);
+    return new DeviceDriver({
+      deviceId: dev.id, transport, staleAfterMs, seqModulus: 0,
+      decoder: hid ? new BarcodeScannerDecoder(dev.barcode ?? {}) : new SerialBarcodeDecoder(dev.barcode ?? {}),
+      mapFrame: (f) => mapper.map(f),
+    });
   }
+  if (dev.kind === 'dice-sensor' && hid) return new DeviceDriver({ deviceId: dev.id, transport, decoder: new HidDiceDecoder(), staleAfterMs, seqModulus: HID_DICE_SEQ_MODULUS });
+  // the reference line protocol of the kind's talker (device-protocols.md §1)
+  const mapper = dev.kind === 'rfid-shoe' ? rfidMapper(dev, extras) : null;
+  return new DeviceDriver({
+    deviceId: dev.id, transport, decoder: new LineCodec(facts.talker), staleAfterMs,
+    seqModulus: facts.numbersFrames ? 65536 : 0,
+    encodeCommand: facts.takesCommands ? gatewayCommandEncoder() : undefined,
+    mapFrame: mapper ? (f) => mapper.map(f) : undefined,
+  });
 }

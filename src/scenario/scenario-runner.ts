@@ -6,6 +6,7 @@
  * (through the profile encoder, the simulators' wire: simulators/devices/wire.ts); a barcode
  * scanner without a profile gets one barcode a line.
  */
+import { DEVICE_KIND_FACTS, type DeviceKind } from '../domain/device-kinds.js';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -24,10 +25,6 @@ import type { Talker } from '../domain/frames.js';
 import { loadProfileFile, type DeviceProfile } from '../../drivers/profiles/profile-schema.js';
 import { damagedFrame, profileWire, type FrameWire } from '../../simulators/devices/wire.js';
 import { profileFile } from '../config/device-profiles.js';
-
-const TALKER: Record<string, string> = {
-  'card-shoe': 'SHOE', 'rfid-shoe': 'RFID', shuffler: 'SHUF', 'dice-sensor': 'DICE', 'ball-reader': 'BALL', 'barcode-scanner': 'SCAN',
-};
 
 export interface StepReport {
   index: number;
@@ -146,7 +143,8 @@ class ScenarioRun {
 
   /** one frame (reference body `TYPE[,FIELD...]`) in the device's format, with its next SEQ */
   private encodeFrame(device: string, body: string, seq: number): string | Buffer {
-    const talker = TALKER[this.kindOf(device)] ?? 'SHOE';
+    const kind = this.kindOf(device);
+    const talker = Object.hasOwn(DEVICE_KIND_FACTS, kind) ? DEVICE_KIND_FACTS[kind as DeviceKind].talker : 'SHOE';
     const p = this.profiled.get(device);
     if (p) {
       const [type, ...fields] = body.split(',');
