@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { validateConfig } from '../config/load-config.js';
 import { startGateway, type Gateway } from '../gateway/gateway.js';
+import { loadSimulators } from '../../simulators/load.js';
 import { hasCommand } from '../harness/commands.js';
 import { freePort } from '../harness/free-port.js';
 import { startMosquitto, type MosquittoBroker } from '../harness/mosquitto.js';
@@ -127,7 +128,7 @@ class ScenarioRun {
     }
     const cfg = validateConfig({ mqtt: { url: brokerUrl }, dataDir: join(this.dir, 'data'), tables: [table] }, `scenario ${this.sc.name}`);
     this.rec = await recordMqtt(brokerUrl, `casino/${this.tableId}/#`);
-    this.gw = await startGateway(cfg, { logger });
+    this.gw = await startGateway(cfg, { simulators: loadSimulators, logger });
     for (const id of this.ptys.keys()) {
       await this.rec.waitFor((m) => m.topic === this.topic(`devices/${id}`) && m.payload?.state === 'connected', 10_000);
     }

@@ -12,6 +12,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateConfig } from '../../src/config/load-config.js';
 import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
+import { loadSimulators } from '../../simulators/load.js';
 import { cardGame } from '../../src/games/registry.js';
 import { silentLogger } from '../../src/log.js';
 import { CHROMIUM, haveChromium, openHeadlessPage, type HeadlessPage } from '../helpers/chromium.js';
@@ -60,7 +61,7 @@ describe.skipIf(!haveChromium)('status page in headless Chromium', () => {
       dataDir,
       tables,
     });
-    gw = await startGateway(cfg, { logger: silentLogger, simulatorShoes: 1 });
+    gw = await startGateway(cfg, { simulators: loadSimulators, logger: silentLogger, simulatorShoes: 1 });
     chrome = await openHeadlessPage(`${gw.observability.httpUrl}/`, { width: 1280, height: 1000 });
     page = chrome.page;
   }, 60_000);

@@ -1,7 +1,8 @@
 /**
  * The layers, checked: the pure table machine (src/table/, src/games/, src/domain/) imports only
  * itself and the pure vocabulary named below, never a driver, the MQTT link, the gateway, the
- * store, a simulator or Node's I/O; the drivers never reach up into the gateway or the simulators.
+ * store, a simulator or Node's I/O; the drivers never reach up into the gateway or the simulators;
+ * the gateway takes the simulators from its caller and imports nothing from simulators/.
  * A layer violation fails here, in CI, rather than in review (docs/ARCHITECTURE.md, Layers).
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -117,6 +118,13 @@ describe('layers', () => {
       .flatMap(importsOf)
       .filter((s) => s.target?.startsWith('src/gateway/') || s.target?.startsWith('simulators/'))
       .map((s) => `${s.file} imports '${s.specifier}'`);
+    expect(violations).toEqual([]);
+  });
+
+  it('the gateway imports nothing from the simulators (type imports included): the caller passes them', () => {
+    const imports = sourceFiles('src/gateway').flatMap(importsOf);
+    expect(imports.some((s) => s.file === 'src/gateway/gateway.ts' && s.target === 'src/gateway/simulators.ts')).toBe(true);
+    const violations = imports.filter((s) => s.target?.startsWith('simulators/')).map((s) => `${s.file} imports '${s.specifier}'`);
     expect(violations).toEqual([]);
   });
 
