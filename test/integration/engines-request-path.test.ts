@@ -9,9 +9,9 @@ import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
 import { loadSimulators } from '../../simulators/load.js';
 import { silentLogger } from '../../src/log.js';
 import { floorConfig, subscriber, until, type Subscriber } from '../helpers/floor.js';
-import { startMosquitto } from '../../src/harness/mosquitto.js';
+import { startMosquitto } from '../../src/scenario/rig/mosquitto.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
-import { makeTempDir } from '../../src/harness/temp-dir.js';
+import { makeTempDir } from '../../src/scenario/rig/temp-dir.js';
 
 const io = realIoOrSkip('mosquitto');
 const T = 'er-01';

@@ -16,9 +16,9 @@ import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
 import { loadSimulators } from '../../simulators/load.js';
 import { silentLogger } from '../../src/log.js';
 import { CHROMIUM, haveChromium, openHeadlessPage, type HeadlessPage } from '../helpers/chromium.js';
-import { freePort } from '../../src/harness/free-port.js';
+import { freePort } from '../../src/scenario/rig/free-port.js';
 import { requireRealIo } from '../helpers/real-io.js';
-import { cleanupTempDirs, makeTempDir } from '../../src/harness/temp-dir.js';
+import { cleanupTempDirs, makeTempDir } from '../../src/scenario/rig/temp-dir.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 if (!haveChromium) {

@@ -18,10 +18,10 @@ import { loadSimulators } from '../../simulators/load.js';
 import { createLogger, type Logger } from '../../src/log.js';
 import { TableLink } from '../../src/mqtt/table-link.js';
 import { verifyEnvelope } from '../../src/security/signing.js';
-import { startMosquitto, type MosquittoBroker } from '../../src/harness/mosquitto.js';
-import { commandPath } from '../../src/harness/commands.js';
+import { startMosquitto, type MosquittoBroker } from '../../src/scenario/rig/mosquitto.js';
+import { commandPath } from '../../src/scenario/rig/commands.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
-import { makeTempDir, removeTempDir } from '../../src/harness/temp-dir.js';
+import { makeTempDir, removeTempDir } from '../../src/scenario/rig/temp-dir.js';
 import { makeTestPki, type TestPki } from '../helpers/test-pki.js';
 
 const io = realIoOrSkip(['mosquitto', 'mosquitto_passwd', 'openssl']);

@@ -9,9 +9,9 @@ import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
 import { loadSimulators } from '../../simulators/load.js';
 import { silentLogger } from '../../src/log.js';
 import { validateMessage } from '../../src/domain/messages.js';
-import { freePort } from '../../src/harness/free-port.js';
-import { recordMqtt } from '../../src/harness/mqtt-recorder.js';
-import { cleanupTempDirs, makeTempDir } from '../../src/harness/temp-dir.js';
+import { freePort } from '../../src/scenario/rig/free-port.js';
+import { recordMqtt } from '../../src/scenario/rig/mqtt-recorder.js';
+import { cleanupTempDirs, makeTempDir } from '../../src/scenario/rig/temp-dir.js';
 
 afterAll(cleanupTempDirs);
 

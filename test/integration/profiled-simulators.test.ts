@@ -15,8 +15,8 @@ import { silentLogger } from '../../src/log.js';
 import { GatewayStore } from '../../src/persistence/gateway-store.js';
 import { replayTable } from '../../src/replay/replay-journal.js';
 import type { Envelope } from '../../src/table/types.js';
-import { freePort } from '../../src/harness/free-port.js';
-import { makeTempDir, removeTempDir } from '../../src/harness/temp-dir.js';
+import { freePort } from '../../src/scenario/rig/free-port.js';
+import { makeTempDir, removeTempDir } from '../../src/scenario/rig/temp-dir.js';
 
 const sim = (faults: Record<string, number> = {}, extra: Record<string, unknown> = {}) => ({ type: 'simulator', seed: 11, cardIntervalMs: 0, roundIntervalMs: 0, faults, ...extra });
 

@@ -12,8 +12,8 @@ import { silentLogger } from '../../src/log.js';
 import { GatewayStore } from '../../src/persistence/gateway-store.js';
 import { replayTable } from '../../src/replay/replay-journal.js';
 import type { Envelope } from '../../src/table/types.js';
-import { freePort } from '../../src/harness/free-port.js';
-import { makeTempDir } from '../../src/harness/temp-dir.js';
+import { freePort } from '../../src/scenario/rig/free-port.js';
+import { makeTempDir } from '../../src/scenario/rig/temp-dir.js';
 
 describe('REPEAT with a lossy simulated shoe', () => {
   it('repairs every gap: no held round, every result complete, replay byte for byte', async () => {

@@ -12,8 +12,8 @@ import { loadSimulators } from '../../simulators/load.js';
 import { silentLogger } from '../../src/log.js';
 import { GatewayStore } from '../../src/persistence/gateway-store.js';
 import { replayTable } from '../../src/replay/replay-journal.js';
-import { freePort } from '../../src/harness/free-port.js';
-import { makeTempDir } from '../../src/harness/temp-dir.js';
+import { freePort } from '../../src/scenario/rig/free-port.js';
+import { makeTempDir } from '../../src/scenario/rig/temp-dir.js';
 
 describe('replay of every demo table', () => {
   it('reproduces every published message byte for byte', async () => {

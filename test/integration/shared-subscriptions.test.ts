@@ -9,9 +9,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
 import { loadSimulators } from '../../simulators/load.js';
 import { silentLogger } from '../../src/log.js';
-import { startMosquitto } from '../../src/harness/mosquitto.js';
+import { startMosquitto } from '../../src/scenario/rig/mosquitto.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
-import { makeTempDir } from '../../src/harness/temp-dir.js';
+import { makeTempDir } from '../../src/scenario/rig/temp-dir.js';
 import { resultsOf, subscriber, until } from '../helpers/floor.js';
 
 const io = realIoOrSkip('mosquitto');

@@ -16,11 +16,11 @@ import { loadSimulators } from '../../simulators/load.js';
 import { cardGame } from '../../src/games/registry.js';
 import { silentLogger } from '../../src/log.js';
 import { CHROMIUM, haveChromium, openHeadlessPage, type HeadlessPage } from '../helpers/chromium.js';
-import { freePort } from '../../src/harness/free-port.js';
-import { createPtyPair, type PtyPair } from '../../src/harness/pty-pair.js';
-import { hasCommand } from '../../src/harness/commands.js';
+import { freePort } from '../../src/scenario/rig/free-port.js';
+import { createPtyPair, type PtyPair } from '../../src/scenario/rig/pty-pair.js';
+import { hasCommand } from '../../src/scenario/rig/commands.js';
 import { requireRealIo } from '../helpers/real-io.js';
-import { cleanupTempDirs, makeTempDir } from '../../src/harness/temp-dir.js';
+import { cleanupTempDirs, makeTempDir } from '../../src/scenario/rig/temp-dir.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 if (!haveChromium) {

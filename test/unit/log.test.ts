@@ -7,8 +7,8 @@ import { validateConfig } from '../../src/config/load-config.js';
 import { startGateway } from '../../src/gateway/gateway.js';
 import { loadSimulators } from '../../simulators/load.js';
 import { createLogger, registerSecret } from '../../src/log.js';
-import { freePort } from '../../src/harness/free-port.js';
-import { cleanupTempDirs, makeTempDir } from '../../src/harness/temp-dir.js';
+import { freePort } from '../../src/scenario/rig/free-port.js';
+import { cleanupTempDirs, makeTempDir } from '../../src/scenario/rig/temp-dir.js';
 
 afterAll(cleanupTempDirs);
 

@@ -11,10 +11,10 @@
 import { validateConfig } from '../../../src/config/load-config.js';
 import { startGateway } from '../../../src/gateway/gateway.js';
 import { loadSimulators } from '../../../simulators/load.js';
-import { startMosquitto } from '../../../src/harness/mosquitto.js';
-import { recordMqtt } from '../../../src/harness/mqtt-recorder.js';
-import { createPtyPair } from '../../../src/harness/pty-pair.js';
-import { makeTempDir, removeTempDir } from '../../../src/harness/temp-dir.js';
+import { startMosquitto } from '../../../src/scenario/rig/mosquitto.js';
+import { recordMqtt } from '../../../src/scenario/rig/mqtt-recorder.js';
+import { createPtyPair } from '../../../src/scenario/rig/pty-pair.js';
+import { makeTempDir, removeTempDir } from '../../../src/scenario/rig/temp-dir.js';
 import { createLogger } from '../../../src/log.js';
 import { prng } from '../prng.js';
 import type { ChaosSection } from '../section.js';
