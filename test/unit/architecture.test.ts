@@ -5,7 +5,7 @@
  * the gateway takes the simulators from its caller and imports nothing from simulators/.
  * A layer violation fails here, in CI, rather than in review (docs/ARCHITECTURE.md, Layers).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -132,5 +132,20 @@ describe('layers', () => {
     for (const file of [...MACHINE_MAY_IMPORT, ...MACHINE_MAY_IMPORT_TYPES_OF, ...Object.keys(NODE_MODULES_BY_FILE)]) {
       expect(() => readFileSync(join(repoRoot, file)), file).not.toThrow();
     }
+  });
+});
+
+describe('docs/ARCHITECTURE.md', () => {
+  const text = readFileSync(join(repoRoot, 'docs/ARCHITECTURE.md'), 'utf8');
+  const paths = [...new Set([...text.matchAll(/`((?:src|drivers|simulators|test|bench)\/[^`\s]*)`/g)].map((m) => m[1]))];
+
+  it('names the paths it describes', () => {
+    expect(paths.length).toBeGreaterThan(20);
+    expect(paths).toContain('src/gateway/device-drivers.ts');
+  });
+
+  it('every backticked path it names exists in the repo', () => {
+    const missing = paths.filter((p) => !existsSync(join(repoRoot, p)));
+    expect(missing).toEqual([]);
   });
 });
