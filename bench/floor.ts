@@ -14,9 +14,9 @@
  */
 import { parseArgs } from 'node:util';
 import { startGatewayProc, type GatewayProc } from './lib/gateway-proc.js';
-import { startMosquitto } from '../src/harness/mosquitto.js';
-import { startNatsCluster } from '../src/harness/nats-cluster.js';
-import { makeTempDir } from '../src/harness/temp-dir.js';
+import { startMosquitto } from '../src/scenario/rig/mosquitto.js';
+import { startNatsCluster } from '../src/scenario/rig/nats-cluster.js';
+import { makeTempDir } from '../src/scenario/rig/temp-dir.js';
 import mqtt from 'mqtt';
 
 const { values: a } = parseArgs({ options: { floor: { type: 'boolean' }, processes: { type: 'string', default: '4' }, tables: { type: 'string', default: '10' }, 'card-ms': { type: 'string', default: '100' }, seconds: { type: 'string', default: '15' } }, strict: false });

@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { validateConfig } from '../src/config/load-config.js';
 import { startGateway } from '../src/gateway/gateway.js';
+import { loadSimulators } from '../simulators/load.js';
 import { latencyProbe } from '../src/metrics/latency-probe.js';
 import { silentLogger } from '../src/log.js';
 
@@ -23,7 +24,7 @@ async function main(): Promise<void> {
   if (!file || !process.send) throw new Error('usage: forked with an IPC channel: gateway-child.ts <config.json>');
   const t0 = performance.now();
   const cfg = validateConfig(JSON.parse(readFileSync(file, 'utf8')), file);
-  const gw = await startGateway(cfg, { logger: silentLogger });
+  const gw = await startGateway(cfg, { simulators: loadSimulators, logger: silentLogger });
   const elu0 = performance.eventLoopUtilization();
   process.send({ type: 'ready', startMs: performance.now() - t0 });
   process.on('message', (m: Msg) => {

@@ -25,7 +25,7 @@ import { MemoryTransport } from '../drivers/transports/memory-transport.js';
 import type { Transport } from '../drivers/transports/transport.js';
 import type { DeviceConfig, SimulatorTransportConfig, TableConfig } from '../src/config/schema.js';
 import { randomSeed, seededRng } from '../src/domain/rng.js';
-import type { Logger } from '../src/log.js';
+import type { SimulatedDevicesContext, SimulatedDevicesSetup } from '../src/gateway/simulators.js';
 import type { TableSettings } from '../src/table/types.js';
 import { VirtualBallReader } from './devices/ball-reader-device.js';
 import { VirtualBarcodeScanner } from './devices/barcode-scanner-device.js';
@@ -43,27 +43,9 @@ import { VirtualTable } from './virtual-table.js';
 
 export type { VirtualDevice } from './virtual-runner.js';
 
-export interface VirtualDevicesContext {
-  table: TableConfig;
-  settings: TableSettings;
-  /** every device's transport by device id (simulator devices have MemoryTransports) */
-  transports: ReadonlyMap<string, Transport>;
-  /** as fast as possible instead of real time */
-  fast?: boolean;
-  /** card tables: shoes to deal; dice / keno tables then stop after 10 x shoes rounds (default: forever) */
-  shoes?: number;
-  /** creates the table's virtual engine (asked only for `betting: engine` tables) */
-  engine?: () => EngineRequest;
-  log?: Logger;
-}
-
-export interface VirtualDevicesSetup {
-  devices: VirtualDevice[];
-  /** generated deck registries of simulated RFID shoes that have no `deckRegistry` file, by device id */
-  registries: Map<string, DeckRegistry>;
-  /** one line per simulated device, for the log */
-  descriptions: Map<string, string>;
-}
+/** what the gateway hands over and takes back (src/gateway/simulators.ts) */
+export type VirtualDevicesContext = SimulatedDevicesContext;
+export type VirtualDevicesSetup = SimulatedDevicesSetup;
 
 type SimDevice = DeviceConfig & { transport: SimulatorTransportConfig };
 

@@ -5,9 +5,10 @@
  */
 import type { Socket } from 'node:net';
 import mqtt, { type MqttClient } from 'mqtt';
+import type { SimulatedEngine } from '../src/gateway/simulators.js';
 import type { Logger } from '../src/log.js';
 
-export class VirtualEngine {
+export class VirtualEngine implements SimulatedEngine {
   private client: MqttClient | null = null;
   private n = 0;
   private readonly waiting = new Map<string, (payload: Record<string, unknown>) => void>();

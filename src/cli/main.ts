@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { configFileProblems, describeConfig, maskUrl } from '../config/check-config.js';
 import { ConfigError, loadConfigFile } from '../config/load-config.js';
 import { startGateway } from '../gateway/gateway.js';
+import { loadSimulators } from '../../simulators/load.js';
 import { createLogger, filterTables } from '../log.js';
 import { gatewayVersion } from '../paths.js';
 import { startSystemdWatchdog } from '../systemd/watchdog.js';
@@ -100,7 +101,7 @@ async function cmdStart(argv: string[]): Promise<number> {
   const logger = shown ? filterTables(base, shown) : base;
   logger.info(`tablegw ${gatewayVersion()} starting with ${file}: ${cfg.tables.length} table(s)${shown ? `; showing ${[...shown].join(', ')}` : ''}`);
   const gw = await startGateway(cfg, {
-    logger, fast: values.fast, simulatorShoes: values.shoes ? Number(values.shoes) : undefined, summaryIntervalMs: summaryEvery * 1000,
+    logger, simulators: loadSimulators, fast: values.fast, simulatorShoes: values.shoes ? Number(values.shoes) : undefined, summaryIntervalMs: summaryEvery * 1000,
   });
   logger.info(`gateway ${gw.info.gatewayId}: tables on ${cfg.mqtt.topicPrefix}/<table>/#, info on ${cfg.mqtt.topicPrefix}/gateway/${gw.info.gatewayId}/info (broker ${gw.brokerUrl}); Ctrl-C stops`);
   const watchdog = startSystemdWatchdog(logger); // only under systemd with WatchdogSec= (deploy/tablegw.service)

@@ -12,6 +12,7 @@ import mqtt from 'mqtt';
 import { parse as parseYaml } from 'yaml';
 import { validateConfig } from '../config/load-config.js';
 import { startGateway, type Gateway } from '../gateway/gateway.js';
+import { loadSimulators } from '../../simulators/load.js';
 import { silentLogger } from '../log.js';
 import { startEmbeddedBroker } from '../mqtt/embedded-broker.js';
 
@@ -72,7 +73,7 @@ export async function captureSimulatorMessages(o: CaptureOptions = {}): Promise<
       captured.push({ table: t, topic, rel: rest.join('/'), retain: packet.retain, payload: JSON.parse(buf.toString('utf8')) });
     });
     await client.subscribeAsync(`${prefix}#`, { qos: 1 });
-    gw = await startGateway(cfg, { logger: silentLogger, fast: true, simulatorShoes: o.shoes ?? 1 });
+    gw = await startGateway(cfg, { simulators: loadSimulators, logger: silentLogger, fast: true, simulatorShoes: o.shoes ?? 1 });
     const running = gw;
     // requests once the table's link is up and subscribed to them
     for (let i = 0; i < 200 && !captured.some((m) => m.rel === 'status' && m.payload.state === 'online'); i++) await new Promise((r) => setTimeout(r, 25));

@@ -5,8 +5,6 @@
  */
 import { join, resolve } from 'node:path';
 import { createDriver, createTransport } from './device-drivers.js';
-import type { VirtualEngine } from '../../simulators/virtual-engine.js';
-import type { VirtualDevice, VirtualDevicesSetup } from '../../simulators/index.js';
 import { brokerUrls, type GatewayConfig } from '../config/schema.js';
 import { registerSecret, registerSecretFile, type Logger } from '../log.js';
 import { Observability } from '../metrics/observability.js';
@@ -18,6 +16,7 @@ import { checkJournal } from '../persistence/journal-integrity.js';
 import { loadGatewaySecurity } from '../security/gateway-security.js';
 import { tableSettings } from '../table/table-settings.js';
 import { watchDevices, type DeviceWatch } from './device-watch.js';
+import type { LoadSimulators, SimulatedDevice, SimulatedDevicesSetup, SimulatedEngine } from './simulators.js';
 import { ActivitySummary } from './summary.js';
 import { TableRuntime } from './table-runtime.js';
 
@@ -29,12 +28,17 @@ export interface GatewayOptions {
   simulatorShoes?: number;
   /** the summary line's interval (rounds and faults per table; default 60 s, 0 = none) */
   summaryIntervalMs?: number;
+  /**
+   * loads the virtual devices behind `transport: { type: simulator }` (simulators/load.ts); called
+   * only when a table has one, and required then
+   */
+  simulators?: LoadSimulators;
 }
 
 export interface Gateway {
   brokerUrl: string;
   tables: TableRuntime[];
-  simulators: VirtualDevice[];
+  simulators: SimulatedDevice[];
   /** metrics, status page, health (docs/OPERATIONS.md) */
   observability: Observability;
   /** what the retained `<prefix>/gateway/<gatewayId>/info` carries (also `/api/info`) */
@@ -44,6 +48,8 @@ export interface Gateway {
 
 export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Promise<Gateway> {
   const log = opts.logger;
+  const simulated = cfg.tables.some((t) => t.devices.some((d) => d.transport.type === 'simulator'));
+  if (simulated && !opts.simulators) throw new Error('a table has a `transport: { type: simulator }` device, but no simulators were given to the gateway');
   // credentials, signing key, allow-list: read and checked before anything starts (docs/SECURITY.md)
   // a missing, empty, corrupted or truncated journal is refused before anything starts (journal-integrity.ts)
   checkJournal(resolve(cfg.dataDir));
@@ -63,8 +69,8 @@ export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Pr
   const dataDir = resolve(cfg.dataDir);
   const tables: TableRuntime[] = [];
   const links: TableLink[] = [];
-  const simulators: VirtualDevice[] = [];
-  const engines: VirtualEngine[] = [];
+  const simulators: SimulatedDevice[] = [];
+  const engines: SimulatedEngine[] = [];
   registerSecret(cfg.mqtt.password);
   registerSecretFile(cfg.mqtt.passwordFile);
   const gatewayId = resolveGatewayId(cfg);
@@ -99,17 +105,14 @@ export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Pr
   pruneTimer.unref();
   store.prune(Date.now());
 
-  const simulated = cfg.tables.some((t) => t.devices.some((d) => d.transport.type === 'simulator'));
-  const sim = simulated
-    ? { ...(await import('../../simulators/index.js')), VirtualEngine: (await import('../../simulators/virtual-engine.js')).VirtualEngine }
-    : null;
+  const sim = simulated && opts.simulators ? await opts.simulators() : null;
   for (const t of cfg.tables) {
     const tlog = log.child({ table: t.id });
     const settings = tableSettings(t);
     const link = new TableLink({ ...linkBase, tableId: t.id, gameId: t.game, logger: tlog });
-    // transports first: simulated devices are wired to theirs (simulators/index.ts), then the drivers
+    // transports first: simulated devices are wired to theirs (simulators/index.ts, via opts.simulators), then the drivers
     const transports = new Map(t.devices.map((d) => [d.id, security.transport(d, createTransport, (alert) => runtime.apply(alert))] as const));
-    const virtual: VirtualDevicesSetup = sim && t.devices.some((d) => d.transport.type === 'simulator')
+    const virtual: SimulatedDevicesSetup = sim && t.devices.some((d) => d.transport.type === 'simulator')
       ? sim.createVirtualDevices({
         table: t, settings, transports, fast: opts.fast, shoes: opts.simulatorShoes, log: tlog,
         engine: () => {

@@ -12,12 +12,13 @@ import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { validateConfig } from '../config/load-config.js';
 import { startGateway, type Gateway } from '../gateway/gateway.js';
-import { hasCommand } from '../harness/commands.js';
-import { freePort } from '../harness/free-port.js';
-import { startMosquitto, type MosquittoBroker } from '../harness/mosquitto.js';
-import { recordMqtt, type MqttRecorder, type RecordedMessage } from '../harness/mqtt-recorder.js';
-import { createPtyPair, type PtyPair } from '../harness/pty-pair.js';
-import { makeTempDir, removeTempDir } from '../harness/temp-dir.js';
+import { loadSimulators } from '../../simulators/load.js';
+import { hasCommand } from './rig/commands.js';
+import { freePort } from './rig/free-port.js';
+import { startMosquitto, type MosquittoBroker } from './rig/mosquitto.js';
+import { recordMqtt, type MqttRecorder, type RecordedMessage } from './rig/mqtt-recorder.js';
+import { createPtyPair, type PtyPair } from './rig/pty-pair.js';
+import { makeTempDir, removeTempDir } from './rig/temp-dir.js';
 import { silentLogger, type Logger } from '../log.js';
 import { startEmbeddedBroker, type EmbeddedBroker } from '../mqtt/embedded-broker.js';
 import { scenarioSchema, type Scenario, type ScenarioStep } from './scenario-schema.js';
@@ -124,7 +125,7 @@ class ScenarioRun {
     }
     const cfg = validateConfig({ mqtt: { url: brokerUrl }, dataDir: join(this.dir, 'data'), tables: [table] }, `scenario ${this.sc.name}`);
     this.rec = await recordMqtt(brokerUrl, `casino/${this.tableId}/#`);
-    this.gw = await startGateway(cfg, { logger });
+    this.gw = await startGateway(cfg, { simulators: loadSimulators, logger });
     for (const id of this.ptys.keys()) {
       await this.rec.waitFor((m) => m.topic === this.topic(`devices/${id}`) && m.payload?.state === 'connected', 10_000);
     }

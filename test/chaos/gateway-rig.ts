@@ -7,9 +7,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
-import { startMosquitto, type MosquittoBroker } from '../../src/harness/mosquitto.js';
-import { createPtyPair, type PtyPair } from '../../src/harness/pty-pair.js';
-import { makeTempDir } from '../../src/harness/temp-dir.js';
+import { startMosquitto, type MosquittoBroker } from '../../src/scenario/rig/mosquitto.js';
+import { createPtyPair, type PtyPair } from '../../src/scenario/rig/pty-pair.js';
+import { makeTempDir } from '../../src/scenario/rig/temp-dir.js';
 import { referenceLine } from '../helpers/reference-shoe.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');

@@ -7,13 +7,14 @@ import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateConfig } from '../../src/config/load-config.js';
 import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
+import { loadSimulators } from '../../simulators/load.js';
 import { silentLogger } from '../../src/log.js';
-import { startMosquitto, type MosquittoBroker } from '../../src/harness/mosquitto.js';
-import { recordMqtt, type MqttRecorder, type RecordedMessage } from '../../src/harness/mqtt-recorder.js';
-import { createPtyPair, type PtyPair } from '../../src/harness/pty-pair.js';
+import { startMosquitto, type MosquittoBroker } from '../../src/scenario/rig/mosquitto.js';
+import { recordMqtt, type MqttRecorder, type RecordedMessage } from '../../src/scenario/rig/mqtt-recorder.js';
+import { createPtyPair, type PtyPair } from '../../src/scenario/rig/pty-pair.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
 import { ReferenceShoe, referenceLine } from '../helpers/reference-shoe.js';
-import { makeTempDir, removeTempDir } from '../../src/harness/temp-dir.js';
+import { makeTempDir, removeTempDir } from '../../src/scenario/rig/temp-dir.js';
 
 const io = realIoOrSkip(['socat', 'mosquitto']);
 
@@ -46,7 +47,7 @@ describe.skipIf(!io.available)('baccarat table over a real serial line and a rea
         { id: 'bac-eng', game: 'baccarat', betting: 'engine', devices: [{ id: 'shoe-2', kind: 'card-shoe', staleAfterMs: 60000, transport: { type: 'serial', path: ptyEngine.gatewayPath } }] },
       ],
     });
-    gw = await startGateway(cfg, { logger: silentLogger });
+    gw = await startGateway(cfg, { simulators: loadSimulators, logger: silentLogger });
     shoe = new ReferenceShoe(pty);
     engineShoe = new ReferenceShoe(ptyEngine);
     await rec.waitFor((m) => onTopic('devices/shoe-1')(m) && m.payload.state === 'connected');

@@ -8,9 +8,10 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
-import { startMosquitto, type MosquittoBroker } from '../../src/harness/mosquitto.js';
+import { loadSimulators } from '../../simulators/load.js';
+import { startMosquitto, type MosquittoBroker } from '../../src/scenario/rig/mosquitto.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
-import { makeTempDir } from '../../src/harness/temp-dir.js';
+import { makeTempDir } from '../../src/scenario/rig/temp-dir.js';
 import { capturingLogger, checkSeq, floorConfig, resultsOf, subscriber, until, type Subscriber } from '../helpers/floor.js';
 
 const io = realIoOrSkip('mosquitto');
@@ -32,7 +33,7 @@ describe.skipIf(!io.available)('broker failover between two Mosquittos (mqtt.url
     const sb = await subscriber(b.url, 'fo-sub-b');
     cleanup.push(() => sa.close(), () => sb.close());
     const { log, lines } = capturingLogger();
-    const gw: Gateway = await startGateway(floorConfig({ url: [a.url, b.url], dataDir: await makeTempDir('teg-fo-data-'), tables: [T], cardIntervalMs: 20, decks: 6 }), { logger: log, simulatorShoes: 1 });
+    const gw: Gateway = await startGateway(floorConfig({ url: [a.url, b.url], dataDir: await makeTempDir('teg-fo-data-'), tables: [T], cardIntervalMs: 20, decks: 6 }), { simulators: loadSimulators, logger: log, simulatorShoes: 1 });
     cleanup.push(() => gw.stop());
 
     await until(() => resultsOf(sa.got, T).length >= 3, 20_000, 'three results on the first broker');

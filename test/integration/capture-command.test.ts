@@ -9,9 +9,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { parseCapture } from '../../src/tools/capture-file.js';
-import { createPtyPair, type PtyPair } from '../../src/harness/pty-pair.js';
+import { createPtyPair, type PtyPair } from '../../src/scenario/rig/pty-pair.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
-import { cleanupTempDirs, makeTempDir } from '../../src/harness/temp-dir.js';
+import { cleanupTempDirs, makeTempDir } from '../../src/scenario/rig/temp-dir.js';
 
 afterAll(cleanupTempDirs);
 

@@ -11,13 +11,14 @@ import { validateConfig } from '../../src/config/load-config.js';
 import { kenoOutcome } from '../../src/games/evaluators/keno.js';
 import { sicBoOutcome } from '../../src/games/evaluators/sic-bo.js';
 import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
+import { loadSimulators } from '../../simulators/load.js';
 import { silentLogger } from '../../src/log.js';
-import { startMosquitto, type MosquittoBroker } from '../../src/harness/mosquitto.js';
-import { recordMqtt, type MqttRecorder, type RecordedMessage } from '../../src/harness/mqtt-recorder.js';
-import { createPtyPair, type PtyPair } from '../../src/harness/pty-pair.js';
+import { startMosquitto, type MosquittoBroker } from '../../src/scenario/rig/mosquitto.js';
+import { recordMqtt, type MqttRecorder, type RecordedMessage } from '../../src/scenario/rig/mqtt-recorder.js';
+import { createPtyPair, type PtyPair } from '../../src/scenario/rig/pty-pair.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
 import { ReferenceShoe } from '../helpers/reference-shoe.js';
-import { makeTempDir, removeTempDir } from '../../src/harness/temp-dir.js';
+import { makeTempDir, removeTempDir } from '../../src/scenario/rig/temp-dir.js';
 
 const io = realIoOrSkip(['socat', 'mosquitto']);
 
@@ -61,7 +62,7 @@ describe.skipIf(!io.available)('sic bo, keno, RFID shoe and shuffler over real s
         ] },
       ],
     });
-    gw = await startGateway(cfg, { logger: silentLogger });
+    gw = await startGateway(cfg, { simulators: loadSimulators, logger: silentLogger });
     dice = new ReferenceShoe(diceLine, 'DICE');
     balls = new ReferenceShoe(ballLine, 'BALL');
     rfid = new ReferenceShoe(rfidLine, 'RFID');

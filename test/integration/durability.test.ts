@@ -10,14 +10,15 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
 import { validateConfig } from '../../src/config/load-config.js';
 import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
+import { loadSimulators } from '../../simulators/load.js';
 import { silentLogger } from '../../src/log.js';
 import { GatewayStore } from '../../src/persistence/gateway-store.js';
 import { replayTable } from '../../src/replay/replay-journal.js';
-import { startMosquitto, type MosquittoBroker } from '../../src/harness/mosquitto.js';
-import { createPtyPair, type PtyPair } from '../../src/harness/pty-pair.js';
+import { startMosquitto, type MosquittoBroker } from '../../src/scenario/rig/mosquitto.js';
+import { createPtyPair, type PtyPair } from '../../src/scenario/rig/pty-pair.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
 import { ReferenceShoe } from '../helpers/reference-shoe.js';
-import { makeTempDir } from '../../src/harness/temp-dir.js';
+import { makeTempDir } from '../../src/scenario/rig/temp-dir.js';
 
 const io = realIoOrSkip(['socat', 'mosquitto']);
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -102,7 +103,7 @@ describe.skipIf(!io.available)('durable delivery and crash recovery', () => {
     const gw: Gateway = await startGateway(validateConfig({
       mqtt: { url: broker.url }, dataDir, journal,
       tables: [{ id: tableId, game: 'baccarat', devices: [{ id: 'shoe-1', kind: 'card-shoe', staleAfterMs: 60000, transport: { type: 'serial', path: pty.gatewayPath } }] }],
-    }), { logger: silentLogger });
+    }), { simulators: loadSimulators, logger: silentLogger });
     cleanups.push(() => gw.stop());
     await sub.waitFor((m) => m.topic === `casino/${tableId}/devices/shoe-1` && m.payload.state === 'connected');
     return { broker, pty, sub, gw };

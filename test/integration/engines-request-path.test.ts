@@ -6,11 +6,12 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
+import { loadSimulators } from '../../simulators/load.js';
 import { silentLogger } from '../../src/log.js';
 import { floorConfig, subscriber, until, type Subscriber } from '../helpers/floor.js';
-import { startMosquitto } from '../../src/harness/mosquitto.js';
+import { startMosquitto } from '../../src/scenario/rig/mosquitto.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
-import { makeTempDir } from '../../src/harness/temp-dir.js';
+import { makeTempDir } from '../../src/scenario/rig/temp-dir.js';
 
 const io = realIoOrSkip('mosquitto');
 const T = 'er-01';
@@ -29,7 +30,7 @@ describe.skipIf(!io.available)('several engines on one request path (Mosquitto, 
     cleanup.push(() => broker.stop());
     const cfg = floorConfig({ url: broker.url, dataDir: await makeTempDir('teg-er-data-'), tables: [T], protocolVersion: 5 });
     cfg.requests.responseTopicPrefixes = ['engines/'];
-    const gw: Gateway = await startGateway(cfg, { logger: silentLogger, simulatorShoes: 1 });
+    const gw: Gateway = await startGateway(cfg, { simulators: loadSimulators, logger: silentLogger, simulatorShoes: 1 });
     cleanup.push(() => gw.stop());
     const engines: Subscriber[] = [];
     for (const id of ENGINES) {

@@ -13,11 +13,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { validateConfig } from '../../src/config/load-config.js';
 import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
+import { loadSimulators } from '../../simulators/load.js';
 import { silentLogger } from '../../src/log.js';
 import { CHROMIUM, haveChromium, openHeadlessPage, type HeadlessPage } from '../helpers/chromium.js';
-import { freePort } from '../../src/harness/free-port.js';
+import { freePort } from '../../src/scenario/rig/free-port.js';
 import { requireRealIo } from '../helpers/real-io.js';
-import { cleanupTempDirs, makeTempDir } from '../../src/harness/temp-dir.js';
+import { cleanupTempDirs, makeTempDir } from '../../src/scenario/rig/temp-dir.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 if (!haveChromium) {
@@ -49,7 +50,7 @@ describe.skipIf(!haveChromium)('the floor view with 10 tables in headless Chromi
       dataDir: await makeTempDir('teg-floor-'),
       tables: demo.tables,
     });
-    gw = await startGateway(cfg, { logger: silentLogger, summaryIntervalMs: 0 });
+    gw = await startGateway(cfg, { simulators: loadSimulators, logger: silentLogger, summaryIntervalMs: 0 });
     chrome = await openHeadlessPage(`${gw.observability.httpUrl}/`, { width: 1920, height: 1080 });
     page = chrome.page;
   }, 60_000);

@@ -10,11 +10,11 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { freePort } from '../../src/harness/free-port.js';
-import { startMosquitto } from '../../src/harness/mosquitto.js';
-import { recordMqtt, type RecordedMessage } from '../../src/harness/mqtt-recorder.js';
+import { freePort } from '../../src/scenario/rig/free-port.js';
+import { startMosquitto } from '../../src/scenario/rig/mosquitto.js';
+import { recordMqtt, type RecordedMessage } from '../../src/scenario/rig/mqtt-recorder.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
-import { cleanupTempDirs, makeTempDir } from '../../src/harness/temp-dir.js';
+import { cleanupTempDirs, makeTempDir } from '../../src/scenario/rig/temp-dir.js';
 
 afterAll(cleanupTempDirs);
 

@@ -9,9 +9,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateConfig } from '../../src/config/load-config.js';
 import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
-import { startMosquitto, type MosquittoBroker } from '../../src/harness/mosquitto.js';
-import { recordMqtt, type MqttRecorder, type RecordedMessage } from '../../src/harness/mqtt-recorder.js';
-import { makeTempDir, removeTempDir } from '../../src/harness/temp-dir.js';
+import { loadSimulators } from '../../simulators/load.js';
+import { startMosquitto, type MosquittoBroker } from '../../src/scenario/rig/mosquitto.js';
+import { recordMqtt, type MqttRecorder, type RecordedMessage } from '../../src/scenario/rig/mqtt-recorder.js';
+import { makeTempDir, removeTempDir } from '../../src/scenario/rig/temp-dir.js';
 import { silentLogger } from '../../src/log.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
 
@@ -38,7 +39,7 @@ describe.skipIf(!io.available)('simulated HID-profile devices through the gatewa
       ],
     });
     expect(cfg.tables[0].devices[0].role).toBe('dealer');
-    gw = await startGateway(cfg, { logger: silentLogger, fast: true });
+    gw = await startGateway(cfg, { simulators: loadSimulators, logger: silentLogger, fast: true });
   });
 
   afterAll(async () => {

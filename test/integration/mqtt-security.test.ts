@@ -14,13 +14,14 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateConfig } from '../../src/config/load-config.js';
 import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
+import { loadSimulators } from '../../simulators/load.js';
 import { createLogger, type Logger } from '../../src/log.js';
 import { TableLink } from '../../src/mqtt/table-link.js';
 import { verifyEnvelope } from '../../src/security/signing.js';
-import { startMosquitto, type MosquittoBroker } from '../../src/harness/mosquitto.js';
-import { commandPath } from '../../src/harness/commands.js';
+import { startMosquitto, type MosquittoBroker } from '../../src/scenario/rig/mosquitto.js';
+import { commandPath } from '../../src/scenario/rig/commands.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
-import { makeTempDir, removeTempDir } from '../../src/harness/temp-dir.js';
+import { makeTempDir, removeTempDir } from '../../src/scenario/rig/temp-dir.js';
 import { makeTestPki, type TestPki } from '../helpers/test-pki.js';
 
 const io = realIoOrSkip(['mosquitto', 'mosquitto_passwd', 'openssl']);
@@ -133,7 +134,7 @@ describe.skipIf(!io.available)('MQTT over TLS with client certificates, password
     const { log, lines } = capturingLogger();
     let gw: Gateway | null = null;
     try {
-      gw = await startGateway(cfg, { logger: log, fast: true, simulatorShoes: 1 });
+      gw = await startGateway(cfg, { simulators: loadSimulators, logger: log, fast: true, simulatorShoes: 1 });
       await until(() => engine.messages.filter((m) => m.topic.endsWith('/result')).length >= 3, 30_000, 'three results at the engine');
       const results = engine.messages.filter((m) => m.topic === `casino/${TABLE}/result`);
       for (const r of results) {
@@ -203,10 +204,10 @@ describe.skipIf(!io.available)('MQTT over TLS with client certificates, password
     const tables = [{ id: TABLE, game: 'baccarat', devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'simulator' } }] }];
     const { log } = capturingLogger();
     const missingCa = validateConfig({ mqtt: { ...base, ca: join(dir, 'no-such-ca.crt'), passwordEnv: 'TEG_TLS_TEST_PW' }, http: { enabled: false }, tables });
-    await expect(startGateway(missingCa, { logger: log })).rejects.toThrow(/^mqtt\.passwordEnv: the environment variable TEG_TLS_TEST_PW is not set/);
+    await expect(startGateway(missingCa, { simulators: loadSimulators, logger: log })).rejects.toThrow(/^mqtt\.passwordEnv: the environment variable TEG_TLS_TEST_PW is not set/);
     process.env.TEG_TLS_TEST_PW = GW_PASSWORD;
     try {
-      await expect(startGateway(missingCa, { logger: log })).rejects.toThrow(/^mqtt\.ca: cannot read ".*no-such-ca\.crt": no such file$/);
+      await expect(startGateway(missingCa, { simulators: loadSimulators, logger: log })).rejects.toThrow(/^mqtt\.ca: cannot read ".*no-such-ca\.crt": no such file$/);
     } finally {
       delete process.env.TEG_TLS_TEST_PW;
     }

@@ -8,9 +8,10 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
-import { startNatsCluster, type NatsCluster } from '../../src/harness/nats-cluster.js';
+import { loadSimulators } from '../../simulators/load.js';
+import { startNatsCluster, type NatsCluster } from '../../src/scenario/rig/nats-cluster.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
-import { makeTempDir } from '../../src/harness/temp-dir.js';
+import { makeTempDir } from '../../src/scenario/rig/temp-dir.js';
 import { capturingLogger, checkSeq, floorConfig, resultsOf, subscriber, until } from '../helpers/floor.js';
 
 const io = realIoOrSkip('nats-server');
@@ -30,7 +31,7 @@ describe.skipIf(!io.available)('a 3-node NATS cluster as the broker tier (real n
     const sub = await subscriber(n3.mqttUrl, 'nc-engine', 'casino/#');
     cleanup.push(() => sub.close());
     const { log, lines } = capturingLogger();
-    const gw: Gateway = await startGateway(floorConfig({ url: cluster.mqttUrls, dataDir: await makeTempDir('teg-nc-data-'), tables: [T], cardIntervalMs: 30, decks: 6 }), { logger: log, simulatorShoes: 1 });
+    const gw: Gateway = await startGateway(floorConfig({ url: cluster.mqttUrls, dataDir: await makeTempDir('teg-nc-data-'), tables: [T], cardIntervalMs: 30, decks: 6 }), { simulators: loadSimulators, logger: log, simulatorShoes: 1 });
     cleanup.push(() => gw.stop());
 
     await until(() => resultsOf(sub.got, T).length >= 3, 30_000, 'three results through the cluster');

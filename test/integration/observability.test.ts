@@ -6,11 +6,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { validateConfig } from '../../src/config/load-config.js';
 import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
+import { loadSimulators } from '../../simulators/load.js';
 import { silentLogger } from '../../src/log.js';
 import { validateMessage } from '../../src/domain/messages.js';
-import { freePort } from '../../src/harness/free-port.js';
-import { recordMqtt } from '../../src/harness/mqtt-recorder.js';
-import { cleanupTempDirs, makeTempDir } from '../../src/harness/temp-dir.js';
+import { freePort } from '../../src/scenario/rig/free-port.js';
+import { recordMqtt } from '../../src/scenario/rig/mqtt-recorder.js';
+import { cleanupTempDirs, makeTempDir } from '../../src/scenario/rig/temp-dir.js';
 
 afterAll(cleanupTempDirs);
 
@@ -45,7 +46,7 @@ describe('a gateway with a simulated baccarat table', () => {
       dataDir,
       tables: [{ id: 'obs-01', game: 'baccarat', decks: 8, devices: [simShoe('obs')] }],
     });
-    gw = await startGateway(cfg, { logger: silentLogger, fast: true, simulatorShoes: 1 });
+    gw = await startGateway(cfg, { simulators: loadSimulators, logger: silentLogger, fast: true, simulatorShoes: 1 });
     const rec = await recordMqtt(gw.brokerUrl, 'casino/obs-01/health');
     base = gw.observability.httpUrl!;
     expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -115,7 +116,7 @@ describe('/readyz when not ready', () => {
       dataDir,
       tables: [{ id: 'obs-02', game: 'baccarat', decks: 8, devices: [{ id: 'shoe-9', kind: 'card-shoe', transport: { type: 'serial', path: '/dev/tablegw-does-not-exist' } }] }],
     });
-    const gw = await startGateway(cfg, { logger: silentLogger });
+    const gw = await startGateway(cfg, { simulators: loadSimulators, logger: silentLogger });
     try {
       const r = await get(`${gw.observability.httpUrl}/readyz`);
       expect(r.status).toBe(503);

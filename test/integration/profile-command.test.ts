@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { chunkLine, headerLine } from '../../src/tools/capture-file.js';
-import { cleanupTempDirs, makeTempDir } from '../../src/harness/temp-dir.js';
+import { cleanupTempDirs, makeTempDir } from '../../src/scenario/rig/temp-dir.js';
 
 afterAll(cleanupTempDirs);
 

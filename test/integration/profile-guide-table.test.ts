@@ -11,13 +11,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { validateConfig } from '../../src/config/load-config.js';
 import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
+import { loadSimulators } from '../../simulators/load.js';
 import { silentLogger } from '../../src/log.js';
 import { readCaptureFile } from '../../src/tools/capture-file.js';
-import { startMosquitto, type MosquittoBroker } from '../../src/harness/mosquitto.js';
-import { recordMqtt, type MqttRecorder } from '../../src/harness/mqtt-recorder.js';
-import { createPtyPair, type PtyPair } from '../../src/harness/pty-pair.js';
+import { startMosquitto, type MosquittoBroker } from '../../src/scenario/rig/mosquitto.js';
+import { recordMqtt, type MqttRecorder } from '../../src/scenario/rig/mqtt-recorder.js';
+import { createPtyPair, type PtyPair } from '../../src/scenario/rig/pty-pair.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
-import { cleanupTempDirs, makeTempDir } from '../../src/harness/temp-dir.js';
+import { cleanupTempDirs, makeTempDir } from '../../src/scenario/rig/temp-dir.js';
 
 const io = realIoOrSkip(['socat', 'mosquitto']);
 const EXAMPLES = join(import.meta.dirname, '..', '..', 'docs', 'examples');
@@ -39,7 +40,7 @@ describe.skipIf(!io.available)('the profile guide\'s table, running', () => {
     raw.http = { enabled: false };
     raw.tables[0].devices[0].profile = join(EXAMPLES, 'acme-shoe.yaml');
     raw.tables[0].devices[0].transport.path = pty.gatewayPath;
-    gw = await startGateway(validateConfig(raw, 'acme-table.yaml'), { logger: silentLogger });
+    gw = await startGateway(validateConfig(raw, 'acme-table.yaml'), { simulators: loadSimulators, logger: silentLogger });
     await rec.waitFor((m) => m.topic === 'casino/bac-07/devices/shoe-1' && m.payload.state === 'connected', 20_000);
   }, 60_000);
 

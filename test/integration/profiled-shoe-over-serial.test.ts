@@ -10,12 +10,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateConfig } from '../../src/config/load-config.js';
 import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
+import { loadSimulators } from '../../simulators/load.js';
 import { silentLogger } from '../../src/log.js';
-import { startMosquitto, type MosquittoBroker } from '../../src/harness/mosquitto.js';
-import { recordMqtt, type MqttRecorder, type RecordedMessage } from '../../src/harness/mqtt-recorder.js';
-import { createPtyPair, type PtyPair } from '../../src/harness/pty-pair.js';
+import { startMosquitto, type MosquittoBroker } from '../../src/scenario/rig/mosquitto.js';
+import { recordMqtt, type MqttRecorder, type RecordedMessage } from '../../src/scenario/rig/mqtt-recorder.js';
+import { createPtyPair, type PtyPair } from '../../src/scenario/rig/pty-pair.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
-import { makeTempDir, removeTempDir } from '../../src/harness/temp-dir.js';
+import { makeTempDir, removeTempDir } from '../../src/scenario/rig/temp-dir.js';
 
 const io = realIoOrSkip(['socat', 'mosquitto']);
 
@@ -50,7 +51,7 @@ describe.skipIf(!io.available)('a card shoe read through the stx-etx-shoe profil
       mqtt: { url: broker.url }, dataDir, http: { enabled: false },
       tables: [{ id: 'prof-01', game: 'baccarat', betting: 'none', devices: [{ id: 'shoe-1', kind: 'card-shoe', profile: 'stx-etx-shoe', transport: { type: 'serial', path: pty.gatewayPath } }] }],
     });
-    gw = await startGateway(cfg, { logger: silentLogger });
+    gw = await startGateway(cfg, { simulators: loadSimulators, logger: silentLogger });
     await rec.waitFor((m) => on('devices/shoe-1')(m) && m.payload.state === 'connected');
     await rec.waitFor((m) => on('status')(m) && m.payload.state === 'online');
   });

@@ -7,12 +7,13 @@
 import { describe, expect, it } from 'vitest';
 import { validateConfig } from '../../src/config/load-config.js';
 import { startGateway } from '../../src/gateway/gateway.js';
+import { loadSimulators } from '../../simulators/load.js';
 import { silentLogger } from '../../src/log.js';
 import { GatewayStore } from '../../src/persistence/gateway-store.js';
 import { replayTable } from '../../src/replay/replay-journal.js';
 import type { Envelope } from '../../src/table/types.js';
-import { freePort } from '../../src/harness/free-port.js';
-import { makeTempDir } from '../../src/harness/temp-dir.js';
+import { freePort } from '../../src/scenario/rig/free-port.js';
+import { makeTempDir } from '../../src/scenario/rig/temp-dir.js';
 
 describe('REPEAT with a lossy simulated shoe', () => {
   it('repairs every gap: no held round, every result complete, replay byte for byte', async () => {
@@ -27,7 +28,7 @@ describe('REPEAT with a lossy simulated shoe', () => {
       }],
     });
     // at a dealing pace (10 ms a card, far faster than a dealer): the shoe's 64-frame ring outlasts a gap's round trip
-    const gw = await startGateway(cfg, { logger: silentLogger, simulatorShoes: 1 });
+    const gw = await startGateway(cfg, { simulators: loadSimulators, logger: silentLogger, simulatorShoes: 1 });
     const published: Envelope[] = [];
     gw.tables[0].published$.subscribe((m) => published.push(m.payload));
     for (const s of gw.simulators) void s.start();

@@ -8,11 +8,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfigFile } from '../../src/config/load-config.js';
 import { startGateway } from '../../src/gateway/gateway.js';
+import { loadSimulators } from '../../simulators/load.js';
 import { silentLogger } from '../../src/log.js';
 import { GatewayStore } from '../../src/persistence/gateway-store.js';
 import { replayTable } from '../../src/replay/replay-journal.js';
-import { freePort } from '../../src/harness/free-port.js';
-import { makeTempDir } from '../../src/harness/temp-dir.js';
+import { freePort } from '../../src/scenario/rig/free-port.js';
+import { makeTempDir } from '../../src/scenario/rig/temp-dir.js';
 
 describe('replay of every demo table', () => {
   it('reproduces every published message byte for byte', async () => {
@@ -21,7 +22,7 @@ describe('replay of every demo table', () => {
     cfg.dataDir = dataDir;
     cfg.embeddedBroker.port = await freePort();
     if ('http' in cfg) (cfg as { http: { port: number } }).http.port = 0;
-    const gw = await startGateway(cfg, { logger: silentLogger, fast: true, simulatorShoes: 1 });
+    const gw = await startGateway(cfg, { simulators: loadSimulators, logger: silentLogger, fast: true, simulatorShoes: 1 });
     await Promise.all(gw.simulators.map((s) => s.start()));
     await new Promise((r) => setTimeout(r, 300));
     await gw.stop();

@@ -17,13 +17,14 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateConfig } from '../../src/config/load-config.js';
 import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
+import { loadSimulators } from '../../simulators/load.js';
 import { createLogger } from '../../src/log.js';
-import { startMosquitto, type MosquittoBroker } from '../../src/harness/mosquitto.js';
-import { recordMqtt, type MqttRecorder } from '../../src/harness/mqtt-recorder.js';
-import { createPtyPair, type PtyPair } from '../../src/harness/pty-pair.js';
+import { startMosquitto, type MosquittoBroker } from '../../src/scenario/rig/mosquitto.js';
+import { recordMqtt, type MqttRecorder } from '../../src/scenario/rig/mqtt-recorder.js';
+import { createPtyPair, type PtyPair } from '../../src/scenario/rig/pty-pair.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
 import { ReferenceShoe } from '../helpers/reference-shoe.js';
-import { makeTempDir, removeTempDir } from '../../src/harness/temp-dir.js';
+import { makeTempDir, removeTempDir } from '../../src/scenario/rig/temp-dir.js';
 
 const io = realIoOrSkip(['socat', 'mosquitto']);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -56,7 +57,7 @@ describe.skipIf(!io.available)('the request path on a real Mosquitto (MQTT 5)', 
       requests: { responseTopicPrefixes: ['engines/e1/'] },
       tables: [{ id: T, game: 'baccarat', betting: 'engine', devices: [{ id: 'shoe-1', kind: 'card-shoe', staleAfterMs: 60_000, transport: { type: 'serial', path: pty.gatewayPath } }] }],
     });
-    gw = await startGateway(cfg, { logger: createLogger({ json: true, write: (l) => lines.push(l) }) });
+    gw = await startGateway(cfg, { simulators: loadSimulators, logger: createLogger({ json: true, write: (l) => lines.push(l) }) });
     await rec.waitFor((m) => m.topic === `casino/${T}/status` && m.payload?.state === 'online');
     await sleep(500); // the link subscribes to requests right after it connects
   });

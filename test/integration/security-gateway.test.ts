@@ -12,18 +12,19 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { validateConfig } from '../../src/config/load-config.js';
 import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
+import { loadSimulators } from '../../simulators/load.js';
 import { createLogger } from '../../src/log.js';
 import { GatewayStore } from '../../src/persistence/gateway-store.js';
 import { replayTable } from '../../src/replay/replay-journal.js';
 import { command as replayCommand } from '../../src/cli/commands/replay.js';
 import { createEnvelopeSigner } from '../../src/security/signer.js';
 import { verifyEnvelope } from '../../src/security/signing.js';
-import { startMosquitto, type MosquittoBroker } from '../../src/harness/mosquitto.js';
-import { recordMqtt, type MqttRecorder } from '../../src/harness/mqtt-recorder.js';
-import { createPtyPair, type PtyPair } from '../../src/harness/pty-pair.js';
+import { startMosquitto, type MosquittoBroker } from '../../src/scenario/rig/mosquitto.js';
+import { recordMqtt, type MqttRecorder } from '../../src/scenario/rig/mqtt-recorder.js';
+import { createPtyPair, type PtyPair } from '../../src/scenario/rig/pty-pair.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
 import { ReferenceShoe } from '../helpers/reference-shoe.js';
-import { makeTempDir, removeTempDir } from '../../src/harness/temp-dir.js';
+import { makeTempDir, removeTempDir } from '../../src/scenario/rig/temp-dir.js';
 
 const io = realIoOrSkip(['socat', 'mosquitto']);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -53,7 +54,7 @@ describe.skipIf(!io.available)('device allow-list and request limits (real seria
         { id: 'sec-bad', game: 'baccarat', devices: shoe(unlisted.gatewayPath) },
       ],
     });
-    gw = await startGateway(cfg, { logger: createLogger({ json: true, write: (l) => lines.push(l) }) });
+    gw = await startGateway(cfg, { simulators: loadSimulators, logger: createLogger({ json: true, write: (l) => lines.push(l) }) });
   });
 
   afterAll(async () => {
@@ -136,7 +137,7 @@ describe('signed results replay byte for byte', () => {
       const cfg = validateConfig(raw);
       const cfgFile = join(dir, 'gateway.json');
       writeFileSync(cfgFile, JSON.stringify(raw));
-      const gw = await startGateway(cfg, { logger: createLogger({ json: true, write: () => {} }), fast: true, simulatorShoes: 1 });
+      const gw = await startGateway(cfg, { simulators: loadSimulators, logger: createLogger({ json: true, write: () => {} }), fast: true, simulatorShoes: 1 });
       const results: string[] = [];
       const sub = gw.tables[0].published$.subscribe((m) => { if (m.topic === 'result') results.push(m.payload.roundId as string); });
       await Promise.all(gw.simulators.map((s) => s.start()));

@@ -7,10 +7,11 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
+import { loadSimulators } from '../../simulators/load.js';
 import { silentLogger } from '../../src/log.js';
-import { startMosquitto } from '../../src/harness/mosquitto.js';
+import { startMosquitto } from '../../src/scenario/rig/mosquitto.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
-import { makeTempDir } from '../../src/harness/temp-dir.js';
+import { makeTempDir } from '../../src/scenario/rig/temp-dir.js';
 import { resultsOf, subscriber, until } from '../helpers/floor.js';
 
 const io = realIoOrSkip('mosquitto');
@@ -31,7 +32,7 @@ describe.skipIf(!io.available)('shared subscriptions: an engine group on Mosquit
     const e2 = await subscriber(broker.url, 'engine-2', group, { protocolVersion: 5, clean: true });
     const sharded = await subscriber(broker.url, 'engine-sh-01', 'casino/sh-01/result', { protocolVersion: 5, clean: true });
     cleanup.push(() => e1.close(), () => e2.close(), () => sharded.close());
-    const gw: Gateway = await startGateway({ ...(await import('../helpers/floor.js')).floorConfig({ url: broker.url, dataDir: await makeTempDir('teg-sh-data-'), tables: TABLES, cardIntervalMs: 0, decks: 2 }) }, { logger: silentLogger, fast: true, simulatorShoes: 1 });
+    const gw: Gateway = await startGateway({ ...(await import('../helpers/floor.js')).floorConfig({ url: broker.url, dataDir: await makeTempDir('teg-sh-data-'), tables: TABLES, cardIntervalMs: 0, decks: 2 }) }, { simulators: loadSimulators, logger: silentLogger, fast: true, simulatorShoes: 1 });
     cleanup.push(() => gw.stop());
     await until(() => gw.tables.every((t) => (t.outbox?.depth ?? 0) === 0) && e1.got.length + e2.got.length >= 6, 30_000, 'results shared by the engines');
     await new Promise((r) => setTimeout(r, 1_000));

@@ -12,14 +12,15 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateConfig } from '../../src/config/load-config.js';
 import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
+import { loadSimulators } from '../../simulators/load.js';
 import { cardGame } from '../../src/games/registry.js';
 import { silentLogger } from '../../src/log.js';
 import { CHROMIUM, haveChromium, openHeadlessPage, type HeadlessPage } from '../helpers/chromium.js';
-import { freePort } from '../../src/harness/free-port.js';
-import { createPtyPair, type PtyPair } from '../../src/harness/pty-pair.js';
-import { hasCommand } from '../../src/harness/commands.js';
+import { freePort } from '../../src/scenario/rig/free-port.js';
+import { createPtyPair, type PtyPair } from '../../src/scenario/rig/pty-pair.js';
+import { hasCommand } from '../../src/scenario/rig/commands.js';
 import { requireRealIo } from '../helpers/real-io.js';
-import { cleanupTempDirs, makeTempDir } from '../../src/harness/temp-dir.js';
+import { cleanupTempDirs, makeTempDir } from '../../src/scenario/rig/temp-dir.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 if (!haveChromium) {
@@ -60,7 +61,7 @@ describe.skipIf(!haveChromium)('status page in headless Chromium', () => {
       dataDir,
       tables,
     });
-    gw = await startGateway(cfg, { logger: silentLogger, simulatorShoes: 1 });
+    gw = await startGateway(cfg, { simulators: loadSimulators, logger: silentLogger, simulatorShoes: 1 });
     chrome = await openHeadlessPage(`${gw.observability.httpUrl}/`, { width: 1280, height: 1000 });
     page = chrome.page;
   }, 60_000);

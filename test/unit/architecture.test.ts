@@ -1,10 +1,11 @@
 /**
  * The layers, checked: the pure table machine (src/table/, src/games/, src/domain/) imports only
  * itself and the pure vocabulary named below, never a driver, the MQTT link, the gateway, the
- * store, a simulator or Node's I/O; the drivers never reach up into the gateway or the simulators.
+ * store, a simulator or Node's I/O; the drivers never reach up into the gateway or the simulators;
+ * the gateway takes the simulators from its caller and imports nothing from simulators/.
  * A layer violation fails here, in CI, rather than in review (docs/ARCHITECTURE.md, Layers).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -120,9 +121,31 @@ describe('layers', () => {
     expect(violations).toEqual([]);
   });
 
+  it('the gateway imports nothing from the simulators (type imports included): the caller passes them', () => {
+    const imports = sourceFiles('src/gateway').flatMap(importsOf);
+    expect(imports.some((s) => s.file === 'src/gateway/gateway.ts' && s.target === 'src/gateway/simulators.ts')).toBe(true);
+    const violations = imports.filter((s) => s.target?.startsWith('simulators/')).map((s) => `${s.file} imports '${s.specifier}'`);
+    expect(violations).toEqual([]);
+  });
+
   it('every allowed exception is a file that exists', () => {
     for (const file of [...MACHINE_MAY_IMPORT, ...MACHINE_MAY_IMPORT_TYPES_OF, ...Object.keys(NODE_MODULES_BY_FILE)]) {
       expect(() => readFileSync(join(repoRoot, file)), file).not.toThrow();
     }
+  });
+});
+
+describe('docs/ARCHITECTURE.md', () => {
+  const text = readFileSync(join(repoRoot, 'docs/ARCHITECTURE.md'), 'utf8');
+  const paths = [...new Set([...text.matchAll(/`((?:src|drivers|simulators|test|bench)\/[^`\s]*)`/g)].map((m) => m[1]))];
+
+  it('names the paths it describes', () => {
+    expect(paths.length).toBeGreaterThan(20);
+    expect(paths).toContain('src/gateway/device-drivers.ts');
+  });
+
+  it('every backticked path it names exists in the repo', () => {
+    const missing = paths.filter((p) => !existsSync(join(repoRoot, p)));
+    expect(missing).toEqual([]);
   });
 });

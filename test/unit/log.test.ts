@@ -5,9 +5,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { validateConfig } from '../../src/config/load-config.js';
 import { startGateway } from '../../src/gateway/gateway.js';
+import { loadSimulators } from '../../simulators/load.js';
 import { createLogger, registerSecret } from '../../src/log.js';
-import { freePort } from '../../src/harness/free-port.js';
-import { cleanupTempDirs, makeTempDir } from '../../src/harness/temp-dir.js';
+import { freePort } from '../../src/scenario/rig/free-port.js';
+import { cleanupTempDirs, makeTempDir } from '../../src/scenario/rig/temp-dir.js';
 
 afterAll(cleanupTempDirs);
 
@@ -63,7 +64,7 @@ describe('logger', () => {
     });
     // a log line that would carry the config, and the URL with credentials
     logger.child({ table: 'log-01' }).debug('config', { mqtt: cfg.mqtt });
-    const gw = await startGateway(cfg, { logger, fast: true, simulatorShoes: 1 });
+    const gw = await startGateway(cfg, { simulators: loadSimulators, logger, fast: true, simulatorShoes: 1 });
     await Promise.all(gw.simulators.map((s) => s.start()));
     logger.error(`cannot reach mqtt://gw:${password}@127.0.0.1:1`);
     await gw.stop();

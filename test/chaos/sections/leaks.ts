@@ -7,7 +7,7 @@
  * round's result (by `seq` for envelopes, by order for log lines). Zero column: leaks.
  */
 import http from 'node:http';
-import { freePort } from '../../../src/harness/free-port.js';
+import { freePort } from '../../../src/scenario/rig/free-port.js';
 import type { ChaosResult, ChaosSection } from '../section.js';
 import { kill, makeRig, referenceLine, Shoe, startGatewayProcess, Subscriber } from '../gateway-rig.js';
 

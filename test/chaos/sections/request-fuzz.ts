@@ -9,10 +9,11 @@
 import mqtt from 'mqtt';
 import { validateConfig } from '../../../src/config/load-config.js';
 import { startGateway, type Gateway } from '../../../src/gateway/gateway.js';
-import { startMosquitto } from '../../../src/harness/mosquitto.js';
-import { recordMqtt } from '../../../src/harness/mqtt-recorder.js';
-import { createPtyPair } from '../../../src/harness/pty-pair.js';
-import { makeTempDir, removeTempDir } from '../../../src/harness/temp-dir.js';
+import { loadSimulators } from '../../../simulators/load.js';
+import { startMosquitto } from '../../../src/scenario/rig/mosquitto.js';
+import { recordMqtt } from '../../../src/scenario/rig/mqtt-recorder.js';
+import { createPtyPair } from '../../../src/scenario/rig/pty-pair.js';
+import { makeTempDir, removeTempDir } from '../../../src/scenario/rig/temp-dir.js';
 import { createLogger } from '../../../src/log.js';
 import { REQUEST_ERROR_CODES } from '../../../src/domain/requests.js';
 import { prng } from '../prng.js';
@@ -43,7 +44,7 @@ const section: ChaosSection = {
       tables: [{ id: T, game: 'baccarat', betting: 'engine', devices: [{ id: 'shoe-1', kind: 'card-shoe', staleAfterMs: 600_000, transport: { type: 'serial', path: pty.gatewayPath } }] }],
     });
     const logger = () => createLogger({ json: true, write: (l) => logLines.push(l) });
-    let gw: Gateway | undefined = await startGateway(cfg, { logger: logger() });
+    let gw: Gateway | undefined = await startGateway(cfg, { simulators: loadSimulators, logger: logger() });
     const retainedTopics = new Set<string>();
     try {
       await rec.waitFor((m) => m.topic === `casino/${T}/status` && m.payload?.state === 'online', 10_000);
@@ -115,7 +116,7 @@ const section: ChaosSection = {
       await gw.stop();
       gw = undefined;
       rec.clear();
-      gw = await startGateway(cfg, { logger: logger() });
+      gw = await startGateway(cfg, { simulators: loadSimulators, logger: logger() });
       await rec.waitFor((m) => m.topic === `casino/${T}/status` && m.payload?.state === 'online', 10_000);
       await sleep(1500);
       const retainedExecuted = rec.messages.filter((m) => m.topic.startsWith(`casino/${T}/response/`)).length;

@@ -10,10 +10,11 @@
  */
 import { validateConfig } from '../../../src/config/load-config.js';
 import { startGateway } from '../../../src/gateway/gateway.js';
-import { startMosquitto } from '../../../src/harness/mosquitto.js';
-import { recordMqtt } from '../../../src/harness/mqtt-recorder.js';
-import { createPtyPair } from '../../../src/harness/pty-pair.js';
-import { makeTempDir, removeTempDir } from '../../../src/harness/temp-dir.js';
+import { loadSimulators } from '../../../simulators/load.js';
+import { startMosquitto } from '../../../src/scenario/rig/mosquitto.js';
+import { recordMqtt } from '../../../src/scenario/rig/mqtt-recorder.js';
+import { createPtyPair } from '../../../src/scenario/rig/pty-pair.js';
+import { makeTempDir, removeTempDir } from '../../../src/scenario/rig/temp-dir.js';
 import { createLogger } from '../../../src/log.js';
 import { prng } from '../prng.js';
 import type { ChaosSection } from '../section.js';
@@ -44,7 +45,7 @@ const section: ChaosSection = {
       mqtt: { url: broker.url }, dataDir, http: { enabled: false }, health: { intervalMs: 0 },
       tables: [{ id: T, game: 'baccarat', betting: 'none', devices: [{ id: 'shoe-1', kind: 'card-shoe', staleAfterMs: 600_000, transport: { type: 'serial', path: pty.gatewayPath } }] }],
     });
-    const gw = await startGateway(cfg, { logger: createLogger({ json: true, write: (l) => logLines.push(l) }) });
+    const gw = await startGateway(cfg, { simulators: loadSimulators, logger: createLogger({ json: true, write: (l) => logLines.push(l) }) });
     try {
       await rec.waitFor((m) => m.topic === `casino/${T}/status` && m.payload?.state === 'online', 10_000);
       await sleep(500);

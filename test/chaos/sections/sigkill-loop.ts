@@ -8,9 +8,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import mqtt from 'mqtt';
-import { spawnSupervised, terminate } from '../../../src/harness/child-process.js';
-import { startMosquitto } from '../../../src/harness/mosquitto.js';
-import { makeTempDir, removeTempDir } from '../../../src/harness/temp-dir.js';
+import { spawnSupervised, terminate } from '../../../src/scenario/rig/child-process.js';
+import { startMosquitto } from '../../../src/scenario/rig/mosquitto.js';
+import { makeTempDir, removeTempDir } from '../../../src/scenario/rig/temp-dir.js';
 import type { ChaosSection } from '../section.js';
 
 const T = 'sk-01';

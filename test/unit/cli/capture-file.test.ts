@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { HidHandle, HidModule } from '../../../drivers/transports/hid-loader.js';
 import { CaptureFileError, chunkLine, headerLine, parseCapture } from '../../../src/tools/capture-file.js';
 import { CaptureError, parseCaptureSource, startRecording } from '../../../src/tools/capture-recorder.js';
-import { cleanupTempDirs, makeTempDir } from '../../../src/harness/temp-dir.js';
+import { cleanupTempDirs, makeTempDir } from '../../../src/scenario/rig/temp-dir.js';
 
 afterAll(cleanupTempDirs);
 

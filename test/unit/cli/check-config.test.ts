@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { configFileProblems, dataDirProblem, maskUrl } from '../../../src/config/check-config.js';
 import { validateConfig } from '../../../src/config/load-config.js';
-import { makeTempDirSync, removeTempDir } from '../../../src/harness/temp-dir.js';
+import { makeTempDirSync, removeTempDir } from '../../../src/scenario/rig/temp-dir.js';
 import { GatewayStore } from '../../../src/persistence/gateway-store.js';
 
 const dir = makeTempDirSync('teg-check-');

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { shippedProfiles } from '../../../src/config/device-profiles.js';
 import { checkProfile, decodeCapture, formatDecode, frameText, leadingComment, listShippedProfiles, verdict } from '../../../src/tools/profile-check.js';
-import { cleanupTempDirs, makeTempDir } from '../../../src/harness/temp-dir.js';
+import { cleanupTempDirs, makeTempDir } from '../../../src/scenario/rig/temp-dir.js';
 
 afterAll(cleanupTempDirs);
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GatewayStore } from '../../../src/persistence/gateway-store.js';
 import { checkJournal, JournalDamagedError } from '../../../src/persistence/journal-integrity.js';
-import { makeTempDirSync } from '../../../src/harness/temp-dir.js';
+import { makeTempDirSync } from '../../../src/scenario/rig/temp-dir.js';
 
 function filled(dir: string, upTo = 5): void {
   const store = new GatewayStore(dir, { synchronous: 'full', retentionDays: 14, writer: 'inline' });

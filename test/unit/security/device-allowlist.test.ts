@@ -10,7 +10,7 @@ import type { TransportStatus } from '../../../drivers/transports/transport.js';
 import { validateConfig } from '../../../src/config/load-config.js';
 import type { AllowedDeviceConfig, DeviceConfig } from '../../../src/config/schema.js';
 import { decideDevice, entryMatches, guardTransport, type DeviceDenial, type DeviceIdentity, type DeviceProbe } from '../../../src/security/device-allowlist.js';
-import { makeTempDirSync } from '../../../src/harness/temp-dir.js';
+import { makeTempDirSync } from '../../../src/scenario/rig/temp-dir.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function until(cond: () => boolean, ms = 2000): Promise<void> {

@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { validateConfig } from '../../../src/config/load-config.js';
 import { createLogger } from '../../../src/log.js';
 import { describeConnectError, loadMqttCredentials } from '../../../src/security/mqtt-credentials.js';
-import { hasCommand } from '../../../src/harness/commands.js';
-import { makeTempDirSync } from '../../../src/harness/temp-dir.js';
+import { hasCommand } from '../../../src/scenario/rig/commands.js';
+import { makeTempDirSync } from '../../../src/scenario/rig/temp-dir.js';
 import { makeTestPki } from '../../helpers/test-pki.js';
 
 const dir = makeTempDirSync('teg-cred-');

@@ -12,7 +12,7 @@ import { CredentialError } from '../../../src/security/secret-files.js';
 import { createEnvelopeSigner } from '../../../src/security/signer.js';
 import { canonicalJson, checkEnvelopeSignature, keyFingerprint, signEnvelope, verifyEnvelope } from '../../../src/security/signing.js';
 import { TableHarness } from '../../helpers/table-harness.js';
-import { makeTempDirSync } from '../../../src/harness/temp-dir.js';
+import { makeTempDirSync } from '../../../src/scenario/rig/temp-dir.js';
 
 const { privateKey, publicKey } = generateKeyPairSync('ed25519');
 const publicPem = publicKey.export({ type: 'spki', format: 'pem' }).toString();

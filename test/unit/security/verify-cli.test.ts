@@ -12,8 +12,8 @@ import { command as verify, messagesOf, verifyMessage } from '../../../src/cli/c
 import { startEmbeddedBroker } from '../../../src/mqtt/embedded-broker.js';
 import { createEnvelopeSigner } from '../../../src/security/signer.js';
 import { keyFingerprint, signEnvelope } from '../../../src/security/signing.js';
-import { hasCommand } from '../../../src/harness/commands.js';
-import { makeTempDirSync } from '../../../src/harness/temp-dir.js';
+import { hasCommand } from '../../../src/scenario/rig/commands.js';
+import { makeTempDirSync } from '../../../src/scenario/rig/temp-dir.js';
 
 const result = (seq: number, table = 'bac-01') => ({
   v: 1, type: 'result', table, game: 'baccarat', seq, ts: '2026-11-30T12:00:00.123Z', roundId: `${table}-s0001-r${String(seq).padStart(4, '0')}`,
