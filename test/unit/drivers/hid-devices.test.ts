@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DeviceFrame } from '../../../src/domain/frames.js';
 import { encodeHidDiceReport } from '../../../drivers/codecs/hid-dice.js';
-import { BarcodeScannerDecoder, HidDiceDecoder, SerialBarcodeDecoder } from '../../../drivers/device-mappers.js';
+import { BarcodeScannerDecoder, HidDiceDecoder, SerialBarcodeDecoder } from '../../../drivers/codecs/scanner-and-dice-decoders.js';
 import type { DriverEvent } from '../../../drivers/device-driver.js';
 import { createDriver } from '../../../src/gateway/device-drivers.js';
 import { MemoryTransport } from '../../../drivers/transports/memory-transport.js';
