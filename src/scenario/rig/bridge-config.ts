@@ -7,9 +7,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PROJECT_ROOT } from '../../paths.js';
 
-export const BRIDGE_TEMPLATE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'deploy', 'mosquitto-bridge.conf');
+export const BRIDGE_TEMPLATE = path.join(PROJECT_ROOT, 'deploy', 'mosquitto-bridge.conf');
 
 export interface BridgeSettings {
   /** replaces the template's "bac-pc-07" (client ids, connection name, notification topic) */
