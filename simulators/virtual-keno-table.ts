@@ -81,6 +81,9 @@ export class VirtualKenoTable extends LoopRunner {
         r.ball(balls[i]);
         await this.pause(o.ballIntervalMs);
       }
+      // stopped mid-draw: the machine is switched off, it does not declare the draw ended (an END
+      // here would be an early END, which voids the draw)
+      if (!this.running) return;
       r.end();
       this.draws++;
       o.onDraw?.(balls.slice(0, endAfter));
