@@ -8,6 +8,7 @@ import { decodeHidDiceReport, encodeHidDiceReport } from '../../../drivers/codec
 import { TALKERS } from '../../../src/domain/frames.js';
 import type { DeviceFrame, DeviceFrameBody, FrameReject, RejectReason, Talker } from '../../../src/domain/frames.js';
 import { oneDeck } from '../../../src/domain/card.js';
+import { splitAt } from '../../helpers/chunks.js';
 
 const REASONS: RejectReason[] = ['noise', 'too-long', 'bad-checksum', 'malformed', 'unknown-talker', 'unknown-type', 'bad-field'];
 
@@ -15,19 +16,6 @@ const REASONS: RejectReason[] = ['noise', 'too-long', 'bad-checksum', 'malformed
 const INTERESTING = [...Buffer.from('$*,\r\n0123456789ABCDEFabcdefSHOERFIDCARDTAGR')];
 const byteArb = fc.oneof(fc.integer({ min: 0, max: 255 }), fc.constantFrom(...INTERESTING));
 const bytesArb = (maxLength: number) => fc.array(byteArb, { maxLength }).map((a) => Buffer.from(a));
-
-/** Splits `data` at the given (arbitrary) cut positions. */
-function split(data: Buffer, cuts: number[]): Buffer[] {
-  const pos = [...new Set(cuts.map((c) => (data.length === 0 ? 0 : c % (data.length + 1))))].sort((a, b) => a - b);
-  const chunks: Buffer[] = [];
-  let prev = 0;
-  for (const p of pos) {
-    chunks.push(data.subarray(prev, p));
-    prev = p;
-  }
-  chunks.push(data.subarray(prev));
-  return chunks;
-}
 
 function decodeChunks(talker: Talker, chunks: Buffer[]): Array<DeviceFrame | FrameReject> {
   const codec = new LineCodec(talker);
@@ -73,7 +61,7 @@ describe('properties', () => {
   it('random bytes never throw and only yield frames of the talker or known rejects', () => {
     fc.assert(
       fc.property(fc.constantFrom(...TALKERS), fc.oneof(bytesArb(600), fc.uint8Array({ maxLength: 600 }).map((a) => Buffer.from(a))), fc.array(fc.nat(), { maxLength: 10 }), (talker, data, cuts) => {
-        const out = decodeChunks(talker, split(data, cuts));
+        const out = decodeChunks(talker, splitAt(data, cuts));
         for (const x of out) {
           if (isReject(x)) expect(REASONS).toContain(x.reason);
           else expect(x.talker).toBe(talker);
@@ -117,7 +105,7 @@ describe('properties', () => {
             }
           }
           const input = Buffer.from(bytes);
-          for (const x of decodeChunks('SHOE', split(input, cuts))) {
+          for (const x of decodeChunks('SHOE', splitAt(input, cuts))) {
             if (isReject(x) || x.type !== 'CARD') continue;
             expect(input.includes(Buffer.from(`CARD,${x.card}${x.rescan ? ',R*' : '*'}`))).toBe(true);
           }
@@ -136,7 +124,7 @@ describe('properties', () => {
         ([talker, frames], cuts, bareLf) => {
           const wire = Buffer.from(frames.map((f) => (bareLf ? encodeFrame(f).replace('\r\n', '\n') : encodeFrame(f))).join(''), 'utf8');
           expect(decodeChunks(talker, [wire])).toEqual(frames);
-          expect(decodeChunks(talker, split(wire, cuts))).toEqual(frames);
+          expect(decodeChunks(talker, splitAt(wire, cuts))).toEqual(frames);
         },
       ),
       { numRuns: 300 },
@@ -153,7 +141,7 @@ describe('properties', () => {
           const wire = Buffer.concat([...items.flatMap(([junk, f]) => [junk, Buffer.from(encodeFrame(f))]), tail]);
           const whole = decodeChunks(talker, [wire]);
           expect(whole.filter((x) => !isReject(x))).toEqual(items.map(([, f]) => f));
-          expect(decodeChunks(talker, split(wire, cuts))).toEqual(whole);
+          expect(decodeChunks(talker, splitAt(wire, cuts))).toEqual(whole);
         },
       ),
       { numRuns: 300 },

@@ -13,6 +13,7 @@ import { SHUFFLER_STATES } from '../../../drivers/codecs/shuffler-codec.js';
 import { compileProfile } from '../../../drivers/profiles/profile-decoder.js';
 import { type DeviceProfile, loadProfileFile } from '../../../drivers/profiles/profile-schema.js';
 import { isCard } from '../../../src/domain/card.js';
+import { splitAt } from '../../helpers/chunks.js';
 
 const RUNS = Number(process.env.FC_RUNS ?? 1000);
 const DIR = join(__dirname, '../../../drivers/profiles/shipped');
@@ -72,18 +73,6 @@ function problems(p: DeviceProfile, it: Item): string[] {
   return bad;
 }
 
-function split(data: Buffer, cuts: number[]): Buffer[] {
-  const pos = [...new Set(cuts.map((c) => c % (data.length + 1)))].sort((a, b) => a - b);
-  const out: Buffer[] = [];
-  let prev = 0;
-  for (const q of pos) {
-    out.push(data.subarray(prev, q));
-    prev = q;
-  }
-  out.push(data.subarray(prev));
-  return out;
-}
-
 describe.each(NAMES)('fuzz: shipped profile %s', (name) => {
   const profile = loadProfileFile(join(DIR, `${name}.yaml`));
   const f = profile.framing;
@@ -100,8 +89,8 @@ describe.each(NAMES)('fuzz: shipped profile %s', (name) => {
         const outA: Item[] = [];
         const outB: Item[] = [];
         if (profile.input === 'bytes') {
-          for (const c of split(data, a)) outA.push(...one.push(c));
-          for (const c of split(data, b)) outB.push(...two.push(c));
+          for (const c of splitAt(data, a)) outA.push(...one.push(c));
+          for (const c of splitAt(data, b)) outB.push(...two.push(c));
           if (idle) {
             outA.push(...one.flushIdle());
             outB.push(...two.flushIdle());
@@ -109,7 +98,7 @@ describe.each(NAMES)('fuzz: shipped profile %s', (name) => {
           expect(outB).toEqual(outA);
         } else {
           // HID: chunks are reports (whole or not)
-          for (const c of split(data, a)) outA.push(...one.push(c), ...one.flushIdle());
+          for (const c of splitAt(data, a)) outA.push(...one.push(c), ...one.flushIdle());
         }
         for (const it of outA) expect(problems(profile, it), JSON.stringify(it)).toEqual([]);
       }),

@@ -14,6 +14,7 @@ import { LineCodec } from '../../../drivers/codecs/line-codec.js';
 import { compileProfile } from '../../../drivers/profiles/profile-decoder.js';
 import { loadProfileFile } from '../../../drivers/profiles/profile-schema.js';
 import { refLine, refXor } from '../codecs/ref.js';
+import { splitAt } from '../../helpers/chunks.js';
 
 const RUNS = Number(process.env.FC_RUNS ?? 1000);
 const SEED = process.env.FC_SEED === undefined ? undefined : Number(process.env.FC_SEED);
@@ -35,25 +36,13 @@ type Item = DeviceFrame | FrameReject;
 type Normalised = DeviceFrame | { reason: FrameReject['reason'] };
 const norm = (items: Item[]): Normalised[] => items.map((i) => ('reason' in i ? { reason: i.reason } : i));
 
-function split(data: Buffer, cuts: number[]): Buffer[] {
-  const pos = [...new Set(cuts.map((c) => c % (data.length + 1)))].sort((a, b) => a - b);
-  const out: Buffer[] = [];
-  let prev = 0;
-  for (const p of pos) {
-    out.push(data.subarray(prev, p));
-    prev = p;
-  }
-  out.push(data.subarray(prev));
-  return out;
-}
-
 /** Decodes `data` with both decoders, each with its own random chunking. */
 function both(talker: Talker, data: Buffer, cutsA: number[], cutsB: number[]): { codec: Normalised[]; engine: Normalised[] } {
   const codec = new LineCodec(talker);
   const engine = compileProfile(PROFILES[talker]);
   return {
-    codec: norm(split(data, cutsA).flatMap((c) => codec.push(c))),
-    engine: norm(split(data, cutsB).flatMap((c) => engine.push(c))),
+    codec: norm(splitAt(data, cutsA).flatMap((c) => codec.push(c))),
+    engine: norm(splitAt(data, cutsB).flatMap((c) => engine.push(c))),
   };
 }
 
