@@ -20,7 +20,8 @@ import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { Envelope, TableCounters, TableInput } from '../table/types.js';
 import { LATENCY_PROBE_ON, latencyProbe, probeNow } from '../metrics/latency-probe.js';
-import { readHwm, writeHwm } from './journal-integrity.js';
+import { hwmText, readHwm } from './journal-integrity.js';
+import { HwmSlotWriter } from './hwm-slots.mjs';
 
 type Row = Omit<StoredMessage, 'retain' | 'alsoTopic' | 'alsoCorrelation'> & { retain: number; alsoTopic?: string | null; alsoCorrelation?: string | null };
 
@@ -89,6 +90,8 @@ export class GatewayStore {
   private readonly dir: string | null;
   /** the high-water mark as last written */
   private hwm: Record<string, TableCounters> = {};
+  /** the inline path's writer of the mark (the writer thread has its own) */
+  private hwmWriter: HwmSlotWriter | null = null;
   private readonly db: Database.Database;
   private queue: Array<{ rec: StepRecord; done: () => void }> = [];
   private acks: Array<{ tableId: string; seq: number }> = [];
@@ -287,7 +290,10 @@ export class GatewayStore {
     write();
     if (LATENCY_PROBE_ON) latencyProbe.lastCommitEnd = probeNow();
     // after the commit, before any effect of it: every seq published is at most the mark
-    if (hwmChanged && this.dir) writeHwm(this.dir, this.hwm, this.opts.synchronous === 'full');
+    if (hwmChanged && this.dir) {
+      this.hwmWriter ??= new HwmSlotWriter(this.dir, this.opts.synchronous === 'full');
+      this.hwmWriter.write(hwmText(this.hwm));
+    }
     this.commits++;
     for (const { done } of batch) done();
   }
@@ -310,7 +316,7 @@ export class GatewayStore {
   /** starts the writer thread (after the schema exists and the tables are registered) */
   private startWorker(): void {
     const w = new Worker(new URL('./journal-writer-worker.mjs', import.meta.url), {
-      workerData: { path: this.path, synchronous: this.opts.synchronous, probe: LATENCY_PROBE_ON },
+      workerData: { path: this.path, dir: this.dir, synchronous: this.opts.synchronous, probe: LATENCY_PROBE_ON },
     });
     w.on('message', (msg: { type: string; id?: number; message?: string; t0?: number; t1?: number }) => {
       if (msg.type === 'done' && msg.id !== undefined) {
@@ -351,7 +357,7 @@ export class GatewayStore {
       rec.snapshot !== undefined ? JSON.stringify(rec.snapshot) : null,
     ]);
     this.worker!.postMessage({ type: 'batch', id, steps, acks: acks.map((a) => [a.tableId, a.seq]), seqs,
-      ...(hwmChanged && this.dir ? { hwm: { dir: this.dir, text: JSON.stringify({ v: 1, tables: this.hwm }) } } : {}) });
+      ...(hwmChanged && this.dir ? { hwm: hwmText(this.hwm) } : {}) });
   }
 
   /** closes the store, waiting for every commit in flight (the way to close a `thread` writer) */
@@ -376,6 +382,7 @@ export class GatewayStore {
       this.worker = null;
     }
     this.closed = true;
+    this.hwmWriter?.close();
     this.db.close();
   }
 
@@ -437,6 +444,7 @@ export class GatewayStore {
     this.ackTimer = null;
     this.flush();
     this.closed = true;
+    this.hwmWriter?.close();
     this.db.close();
   }
 }

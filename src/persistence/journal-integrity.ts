@@ -4,17 +4,19 @@
  * deleted or truncated WAL), instead of starting afresh and reusing `seq`s with other content.
  *
  * Besides SQLite's own `quick_check`, the store keeps a small fsync'd HIGH-WATER MARK apart from
- * the database, `<dataDir>/seq-hwm.json`: per table the counters that must never go back (`seq`,
- * shoe and round numbers) as of the last commit. It is written after each commit and before
- * anything of that commit is published, so every `seq` that ever left the process is at most the
+ * the database, `<dataDir>/seq-hwm.bin` (two checksummed slots written in turn in place:
+ * hwm-slots.mjs): per table the counters that must never go back (`seq`, shoe and round numbers)
+ * as of the last commit. It is written after each commit and before anything of that commit is
+ * published, so every `seq` that ever left the process is at most the
  * mark. A journal that ends below it has lost steps.
  */
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { TableCounters } from '../table/types.js';
+import { HWM_LEGACY_FILE, HWM_SLOTS_FILE, readHwmSlots, readLegacyHwm } from './hwm-slots.mjs';
 
-export const HWM_FILE = 'seq-hwm.json';
+export const HWM_FILE = HWM_SLOTS_FILE;
 export const DB_FILE = 'gateway.db';
 /** the exit code of a refused start (sysexits EX_DATAERR); deploy/tablegw.service does not restart on it */
 export const JOURNAL_EXIT_CODE = 65;
@@ -31,12 +33,10 @@ export class JournalDamagedError extends Error {
 
 export interface HwmFile { v: 1; tables: Record<string, TableCounters> }
 
-export function readHwm(dataDir: string): Record<string, TableCounters> | null {
-  const p = join(dataDir, HWM_FILE);
-  if (!existsSync(p)) return null;
+function parseTables(text: string, p: string): Record<string, TableCounters> {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(p, 'utf8'));
+    parsed = JSON.parse(text);
   } catch (e) {
     throw new JournalDamagedError('hwm-corrupt', p, `the high-water mark is unreadable (${(e as Error).message})`, {});
   }
@@ -45,18 +45,47 @@ export function readHwm(dataDir: string): Record<string, TableCounters> | null {
   return t;
 }
 
-/** writes the mark atomically (temp file, fsync, rename) */
-export function writeHwm(dataDir: string, tables: Record<string, TableCounters>, fsync: boolean): void {
-  const p = join(dataDir, HWM_FILE);
-  const tmp = `${p}.tmp`;
-  const fd = openSync(tmp, 'w');
-  try {
-    writeSync(fd, JSON.stringify({ v: 1, tables } satisfies HwmFile));
-    if (fsync) fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+/** per table and counter, the higher of two marks */
+function higher(a: Record<string, TableCounters>, b: Record<string, TableCounters>): Record<string, TableCounters> {
+  const out: Record<string, TableCounters> = { ...a };
+  for (const [table, counters] of Object.entries(b)) {
+    const mine = out[table];
+    if (!mine) {
+      out[table] = { ...counters };
+      continue;
+    }
+    const merged: TableCounters = { ...mine };
+    for (const [k, v] of Object.entries(counters) as Array<[keyof TableCounters, number | undefined]>) {
+      if (typeof v === 'number' && !(typeof merged[k] === 'number' && (merged[k] as number) >= v)) merged[k] = v;
+    }
+    out[table] = merged;
   }
-  renameSync(tmp, p);
+  return out;
+}
+
+/**
+ * the mark of `dataDir` (`seq-hwm.bin`, and the one-file `seq-hwm.json` written by earlier builds,
+ * until the first commit replaces it); null when there is none; JournalDamagedError when unreadable
+ */
+export function readHwm(dataDir: string): Record<string, TableCounters> | null {
+  const slotsPath = join(dataDir, HWM_FILE);
+  let slots: Record<string, TableCounters> | null = null;
+  try {
+    const read = readHwmSlots(dataDir);
+    if (read) slots = parseTables(read.text, slotsPath);
+  } catch (e) {
+    if (e instanceof JournalDamagedError) throw e;
+    throw new JournalDamagedError('hwm-corrupt', slotsPath, `the high-water mark is unreadable (${(e as Error).message})`, {});
+  }
+  const legacyText = readLegacyHwm(dataDir);
+  const legacy = legacyText === null ? null : parseTables(legacyText, join(dataDir, HWM_LEGACY_FILE));
+  if (slots && legacy) return higher(slots, legacy);
+  return slots ?? legacy;
+}
+
+/** the text of a mark, as written into a slot */
+export function hwmText(tables: Record<string, TableCounters>): string {
+  return JSON.stringify({ v: 1, tables } satisfies HwmFile);
 }
 
 /** the highest `seq` the database still holds for a table (messages, or its latest snapshot) */

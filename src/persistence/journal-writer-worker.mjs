@@ -1,23 +1,12 @@
 // The journal's writer thread (see gateway-store.ts, `writer: 'thread'`): commits the batches it is
 // sent, in order, one transaction each, and answers `done` once a batch is on disk. Plain JS so
 // it runs in a worker thread without a TypeScript loader.
-import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
-
-// the high-water mark (journal-integrity.ts), written after the commit and before `done`
-function writeHwm(dir, text) {
-  const p = join(dir, 'seq-hwm.json');
-  const fd = openSync(`${p}.tmp`, 'w');
-  try {
-    writeSync(fd, text);
-    if (workerData.synchronous === 'full') fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(`${p}.tmp`, p);
-}
 import Database from 'better-sqlite3';
+import { HwmSlotWriter } from './hwm-slots.mjs';
+
+// the high-water mark (journal-integrity.ts, hwm-slots.mjs), written after the commit and before `done`
+const hwm = workerData.dir ? new HwmSlotWriter(workerData.dir, workerData.synchronous === 'full') : null;
 
 const db = new Database(workerData.path);
 db.pragma('journal_mode = WAL');
@@ -47,13 +36,14 @@ parentPort.on('message', (msg) => {
       // with the latency probe on (bench only): when the commit began and ended, on the machine's monotonic clock
       const t0 = workerData.probe ? Number(process.hrtime.bigint()) / 1e6 : 0;
       write(msg.steps, msg.acks, msg.seqs);
-      if (msg.hwm) writeHwm(msg.hwm.dir, msg.hwm.text);
+      if (msg.hwm && hwm) hwm.write(msg.hwm);
       if (workerData.probe) parentPort.postMessage({ type: 'done', id: msg.id, t0, t1: Number(process.hrtime.bigint()) / 1e6 });
       else parentPort.postMessage({ type: 'done', id: msg.id });
     } catch (e) {
       parentPort.postMessage({ type: 'error', id: msg.id, message: e instanceof Error ? e.message : String(e) });
     }
   } else if (msg.type === 'close') {
+    hwm?.close();
     db.close();
     parentPort.postMessage({ type: 'closed' });
   }

@@ -19,7 +19,7 @@ const help = `Usage: tablegw recover --accept-loss [--config <gateway.yaml>]
 
 After "tablegw start" refused a damaged journal (exit code 65: missing, empty, corrupted or
 truncated database, or a lost WAL), start again from the high-water mark kept beside it
-(<dataDir>/seq-hwm.json):
+(<dataDir>/seq-hwm.bin):
   - the damaged gateway.db (and its -wal / -shm) are moved aside as gateway.db.damaged-<time>;
   - every table's seq, shoe and round numbers continue above the mark: nothing is reused;
   - the loss is recorded in the new journal and published as a critical journal-loss alert

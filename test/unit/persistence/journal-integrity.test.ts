@@ -3,11 +3,12 @@
  * (journal-integrity.ts): a first start on a fresh data dir just works; a journal that lost what
  * the mark says was committed is refused with its path and a stable code.
  */
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GatewayStore } from '../../../src/persistence/gateway-store.js';
-import { checkJournal, JournalDamagedError } from '../../../src/persistence/journal-integrity.js';
+import { HwmSlotWriter } from '../../../src/persistence/hwm-slots.mjs';
+import { checkJournal, JournalDamagedError, readHwm } from '../../../src/persistence/journal-integrity.js';
 import { makeTempDirSync } from '../../../src/scenario/rig/temp-dir.js';
 
 function filled(dir: string, upTo = 5): void {
@@ -42,7 +43,9 @@ describe('journal integrity', () => {
   it('the mark follows every commit; device SEQs are durable; an intact journal passes', () => {
     const dir = makeTempDirSync('teg-ji-');
     filled(dir);
-    expect(JSON.parse(readFileSync(join(dir, 'seq-hwm.json'), 'utf8'))).toEqual({ v: 1, tables: { t1: { seq: 5, shoeNo: 1 } } });
+    expect(readHwm(dir)).toEqual({ t1: { seq: 5, shoeNo: 1 } });
+    // written in place: two slots of 4 KiB, whatever the number of commits
+    expect(statSync(join(dir, 'seq-hwm.bin')).size).toBe(8192);
     expect(checkJournal(dir)).toMatchObject({ fresh: false, hwm: { t1: { seq: 5 } } });
     const store = new GatewayStore(dir, { synchronous: 'full', retentionDays: 14, writer: 'inline' });
     expect(store.deviceSeqs('t1')).toEqual({ 'shoe-1': 4711 });
@@ -63,7 +66,9 @@ describe('journal integrity', () => {
 
     const c = makeTempDirSync('teg-ji-');
     filled(c);
-    writeFileSync(join(c, 'seq-hwm.json'), JSON.stringify({ v: 1, tables: { t1: { seq: 9 } } }));
+    const mark = new HwmSlotWriter(c, true);
+    mark.write(JSON.stringify({ v: 1, tables: { t1: { seq: 9 } } }));
+    mark.close();
     const behind = problem(c);
     expect(behind?.code).toBe('journal-behind');
     expect(behind?.message).toMatch(/ends at seq 5, but seq 9 was committed/);
@@ -75,7 +80,81 @@ describe('journal integrity', () => {
 
     const e = makeTempDirSync('teg-ji-');
     filled(e);
-    writeFileSync(join(e, 'seq-hwm.json'), '{not json');
-    expect(problem(e)?.code).toBe('hwm-corrupt');
+    writeFileSync(join(e, 'seq-hwm.bin'), Buffer.alloc(8192, 0x5a));
+    expect(problem(e)).toMatchObject({ code: 'hwm-corrupt', path: join(e, 'seq-hwm.bin') });
+    expect(problem(e)?.message).toMatch(/neither slot of the high-water mark is whole/);
+
+    const f = makeTempDirSync('teg-ji-');
+    writeFileSync(join(f, 'seq-hwm.bin'), 'TEGHWM1 short');
+    expect(problem(f)?.message).toMatch(/is not two slots/);
+  });
+
+  it('a torn slot falls back to the other one, which holds the mark before it', () => {
+    const dir = makeTempDirSync('teg-ji-');
+    filled(dir, 6);
+    const file = join(dir, 'seq-hwm.bin');
+    const bytes = readFileSync(file);
+    // the newest mark (seq 6) is in one slot, seq 5 in the other: tear the newest in its middle
+    const newest = bytes.indexOf('"seq":6');
+    expect(newest).toBeGreaterThan(0);
+    expect(bytes.indexOf('"seq":5')).toBeGreaterThan(0);
+    const torn = Buffer.from(bytes);
+    torn.fill(0, newest, newest + 40);
+    writeFileSync(file, torn);
+    expect(readHwm(dir)).toEqual({ t1: { seq: 5, shoeNo: 1 } });
+    // the journal (seq 6) is above the older mark: an intact journal still passes
+    expect(checkJournal(dir)).toMatchObject({ fresh: false, hwm: { t1: { seq: 5 } } });
+    // a flipped bit in the header's checksum is caught the same way
+    const flipped = Buffer.from(bytes);
+    flipped[Math.floor(newest / 8192) * 8192 + 30] ^= 0x01;
+    writeFileSync(file, flipped);
+    expect(readHwm(dir)).toEqual({ t1: { seq: 5, shoeNo: 1 } });
+  });
+
+  it('the one-file mark of earlier builds is read, and replaced by the slots at the first commit', () => {
+    const dir = makeTempDirSync('teg-ji-');
+    filled(dir, 3);
+    rmSync(join(dir, 'seq-hwm.bin'));
+    writeFileSync(join(dir, 'seq-hwm.json'), JSON.stringify({ v: 1, tables: { t1: { seq: 3, shoeNo: 1 }, t2: { seq: 40 } } }));
+    expect(readHwm(dir)).toEqual({ t1: { seq: 3, shoeNo: 1 }, t2: { seq: 40 } });
+    writeFileSync(join(dir, 'seq-hwm.json'), '{not json');
+    expect(problem(dir)).toMatchObject({ code: 'hwm-corrupt', path: join(dir, 'seq-hwm.json') });
+    writeFileSync(join(dir, 'seq-hwm.json'), JSON.stringify({ v: 1, tables: { t1: { seq: 3, shoeNo: 1 }, t2: { seq: 40 } } }));
+    const store = new GatewayStore(dir, { synchronous: 'full', retentionDays: 14, writer: 'inline' });
+    store.enqueue({ tableId: 't1', input: { type: 'health', at: 4 } as never, messages: [{ seq: 4, topic: 'x', retain: false, payload: '{}' }], counters: { seq: 4, shoeNo: 1 } }, () => {});
+    store.flush();
+    store.close();
+    expect(existsSync(join(dir, 'seq-hwm.json'))).toBe(false);
+    expect(readHwm(dir)).toEqual({ t1: { seq: 4, shoeNo: 1 }, t2: { seq: 40 } });
+  });
+
+  it('both marks present (a crash between writing the slots and removing the old file): the higher counters win', () => {
+    const dir = makeTempDirSync('teg-ji-');
+    const mark = new HwmSlotWriter(dir, true);
+    mark.write(JSON.stringify({ v: 1, tables: { t1: { seq: 7, shoeNo: 2 } } }));
+    mark.close();
+    writeFileSync(join(dir, 'seq-hwm.json'), JSON.stringify({ v: 1, tables: { t1: { seq: 6, shoeNo: 3 }, t2: { seq: 1 } } }));
+    expect(readHwm(dir)).toEqual({ t1: { seq: 7, shoeNo: 3 }, t2: { seq: 1 } });
+  });
+
+  it('a mark that outgrows its slots is written anew with bigger ones, and stays readable', () => {
+    const dir = makeTempDirSync('teg-ji-');
+    const mark = new HwmSlotWriter(dir, false);
+    const tables = (n: number, seq: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`table-${i}`, { seq, shoeNo: 1, roundNo: seq }]));
+    mark.write(JSON.stringify({ v: 1, tables: tables(2, 1) }));
+    expect(statSync(join(dir, 'seq-hwm.bin')).size).toBe(8192);
+    mark.write(JSON.stringify({ v: 1, tables: tables(400, 2) }));
+    const grown = statSync(join(dir, 'seq-hwm.bin')).size;
+    expect(grown).toBeGreaterThan(8192);
+    expect(Object.keys(readHwm(dir) ?? {})).toHaveLength(400);
+    mark.write(JSON.stringify({ v: 1, tables: tables(400, 3) }));
+    mark.close();
+    expect(statSync(join(dir, 'seq-hwm.bin')).size).toBe(grown);
+    expect(readHwm(dir)?.['table-399']).toEqual({ seq: 3, shoeNo: 1, roundNo: 3 });
+    // a new writer (a restart) goes on from the newest generation
+    const again = new HwmSlotWriter(dir, false);
+    again.write(JSON.stringify({ v: 1, tables: tables(400, 4) }));
+    again.close();
+    expect(readHwm(dir)?.['table-0']).toEqual({ seq: 4, shoeNo: 1, roundNo: 4 });
   });
 });

@@ -1,0 +1,11 @@
+// Types of hwm-slots.mjs (plain JS, shared with the journal's writer thread).
+export declare const HWM_SLOTS_FILE: 'seq-hwm.bin';
+export declare const HWM_LEGACY_FILE: 'seq-hwm.json';
+export interface HwmSlotsRead { text: string; generation: number; slotSize: number }
+export declare function readHwmSlots(dir: string): HwmSlotsRead | null;
+export declare function readLegacyHwm(dir: string): string | null;
+export declare class HwmSlotWriter {
+  constructor(dir: string, durable: boolean);
+  write(text: string): void;
+  close(): void;
+}
