@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { measureCommitFloor } from './commit-floor.js';
 import { connectClient, type Broker } from './lib/broker.js';
 import { cpuWindow, type CpuWindow } from './lib/cpu.js';
-import { benchConfig, journalDefault, startGatewayProc, type GatewayProc } from './lib/gateway-proc.js';
+import { benchConfig, journalDefault, journalWriterOption, startGatewayProc, type GatewayProc } from './lib/gateway-proc.js';
 import { Baseline, Meter, pace, TableFeed, waitDevicesConnected, type PaceStats } from './lib/load.js';
 import { openPty, type BenchPty } from './lib/pty.js';
 import { stageBreakdown, stageLines, type StageBreakdown } from './lib/stages.js';
@@ -54,13 +54,13 @@ export interface RateResult {
   note?: string;
 }
 
-async function session(o: LatencyOptions, name: string, dataDir: string, pty: BenchPty, exposeGc: boolean, synchronous?: 'full' | 'normal', probe = false) {
+async function session(o: LatencyOptions, name: string, dataDir: string, pty: BenchPty, exposeGc: boolean, synchronous?: 'full' | 'normal', probe = false, writer?: 'inline' | 'thread') {
   const prefix = `bench-${name}`;
   const tableId = `${name}-1`;
   const sub = await connectClient(o.broker.url, `${prefix}-sub`);
   const meter = new Meter(sub, prefix);
   await meter.subscribe();
-  const config = benchConfig({ brokerUrl: o.broker.url, topicPrefix: prefix, dataDir, tables: [{ id: tableId, gatewayPath: pty.gatewayPath }], synchronous });
+  const config = benchConfig({ brokerUrl: o.broker.url, topicPrefix: prefix, dataDir, tables: [{ id: tableId, gatewayPath: pty.gatewayPath }], synchronous, writer });
   const devicesUp = waitDevicesConnected(sub, prefix, [tableId], 60_000);
   const gw = await startGatewayProc({ config, dir: o.dir, name, profileDir: o.profileDir, exposeGc, probe });
   await devicesUp;
@@ -170,15 +170,17 @@ export async function runLatency(o: LatencyOptions) {
       await closeSession(s);
 
       // the same 1,000 cards/s gateway series with the journal without fsync, and on tmpfs
-      const variants: Record<string, { gateway: LatencySummary; result: LatencySummary; gatewayCpuPct: number; dataDir: string; synchronous: string | null }> = {};
+      const variants: Record<string, { gateway: LatencySummary; result: LatencySummary; gatewayCpuPct: number; dataDir: string; synchronous: string | null; writer: string }> = {};
       const jd = journalDefault();
-      const runs: Array<{ key: string; dataDir: string; synchronous?: 'normal' }> = [];
+      const runs: Array<{ key: string; dataDir: string; synchronous?: 'normal'; writer?: 'thread' }> = [];
       if (jd === 'full') runs.push({ key: 'journalNormal', dataDir: join(o.dir, 'data-latency-normal'), synchronous: 'normal' });
+      // one table commits on the event loop (journal.writer: auto); the same series on the writer thread
+      if (journalWriterOption()) runs.push({ key: 'writerThread', dataDir: join(o.dir, 'data-latency-thread'), writer: 'thread' });
       if (existsSync('/dev/shm')) runs.push({ key: 'tmpfsDataDir', dataDir: join('/dev/shm', `teg-bench-${process.pid}`) });
       for (const v of runs) {
         mkdirSync(v.dataDir, { recursive: true });
-        o.log(`  1000 cards/s again: ${v.key} (dataDir ${v.dataDir}${v.synchronous ? `, journal.synchronous ${v.synchronous}` : ''})`);
-        const t = await session(o, `lat${v.key.toLowerCase()}`, v.dataDir, pty, false, v.synchronous);
+        o.log(`  1000 cards/s again: ${v.key} (dataDir ${v.dataDir}${v.synchronous ? `, journal.synchronous ${v.synchronous}` : ''}${v.writer ? `, journal.writer ${v.writer}` : ''})`);
+        const t = await session(o, `lat${v.key.toLowerCase()}`, v.dataDir, pty, false, v.synchronous, false, v.writer);
         try {
           await pace(200, 5, () => t.feed.writeCard(false));
           await t.meter.drain(20_000);
@@ -189,7 +191,7 @@ export async function runLatency(o: LatencyOptions) {
           });
           variants[v.key] = {
             gateway: summarize(t.meter.cardLatencies), result: summarize(t.meter.resultLatencies), gatewayCpuPct: cpu,
-            dataDir: v.dataDir.startsWith('/dev/shm') ? 'tmpfs (/dev/shm)' : 'disk', synchronous: v.synchronous ?? jd,
+            dataDir: v.dataDir.startsWith('/dev/shm') ? 'tmpfs (/dev/shm)' : 'disk', synchronous: v.synchronous ?? jd, writer: v.writer ?? 'auto',
           };
         } finally {
           await closeSession(t);

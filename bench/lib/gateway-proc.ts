@@ -40,6 +40,8 @@ export function benchConfig(o: {
   brokerUrl: string; topicPrefix: string; dataDir: string; tables: readonly BenchTable[];
   /** `journal.synchronous` when the schema has it (default: the product default) */
   synchronous?: 'full' | 'normal';
+  /** `journal.writer` when the schema has it (default: the product default) */
+  writer?: 'inline' | 'thread';
 }): Record<string, unknown> {
   const cfg: Record<string, unknown> = {
     mqtt: { url: o.brokerUrl, topicPrefix: o.topicPrefix, clientIdPrefix: `${o.topicPrefix}-` },
@@ -54,7 +56,16 @@ export function benchConfig(o: {
   const shape = (configSchema as unknown as { shape?: Record<string, unknown> }).shape ?? {};
   if ('http' in shape) cfg.http = { port: 0 };
   if (o.synchronous && 'journal' in shape) cfg.journal = { synchronous: o.synchronous };
+  // by hand: TEG_BENCH_JOURNAL_WRITER=inline|thread|auto compares where the journal commits
+  const writer = o.writer ?? process.env.TEG_BENCH_JOURNAL_WRITER;
+  if (writer && 'journal' in shape) cfg.journal = { ...(cfg.journal as object | undefined), writer };
   return cfg;
+}
+
+/** whether the config has `journal.writer` (commits on the event loop or a writer thread) */
+export function journalWriterOption(): boolean {
+  const journal = ((configSchema as unknown as { shape?: Record<string, unknown> }).shape ?? {}).journal as { unwrap?: () => { shape?: Record<string, unknown> } } | undefined;
+  return !!journal?.unwrap?.().shape && 'writer' in (journal.unwrap!().shape ?? {});
 }
 
 /** the config's journal.synchronous default, or null when the schema has no journal */

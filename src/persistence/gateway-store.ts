@@ -288,12 +288,12 @@ export class GatewayStore {
       latencyProbe.lastFlushedAt = latencyProbe.lastCommitStart = probeNow();
     }
     write();
-    if (LATENCY_PROBE_ON) latencyProbe.lastCommitEnd = probeNow();
     // after the commit, before any effect of it: every seq published is at most the mark
     if (hwmChanged && this.dir) {
       this.hwmWriter ??= new HwmSlotWriter(this.dir, this.opts.synchronous === 'full');
       this.hwmWriter.write(hwmText(this.hwm));
     }
+    if (LATENCY_PROBE_ON) latencyProbe.lastCommitEnd = probeNow();
     this.commits++;
     for (const { done } of batch) done();
   }
