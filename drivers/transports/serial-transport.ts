@@ -1,6 +1,7 @@
-import { SerialPort } from 'serialport';
+import { SerialPortStream } from '@serialport/stream';
 import { BehaviorSubject, Subject, type Observable } from 'rxjs';
 import type { Transport, TransportStatus } from './transport.js';
+import { mainThreadReadBinding } from './main-thread-read.js';
 import { LATENCY_PROBE_ON, latencyProbe, probeNow } from '../../src/metrics/latency-probe.js';
 
 export interface SerialTransportOptions {
@@ -25,7 +26,7 @@ export interface SerialTransportOptions {
 }
 
 /**
- * A serial line on the real `serialport` bindings.
+ * A serial line on the real `serialport` bindings (reads on the event loop: main-thread-read.ts).
  *
  * A fresh SerialPort object is created for each open attempt: the SerialPortStream
  * is a Duplex and gets ended/destroyed by read EOF or write errors, so it cannot be
@@ -45,7 +46,7 @@ export class SerialTransport implements Transport {
     detail: 'not started',
   });
 
-  private port: SerialPort | undefined;
+  private port: SerialPortStream | undefined;
   private connected = false;
   private started = false;
   private stopped = false;
@@ -119,9 +120,10 @@ export class SerialTransport implements Transport {
   private openPort(): void {
     if (this.stopped) return;
     this.attempts++;
-    let port: SerialPort;
+    let port: SerialPortStream;
     try {
-      port = new SerialPort({
+      port = new SerialPortStream({
+        binding: mainThreadReadBinding,
         path: this.options.path,
         baudRate: this.options.baudRate,
         dataBits: this.options.dataBits,
@@ -161,7 +163,7 @@ export class SerialTransport implements Transport {
   }
 
   /** Handle any failure of `port`; stale ports (already replaced) are ignored. */
-  private fail(port: SerialPort, err: unknown): void {
+  private fail(port: SerialPortStream, err: unknown): void {
     if (this.port !== port || this.stopped) return;
     this.port = undefined;
     this.connected = false;
@@ -196,7 +198,7 @@ function describeError(err: unknown): string {
 }
 
 /** Close a port if it is open, swallowing every error; never rejects. */
-function closeQuietly(port: SerialPort): Promise<void> {
+function closeQuietly(port: SerialPortStream): Promise<void> {
   port.removeAllListeners('data');
   // Keep an error listener attached forever so late errors never become uncaught.
   port.on('error', () => {});
