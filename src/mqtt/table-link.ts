@@ -111,6 +111,8 @@ export function clientOptionsFor(
     reconnectPeriod: 0,
     connectTimeout: connectTimeoutMs,
     rejectUnauthorized: true,
+    // no mqtt-packet number cache (65,536 two-byte Buffers, ~6 MB of heap) for a few publishes a second
+    writeCache: false,
   };
   if (will) opts.will = { topic: will.topic, payload: Buffer.from(will.payload), qos: PUBLISH_QOS, retain: true };
   if (cred.username !== undefined) opts.username = cred.username;

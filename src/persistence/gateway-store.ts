@@ -315,7 +315,9 @@ export class GatewayStore {
 
   /** starts the writer thread (after the schema exists and the tables are registered) */
   private startWorker(): void {
-    const w = new Worker(new URL('./journal-writer-worker.mjs', import.meta.url), {
+    // `../persistence/` and not `./`: the same file from src/persistence/ (sources) and from the
+    // bundle's dist/src/cli/ or dist/src/chunks/ (scripts/build.mjs copies it to dist/src/persistence/)
+    const w = new Worker(new URL('../persistence/journal-writer-worker.mjs', import.meta.url), {
       workerData: { path: this.path, dir: this.dir, synchronous: this.opts.synchronous, probe: LATENCY_PROBE_ON },
     });
     w.on('message', (msg: { type: string; id?: number; message?: string; t0?: number; t1?: number }) => {
