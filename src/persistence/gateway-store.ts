@@ -20,7 +20,7 @@ import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { Envelope, TableCounters, TableInput } from '../table/types.js';
 import { LATENCY_PROBE_ON, latencyProbe, probeNow } from '../metrics/latency-probe.js';
-import { hwmText, readHwm } from './journal-integrity.js';
+import { hwmTextCached, readHwm } from './journal-integrity.js';
 import { HwmSlotWriter } from './hwm-slots.mjs';
 
 type Row = Omit<StoredMessage, 'retain' | 'alsoTopic' | 'alsoCorrelation'> & { retain: number; alsoTopic?: string | null; alsoCorrelation?: string | null };
@@ -90,6 +90,8 @@ export class GatewayStore {
   private readonly dir: string | null;
   /** the high-water mark as last written */
   private hwm: Record<string, TableCounters> = {};
+  /** each table's part of the high-water mark text, dropped when its counters move (hwmTextCached) */
+  private readonly hwmFragments = new Map<string, string>();
   /** the inline path's writer of the mark (the writer thread has its own) */
   private hwmWriter: HwmSlotWriter | null = null;
   private readonly db: Database.Database;
@@ -291,7 +293,7 @@ export class GatewayStore {
     // after the commit, before any effect of it: every seq published is at most the mark
     if (hwmChanged && this.dir) {
       this.hwmWriter ??= new HwmSlotWriter(this.dir, this.opts.synchronous === 'full');
-      this.hwmWriter.write(hwmText(this.hwm));
+      this.hwmWriter.write(hwmTextCached(this.hwm, this.hwmFragments));
     }
     if (LATENCY_PROBE_ON) latencyProbe.lastCommitEnd = probeNow();
     this.commits++;
@@ -308,6 +310,7 @@ export class GatewayStore {
       // in place: the mark is only read here and serialised right after (a copy of the whole
       // mark per step was O(tables) per card)
       this.hwm[rec.tableId] = { ...rec.counters };
+      this.hwmFragments.delete(rec.tableId);
       changed = true;
     }
     return changed;
@@ -359,7 +362,7 @@ export class GatewayStore {
       rec.snapshot !== undefined ? JSON.stringify(rec.snapshot) : null,
     ]);
     this.worker!.postMessage({ type: 'batch', id, steps, acks: acks.map((a) => [a.tableId, a.seq]), seqs,
-      ...(hwmChanged && this.dir ? { hwm: hwmText(this.hwm) } : {}) });
+      ...(hwmChanged && this.dir ? { hwm: hwmTextCached(this.hwm, this.hwmFragments) } : {}) });
   }
 
   /** closes the store, waiting for every commit in flight (the way to close a `thread` writer) */

@@ -88,6 +88,27 @@ export function hwmText(tables: Record<string, TableCounters>): string {
   return JSON.stringify({ v: 1, tables } satisfies HwmFile);
 }
 
+/**
+ * hwmText with each table's `"id":{...}` kept as text: after a batch only the tables that moved
+ * are serialised again. The result is the same string as hwmText (keys in Object.keys order, the
+ * order JSON.stringify uses). `fragments` is keyed by table id and must be updated (set/delete)
+ * whenever `tables[id]` changes.
+ */
+export function hwmTextCached(tables: Record<string, TableCounters>, fragments: Map<string, string>): string {
+  let out = '{"v":1,"tables":{';
+  let first = true;
+  for (const id of Object.keys(tables)) {
+    let f = fragments.get(id);
+    if (f === undefined) {
+      f = `${JSON.stringify(id)}:${JSON.stringify(tables[id])}`;
+      fragments.set(id, f);
+    }
+    out += first ? f : `,${f}`;
+    first = false;
+  }
+  return `${out}}}`;
+}
+
 /** the highest `seq` the database still holds for a table (messages, or its latest snapshot) */
 function journalSeq(db: Database.Database, tableId: string): number {
   const m = db.prepare('SELECT MAX(seq) AS m FROM messages WHERE table_id = ?').get(tableId) as { m: number | null };
