@@ -12,6 +12,8 @@ export class VirtualEngine implements SimulatedEngine {
   private client: MqttClient | null = null;
   private n = 0;
   private readonly waiting = new Map<string, (payload: Record<string, unknown>) => void>();
+  /** how to give up each request in flight when the engine closes (its simulator is stopping) */
+  private readonly giveUp = new Map<string, () => void>();
 
   constructor(private readonly url: string, private readonly prefix: string, private readonly tableId: string, private readonly log: Logger) {}
 
@@ -53,10 +55,17 @@ export class VirtualEngine implements SimulatedEngine {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiting.delete(transaction);
+        this.giveUp.delete(transaction);
         reject(new Error(`no response to ${command} within ${timeoutMs} ms`));
       }, timeoutMs);
+      this.giveUp.set(transaction, () => {
+        clearTimeout(timer);
+        this.waiting.delete(transaction);
+        reject(new Error(`virtual engine closed before the response to ${command}`));
+      });
       this.waiting.set(transaction, (msg) => {
         clearTimeout(timer);
+        this.giveUp.delete(transaction);
         if (msg.status !== 'ok' && !String(msg.error ?? '').startsWith('rate limited')) this.log.warn(`virtual engine: ${command} refused: ${String(msg.error)}`);
         resolve(msg);
       });
@@ -67,6 +76,9 @@ export class VirtualEngine implements SimulatedEngine {
   async close(): Promise<void> {
     const c = this.client;
     this.client = null;
+    // a simulated dealer waiting for an answer stops now, not when its timeout fires
+    for (const stop of [...this.giveUp.values()]) stop();
+    this.giveUp.clear();
     if (c) await c.endAsync();
   }
 }
