@@ -42,7 +42,9 @@ describe.skipIf(!haveChromium)('status page in headless Chromium', () => {
     if (hasCommand('socat')) rejecting = await createPtyPair();
     const tables: unknown[] = [{
       id: 'page-bac', game: 'baccarat', decks: 8,
-      devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'simulator', seed: 'page', cardIntervalMs: 0, roundIntervalMs: 0, faults: { misreadRate: 0.03, garbageRate: 0.02 } } }],
+      // its one shoe is dealt at full speed and then the shoe is quiet: not stale 3 s later, since
+      // a loaded machine may take longer than that to load the page
+      devices: [{ id: 'shoe-1', kind: 'card-shoe', staleAfterMs: 600_000, transport: { type: 'simulator', seed: 'page', cardIntervalMs: 0, roundIntervalMs: 0, faults: { misreadRate: 0.03, garbageRate: 0.02 } } }],
     }];
     if (faceDownGame) {
       tables.push({
