@@ -6,13 +6,12 @@
  * exit 0, and `replay` from dist/ reproduces every published message byte for byte.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse as parseYaml } from 'yaml';
-import { freePort } from '../../src/scenario/rig/free-port.js';
 import { recordMqtt } from '../../src/scenario/rig/mqtt-recorder.js';
-import { cleanupTempDirs, makeTempDir } from '../../src/scenario/rig/temp-dir.js';
+import { cleanupTempDirs } from '../../src/scenario/rig/temp-dir.js';
+import { demoConfig } from '../helpers/demo-config.js';
 
 afterAll(cleanupTempDirs);
 
@@ -51,18 +50,9 @@ describe('the built gateway (dist/)', () => {
     expect(await v.exited).toBe(0);
     expect(v.out().trim()).toBe(VERSION);
 
-    const cfg = parseYaml(readFileSync(join(ROOT, 'config', 'default.yaml'), 'utf8')) as Record<string, any>;
-    const dir = await makeTempDir('teg-dist-');
-    const brokerPort = await freePort();
-    cfg.embeddedBroker.port = brokerPort;
-    cfg.http.port = 0;
-    cfg.dataDir = join(dir, 'data');
-    cfg.gatewayId = 'gw-dist';
     // the writer thread whatever journal.writer auto picks: its worker file (and hwm-slots.mjs)
     // must be found from the bundle
-    cfg.journal = { ...(cfg.journal ?? {}), writer: 'thread' };
-    const file = join(dir, 'config.json');
-    writeFileSync(file, JSON.stringify(cfg));
+    const { file, brokerPort, cfg } = await demoConfig('gw-dist', (c) => { c.journal = { ...(c.journal ?? {}), writer: 'thread' }; });
 
     const r = built(['start', '--config', file, '--fast']);
     try {

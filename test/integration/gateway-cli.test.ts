@@ -5,16 +5,15 @@
  * port clash; and the gateway's retained info topic with its last will on a real Mosquitto.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parse as parseYaml } from 'yaml';
-import { freePort } from '../../src/scenario/rig/free-port.js';
 import { startMosquitto } from '../../src/scenario/rig/mosquitto.js';
 import { recordMqtt, type RecordedMessage } from '../../src/scenario/rig/mqtt-recorder.js';
+import { demoConfig as demoConfigFile } from '../helpers/demo-config.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
-import { cleanupTempDirs, makeTempDir } from '../../src/scenario/rig/temp-dir.js';
+import { cleanupTempDirs } from '../../src/scenario/rig/temp-dir.js';
 
 afterAll(cleanupTempDirs);
 
@@ -42,20 +41,7 @@ async function waitForOutput(r: Run, text: string, timeoutMs = 30_000): Promise<
   }
 }
 
-/** config/default.yaml (the demo) on free ports and a temp data dir */
-async function demoConfig(patch: (c: Record<string, any>) => void = () => {}): Promise<{ file: string; brokerPort: number; cfg: Record<string, any> }> {
-  const cfg = parseYaml(readFileSync(join(ROOT, 'config', 'default.yaml'), 'utf8')) as Record<string, any>;
-  const dir = await makeTempDir('teg-cli-');
-  const brokerPort = await freePort();
-  cfg.embeddedBroker.port = brokerPort;
-  cfg.http.port = 0;
-  cfg.dataDir = join(dir, 'data');
-  cfg.gatewayId = 'gw-test';
-  patch(cfg);
-  const file = join(dir, 'config.json');
-  writeFileSync(file, JSON.stringify(cfg));
-  return { file, brokerPort, cfg };
-}
+const demoConfig = (patch?: (c: Record<string, any>) => void) => demoConfigFile('gw-test', patch);
 
 describe('tablegw on the command line', () => {
   it('--version prints the version; the help describes every command', async () => {
