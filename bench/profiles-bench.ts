@@ -14,6 +14,7 @@ import { decodeHidDiceReport, encodeHidDiceReport } from '../drivers/codecs/hid-
 import { barcodeToCard, KeyboardWedgeDecoder } from '../drivers/codecs/hid-keyboard.js';
 import { LineCodec } from '../drivers/codecs/line-codec.js';
 import { encodeLine } from '../drivers/codecs/nmea-line.js';
+import { checksum, type ChecksumKind } from '../drivers/profiles/checksums.js';
 import { compileProfile } from '../drivers/profiles/profile-decoder.js';
 import { loadProfileFile } from '../drivers/profiles/profile-schema.js';
 
@@ -38,6 +39,11 @@ function modbus(b: number[]): number[] {
     for (let i = 0; i < 8; i++) c = c & 1 ? (c >>> 1) ^ 0xa001 : c >>> 1;
   }
   return [...b, c & 0xff, c >> 8];
+}
+/** `body`, the separator and the body's check in upper-case hex (the bench's input only: the profile tests check the checksums) */
+function withCheck(kind: ChecksumKind, body: string, sep: string, digits: number): string {
+  const b = Buffer.from(body, 'latin1');
+  return `${body}${sep}${checksum(kind, b, 0, b.length).toString(16).toUpperCase().padStart(digits, '0')}`;
 }
 /** boot-keyboard reports typing `text` + Enter (Left Shift for letters, key up between keys) */
 function typeReports(text: string): Buffer {
@@ -83,6 +89,14 @@ const CASES: Record<string, Case> = {
   },
   'four-digit-shoe': { profile: () => Buffer.from(`${xorHex('C1010', ',')}\r`), reference: lineCase('SHOE', 'CARD', ['AS']) },
   'modbus-dice': { profile: () => Buffer.from([0xaa, ...modbus([1, 6, 5, 4])]), reference: lineCase('DICE', 'ROLL', [6, 5, 4, 0]) },
+  'ascii-shuffler': {
+    profile: () => Buffer.from(`#${withCheck('sum8', 'CNT,416', '|', 2)}\r\n`),
+    reference: lineCase('SHUF', 'COUNT', [416]),
+  },
+  'crc-rfid-reader': {
+    profile: () => Buffer.from(`>${withCheck('crc16-ccitt', 'T=E0040150AB12CD34', '#', 4)}\r\n`),
+    reference: lineCase('RFID', 'TAG', ['E0040150AB12CD34']),
+  },
   'star-keno': { profile: (i) => Buffer.from(`*B;${(i % 80) + 1}\r`), reference: lineCase('BALL', 'BALL', [17]) },
   'serial-scanner': { profile: () => Buffer.from('H10\r\n'), reference: lineCase('SHOE', 'CARD', ['TH']) },
   'hid-dice-sensor': {
