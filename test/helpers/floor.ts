@@ -30,7 +30,9 @@ export async function subscriber(url: string, clientId: string, filter: string |
     got.push({ topic, raw, payload: p, retain: packet.retain, at: Date.now(), ...(cd ? { correlation: Buffer.from(cd).toString('utf8') } : {}) });
   });
   await new Promise<void>((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`subscriber ${clientId} could not connect to ${url}`)), 20_000);
+    // a NATS node refuses new MQTT sessions until JetStream has a leader again after a node was
+    // killed: seconds on an idle machine, longer on a loaded one
+    const t = setTimeout(() => reject(new Error(`subscriber ${clientId} could not connect to ${url}`)), 40_000);
     client.once('connect', () => { clearTimeout(t); resolve(); });
   });
   // a cluster that just lost a node may refuse a SUBACK for a while (docs/SCALING.md): retry

@@ -68,5 +68,5 @@ describe.skipIf(!io.available)('a 3-node NATS cluster as the broker tier (real n
       await fresh.waitFor((m) => m.topic === `casino/${T}/result` && m.retain && m.payload.seq === results.at(-1).seq, 15_000, `the last result retained on ${node.name}`);
       await fresh.waitFor((m) => m.topic === `casino/${T}/round` && m.retain && m.payload.seq === lastRound.payload.seq, 15_000, `the last round retained on ${node.name}`);
     }
-  }, 120_000);
+  }, 180_000);
 });
