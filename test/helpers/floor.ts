@@ -30,8 +30,8 @@ export async function subscriber(url: string, clientId: string, filter: string |
     got.push({ topic, raw, payload: p, retain: packet.retain, at: Date.now(), ...(cd ? { correlation: Buffer.from(cd).toString('utf8') } : {}) });
   });
   await new Promise<void>((resolve, reject) => {
-    // a NATS node refuses new MQTT sessions until JetStream has a leader again after a node was
-    // killed: seconds on an idle machine, longer on a loaded one
+    // a NATS cluster that just lost a node may not take new MQTT sessions for a while (JetStream,
+    // which keeps them, is recovering): seconds on an idle machine, longer on a loaded one
     const t = setTimeout(() => reject(new Error(`subscriber ${clientId} could not connect to ${url}`)), 40_000);
     client.once('connect', () => { clearTimeout(t); resolve(); });
   });
