@@ -172,10 +172,10 @@ export async function runLatency(o: LatencyOptions) {
       // the same 1,000 cards/s gateway series with the journal without fsync, and on tmpfs
       const variants: Record<string, { gateway: LatencySummary; result: LatencySummary; gatewayCpuPct: number; dataDir: string; synchronous: string | null; writer: string }> = {};
       const jd = journalDefault();
-      const runs: Array<{ key: string; dataDir: string; synchronous?: 'normal'; writer?: 'thread' }> = [];
+      const runs: Array<{ key: string; dataDir: string; synchronous?: 'normal'; writer?: 'inline' }> = [];
       if (jd === 'full') runs.push({ key: 'journalNormal', dataDir: join(o.dir, 'data-latency-normal'), synchronous: 'normal' });
-      // one table commits on the event loop (journal.writer: auto); the same series on the writer thread
-      if (journalWriterOption()) runs.push({ key: 'writerThread', dataDir: join(o.dir, 'data-latency-thread'), writer: 'thread' });
+      // the same series with the commits on the event loop (journal.writer: inline) instead of the writer thread
+      if (journalWriterOption()) runs.push({ key: 'writerInline', dataDir: join(o.dir, 'data-latency-inline'), writer: 'inline' });
       if (existsSync('/dev/shm')) runs.push({ key: 'tmpfsDataDir', dataDir: join('/dev/shm', `teg-bench-${process.pid}`) });
       for (const v of runs) {
         mkdirSync(v.dataDir, { recursive: true });
@@ -191,7 +191,7 @@ export async function runLatency(o: LatencyOptions) {
           });
           variants[v.key] = {
             gateway: summarize(t.meter.cardLatencies), result: summarize(t.meter.resultLatencies), gatewayCpuPct: cpu,
-            dataDir: v.dataDir.startsWith('/dev/shm') ? 'tmpfs (/dev/shm)' : 'disk', synchronous: v.synchronous ?? jd, writer: v.writer ?? 'auto',
+            dataDir: v.dataDir.startsWith('/dev/shm') ? 'tmpfs (/dev/shm)' : 'disk', synchronous: v.synchronous ?? jd, writer: v.writer ?? 'thread',
           };
         } finally {
           await closeSession(t);

@@ -5,12 +5,6 @@
 import { z } from 'zod';
 import { DEVICE_KINDS } from '../domain/device-kinds.js';
 
-/**
- * `journal.writer: auto` commits on the event loop up to this many tables, on a writer thread
- * above (docs/PERFORMANCE.md "Where the journal commits")
- */
-export const JOURNAL_INLINE_MAX_TABLES = 4;
-
 const id = z.string().regex(/^[a-z0-9-]{1,32}$/, 'must be 1-32 characters of a-z, 0-9 and -');
 const ms = z.number().int().min(0).max(24 * 3600 * 1000);
 const usbId = z.union([z.number().int().min(0).max(0xffff), z.string().regex(/^(0x)?[0-9a-fA-F]{1,4}$/).transform((s) => parseInt(s.replace(/^0x/, ''), 16))]);
@@ -235,9 +229,9 @@ export const configSchema = z.object({
     retentionDays: z.number().min(0.01).max(3650).default(14).describe('journal entries and delivered messages older than this are deleted'),
     /** the outbox's bound per table: an alarm at 80%, the shoes held at 100% (nothing is dropped) */
     outboxMaxMessages: z.number().int().min(10).max(10_000_000).default(100_000).describe('the outbox\'s bound per table: an alarm at 80%, the shoes held at 100% (nothing is dropped)'),
-    /** where commits run: on the event loop (`inline`), on a writer thread (`thread`), or `auto` (inline up to JOURNAL_INLINE_MAX_TABLES tables) */
-    writer: z.enum(['auto', 'inline', 'thread']).default('auto').describe(`where the commits run: \`inline\` on the event loop (fewest hops, no thread: the lowest latency and memory for a few tables), \`thread\` on a writer thread (the event loop goes on while a commit waits for the disk: for many tables), \`auto\`: inline up to ${JOURNAL_INLINE_MAX_TABLES} tables (docs/PERFORMANCE.md)`),
-  }).strict().default({ synchronous: 'full', retentionDays: 14, outboxMaxMessages: 100_000, writer: 'auto' }).describe('the durable journal and outbox (docs/DURABILITY.md)'),
+    /** where commits run: on a writer thread (`thread`, the default) or on the event loop (`inline`) */
+    writer: z.enum(['thread', 'inline']).default('thread').describe('where the commits run: `thread` (the default) on the journal\'s writer thread, so the event loop goes on reading devices and talking MQTT while a commit waits for the disk; `inline` on the event loop: no thread hops and ~9 MB less memory, but a slow disk holds everything up (docs/PERFORMANCE.md "Where the journal commits")'),
+  }).strict().default({ synchronous: 'full', retentionDays: 14, outboxMaxMessages: 100_000, writer: 'thread' }).describe('the durable journal and outbox (docs/DURABILITY.md)'),
   log: z.object({ level: z.enum(['debug', 'info', 'warn', 'error']).default('info').describe('the lowest level logged (`--log-level` overrides it)') }).strict().default({ level: 'info' }).describe('logging (docs/OPERATIONS.md, Logs)'),
   /** the status page, /metrics, /healthz and /readyz (docs/OPERATIONS.md) */
   http: z.object({

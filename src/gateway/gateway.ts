@@ -5,7 +5,7 @@
  */
 import { join, resolve } from 'node:path';
 import { createDriver, createTransport } from './device-drivers.js';
-import { brokerUrls, type GatewayConfig, JOURNAL_INLINE_MAX_TABLES } from '../config/schema.js';
+import { brokerUrls, type GatewayConfig } from '../config/schema.js';
 import { registerSecret, registerSecretFile, type Logger } from '../log.js';
 import { Observability } from '../metrics/observability.js';
 import type { EmbeddedBroker } from '../mqtt/embedded-broker.js';
@@ -94,8 +94,7 @@ export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Pr
   const summaryTimer = summaryMs > 0 ? setInterval(() => log.info(summary.take(summaryMs)), summaryMs) : null;
   summaryTimer?.unref();
 
-  const writer = cfg.journal.writer === 'auto' ? (cfg.tables.length <= JOURNAL_INLINE_MAX_TABLES ? 'inline' : 'thread') : cfg.journal.writer;
-  const store = new GatewayStore(dataDir, { synchronous: cfg.journal.synchronous, retentionDays: cfg.journal.retentionDays, writer });
+  const store = new GatewayStore(dataDir, { synchronous: cfg.journal.synchronous, retentionDays: cfg.journal.retentionDays, writer: cfg.journal.writer });
   // a journal that cannot be written: nothing more may be published (it would not be recoverable);
   // stop, and let the service manager restart the gateway, which recovers from what was committed
   store.setFatalHandler((m) => {

@@ -50,7 +50,7 @@ describe('the built gateway (dist/)', () => {
     expect(await v.exited).toBe(0);
     expect(v.out().trim()).toBe(VERSION);
 
-    // the writer thread whatever journal.writer auto picks: its worker file (and hwm-slots.mjs)
+    // the writer thread (the default, set here all the same): its worker file (and hwm-slots.mjs)
     // must be found from the bundle
     const { file, brokerPort, cfg } = await demoConfig('gw-dist', (c) => { c.journal = { ...(c.journal ?? {}), writer: 'thread' }; });
 
