@@ -11,9 +11,8 @@ import type { Logger } from '../src/log.js';
 export class VirtualEngine implements SimulatedEngine {
   private client: MqttClient | null = null;
   private n = 0;
-  private readonly waiting = new Map<string, (payload: Record<string, unknown>) => void>();
-  /** how to give up each request in flight when the engine closes (its simulator is stopping) */
-  private readonly giveUp = new Map<string, () => void>();
+  /** requests in flight by transaction: their answer, and giving up when the engine closes (its simulator is stopping) */
+  private readonly waiting = new Map<string, { answer: (payload: Record<string, unknown>) => void; giveUp: () => void }>();
 
   constructor(private readonly url: string, private readonly prefix: string, private readonly tableId: string, private readonly log: Logger) {}
 
@@ -25,10 +24,10 @@ export class VirtualEngine implements SimulatedEngine {
       try {
         const msg = JSON.parse(payload.toString('utf8')) as Record<string, unknown>;
         const tx = msg.transaction as string | undefined;
-        const done = tx ? this.waiting.get(tx) : undefined;
-        if (done) {
+        const request = tx ? this.waiting.get(tx) : undefined;
+        if (request) {
           this.waiting.delete(tx!);
-          done(msg);
+          request.answer(msg);
         }
       } catch { /* not ours */ }
     });
@@ -55,19 +54,18 @@ export class VirtualEngine implements SimulatedEngine {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiting.delete(transaction);
-        this.giveUp.delete(transaction);
         reject(new Error(`no response to ${command} within ${timeoutMs} ms`));
       }, timeoutMs);
-      this.giveUp.set(transaction, () => {
-        clearTimeout(timer);
-        this.waiting.delete(transaction);
-        reject(new Error(`virtual engine closed before the response to ${command}`));
-      });
-      this.waiting.set(transaction, (msg) => {
-        clearTimeout(timer);
-        this.giveUp.delete(transaction);
-        if (msg.status !== 'ok' && !String(msg.error ?? '').startsWith('rate limited')) this.log.warn(`virtual engine: ${command} refused: ${String(msg.error)}`);
-        resolve(msg);
+      this.waiting.set(transaction, {
+        answer: (msg) => {
+          clearTimeout(timer);
+          if (msg.status !== 'ok' && !String(msg.error ?? '').startsWith('rate limited')) this.log.warn(`virtual engine: ${command} refused: ${String(msg.error)}`);
+          resolve(msg);
+        },
+        giveUp: () => {
+          clearTimeout(timer);
+          reject(new Error(`virtual engine closed before the response to ${command}`));
+        },
       });
       client.publish(`${this.prefix}/${this.tableId}/request/${command}`, JSON.stringify({ transaction, ...args }), { qos: 1 });
     });
@@ -77,8 +75,9 @@ export class VirtualEngine implements SimulatedEngine {
     const c = this.client;
     this.client = null;
     // a simulated dealer waiting for an answer stops now, not when its timeout fires
-    for (const stop of [...this.giveUp.values()]) stop();
-    this.giveUp.clear();
+    const inFlight = [...this.waiting.values()];
+    this.waiting.clear();
+    for (const r of inFlight) r.giveUp();
     if (c) await c.endAsync();
   }
 }

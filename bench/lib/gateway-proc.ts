@@ -56,24 +56,28 @@ export function benchConfig(o: {
   const shape = (configSchema as unknown as { shape?: Record<string, unknown> }).shape ?? {};
   if ('http' in shape) cfg.http = { port: 0 };
   if (o.synchronous && 'journal' in shape) cfg.journal = { synchronous: o.synchronous };
-  // by hand: TEG_BENCH_JOURNAL_WRITER=inline|thread|auto compares where the journal commits
+  // by hand: TEG_BENCH_JOURNAL_WRITER=inline|thread compares where the journal commits
   const writer = o.writer ?? process.env.TEG_BENCH_JOURNAL_WRITER;
   if (writer && 'journal' in shape) cfg.journal = { ...(cfg.journal as object | undefined), writer };
   return cfg;
 }
 
+/** the config's `journal` defaults, or null when the schema has no journal */
+function journalDefaults(): Record<string, unknown> | null {
+  const shape = (configSchema as unknown as { shape?: Record<string, unknown> }).shape ?? {};
+  if (!('journal' in shape)) return null;
+  const parsed = configSchema.safeParse({ tables: [{ id: 'x', game: 'baccarat', devices: [{ id: 'd', kind: 'card-shoe', transport: { type: 'serial', path: '/dev/null' } }] }] });
+  return parsed.success ? ((parsed.data as { journal?: Record<string, unknown> }).journal ?? null) : null;
+}
+
 /** whether the config has `journal.writer` (commits on the event loop or a writer thread) */
 export function journalWriterOption(): boolean {
-  const journal = ((configSchema as unknown as { shape?: Record<string, unknown> }).shape ?? {}).journal as { unwrap?: () => { shape?: Record<string, unknown> } } | undefined;
-  return !!journal?.unwrap?.().shape && 'writer' in (journal.unwrap!().shape ?? {});
+  return 'writer' in (journalDefaults() ?? {});
 }
 
 /** the config's journal.synchronous default, or null when the schema has no journal */
 export function journalDefault(): string | null {
-  const shape = (configSchema as unknown as { shape?: Record<string, unknown> }).shape ?? {};
-  if (!('journal' in shape)) return null;
-  const parsed = configSchema.safeParse({ tables: [{ id: 'x', game: 'baccarat', devices: [{ id: 'd', kind: 'card-shoe', transport: { type: 'serial', path: '/dev/null' } }] }] });
-  return parsed.success ? ((parsed.data as { journal?: { synchronous?: string } }).journal?.synchronous ?? null) : null;
+  return (journalDefaults()?.synchronous as string | undefined) ?? null;
 }
 
 export async function startGatewayProc(o: {

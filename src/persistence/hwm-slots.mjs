@@ -14,12 +14,12 @@
 // reader takes the valid slot with the highest generation. When the text outgrows a slot (many
 // tables), the file is written anew with bigger slots: temp file, fsync, rename, fsync of the
 // directory.
-import { closeSync, existsSync, fdatasyncSync, fstatSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fdatasyncSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 
 export const HWM_SLOTS_FILE = 'seq-hwm.bin';
-/** the mark of versions before 0.2 (one JSON file replaced by rename): read, then removed */
+/** the one-file mark of earlier builds (a JSON file replaced by rename): read, then removed */
 export const HWM_LEGACY_FILE = 'seq-hwm.json';
 const MAGIC = 'TEGHWM1';
 const HEADER_BYTES = MAGIC.length + 1 + 16 + 1 + 8 + 1 + 8 + 1;
@@ -132,11 +132,6 @@ export class HwmSlotWriter {
     this.generation = current.generation;
     this.slotSize = current.slotSize;
     this.fd = openSync(join(this.dir, HWM_SLOTS_FILE), 'r+');
-    const st = fstatSync(this.fd);
-    if (st.size !== 2 * this.slotSize) {
-      closeSync(this.fd);
-      this.fd = null;
-    }
   }
 
   /** a new file with both slots holding `text`: temp file, fsync, rename, fsync of the directory */
