@@ -6,6 +6,13 @@
  * a failover list — every message not yet acknowledged is sent again, in order; when mqtt.js gives
  * a message up (an error), the same happens a second later or at the next connect. Delivery is
  * at-least-once, in order, each message always under its own `seq`.
+ *
+ * On a move to another broker (a failover, or back to the first URL) the broker the table lands
+ * on may hold older retained messages of the table (an independent broker kept what it had when
+ * the table left it): the latest acknowledged message of each retained topic (`round`, `result`,
+ * `shoe`, `devices/<id>`) is sent again first, the same bytes under the same `seq`, so a client
+ * that subscribes there reads the table's current state. A consumer sees them as identical
+ * re-deliveries.
  */
 import { topicNameProblem } from '../gateway/request-admission.js';
 import { LATENCY_PROBE_ON, latencyProbe } from '../metrics/latency-probe.js';
@@ -32,6 +39,8 @@ export class OutboxSender {
   /** a publish failed: hand nothing over until the retry or the next connect */
   private blocked = false;
   private retry: NodeJS.Timeout | null = null;
+  /** the latest message of each retained topic (by topic), for a move to another broker */
+  private readonly latestRetained = new Map<string, StoredMessage>();
 
   constructor(
     private readonly link: TableLink,
@@ -50,8 +59,19 @@ export class OutboxSender {
       this.blocked = false;
       this.inflight = 0;
       this.next = this.base;
+      if (link.movedBroker) this.refreshRetained();
       this.pump();
     });
+  }
+
+  /** the latest acknowledged message of each retained topic, again, in seq order (the unacknowledged ones follow) */
+  private refreshRetained(): void {
+    const firstUnacked = this.base < this.queue.length ? this.queue[this.base].seq : Number.POSITIVE_INFINITY;
+    const again = [...this.latestRetained.values()].filter((m) => m.seq < firstUnacked).sort((a, b) => a.seq - b.seq);
+    for (const m of again) {
+      const topic = this.link.topics.full(m.topic);
+      if (!topicNameProblem(topic)) this.link.publish(topic, m.payload, true);
+    }
   }
 
   /** messages waiting (not yet acknowledged by the broker) */
@@ -60,6 +80,7 @@ export class OutboxSender {
   }
 
   push(m: StoredMessage): void {
+    if (m.retain) this.latestRetained.set(m.topic, m);
     this.queue.push(m);
     this.pump();
   }
@@ -86,6 +107,7 @@ export class OutboxSender {
     if (refusal) {
       err = undefined;
       this.onQuarantined(m, refusal);
+      if (this.latestRetained.get(m.topic) === m) this.latestRetained.delete(m.topic);
     }
     if (err) {
       if (this.blocked) return;

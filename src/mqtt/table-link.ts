@@ -160,6 +160,8 @@ export class TableLink {
   private lostAt = 0;
   /** the last broker change: which URL, when, and how long the table was without a broker */
   private lastSwitch: { url: string; at: number; downMs: number } | null = null;
+  /** this connection is on another broker than the one before it */
+  private moved = false;
 
   constructor(private readonly o: TableLinkOptions) {
     this.topics = topicsFor(o.topicPrefix, o.tableId);
@@ -197,6 +199,14 @@ export class TableLink {
   /** true while connected and `request/+` is subscribed (the broker granted the SUBACK) */
   get requestsSubscribed(): boolean {
     return this.isConnected && this.subscribed;
+  }
+
+  /**
+   * true while this connection is on another broker than the connection before it (a failover or
+   * a move back): that broker may hold stale retained messages of the table (outbox-sender.ts)
+   */
+  get movedBroker(): boolean {
+    return this.isConnected && this.moved;
   }
 
   /** the last change of broker: its URL, when, and how long the table had no broker before it */
@@ -320,6 +330,7 @@ export class TableLink {
     this.failure = null;
     const previous = this.lastSwitch?.url;
     const downMs = this.lostAt ? now - this.lostAt : 0;
+    this.moved = previous !== undefined && previous !== safeUrl(url);
     if (previous !== safeUrl(url)) this.lastSwitch = { url: safeUrl(url), at: now, downMs };
     this.lostAt = 0;
     this.connectedAt = now;

@@ -4,7 +4,8 @@
  * results the first never acknowledged follow, under their own seq; when the first is back the
  * table returns to it and leaves `offline` on the second. Across both brokers: every seq once
  * (identical re-deliveries allowed), each broker's stream in order, no gap. The health message
- * names the broker.
+ * names the broker. A move back after the dealing stopped leaves the first broker holding the
+ * latest retained round and result (sent again on the move).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
@@ -73,9 +74,45 @@ describe.skipIf(!io.available)('broker failover between two Mosquittos (mqtt.url
     cleanup.push(() => fresh.close());
     await fresh.waitFor((m) => m.topic === `casino/${T}/status` && m.retain && m.payload.state === 'online', 5_000, 'retained online on the first broker');
     const lastResult = resultsOf([...sa.got, ...sb.got], T).at(-1);
-    await fresh.waitFor((m) => m.topic === `casino/${T}/result` && m.retain && m.payload.seq === lastResult.seq, 5_000, 'the last result retained on the first broker');
+    await fresh.waitFor((m) => m.topic === `casino/${T}/result` && m.retain && m.payload.seq === lastResult.seq, 5_000, 'the last result retained on the first broker').catch((e) => { console.log(`DIAG last ${lastResult.seq} retained ${JSON.stringify(fresh.got.map((m) => [m.topic, m.payload?.seq]))} onA ${JSON.stringify(resultsOf(sa.got, T).map((r) => r.seq))} onB ${JSON.stringify(resultsOf(sb.got, T).map((r) => r.seq))}\n${lines.join('\n')}`); throw e; });
     const text = lines.join('\n');
     expect(text).toMatch(/connection to mqtt:\/\/127\.0\.0\.1:\d+ lost; reconnecting/);
     expect(text).toMatch(/answers again: moving back to it/);
+  }, 90_000);
+
+  it('moves back after the dealing stopped on the second broker: the first holds the latest round and result again (resent under their own seq)', async () => {
+    const a = await startMosquitto();
+    const b = await startMosquitto();
+    cleanup.push(() => a.stop(), () => b.stop());
+    const sb = await subscriber(b.url, 'fo2-sub-b');
+    cleanup.push(() => sb.close());
+    const { log, lines } = capturingLogger();
+    const gw: Gateway = await startGateway(floorConfig({ url: [a.url, b.url], dataDir: await makeTempDir('teg-fo2-data-'), tables: [T], cardIntervalMs: 20, decks: 6 }), { simulators: loadSimulators, logger: log, simulatorShoes: 1 });
+    cleanup.push(() => gw.stop());
+    const rt = gw.tables[0];
+    await until(() => rt.snapshot.seq > 30, 20_000, 'dealing on the first broker');
+    await a.pause();
+    await until(() => resultsOf(sb.got, T).length >= 2, 20_000, 'two results on the second broker').catch((e) => { console.log(lines.slice(-20).join('\n'), sb.got.length); throw e; });
+    // the dealer stops: nothing new is published once the outbox is empty
+    await Promise.all(gw.simulators.map((s) => s.stop()));
+    await until(() => (rt.outbox?.depth ?? 0) === 0, 10_000, 'the outbox empty on the second broker');
+    const lastResult = resultsOf(sb.got, T).at(-1);
+    const lastRound = [...sb.got].reverse().find((m) => m.topic === `casino/${T}/round` && !m.retain);
+    await a.resume();
+    await sb.waitFor((m) => m.topic === `casino/${T}/status` && m.payload.state === 'offline', 20_000, 'offline left on the second broker');
+    const movedAt = lines.findIndex((l) => /answers again: moving back to it/.test(l));
+    await until(() => lines.slice(movedAt).some((l) => /connected to .*\(broker 1 of 2\)/.test(l)), 10_000, 'connected to the first broker again');
+    // what a client that subscribes on the first broker now reads (retained copies only)
+    const retainedOnA = async (): Promise<Map<string, any>> => {
+      const fresh = await subscriber(a.url, `fo2-check-${Date.now()}`, [`casino/${T}/result`, `casino/${T}/round`], { clean: true });
+      await new Promise((r) => setTimeout(r, 500));
+      await fresh.close();
+      return new Map(fresh.got.filter((m) => m.retain).map((m) => [m.topic.split('/').at(-1)!, m.payload]));
+    };
+    let seen = await retainedOnA();
+    for (let i = 0; i < 10 && seen.get('result')?.seq !== lastResult.seq; i++) seen = await retainedOnA();
+    expect(seen.get('result')?.seq, 'the latest result retained on the first broker').toBe(lastResult.seq);
+    expect(seen.get('result')?.roundId).toBe(lastResult.roundId);
+    expect(seen.get('round')?.seq, 'the latest round retained on the first broker').toBe(lastRound!.payload.seq);
   }, 90_000);
 });

@@ -98,3 +98,55 @@ describe('the outbox sender', () => {
     expect(sender.depth).toBe(0);
   });
 });
+
+describe('the outbox sender on a move to another broker', () => {
+  function movingLink() {
+    const connected$ = new Subject<boolean>();
+    const sent: Array<{ topic: string; seq: number; retain: boolean }> = [];
+    const pending: Array<() => void> = [];
+    const link = {
+      connected: true, movedBroker: false, topics: topicsFor('casino', 't1'), connected$,
+      publish(topic: string, payload: string, retain: boolean, _c?: string, done?: (err?: Error) => void) {
+        sent.push({ topic, seq: JSON.parse(payload).seq, retain });
+        if (done) pending.push(() => done());
+      },
+    };
+    return { link, sent, pending, connected$ };
+  }
+  const msg = (seq: number, topic: string, retain: boolean) => ({ seq, topic, retain, payload: JSON.stringify({ seq }) });
+
+  it('sends the latest acknowledged message of each retained topic again, in seq order, before the unacknowledged ones', () => {
+    const { link, sent, pending, connected$ } = movingLink();
+    const sender = new OutboxSender(link as unknown as TableLink, () => {});
+    [msg(1, 'result', true), msg(2, 'events', false), msg(3, 'round', true), msg(4, 'result', true), msg(5, 'devices/shoe-1', true), msg(6, 'events', false), msg(7, 'round', true)]
+      .forEach((m) => { sender.push(m); });
+    // 1..5 acknowledged by the first broker, 6 and 7 in flight when it went away
+    for (let i = 0; i < 5; i++) pending.shift()!();
+    pending.length = 0;
+    link.connected = false;
+    connected$.next(false);
+    sent.length = 0;
+    link.connected = true;
+    link.movedBroker = true;
+    connected$.next(true);
+    // result 4 and devices 5 again (round 3 is superseded by round 7, which is resent anyway), then 6 and 7
+    expect(sent).toEqual([
+      { topic: 'casino/t1/result', seq: 4, retain: true },
+      { topic: 'casino/t1/devices/shoe-1', seq: 5, retain: true },
+      { topic: 'casino/t1/events', seq: 6, retain: false },
+      { topic: 'casino/t1/round', seq: 7, retain: true },
+    ]);
+    expect(sender.depth).toBe(2);
+  });
+
+  it('a reconnect to the same broker sends only what is unacknowledged', () => {
+    const { link, sent, pending, connected$ } = movingLink();
+    const sender = new OutboxSender(link as unknown as TableLink, () => {});
+    [msg(1, 'result', true), msg(2, 'round', true)].forEach((m) => { sender.push(m); });
+    pending.shift()!();
+    pending.length = 0;
+    sent.length = 0;
+    connected$.next(true);
+    expect(sent).toEqual([{ topic: 'casino/t1/round', seq: 2, retain: true }]);
+  });
+});
