@@ -7,7 +7,7 @@ import type * as Yaml from 'yaml';
 function parse(text: string): unknown {
   return (createRequire(import.meta.url)('yaml') as typeof Yaml).parse(text);
 }
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const FRAME_TYPES = ['CARD', 'MISREAD', 'CUT', 'DROP', 'STATE', 'TAG', 'ROLL', 'COCKED', 'NOREAD', 'SHAKE', 'BALL', 'START', 'END', 'SHUF_STATE', 'COUNT', 'HB', 'ERR', 'VER'] as const;
 

@@ -11,7 +11,8 @@
  * docs/PERFORMANCE.md "Serial reads on the event loop" has the figures.
  */
 import { readSync } from 'node:fs';
-import { SerialPort } from 'serialport';
+import { createRequire } from 'node:module';
+import type { SerialPort } from 'serialport';
 
 /** the part of a bindings port object used here (bindings-interface's BindingPortInterface) */
 interface BindingPort {
@@ -23,7 +24,23 @@ interface LooseBinding {
   list(): Promise<unknown[]>;
   open(options: unknown): Promise<unknown>;
 }
-const detected = SerialPort.binding as unknown as LooseBinding;
+
+const require = createRequire(import.meta.url);
+let platform: LooseBinding | null = null;
+
+/**
+ * The bindings of this platform, loaded at the first open or list (a gateway without a serial
+ * device never loads them): on Linux and macOS only that platform's module; `serialport`'s index
+ * would load its ten parsers and mock binding, and bindings-cpp's all three platforms (about 20 ms
+ * of a cold start, docs/PERFORMANCE.md).
+ */
+function detected(): LooseBinding {
+  if (platform) return platform;
+  if (process.platform === 'linux') platform = require('@serialport/bindings-cpp/dist/linux.js').LinuxBinding as LooseBinding;
+  else if (process.platform === 'darwin') platform = require('@serialport/bindings-cpp/dist/darwin.js').DarwinBinding as LooseBinding;
+  else platform = (require('@serialport/bindings-cpp') as { autoDetect(): LooseBinding }).autoDetect();
+  return platform;
+}
 
 interface Poller {
   once(event: 'readable', callback: (err: Error | null) => void): unknown;
@@ -69,9 +86,9 @@ async function readOnLoop(port: UnixPort, buffer: Buffer, offset: number, length
 
 /** the bindings `SerialPort` detected for this platform, with reads on the event loop where it can */
 const binding: LooseBinding = {
-  list: () => detected.list(),
+  list: () => detected().list(),
   async open(options: unknown) {
-    const port = await detected.open(options);
+    const port = await detected().open(options);
     const unix = port as UnixPort;
     if (typeof unix.fd === 'number' && unix.poller && typeof unix.poller.once === 'function') {
       unix.read = (buffer: Buffer, offset: number, length: number) => readOnLoop(unix, buffer, offset, length);

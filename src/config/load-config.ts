@@ -7,7 +7,7 @@ import type * as Yaml from 'yaml';
 function parseYaml(text: string): unknown {
   return (createRequire(import.meta.url)('yaml') as typeof Yaml).parse(text);
 }
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { cardGame, GAME_IDS } from '../games/registry.js';
 import { configSchema, type GatewayConfig } from './schema.js';
 import { NON_CARD_GAME_IDS, nonCardGame } from '../games/non-card-games.js';

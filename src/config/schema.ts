@@ -2,7 +2,7 @@
  * The configuration file (spec/config.md), defined once as zod schemas: validation, defaults and
  * the error messages a technician reads all come from here.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { DEVICE_KINDS } from '../domain/device-kinds.js';
 
 const id = z.string().regex(/^[a-z0-9-]{1,32}$/, 'must be 1-32 characters of a-z, 0-9 and -');

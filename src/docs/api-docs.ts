@@ -4,7 +4,7 @@
  * and `src/config/schema.ts`. Pure: the examples are passed in (they come from a simulator run,
  * `capture.ts`), so a test can rebuild the committed documents in memory and compare.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { configSchema } from '../config/schema.js';
 import {
   cardResultMessageSchema, cardRoundMessageSchema, diceResultMessageSchema, diceRoundMessageSchema, EVENT_SCHEMAS,

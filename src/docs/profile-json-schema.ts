@@ -6,7 +6,7 @@
  * path (`messages[].pattern`); a `.describe()` text on the zod schema wins over them. Pure and
  * deterministic: test/unit/observability/api-docs.test.ts rebuilds it and compares.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { profileSchema } from '../../drivers/profiles/profile-schema.js';
 
 type Json = Record<string, unknown>;

@@ -6,7 +6,7 @@
  *
  * Request payloads are the schemas the gateway validates requests with (`requests.ts`).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { NON_CARD_GAME_IDS } from '../games/non-card-games.js';
 import { CARD_GAMES, GAME_IDS } from '../games/registry.js';
 import { ALERT_KINDS } from '../table/alerts.js';

@@ -2,7 +2,7 @@
  * Requests from game engines (mqtt-api.md): `request/<command>` with a JSON payload.
  * Validated with zod; a request that fails validation is answered with an error and changes nothing.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const transaction = z.string().max(128).optional();
 const base = z.object({ transaction }).strict();

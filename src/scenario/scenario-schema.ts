@@ -2,7 +2,7 @@
  * The scenario format (docs/SCENARIOS.md): a table config plus a timed list of device frames,
  * engine requests and expectations on what the gateway publishes. Validated with zod.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const deviceId = z.string().min(1);
 const ms = z.number().int().min(0).max(600_000);

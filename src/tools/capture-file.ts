@@ -7,7 +7,7 @@
  * `CaptureFileError` naming the line, never a crash.
  */
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const CAPTURE_FORMAT = 'tablegw-capture';
 export const CAPTURE_VERSION = 1;
