@@ -42,6 +42,12 @@ const result = await build({
     setup(b) {
       b.onResolve({ filter: /^rxjs$/ }, () => ({ path: join(ROOT, 'node_modules', 'rxjs', 'dist', 'esm', 'index.js') }));
     },
+  }, {
+    // prom-client's one use of the OpenTelemetry API is for exemplars, never enabled here
+    name: 'no-opentelemetry',
+    setup(b) {
+      b.onResolve({ filter: /^@opentelemetry\/api$/ }, () => ({ path: join(ROOT, 'scripts', 'build-stubs', 'opentelemetry-api.cjs') }));
+    },
   }],
   // CommonJS dependencies bundled into ESM require Node's built-ins
   banner: { js: "import { createRequire as __tablegwCreateRequire } from 'node:module'; const require = __tablegwCreateRequire(import.meta.url);" },

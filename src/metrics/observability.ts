@@ -46,6 +46,8 @@ export class Observability {
 
   async start(): Promise<void> {
     for (const r of this.reporters) r.start();
+    // prom-client after the start (metrics.ts): the tables first
+    this.metrics.loadSoon();
     const h = this.cfg.http;
     if (!h.enabled) return;
     try {

@@ -68,6 +68,11 @@ describe('the built gateway (dist/)', () => {
       expect(result.payload.type).toBe('result');
       const http = /status page on (http:\/\/[^/\s]+)\//.exec(r.out())![1];
       expect((await fetch(`${http}/`)).status).toBe(200);
+      // prom-client is loaded a second after the start (metrics.ts): the rounds before it are counted
+      await new Promise((res) => setTimeout(res, 1_200));
+      const metrics = await fetch(`${http}/metrics`);
+      expect(metrics.status).toBe(200);
+      expect(await metrics.text()).toMatch(/^tablegw_rounds_total\{table="[^"]+",game="[^"]+",status="complete"\} [1-9]/m);
       r.child.kill('SIGINT');
       const code = await r.exited;
       expect(code, r.out().slice(-3000)).toBe(0);

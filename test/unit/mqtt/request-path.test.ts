@@ -179,7 +179,7 @@ describe('refusals in the metrics', () => {
     const m = new GatewayMetrics({ defaultMetrics: false });
     const runtime = { published$: new Subject(), snapshot: { seq: 0, devices: {} }, drivers: [], apply() {}, requestCounts: a.counts };
     m.addTable({ id: 'bac-01', game: 'baccarat', runtime: runtime as never, link: { connected: true, connected$: new Subject<boolean>() } });
-    const text = await m.registry.metrics();
+    const text = await m.text();
     expect(text).toContain('tablegw_requests_refused_total{table="bac-01",outcome="rate-limited"} 1');
     expect(text).toContain('tablegw_requests_refused_total{table="bac-01",outcome="dropped-unanswered"} 2');
     expect(text).toContain('tablegw_requests_refused_total{table="bac-01",outcome="retained-ignored"} 1');
