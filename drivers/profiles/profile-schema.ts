@@ -211,7 +211,8 @@ export type FrameTypeName = (typeof FRAME_TYPES)[number];
 
 /** Validate parsed YAML; errors read `file: messages.card.pattern: needs a named group "card"` (messages by name). */
 export function validateProfile(file: string, data: unknown): DeviceProfile {
-  const r = profileSchema.safeParse(data);
+  // parsed once per profile: without zod's compiled fast path (its code generation costs more than it saves here)
+  const r = profileSchema.safeParse(data, { jitless: true });
   if (r.success) return r.data;
   // in the order of the profile's keys (a check over several keys is reported at its own key)
   const keyOrder = Object.keys(profileSchema.shape);
