@@ -140,7 +140,14 @@ export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Pr
   }
   for (const e of engines) await e.connect();
   await observability.start();
-  for (const s of simulators) void s.start().catch((e) => log.error(`simulator failed: ${(e as Error).message}`));
+  let stopping = false;
+  // a simulated dealer waiting for its virtual engine when the gateway stops is not a failure
+  for (const s of simulators) {
+    void s.start().catch((e) => {
+      if (stopping) log.debug(`simulator stopped: ${(e as Error).message}`);
+      else log.error(`simulator failed: ${(e as Error).message}`);
+    });
+  }
 
   return {
     brokerUrl: url,
@@ -149,6 +156,7 @@ export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Pr
     observability,
     info,
     async stop() {
+      stopping = true;
       observability.stopReporters();
       if (summaryTimer) clearInterval(summaryTimer);
       for (const w of watches) w.stop();

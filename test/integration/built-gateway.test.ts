@@ -76,6 +76,8 @@ describe('the built gateway (dist/)', () => {
       r.child.kill('SIGINT');
       const code = await r.exited;
       expect(code, r.out().slice(-3000)).toBe(0);
+      // a normal stop logs no error (a simulated dealer waiting for its engine just stops)
+      expect(r.out().split('\n').filter((l) => l.includes('"level":"error"'))).toEqual([]);
       await rec.close();
     } finally {
       r.child.kill('SIGKILL');
