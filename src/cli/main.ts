@@ -99,6 +99,14 @@ async function cmdStart(argv: string[]): Promise<number> {
   const level = (values['log-level'] ?? cfg.log.level) as 'debug' | 'info' | 'warn' | 'error';
   const base = createLogger({ level });
   const logger = shown ? filterTables(base, shown) : base;
+  // a signal during the start is held until the gateway is up, then stops it gracefully (the
+  // default action would end the process with the journal's writer and the tables mid-start)
+  let early: string | null = null;
+  const hold = (signal: string) => () => { early ??= signal; };
+  const holdInt = hold('SIGINT');
+  const holdTerm = hold('SIGTERM');
+  process.on('SIGINT', holdInt);
+  process.on('SIGTERM', holdTerm);
   logger.info(`tablegw ${gatewayVersion()} starting with ${file}: ${cfg.tables.length} table(s)${shown ? `; showing ${[...shown].join(', ')}` : ''}`);
   const gw = await startGateway(cfg, {
     logger, simulators: loadSimulators, fast: values.fast, simulatorShoes: values.shoes ? Number(values.shoes) : undefined, summaryIntervalMs: summaryEvery * 1000,
@@ -118,8 +126,14 @@ async function cmdStart(argv: string[]): Promise<number> {
     logger.info(`stopped in ${Math.round(performance.now() - t0)} ms`);
     process.exit(0);
   };
+  process.off('SIGINT', holdInt);
+  process.off('SIGTERM', holdTerm);
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  if (early) {
+    await shutdown(`${early} during the start`);
+    return -1;
+  }
   if (values.shoes) {
     await Promise.all(gw.simulators.map((s) => s.start()));
     await new Promise((r) => setTimeout(r, 500));

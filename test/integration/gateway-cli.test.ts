@@ -88,6 +88,22 @@ describe('tablegw on the command line', () => {
     }
   }, 60_000);
 
+  it('a SIGTERM during the start is held until the gateway is up, then stops it gracefully (exit 0)', async () => {
+    const { file } = await demoConfig();
+    const r = cli(['start', '--config', file]);
+    try {
+      await waitForOutput(r, 'starting with');
+      r.child.kill('SIGTERM');
+      // without the held signal the process ends by it (code null) before the tables are up
+      expect(await r.exited, r.out().slice(-3000)).toBe(0);
+      expect(r.out()).toMatch(/SIGTERM( during the start)?: stopping/);
+      expect(r.out()).toContain('stopped in');
+      console.log(/SIGTERM during the start/.test(r.out()) ? '[sigterm] held during the start' : '[sigterm] came after the start');
+    } finally {
+      r.child.kill('SIGKILL');
+    }
+  }, 60_000);
+
   it('the demo stops cleanly on Ctrl-C: exit 0, every table offline, no stale device during the shutdown', async () => {
     const { file, brokerPort, cfg } = await demoConfig();
     const r = cli(['start', '--config', file, '--summary-every', '1']);
