@@ -155,8 +155,11 @@ export abstract class NumberedRoundStep<St extends NumberedRoundState, Se extend
     const correction = { kind, by, reason };
     if (kind === 'void') {
       this.alert('round-void', `the pit (${by}) voided completed round ${roundId}: ${reason}`, { by });
-      // the field (dice or balls) is named at run time; keno's schema wants an array there, not null (a known mismatch, left as published)
-      const body = { status: 'void', reason: 'round-void', detail: reason, [field]: null, outcome: null, supersedesSeq: entry.resultSeq, correction } as MessageBody<'result'>;
+      // as a voided card round carries its cards: keno the balls as drawn (its schema wants the
+      // array); sic bo `dice: null`, as every void roll
+      const body: MessageBody<'result'> = field === 'balls'
+        ? { status: 'void', reason: 'round-void', detail: reason, balls: [...entry.values], outcome: null, supersedesSeq: entry.resultSeq, correction }
+        : { status: 'void', reason: 'round-void', detail: reason, dice: null, outcome: null, supersedesSeq: entry.resultSeq, correction };
       const env = this.publish('result', body, { roundId });
       this.state.completed = list.map((x, i) => (i === index ? { ...x, status: 'void', resultSeq: env.seq } : x));
       return { data: { roundId, supersedesSeq: entry.resultSeq } };

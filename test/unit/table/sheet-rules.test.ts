@@ -476,7 +476,8 @@ describe('corrections of completed sic bo and keno rounds (games.md Corrections;
     expect(t.lastResult()).toMatchObject({ status: 'corrected', roundId: first.roundId, dice: [6, 6, 5], supersedesSeq: first.seq, outcome: { total: 17, size: 'big' }, correction: { kind: 'dice', by: 'pit-1' } });
     const corrected = t.lastResult()!;
     t.request('void-round', { roundId: first.roundId, by: 'pit-1', reason: 'dome opened' });
-    expect(t.lastResult()).toMatchObject({ status: 'void', supersedesSeq: corrected.seq, correction: { kind: 'void' } });
+    expect(t.lastResult()).toMatchObject({ status: 'void', dice: null, supersedesSeq: corrected.seq, correction: { kind: 'void' } });
+    expect(t.invalidMessages()).toEqual([]);
   });
 
   it('keno: correction by balls (20 distinct 1-80), outcome recomputed', () => {
@@ -490,6 +491,11 @@ describe('corrections of completed sic bo and keno rounds (games.md Corrections;
     expect(t.request('correction', { kind: 'balls', roundId: first.roundId, by: 'pit-4', balls: [...drawn.slice(0, 19), 1] })).toMatchObject({ status: 'error', code: 'invalid-args' });
     expect(t.request('correction', { kind: 'balls', roundId: first.roundId, by: 'pit-4', balls: fixed })).toMatchObject({ status: 'ok' });
     expect(t.lastResult()).toMatchObject({ status: 'corrected', balls: fixed, supersedesSeq: first.seq, outcome: { sum: 210 - 20 + 80 } });
+    // voided after: the balls as drawn (the corrected ones), valid against the keno result schema
+    const corrected = t.lastResult()!;
+    expect(t.request('void-round', { roundId: first.roundId, by: 'pit-4', reason: 'machine fault' })).toMatchObject({ status: 'ok' });
+    expect(t.lastResult()).toMatchObject({ status: 'void', reason: 'round-void', balls: fixed, outcome: null, supersedesSeq: corrected.seq, correction: { kind: 'void', by: 'pit-4' } });
+    expect(t.invalidMessages()).toEqual([]);
   });
 });
 
