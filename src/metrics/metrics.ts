@@ -79,7 +79,6 @@ export class GatewayMetrics {
 
   /** loads prom-client and builds the registry (once); the envelopes seen so far are counted */
   load(): Promise<Built> {
-    if (this.built) return Promise.resolve(this.built);
     this.loading ??= import('prom-client').then((m) => {
       // a CommonJS module: its exports are the namespace under Node, `default` in the bundle
       const prom = typeof m.Registry === 'function' ? m : (m as unknown as { default: typeof m }).default;

@@ -92,12 +92,13 @@ export function safeUrl(url: string): string {
   return url.replace(/\/\/[^@/]*@/, '//');
 }
 
+/** DEBUG names mqtt.js's own debug output (then its logger is left on) */
+const MQTTJS_DEBUG = /(^|[,\s])(mqttjs|\*)/.test(process.env.DEBUG ?? '');
+
 /**
  * The mqtt.js options of a gateway connection to one broker (credentials, TLS, version, keepalive,
  * last will), without reconnect handling; also used for the gateway's own connections.
  */
-const MQTTJS_DEBUG = /(^|[,\s])(mqttjs|\*)/.test(process.env.DEBUG ?? '');
-
 export function clientOptionsFor(
   o: Pick<TableLinkOptions, 'keepaliveSec' | 'maxPacketBytes'> & { protocolVersion: 4 | 5 },
   cred: MqttCredentials,

@@ -64,6 +64,11 @@ export class DiceTableStep extends NumberedRoundStep<DiceTableState, DiceTableSe
     return sicBoOutcome(values);
   }
 
+  /** as every void roll */
+  protected voidedValues(): { dice: null } {
+    return { dice: null };
+  }
+
   protected newRoundData(id: string, no: number): DiceRoundData {
     return { id, no, bettingOpen: this.settings.engine, shakes: 0, attempts: [] };
   }

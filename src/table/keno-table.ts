@@ -70,6 +70,11 @@ export class KenoTableStep extends NumberedRoundStep<KenoTableState, KenoTableSe
     return kenoOutcome(values);
   }
 
+  /** as a voided card round carries its cards: the balls as drawn (the keno result schema wants the array) */
+  protected voidedValues(values: number[]): { balls: number[] } {
+    return { balls: [...values] };
+  }
+
   protected newRoundData(id: string, no: number): KenoRoundData {
     return { id, no, bettingOpen: this.settings.engine, started: false, balls: [] };
   }

@@ -56,6 +56,8 @@ export abstract class NumberedRoundStep<St extends NumberedRoundState, Se extend
   protected abstract readonly correctionField: 'dice' | 'balls';
   protected abstract checkCorrection(values: unknown): string | null;
   protected abstract outcomeOf(values: number[]): Record<string, unknown>;
+  /** what a voided completed round's result carries in that field (games.md Corrections): keno its balls as drawn, sic bo `dice: null` */
+  protected abstract voidedValues(values: number[]): { balls: number[] } | { dice: null };
   /** a fresh round of this kind (id and number given) */
   protected abstract newRoundData(id: string, no: number): NonNullable<St['round']>;
   /** the `round` snapshot; `phaseOverride` for the round that has just finished */
@@ -155,11 +157,7 @@ export abstract class NumberedRoundStep<St extends NumberedRoundState, Se extend
     const correction = { kind, by, reason };
     if (kind === 'void') {
       this.alert('round-void', `the pit (${by}) voided completed round ${roundId}: ${reason}`, { by });
-      // as a voided card round carries its cards: keno the balls as drawn (its schema wants the
-      // array); sic bo `dice: null`, as every void roll
-      const body: MessageBody<'result'> = field === 'balls'
-        ? { status: 'void', reason: 'round-void', detail: reason, balls: [...entry.values], outcome: null, supersedesSeq: entry.resultSeq, correction }
-        : { status: 'void', reason: 'round-void', detail: reason, dice: null, outcome: null, supersedesSeq: entry.resultSeq, correction };
+      const body: MessageBody<'result'> = { status: 'void', reason: 'round-void', detail: reason, ...this.voidedValues(entry.values), outcome: null, supersedesSeq: entry.resultSeq, correction };
       const env = this.publish('result', body, { roundId });
       this.state.completed = list.map((x, i) => (i === index ? { ...x, status: 'void', resultSeq: env.seq } : x));
       return { data: { roundId, supersedesSeq: entry.resultSeq } };
