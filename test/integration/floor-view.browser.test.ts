@@ -45,7 +45,8 @@ describe.skipIf(!haveChromium)('the floor view with 10 tables in headless Chromi
     const cfg = validateConfig({
       mqtt: { url: 'embedded', protocolVersion: 4 },
       embeddedBroker: { port: await freePort() },
-      http: { host: '127.0.0.1', port: await freePort() },
+      // port 0: the system picks a free one when the server listens (a port picked before can be taken by then)
+      http: { host: '127.0.0.1', port: 0 },
       journal: { synchronous: 'normal' },
       dataDir: await makeTempDir('teg-floor-'),
       tables: demo.tables,

@@ -58,7 +58,8 @@ describe.skipIf(!haveChromium)('status page in headless Chromium', () => {
     const cfg = validateConfig({
       mqtt: { url: 'embedded', protocolVersion: 4 },
       embeddedBroker: { port: await freePort() },
-      http: { host: '127.0.0.1', port: await freePort() },
+      // port 0: the system picks a free one when the server listens (a port picked before can be taken by then)
+      http: { host: '127.0.0.1', port: 0 },
       journal: { synchronous: 'normal' },
       dataDir,
       tables,
