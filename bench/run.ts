@@ -7,6 +7,7 @@
  *   npm run bench -- --only latency,engine      # sections: engine, startup, latency, throughput
  *   npm run bench -- --profile         # gateway processes run with --cpu-prof (bench/*.cpuprofile)
  *   npm run bench -- --steps 50,100,200          # throughput table counts
+ *   npm run bench -- --only throughput --stages  # each step's card time per stage (latency probe on)
  *   npm run bench -- --floor           # floor tiers: one Mosquitto vs a 3-node NATS cluster (bench/floor.ts)
  *
  * Needs mosquitto and socat (apt-get install mosquitto socat).
@@ -41,6 +42,7 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
     profile: { type: 'boolean', default: false },
     steps: { type: 'string' },
+    stages: { type: 'boolean', default: false },
     out: { type: 'string' },
   },
 });
@@ -142,10 +144,10 @@ async function main() {
         if (want('throughput')) {
           log('\n== throughput (tables at 10 cards/s each, until p99 > 20 ms)');
           const steps = args.steps ? args.steps.split(',').map(Number) : undefined;
-          results.throughputRaw = await runThroughput({ dir, broker, quick, profileDir, steps, log });
+          results.throughputRaw = await runThroughput({ dir, broker, quick, profileDir, steps, stages: args.stages, log });
           if (journalDefault() === 'full') {
             log('\n== throughput again with journal.synchronous: normal (no fsync per commit)');
-            results.throughputNormalRaw = await runThroughput({ dir, broker, quick, profileDir, steps, synchronous: 'normal', log });
+            results.throughputNormalRaw = await runThroughput({ dir, broker, quick, profileDir, steps, stages: args.stages, synchronous: 'normal', log });
           }
         }
       } finally {

@@ -12,6 +12,7 @@ import { cpuWindow, type CpuWindow } from './lib/cpu.js';
 import { benchConfig, startGatewayProc } from './lib/gateway-proc.js';
 import { Meter, pace, TableFeed, waitDevicesConnected, type PaceStats } from './lib/load.js';
 import { closePtys, openPtys, type BenchPty } from './lib/pty.js';
+import { stageBreakdown, stageLines, type StageBreakdown } from './lib/stages.js';
 import { mb, round1, summarize, type LatencySummary } from './lib/stats.js';
 
 export interface ThroughputStep {
@@ -28,6 +29,8 @@ export interface ThroughputStep {
   cpu: CpuWindow;
   lostCards: number;
   passed: boolean;
+  /** with `stages`: where the measured cards' time went (the gateway ran with the latency probe) */
+  stages?: StageBreakdown;
 }
 
 export interface ThroughputOptions {
@@ -38,6 +41,8 @@ export interface ThroughputOptions {
   steps?: number[];
   /** `journal.synchronous` for every gateway of the ramp (default: the product default) */
   synchronous?: 'full' | 'normal';
+  /** run each step's gateway with the latency probe and print the per-stage breakdown (costs a little CPU) */
+  stages?: boolean;
   log: (s: string) => void;
 }
 
@@ -60,6 +65,7 @@ export async function runThroughput(o: ThroughputOptions) {
       const step = await runStep(o, n, ptys.slice(0, n), measureSec);
       results.push(step);
       o.log(`  ${n} tables, ${step.cardsPerSec} cards/s: card p50 ${step.card.p50Ms} p99 ${step.card.p99Ms} max ${step.card.maxMs} ms; gateway CPU ${step.gatewayCpuPct}% (ELU ${step.gatewayEventLoopUtilization}), RSS ${step.gatewayRssMb} MB; foreign CPU ${step.cpu.foreignPct}%${step.lostCards ? `; ${step.lostCards} cards never arrived` : ''}`);
+      if (step.stages) for (const line of stageLines(step.stages)) o.log(line);
       if (!step.passed) break;
     }
   } finally {
@@ -93,7 +99,7 @@ async function runStep(o: ThroughputOptions, n: number, ptys: BenchPty[], measur
   await meter.subscribe();
   const config = benchConfig({ brokerUrl: o.broker.url, topicPrefix: prefix, dataDir, tables: ids.map((id, i) => ({ id, gatewayPath: ptys[i].gatewayPath })), synchronous: o.synchronous });
   const up = waitDevicesConnected(sub, prefix, ids, 120_000);
-  const gw = await startGatewayProc({ config, dir: o.dir, name: `thr${tag}`, profileDir: o.profileDir, timeoutMs: 120_000 });
+  const gw = await startGatewayProc({ config, dir: o.dir, name: `thr${tag}`, profileDir: o.profileDir, probe: o.stages, timeoutMs: 120_000 });
   try {
     await up;
     const feeds = ids.map((id, i) => new TableFeed(id, ptys[i], `thr-${tag}-${i}`));
@@ -103,6 +109,7 @@ async function runStep(o: ThroughputOptions, n: number, ptys: BenchPty[], measur
     await pace(Math.round(2000 / interval), interval, (k) => feeds[k % n].writeCard(false));
     await meter.drain(15_000);
     meter.resetSamples();
+    if (o.stages) await gw.probe(); // the warm-up's records: not measured
     const slots = Math.round((measureSec * 1000) / interval);
     const u0 = await gw.usage();
     const win = cpuWindow(() => [o.broker.pid, gw.pid, ...ptys.map((p) => p.socatPid)]);
@@ -115,6 +122,7 @@ async function runStep(o: ThroughputOptions, n: number, ptys: BenchPty[], measur
     const active = u1.elu.active - u0.elu.active;
     const idle = u1.elu.idle - u0.elu.idle;
     const card = summarize(meter.cardLatencies);
+    const stages = o.stages ? stageBreakdown(meter.cardTraces, await gw.probe()) : undefined;
     return {
       tables: n,
       targetCardsPerSec: n * CARDS_PER_TABLE_PER_SEC,
@@ -129,6 +137,7 @@ async function runStep(o: ThroughputOptions, n: number, ptys: BenchPty[], measur
       cpu,
       lostCards: lost,
       passed: lost === 0 && meter.mismatches === 0 && card.p99Ms <= LIMIT_P99_MS,
+      ...(stages ? { stages } : {}),
     };
   } finally {
     await gw.stop();

@@ -89,6 +89,8 @@ export async function startGatewayProc(o: {
   writeFileSync(file, JSON.stringify(o.config));
   const execArgv = ['--import', 'tsx'];
   if (o.exposeGc) execArgv.push('--expose-gc');
+  // extra node flags for the gateway under test, e.g. TEG_BENCH_NODE_FLAGS=--perf-basic-prof for `perf record`
+  if (process.env.TEG_BENCH_NODE_FLAGS) execArgv.push(...process.env.TEG_BENCH_NODE_FLAGS.split(/\s+/).filter(Boolean));
   // one directory per gateway (named *.cpuprofile: .gitignore), a profile per thread (main + tsx loader)
   if (o.profileDir) execArgv.push('--cpu-prof', '--cpu-prof-dir', join(o.profileDir, `gateway-${o.name}.cpuprofile`));
   const child: ChildProcess = fork(CHILD, [file], { execArgv, stdio: ['ignore', 'ignore', 'pipe', 'ipc'], env: o.probe ? { ...process.env, TEG_LATENCY_PROBE: '1' } : process.env });

@@ -28,6 +28,8 @@ export interface StageBreakdown {
   /** measured cards the probe had no complete record of */
   missing: number;
   stages: Record<string, LatencySummary & { what: string }>;
+  /** measured cards per journal batch (one writer-thread round trip and one commit each) */
+  cardsPerBatch: number;
   /** the sum of the stages' medians beside the median of the whole (they need not be equal) */
   sumOfStageP50Ms: number;
   totalP50Ms: number;
@@ -39,6 +41,7 @@ export function stageBreakdown(traces: readonly CardTrace[], probes: readonly Ca
   const samples = new Map<string, number[]>(STAGES.map(([name]) => [name, []]));
   const totals: number[] = [];
   let missing = 0;
+  const batches = new Set<number>();
   for (const t of traces) {
     const p = byKey.get(`${t.tableId}\0${t.seq}`);
     const at: Record<string, number> | undefined = p ? { ...(p as unknown as Record<string, number>), written: t.writtenHr, received: t.receivedHr } : undefined;
@@ -47,6 +50,7 @@ export function stageBreakdown(traces: readonly CardTrace[], probes: readonly Ca
       continue;
     }
     for (const [name, from, to] of STAGES) samples.get(name)!.push(at[to] - at[from]);
+    batches.add(at.flushed);
     totals.push(t.receivedHr - t.writtenHr);
   }
   const stages: StageBreakdown['stages'] = {};
@@ -56,7 +60,7 @@ export function stageBreakdown(traces: readonly CardTrace[], probes: readonly Ca
     stages[name] = { ...s, what };
     if (Number.isFinite(s.p50Ms)) sum += s.p50Ms;
   }
-  return { joined: totals.length, missing, stages, sumOfStageP50Ms: round3(sum), totalP50Ms: summarize(totals).p50Ms };
+  return { joined: totals.length, missing, stages, cardsPerBatch: batches.size ? round3(totals.length / batches.size) : 0, sumOfStageP50Ms: round3(sum), totalP50Ms: summarize(totals).p50Ms };
 }
 
 /** the breakdown as printable lines */
@@ -66,6 +70,6 @@ export function stageLines(b: StageBreakdown): string[] {
     const s = b.stages[name];
     lines.push(`    ${name.padEnd(22)} ${String(s.p50Ms).padStart(8)}  ${String(s.p99Ms).padStart(8)}`);
   }
-  lines.push(`    sum of stage p50s ${b.sumOfStageP50Ms} ms; whole card p50 ${b.totalP50Ms} ms`);
+  lines.push(`    sum of stage p50s ${b.sumOfStageP50Ms} ms; whole card p50 ${b.totalP50Ms} ms; ${b.cardsPerBatch} cards per journal batch`);
   return lines;
 }
