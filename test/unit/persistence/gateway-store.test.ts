@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { GatewayStore } from '../../../src/persistence/gateway-store.js';
 import type { TableInput } from '../../../src/table/types.js';
@@ -96,5 +97,50 @@ describe.each(['inline', 'thread'] as const)('the durable store with a %s writer
     }
     expect(done).toEqual([1]);
     if (writer === 'thread') await store.closeAsync().catch(() => undefined);
+  });
+});
+
+describe('a journal made before the outbox index', () => {
+  it('gets the partial outbox index in place of the old one, and recovers the same outbox', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'store-migrate-'));
+    // the schema as the first versions made it: the whole-table index (table_id, acked, seq)
+    const old = new Database(join(dir, 'gateway.db'));
+    old.pragma('journal_mode = WAL');
+    old.exec(`
+      CREATE TABLE tables (table_id TEXT PRIMARY KEY, settings TEXT NOT NULL);
+      CREATE TABLE inputs (id INTEGER PRIMARY KEY AUTOINCREMENT, table_id TEXT NOT NULL, at INTEGER NOT NULL, input TEXT NOT NULL);
+      CREATE INDEX inputs_by_table ON inputs (table_id, id);
+      CREATE TABLE messages (
+        table_id TEXT NOT NULL, seq INTEGER NOT NULL, input_id INTEGER NOT NULL, topic TEXT NOT NULL,
+        retain INTEGER NOT NULL, payload TEXT NOT NULL, also_topic TEXT, also_correlation TEXT,
+        acked INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (table_id, seq));
+      CREATE INDEX messages_unacked ON messages (table_id, acked, seq);
+      CREATE TABLE snapshots (table_id TEXT NOT NULL, input_id INTEGER NOT NULL, state TEXT NOT NULL, PRIMARY KEY (table_id, input_id));
+      CREATE TABLE device_seq (table_id TEXT NOT NULL, device_id TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (table_id, device_id));
+    `);
+    old.prepare('INSERT INTO inputs (table_id, at, input) VALUES (?, ?, ?)').run('t1', 1, JSON.stringify(input(1)));
+    const msg = old.prepare('INSERT INTO messages (table_id, seq, input_id, topic, retain, payload, acked) VALUES (?, ?, 1, ?, 0, ?, ?)');
+    for (let seq = 1; seq <= 6; seq++) msg.run('t1', seq, 'events', `{"seq":${seq}}`, seq <= 3 ? 1 : 0);
+    old.close();
+
+    const store = new GatewayStore(dir, { synchronous: 'full', retentionDays: 14, writer: 'thread' });
+    try {
+      const reader = new Database(join(dir, 'gateway.db'), { readonly: true });
+      const indexes = (reader.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'messages'").all() as Array<{ name: string }>).map((r) => r.name);
+      reader.close();
+      expect(indexes).toContain('messages_outbox');
+      expect(indexes).not.toContain('messages_unacked');
+      expect(store.recover('t1').unacked.map((m) => m.seq)).toEqual([4, 5, 6]);
+      expect(store.unackedCount('t1')).toBe(3);
+      // an ack taken after the change leaves the outbox
+      const done: number[] = [];
+      store.acknowledge('t1', 4);
+      store.enqueue({ tableId: 't1', input: input(2), messages: [{ seq: 7, topic: 'events', retain: false, payload: '{"seq":7}' }] }, () => done.push(7));
+      const end = Date.now() + 5000;
+      while (done.length < 1 && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
+      expect(store.recover('t1').unacked.map((m) => m.seq)).toEqual([5, 6, 7]);
+    } finally {
+      await store.closeAsync();
+    }
   });
 });
