@@ -3,14 +3,15 @@
  * load generator: `node --import tsx bench/gateway-child.ts <config.json>` (forked by the bench).
  *
  * IPC (process.send): -> `{type:'ready', startMs}` once startGateway resolved;
- * <- `{type:'usage'}` -> `{type:'usage', cpu, rss, heapUsed, elu, uptimeMs}`;
+ * <- `{type:'usage'}` -> `{type:'usage', cpu, rss, heapUsed, elu, uptimeMs, gc}` (gc: the main thread's
+ *    collections since the previous usage message);
  * <- `{type:'gc'}` (when run with --expose-gc) -> `{type:'gc-done', rss, heapUsed}`;
  * <- `{type:'probe'}` -> `{type:'probe', records}`: the latency probe's records so far (started
  *    with TEG_LATENCY_PROBE=1; src/metrics/latency-probe.ts), which it then forgets;
  * <- `{type:'stop'}` -> stops the gateway and exits (a --cpu-prof profile is written on exit).
  */
 import { readFileSync } from 'node:fs';
-import { performance } from 'node:perf_hooks';
+import { constants, performance, PerformanceObserver } from 'node:perf_hooks';
 import { validateConfig } from '../src/config/load-config.js';
 import { startGateway } from '../src/gateway/gateway.js';
 import { loadSimulators } from '../simulators/load.js';
@@ -26,14 +27,27 @@ async function main(): Promise<void> {
   const cfg = validateConfig(JSON.parse(readFileSync(file, 'utf8')), file);
   const gw = await startGateway(cfg, { simulators: loadSimulators, logger: silentLogger });
   const elu0 = performance.eventLoopUtilization();
+  // the main thread's GC pauses, per usage window (a long one holds every table's cards)
+  const gcWindow = () => ({ minor: 0, minorMs: 0, major: 0, majorMs: 0, maxPauseMs: 0 });
+  let gc = gcWindow();
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      const kind = ((e as unknown as { detail?: { kind?: number } }).detail)?.kind;
+      if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) { gc.major++; gc.majorMs += e.duration; }
+      else if (kind === constants.NODE_PERFORMANCE_GC_MINOR) { gc.minor++; gc.minorMs += e.duration; }
+      gc.maxPauseMs = Math.max(gc.maxPauseMs, e.duration);
+    }
+  }).observe({ entryTypes: ['gc'] });
   process.send({ type: 'ready', startMs: performance.now() - t0 });
+  if (process.env.TEG_BENCH_HEAP_PROFILE) void sampleAllocations(process.env.TEG_BENCH_HEAP_PROFILE);
   process.on('message', (m: Msg) => {
     if (m.type === 'usage') {
       const mem = process.memoryUsage();
       process.send!({
         type: 'usage', cpu: process.cpuUsage(), rss: mem.rss, heapUsed: mem.heapUsed,
-        elu: performance.eventLoopUtilization(elu0), uptimeMs: performance.now(),
+        elu: performance.eventLoopUtilization(elu0), uptimeMs: performance.now(), gc,
       });
+      gc = gcWindow();
     } else if (m.type === 'gc') {
       (globalThis as { gc?: () => void }).gc?.();
       const mem = process.memoryUsage();
@@ -49,6 +63,24 @@ async function main(): Promise<void> {
   process.on('disconnect', () => {
     void gw.stop().finally(() => process.exit(0));
   });
+}
+
+/**
+ * `TEG_BENCH_HEAP_PROFILE=<file>`: where the gateway allocates. A sampling heap profile that keeps
+ * the samples of objects already collected (so it shows the allocation rate, not what is live),
+ * from 2 s after the start for 8 s (within a throughput step); open it in Chrome DevTools or sum it by function.
+ */
+async function sampleAllocations(file: string): Promise<void> {
+  const { Session } = await import('node:inspector/promises');
+  const { writeFileSync } = await import('node:fs');
+  const session = new Session();
+  session.connect();
+  await new Promise((r) => setTimeout(r, 2000));
+  await session.post('HeapProfiler.startSampling', { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  await new Promise((r) => setTimeout(r, 8000));
+  const { profile } = await session.post('HeapProfiler.stopSampling');
+  writeFileSync(file, JSON.stringify(profile));
+  session.disconnect();
 }
 
 main().catch((e: unknown) => {

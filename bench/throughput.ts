@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectClient, type Broker } from './lib/broker.js';
 import { cpuWindow, type CpuWindow } from './lib/cpu.js';
-import { benchConfig, startGatewayProc } from './lib/gateway-proc.js';
+import { benchConfig, startGatewayProc, type GcWindow } from './lib/gateway-proc.js';
 import { Meter, pace, TableFeed, waitDevicesConnected, type PaceStats } from './lib/load.js';
 import { closePtys, openPtys, type BenchPty } from './lib/pty.js';
 import { stageBreakdown, stageLines, type StageBreakdown } from './lib/stages.js';
@@ -24,6 +24,9 @@ export interface ThroughputStep {
   gatewayCpuPct: number;
   gatewayEventLoopUtilization: number;
   gatewayRssMb: number;
+  gatewayHeapUsedMb: number;
+  /** the gateway main thread's GC during the measured window */
+  gatewayGc: GcWindow;
   gatewayStartMs: number;
   pacing: PaceStats;
   cpu: CpuWindow;
@@ -64,7 +67,7 @@ export async function runThroughput(o: ThroughputOptions) {
       }
       const step = await runStep(o, n, ptys.slice(0, n), measureSec);
       results.push(step);
-      o.log(`  ${n} tables, ${step.cardsPerSec} cards/s: card p50 ${step.card.p50Ms} p99 ${step.card.p99Ms} max ${step.card.maxMs} ms; gateway CPU ${step.gatewayCpuPct}% (ELU ${step.gatewayEventLoopUtilization}), RSS ${step.gatewayRssMb} MB; foreign CPU ${step.cpu.foreignPct}%${step.lostCards ? `; ${step.lostCards} cards never arrived` : ''}`);
+      o.log(`  ${n} tables, ${step.cardsPerSec} cards/s: card p50 ${step.card.p50Ms} p99 ${step.card.p99Ms} max ${step.card.maxMs} ms; gateway CPU ${step.gatewayCpuPct}% (ELU ${step.gatewayEventLoopUtilization}), RSS ${step.gatewayRssMb} MB (heap ${step.gatewayHeapUsedMb}); GC ${step.gatewayGc.minor} minor ${step.gatewayGc.minorMs} ms, ${step.gatewayGc.major} major ${step.gatewayGc.majorMs} ms, longest ${step.gatewayGc.maxPauseMs} ms; foreign CPU ${step.cpu.foreignPct}%${step.lostCards ? `; ${step.lostCards} cards never arrived` : ''}`);
       if (step.stages) for (const line of stageLines(step.stages)) o.log(line);
       if (!step.passed) break;
     }
@@ -132,6 +135,8 @@ async function runStep(o: ThroughputOptions, n: number, ptys: BenchPty[], measur
       gatewayCpuPct: round1((cpuMs / wallMs) * 100),
       gatewayEventLoopUtilization: Math.round((active / (active + idle)) * 100) / 100,
       gatewayRssMb: mb(u1.rss),
+      gatewayHeapUsedMb: mb(u1.heapUsed),
+      gatewayGc: { ...u1.gc, minorMs: round1(u1.gc.minorMs), majorMs: round1(u1.gc.majorMs), maxPauseMs: round1(u1.gc.maxPauseMs) },
       gatewayStartMs: Math.round(gw.startMs),
       pacing,
       cpu,

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configSchema } from '../../src/config/schema.js';
 import type { CardProbe } from '../../src/metrics/latency-probe.js';
+import { productionNodeFlags } from './node-flags.js';
 
 const CHILD = fileURLToPath(new URL('../gateway-child.ts', import.meta.url));
 
@@ -14,6 +15,19 @@ export interface Usage {
   heapUsed: number;
   elu: { idle: number; active: number; utilization: number };
   uptimeMs: number;
+  /** the main thread's garbage collections since the previous `usage()` */
+  gc: GcWindow;
+}
+
+export interface GcWindow {
+  /** young-generation collections (scavenges) and the time they stopped the thread */
+  minor: number;
+  minorMs: number;
+  /** full mark-compact collections (their final, stopping part) */
+  major: number;
+  majorMs: number;
+  /** the longest single pause */
+  maxPauseMs: number;
 }
 
 export interface GatewayProc {
@@ -87,7 +101,8 @@ export async function startGatewayProc(o: {
 }): Promise<GatewayProc> {
   const file = join(o.dir, `${o.name}.config.json`);
   writeFileSync(file, JSON.stringify(o.config));
-  const execArgv = ['--import', 'tsx'];
+  // the shipped unit's node flags (deploy/tablegw.service), then tsx for the sources
+  const execArgv = [...productionNodeFlags(), '--import', 'tsx'];
   if (o.exposeGc) execArgv.push('--expose-gc');
   // extra node flags for the gateway under test, e.g. TEG_BENCH_NODE_FLAGS=--perf-basic-prof for `perf record`
   if (process.env.TEG_BENCH_NODE_FLAGS) execArgv.push(...process.env.TEG_BENCH_NODE_FLAGS.split(/\s+/).filter(Boolean));
