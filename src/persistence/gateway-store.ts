@@ -23,6 +23,12 @@ import { LATENCY_PROBE_ON, latencyProbe, probeNow } from '../metrics/latency-pro
 import { hwmTextCached, readHwm } from './journal-integrity.js';
 import { HwmSlotWriter } from './hwm-slots.mjs';
 
+/** whether `prev` holds every counter of `next` with the same value (no array per step, as Object.keys made) */
+function sameCounters(prev: TableCounters, next: TableCounters): boolean {
+  for (const k in next) if (prev[k] !== next[k]) return false;
+  return true;
+}
+
 type Row = Omit<StoredMessage, 'retain' | 'alsoTopic' | 'alsoCorrelation'> & { retain: number; alsoTopic?: string | null; alsoCorrelation?: string | null };
 
 function fromRow(m: Row): StoredMessage {
@@ -277,8 +283,8 @@ export class GatewayStore {
     this.queue = [];
     this.acks = [];
     this.deviceSeqNotes = new Map();
-    const hwmChanged = this.mergeHwm(batch);
-    if (this.worker) return this.sendBatch(batch, acks, seqs, hwmChanged);
+    const moved = this.mergeHwm(batch);
+    if (this.worker) return this.sendBatch(batch, acks, seqs, moved);
     const write = this.db.transaction(() => {
       for (const { rec } of batch) {
         const info = this.stmt.insertInput.run(rec.tableId, rec.input.at, JSON.stringify(rec.input));
@@ -296,7 +302,7 @@ export class GatewayStore {
     }
     write();
     // after the commit, before any effect of it: every seq published is at most the mark
-    if (hwmChanged && this.dir) {
+    if (moved.length > 0 && this.dir) {
       this.hwmWriter ??= new HwmSlotWriter(this.dir, this.opts.synchronous === 'full');
       this.hwmWriter.write(hwmTextCached(this.hwm, this.hwmFragments));
     }
@@ -305,20 +311,22 @@ export class GatewayStore {
     for (const { done } of batch) done();
   }
 
-  /** the batch's counters into the high-water mark; whether it moved */
-  private mergeHwm(batch: Array<{ rec: StepRecord }>): boolean {
-    let changed = false;
+  /** the batch's counters into the high-water mark; the tables that moved, with their new counters */
+  private mergeHwm(batch: Array<{ rec: StepRecord }>): Array<[string, TableCounters]> {
+    const moved: Array<[string, TableCounters]> = [];
     for (const { rec } of batch) {
-      if (!rec.counters) continue;
+      const c = rec.counters;
+      if (!c) continue;
       const prev = this.hwm[rec.tableId];
-      if (prev && Object.keys(rec.counters).every((k) => prev[k] === rec.counters![k])) continue;
+      if (prev && sameCounters(prev, c)) continue;
       // in place: the mark is only read here and serialised right after (a copy of the whole
       // mark per step was O(tables) per card)
-      this.hwm[rec.tableId] = { ...rec.counters };
+      const next = { ...c };
+      this.hwm[rec.tableId] = next;
       this.hwmFragments.delete(rec.tableId);
-      changed = true;
+      moved.push([rec.tableId, next]);
     }
-    return changed;
+    return moved;
   }
 
   /** starts the writer thread (after the schema exists and the tables are registered) */
@@ -326,7 +334,8 @@ export class GatewayStore {
     // `../persistence/` and not `./`: the same file from src/persistence/ (sources) and from the
     // bundle's dist/src/cli/ or dist/src/chunks/ (scripts/build.mjs copies it to dist/src/persistence/)
     const w = new Worker(new URL('../persistence/journal-writer-worker.mjs', import.meta.url), {
-      workerData: { path: this.path, dir: this.dir, synchronous: this.opts.synchronous, probe: LATENCY_PROBE_ON },
+      // the mark as it stands: from here on the thread is sent what moves (HwmMark) and writes the text
+      workerData: { path: this.path, dir: this.dir, synchronous: this.opts.synchronous, probe: LATENCY_PROBE_ON, hwm: this.hwm },
     });
     w.on('message', (msg: { type: string; id?: number; message?: string; t0?: number; t1?: number }) => {
       if (msg.type === 'done' && msg.id !== undefined) {
@@ -357,7 +366,7 @@ export class GatewayStore {
     this.onFatal = handler;
   }
 
-  private sendBatch(batch: Array<{ rec: StepRecord; done: () => void }>, acks: Array<{ tableId: string; seq: number }>, seqs: Array<[string, string, number]>, hwmChanged: boolean): void {
+  private sendBatch(batch: Array<{ rec: StepRecord; done: () => void }>, acks: Array<{ tableId: string; seq: number }>, seqs: Array<[string, string, number]>, moved: Array<[string, TableCounters]>): void {
     const id = this.nextBatchId++;
     this.inFlight.set(id, batch.map((b) => b.done));
     if (LATENCY_PROBE_ON) this.flushedAt.set(id, probeNow());
@@ -367,7 +376,7 @@ export class GatewayStore {
       rec.snapshot !== undefined ? JSON.stringify(rec.snapshot) : null,
     ]);
     this.worker!.postMessage({ type: 'batch', id, steps, acks: acks.map((a) => [a.tableId, a.seq]), seqs,
-      ...(hwmChanged && this.dir ? { hwm: hwmTextCached(this.hwm, this.hwmFragments) } : {}) });
+      ...(moved.length > 0 && this.dir ? { hwm: moved } : {}) });
   }
 
   /** closes the store, waiting for every commit in flight (the way to close a `thread` writer) */

@@ -9,3 +9,9 @@ export declare class HwmSlotWriter {
   write(text: string): void;
   close(): void;
 }
+export declare function markText(tables: Record<string, object>, fragments: Map<string, string>): string;
+export declare class HwmMark {
+  constructor(tables: Record<string, object>);
+  update(changes: Array<[string, object]>): void;
+  text(): string;
+}

@@ -164,3 +164,49 @@ export class HwmSlotWriter {
     this.slotSize = slotSize;
   }
 }
+
+/**
+ * The text of a mark, `{"v":1,"tables":{...}}`, from each table's counters, with each table's
+ * `"id":{...}` kept as text: after a batch only the tables that moved are serialised again. The
+ * same string as `JSON.stringify({ v: 1, tables })` (keys in Object.keys order, the order
+ * JSON.stringify uses). `fragments` is keyed by table id and must be updated (set/delete)
+ * whenever `tables[id]` changes.
+ */
+export function markText(tables, fragments) {
+  let out = '{"v":1,"tables":{';
+  let first = true;
+  for (const id of Object.keys(tables)) {
+    let f = fragments.get(id);
+    if (f === undefined) {
+      f = `${JSON.stringify(id)}:${JSON.stringify(tables[id])}`;
+      fragments.set(id, f);
+    }
+    out += first ? f : `,${f}`;
+    first = false;
+  }
+  return `${out}}}`;
+}
+
+/**
+ * The mark as the journal's writer thread keeps it: it starts from the main thread's mark and is
+ * sent only the tables that moved in each batch (`update`), so the whole text — O(tables) — is
+ * built on the writer thread, not on the event loop, and not copied between the two.
+ */
+export class HwmMark {
+  constructor(tables) {
+    this.tables = { ...tables };
+    this.fragments = new Map();
+  }
+
+  /** `changes`: [tableId, counters] of the tables that moved, in the order the main thread applied them */
+  update(changes) {
+    for (const [id, counters] of changes) {
+      this.tables[id] = counters;
+      this.fragments.delete(id);
+    }
+  }
+
+  text() {
+    return markText(this.tables, this.fragments);
+  }
+}

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { GatewayStore } from '../../../src/persistence/gateway-store.js';
+import { readHwmSlots } from '../../../src/persistence/hwm-slots.mjs';
+import { hwmText, readHwm } from '../../../src/persistence/journal-integrity.js';
 import type { TableInput } from '../../../src/table/types.js';
 
 const input = (n: number): TableInput => ({ type: 'timer', at: 1_000 + n, name: `t${n}` });
@@ -141,6 +143,32 @@ describe('a journal made before the outbox index', () => {
       expect(store.recover('t1').unacked.map((m) => m.seq)).toEqual([5, 6, 7]);
     } finally {
       await store.closeAsync();
+    }
+  });
+});
+
+describe('the high-water mark with the writer thread', () => {
+  it('is written by the thread from the tables that moved, the same text the main thread would write, across restarts', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'store-hwm-'));
+    const expected: Record<string, { seq: number; shoeNo: number }> = {};
+    let seq = 0;
+    for (const run of [1, 2]) {
+      const store = new GatewayStore(dir, { synchronous: 'normal', retentionDays: 14, writer: 'thread' });
+      const done: number[] = [];
+      for (const id of ['t-a', '7', 't-b']) store.registerTable(id, {}, () => ({}));
+      for (let n = 1; n <= 30; n++) {
+        const id = ['t-a', '7', 't-b'][n % 3];
+        seq++;
+        // the second run moves only two of the three tables: the third keeps its mark from run 1
+        if (run === 2 && id === 't-b') continue;
+        expected[id] = { seq, shoeNo: run };
+        store.enqueue({ tableId: id, input: input(seq), messages: [{ seq, topic: 'events', retain: false, payload: '{}' }], counters: { seq, shoeNo: run } }, () => done.push(seq));
+        if (n % 4 === 0) await new Promise((r) => setTimeout(r, 2)); // several batches
+      }
+      await store.closeAsync();
+      expect(readHwm(dir)).toEqual(expected);
+      const slots = readHwmSlots(dir);
+      expect(slots?.text).toBe(hwmText(readHwm(dir)!));
     }
   });
 });

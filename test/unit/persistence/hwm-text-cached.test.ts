@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest';
 import { hwmText, hwmTextCached } from '../../../src/persistence/journal-integrity.js';
+import { HwmMark } from '../../../src/persistence/hwm-slots.mjs';
 import type { TableCounters } from '../../../src/table/types.js';
 
 test('hwmTextCached gives the same text as hwmText, integer-like ids and escapes included', () => {
@@ -13,5 +14,25 @@ test('hwmTextCached gives the same text as hwmText, integer-like ids and escapes
     tables[id] = { ...(prev ?? {}), seq: i, [`k${i % 3}`]: i * 2 } as unknown as TableCounters;
     fragments.delete(id);
     expect(hwmTextCached(tables, fragments)).toBe(hwmText(tables));
+  }
+});
+
+test('the writer thread\'s mark, started from the main thread\'s and sent only what moved, writes the same text', () => {
+  const start: Record<string, TableCounters> = { b: { seq: 4, shoeNo: 1 }, 12: { seq: 9, shoeNo: 2 } };
+  const main: Record<string, TableCounters> = { ...start };
+  const writer = new HwmMark(start);
+  expect(writer.text()).toBe(hwmText(main));
+  const ids = ['b', '12', 'a', '3', 'c"q'];
+  for (let i = 0; i < 100; i++) {
+    // a batch: one to three tables move, as the store's mergeHwm reports them
+    const moved: Array<[string, TableCounters]> = [];
+    for (let k = 0; k <= i % 3; k++) {
+      const id = ids[(i + k * 2) % ids.length];
+      const next = { seq: 10 + i, shoeNo: 1 + (i >> 4) };
+      main[id] = next;
+      moved.push([id, next]);
+    }
+    writer.update(moved);
+    expect(writer.text()).toBe(hwmText(main));
   }
 });
