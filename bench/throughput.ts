@@ -53,7 +53,7 @@ const CARDS_PER_TABLE_PER_SEC = 10;
 const LIMIT_P99_MS = 20;
 
 export async function runThroughput(o: ThroughputOptions) {
-  const steps = o.steps ?? (o.quick ? [10, 40] : [10, 25, 50, 100, 150, 200, 250, 300, 400, 500, 600]);
+  const steps = o.steps ?? (o.quick ? [10, 40] : [10, 25, 50, 100, 150, 175, 200, 250, 300, 400, 500, 600]);
   const measureSec = o.quick ? 4 : 10;
   const ptys: BenchPty[] = [];
   const results: ThroughputStep[] = [];
