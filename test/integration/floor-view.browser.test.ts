@@ -16,7 +16,6 @@ import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
 import { loadSimulators } from '../../simulators/load.js';
 import { silentLogger } from '../../src/log.js';
 import { CHROMIUM, haveChromium, openHeadlessPage, type HeadlessPage } from '../helpers/chromium.js';
-import { freePort } from '../../src/scenario/rig/free-port.js';
 import { requireRealIo } from '../helpers/real-io.js';
 import { cleanupTempDirs, makeTempDir } from '../../src/scenario/rig/temp-dir.js';
 
@@ -44,8 +43,8 @@ describe.skipIf(!haveChromium)('the floor view with 10 tables in headless Chromi
     expect(ids.length).toBe(10);
     const cfg = validateConfig({
       mqtt: { url: 'embedded', protocolVersion: 4 },
-      embeddedBroker: { port: await freePort() },
-      // port 0: the system picks a free one when the server listens (a port picked before can be taken by then)
+      // port 0 (broker and page): the system picks a free one when the server listens (a port picked before can be taken by then)
+      embeddedBroker: { port: 0 },
       http: { host: '127.0.0.1', port: 0 },
       journal: { synchronous: 'normal' },
       dataDir: await makeTempDir('teg-floor-'),

@@ -40,7 +40,7 @@ describe('a gateway with a simulated baccarat table', () => {
     const dataDir = await makeTempDir('teg-obs-');
     const cfg = validateConfig({
       mqtt: { url: 'embedded', protocolVersion: 4 },
-      embeddedBroker: { port: await freePort() },
+      embeddedBroker: { port: 0 },
       http: { port: 0 },
       health: { intervalMs: 500 },
       dataDir,

@@ -15,7 +15,6 @@ import { silentLogger } from '../../src/log.js';
 import { GatewayStore } from '../../src/persistence/gateway-store.js';
 import { replayTable } from '../../src/replay/replay-journal.js';
 import type { Envelope } from '../../src/table/types.js';
-import { freePort } from '../../src/scenario/rig/free-port.js';
 import { makeTempDir, removeTempDir } from '../../src/scenario/rig/temp-dir.js';
 
 const sim = (faults: Record<string, number> = {}, extra: Record<string, unknown> = {}) => ({ type: 'simulator', seed: 11, cardIntervalMs: 0, roundIntervalMs: 0, faults, ...extra });
@@ -26,7 +25,7 @@ const sim = (faults: Record<string, number> = {}, extra: Record<string, unknown>
  */
 async function play(tables: Record<string, unknown>[], results: number, fast = true, also: (p: Envelope[]) => boolean = () => true) {
   const dataDir = await makeTempDir('teg-profsim-');
-  const cfg = validateConfig({ mqtt: { url: 'embedded' }, embeddedBroker: { port: await freePort() }, http: { enabled: false }, dataDir, tables });
+  const cfg = validateConfig({ mqtt: { url: 'embedded' }, embeddedBroker: { port: 0 }, http: { enabled: false }, dataDir, tables });
   const gw = await startGateway(cfg, { simulators: loadSimulators, logger: silentLogger, fast });
   const published = new Map<string, Envelope[]>(cfg.tables.map((t) => [t.id, []]));
   gw.tables.forEach((t, i) => {

@@ -12,14 +12,13 @@ import { silentLogger } from '../../src/log.js';
 import { GatewayStore } from '../../src/persistence/gateway-store.js';
 import { replayTable } from '../../src/replay/replay-journal.js';
 import type { Envelope } from '../../src/table/types.js';
-import { freePort } from '../../src/scenario/rig/free-port.js';
 import { makeTempDir } from '../../src/scenario/rig/temp-dir.js';
 
 describe('REPEAT with a lossy simulated shoe', () => {
   it('repairs every gap: no held round, every result complete, replay byte for byte', async () => {
     const dataDir = await makeTempDir('teg-repeat-');
     const cfg = validateConfig({
-      mqtt: { url: 'embedded' }, embeddedBroker: { port: await freePort() }, http: { enabled: false }, dataDir,
+      mqtt: { url: 'embedded' }, embeddedBroker: { port: 0 }, http: { enabled: false }, dataDir,
       tables: [{
         id: 'rep-01', game: 'baccarat', devices: [{
           id: 'shoe-1', kind: 'card-shoe',

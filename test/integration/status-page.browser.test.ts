@@ -16,7 +16,6 @@ import { loadSimulators } from '../../simulators/load.js';
 import { cardGame } from '../../src/games/registry.js';
 import { silentLogger } from '../../src/log.js';
 import { CHROMIUM, haveChromium, openHeadlessPage, type HeadlessPage } from '../helpers/chromium.js';
-import { freePort } from '../../src/scenario/rig/free-port.js';
 import { createPtyPair, type PtyPair } from '../../src/scenario/rig/pty-pair.js';
 import { hasCommand } from '../../src/scenario/rig/commands.js';
 import { requireRealIo } from '../helpers/real-io.js';
@@ -57,8 +56,8 @@ describe.skipIf(!haveChromium)('status page in headless Chromium', () => {
     }
     const cfg = validateConfig({
       mqtt: { url: 'embedded', protocolVersion: 4 },
-      embeddedBroker: { port: await freePort() },
-      // port 0: the system picks a free one when the server listens (a port picked before can be taken by then)
+      // port 0 (broker and page): the system picks a free one when the server listens (a port picked before can be taken by then)
+      embeddedBroker: { port: 0 },
       http: { host: '127.0.0.1', port: 0 },
       journal: { synchronous: 'normal' },
       dataDir,

@@ -7,7 +7,6 @@ import { validateConfig } from '../../src/config/load-config.js';
 import { startGateway } from '../../src/gateway/gateway.js';
 import { loadSimulators } from '../../simulators/load.js';
 import { createLogger, registerSecret } from '../../src/log.js';
-import { freePort } from '../../src/scenario/rig/free-port.js';
 import { cleanupTempDirs, makeTempDir } from '../../src/scenario/rig/temp-dir.js';
 
 afterAll(cleanupTempDirs);
@@ -57,7 +56,7 @@ describe('logger', () => {
     const dataDir = await makeTempDir('teg-log-');
     const cfg = validateConfig({
       mqtt: { url: 'embedded', protocolVersion: 4, username: 'gw', password },
-      embeddedBroker: { port: await freePort() },
+      embeddedBroker: { port: 0 },
       http: { enabled: false },
       dataDir,
       tables: [{ id: 'log-01', game: 'baccarat', decks: 8, devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'simulator', seed: 'log', faults: { misreadRate: 0.1, garbageRate: 0.05 } } }] }],
