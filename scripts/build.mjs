@@ -48,6 +48,13 @@ const result = await build({
     setup(b) {
       b.onResolve({ filter: /^@opentelemetry\/api$/ }, () => ({ path: join(ROOT, 'scripts', 'build-stubs', 'opentelemetry-api.cjs') }));
     },
+  }, {
+    // `debug` off (no DEBUG at start): one shared no-op logger instead of loggers that build an
+    // argument array per call even when off (the stub loads the real one when DEBUG is set)
+    name: 'debug-off',
+    setup(b) {
+      b.onResolve({ filter: /^debug$/ }, () => ({ path: join(ROOT, 'scripts', 'build-stubs', 'debug.cjs') }));
+    },
   }],
   // CommonJS dependencies bundled into ESM require Node's built-ins
   banner: { js: "import { createRequire as __tablegwCreateRequire } from 'node:module'; const require = __tablegwCreateRequire(import.meta.url);" },
