@@ -24,6 +24,7 @@ import { runProfilesBench } from './profiles-bench.js';
 import { startBroker } from './lib/broker.js';
 import { journalDefault } from './lib/gateway-proc.js';
 import { machineBusyNow } from './lib/cpu.js';
+import { MANY_TABLES_NODE_FLAGS } from './lib/node-flags.js';
 import { runStartup } from './startup.js';
 import { runThroughput } from './throughput.js';
 
@@ -142,7 +143,7 @@ async function main() {
           results.latencyRaw = await runLatency({ dir, broker, quick, profileDir, log });
         }
         if (want('throughput')) {
-          log('\n== throughput (tables at 10 cards/s each, until p99 > 20 ms)');
+          log(`\n== throughput (tables at 10 cards/s each, until p99 > 20 ms; node ${MANY_TABLES_NODE_FLAGS.join(' ')}, deploy/tablegw.default's setting for a PC of many tables)`);
           const steps = args.steps ? args.steps.split(',').map(Number) : undefined;
           results.throughputRaw = await runThroughput({ dir, broker, quick, profileDir, steps, stages: args.stages, log });
           if (journalDefault() === 'full') {

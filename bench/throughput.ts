@@ -3,7 +3,8 @@
  * dealing 10 cards/s, before the p99 card latency passes 20 ms. The table count grows step by
  * step; every step starts a fresh gateway process (own topic prefix, own data dir), deals 2 s of
  * warm-up, then measures for a fixed time. The cards of all tables are spread evenly in time
- * (table i deals at i/N of each 100 ms period).
+ * (table i deals at i/N of each 100 ms period). The gateway runs with the node flags a PC of many
+ * tables is given (deploy/tablegw.default, MANY_TABLES_NODE_FLAGS).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -102,7 +103,7 @@ async function runStep(o: ThroughputOptions, n: number, ptys: BenchPty[], measur
   await meter.subscribe();
   const config = benchConfig({ brokerUrl: o.broker.url, topicPrefix: prefix, dataDir, tables: ids.map((id, i) => ({ id, gatewayPath: ptys[i].gatewayPath })), synchronous: o.synchronous });
   const up = waitDevicesConnected(sub, prefix, ids, 120_000);
-  const gw = await startGatewayProc({ config, dir: o.dir, name: `thr${tag}`, profileDir: o.profileDir, probe: o.stages, timeoutMs: 120_000 });
+  const gw = await startGatewayProc({ config, dir: o.dir, name: `thr${tag}`, profileDir: o.profileDir, probe: o.stages, manyTables: true, timeoutMs: 120_000 });
   try {
     await up;
     const feeds = ids.map((id, i) => new TableFeed(id, ptys[i], `thr-${tag}-${i}`));

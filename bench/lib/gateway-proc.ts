@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configSchema } from '../../src/config/schema.js';
 import type { CardProbe } from '../../src/metrics/latency-probe.js';
-import { productionNodeFlags } from './node-flags.js';
+import { MANY_TABLES_NODE_FLAGS, productionNodeFlags } from './node-flags.js';
 
 const CHILD = fileURLToPath(new URL('../gateway-child.ts', import.meta.url));
 
@@ -98,11 +98,13 @@ export async function startGatewayProc(o: {
   config: Record<string, unknown>; dir: string; name: string; profileDir?: string; exposeGc?: boolean; timeoutMs?: number;
   /** per-stage timestamps of every card (TEG_LATENCY_PROBE=1) */
   probe?: boolean;
+  /** with the node flags deploy/tablegw.default gives a PC of many tables (MANY_TABLES_NODE_FLAGS) */
+  manyTables?: boolean;
 }): Promise<GatewayProc> {
   const file = join(o.dir, `${o.name}.config.json`);
   writeFileSync(file, JSON.stringify(o.config));
-  // the shipped unit's node flags (deploy/tablegw.service), then tsx for the sources
-  const execArgv = [...productionNodeFlags(), '--import', 'tsx'];
+  // the shipped unit's node flags (deploy/tablegw.service), the many-table PC's if asked, then tsx for the sources
+  const execArgv = [...productionNodeFlags(), ...(o.manyTables ? MANY_TABLES_NODE_FLAGS : []), '--import', 'tsx'];
   if (o.exposeGc) execArgv.push('--expose-gc');
   // extra node flags for the gateway under test, e.g. TEG_BENCH_NODE_FLAGS=--perf-basic-prof for `perf record`
   if (process.env.TEG_BENCH_NODE_FLAGS) execArgv.push(...process.env.TEG_BENCH_NODE_FLAGS.split(/\s+/).filter(Boolean));

@@ -1,21 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { productionNodeFlags } from '../../../bench/lib/node-flags.js';
+import { MANY_TABLES_NODE_FLAGS, manyTablesDefaultsFlags, productionNodeFlags } from '../../../bench/lib/node-flags.js';
 
-describe('the node flags the bench takes from the shipped unit', () => {
-  it('reads the flags of deploy/tablegw.service (the young generation size among them)', () => {
-    const flags = productionNodeFlags();
-    expect(flags).toContain('--max-semi-space-size=64');
-    expect(flags.every((f) => f.startsWith('--'))).toBe(true);
+describe('the node flags the bench takes from the shipped files', () => {
+  it('the unit starts node without flags; the many-table setting of deploy/tablegw.default is the one the throughput ramp uses', () => {
+    expect(productionNodeFlags()).toEqual([]);
+    expect(manyTablesDefaultsFlags()).toEqual([...MANY_TABLES_NODE_FLAGS]);
+    expect(MANY_TABLES_NODE_FLAGS).toContain('--max-semi-space-size=64');
   });
 
   it('takes what stands between node and the script, nothing of the script\'s own arguments', () => {
     const unit = '[Service]\nExecStart=/usr/bin/node --max-semi-space-size=32 --stack-size=2000 /opt/x/main.js start --config /etc/c.yaml\n';
     expect(productionNodeFlags(unit)).toEqual(['--max-semi-space-size=32', '--stack-size=2000']);
     expect(productionNodeFlags('ExecStart=/usr/bin/node /opt/x/main.js start --verbose\n')).toEqual([]);
+    expect(manyTablesDefaultsFlags('# comment\nNODE_OPTIONS=--max-semi-space-size=16 --jitless\n')).toEqual(['--max-semi-space-size=16', '--jitless']);
   });
 
-  it('a unit without ExecStart, or one that runs no script, is an error', () => {
+  it('a unit without ExecStart, one that runs no script, or defaults without NODE_OPTIONS are errors', () => {
     expect(() => productionNodeFlags('[Service]\nType=simple\n')).toThrow(/no ExecStart/);
     expect(() => productionNodeFlags('ExecStart=/usr/bin/tablegw start\n')).toThrow(/does not run node/);
+    expect(() => manyTablesDefaultsFlags('# nothing\n')).toThrow(/no NODE_OPTIONS/);
   });
 });
