@@ -20,8 +20,8 @@ import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { Envelope, TableCounters, TableInput } from '../table/types.js';
 import { LATENCY_PROBE_ON, latencyProbe, probeNow } from '../metrics/latency-probe.js';
-import { hwmTextCached, readHwm } from './journal-integrity.js';
-import { HwmSlotWriter } from './hwm-slots.mjs';
+import { readHwm } from './journal-integrity.js';
+import { HwmMark, HwmSlotWriter } from './hwm-slots.mjs';
 
 /** whether `prev` holds every counter of `next` with the same value (no array per step, as Object.keys made) */
 function sameCounters(prev: TableCounters, next: TableCounters): boolean {
@@ -94,10 +94,8 @@ export class GatewayStore {
   readonly path: string;
   /** the data dir (null in memory): where the high-water mark lives (journal-integrity.ts) */
   private readonly dir: string | null;
-  /** the high-water mark as last written */
-  private hwm: Record<string, TableCounters> = {};
-  /** each table's part of the high-water mark text, dropped when its counters move (hwmTextCached) */
-  private readonly hwmFragments = new Map<string, string>();
+  /** the high-water mark as last written (with the writer thread, that thread keeps the text) */
+  private mark = new HwmMark<TableCounters>({});
   /** the inline path's writer of the mark (the writer thread has its own) */
   private hwmWriter: HwmSlotWriter | null = null;
   private readonly db: Database.Database;
@@ -140,9 +138,9 @@ export class GatewayStore {
         throw new Error(`dataDir: cannot create "${resolve(dataDir)}": ${(e as NodeJS.ErrnoException).code === 'EACCES' || (e as NodeJS.ErrnoException).code === 'EROFS' ? 'permission denied or a read-only file system' : (e as Error).message}`);
       }
       try {
-        this.hwm = readHwm(dataDir) ?? {};
+        this.mark = new HwmMark(readHwm(dataDir) ?? {});
       } catch {
-        this.hwm = {}; // the gateway checks the journal before it opens the store (checkJournal)
+        // an unreadable mark: the gateway checks the journal before it opens the store (checkJournal)
       }
     }
     try {
@@ -164,7 +162,7 @@ export class GatewayStore {
         acked INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (table_id, seq));
       -- the outbox: only the messages not yet acknowledged (a partial index: a commit's acks take
       -- their rows out of it instead of moving them within it, a quarter less to write per commit;
-      -- docs/PERFORMANCE.md "What a commit writes"). Journals made before it had the whole-table
+      -- docs/PERFORMANCE.md "Issue 15: where each figure stands"). Journals made before it had the whole-table
       -- index messages_unacked (table_id, acked, seq): replaced here, once.
       DROP INDEX IF EXISTS messages_unacked;
       CREATE INDEX IF NOT EXISTS messages_outbox ON messages (table_id, seq) WHERE acked = 0;
@@ -304,7 +302,7 @@ export class GatewayStore {
     // after the commit, before any effect of it: every seq published is at most the mark
     if (moved.length > 0 && this.dir) {
       this.hwmWriter ??= new HwmSlotWriter(this.dir, this.opts.synchronous === 'full');
-      this.hwmWriter.write(hwmTextCached(this.hwm, this.hwmFragments));
+      this.hwmWriter.write(this.mark.text());
     }
     if (LATENCY_PROBE_ON) latencyProbe.lastCommitEnd = probeNow();
     this.commits++;
@@ -317,13 +315,12 @@ export class GatewayStore {
     for (const { rec } of batch) {
       const c = rec.counters;
       if (!c) continue;
-      const prev = this.hwm[rec.tableId];
+      const prev = this.mark.tables[rec.tableId];
       if (prev && sameCounters(prev, c)) continue;
       // in place: the mark is only read here and serialised right after (a copy of the whole
       // mark per step was O(tables) per card)
       const next = { ...c };
-      this.hwm[rec.tableId] = next;
-      this.hwmFragments.delete(rec.tableId);
+      this.mark.set(rec.tableId, next);
       moved.push([rec.tableId, next]);
     }
     return moved;
@@ -335,7 +332,7 @@ export class GatewayStore {
     // bundle's dist/src/cli/ or dist/src/chunks/ (scripts/build.mjs copies it to dist/src/persistence/)
     const w = new Worker(new URL('../persistence/journal-writer-worker.mjs', import.meta.url), {
       // the mark as it stands: from here on the thread is sent what moves (HwmMark) and writes the text
-      workerData: { path: this.path, dir: this.dir, synchronous: this.opts.synchronous, probe: LATENCY_PROBE_ON, hwm: this.hwm },
+      workerData: { path: this.path, dir: this.dir, synchronous: this.opts.synchronous, probe: LATENCY_PROBE_ON, hwm: this.mark.tables },
     });
     w.on('message', (msg: { type: string; id?: number; message?: string; t0?: number; t1?: number }) => {
       if (msg.type === 'done' && msg.id !== undefined) {

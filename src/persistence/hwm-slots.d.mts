@@ -10,8 +10,10 @@ export declare class HwmSlotWriter {
   close(): void;
 }
 export declare function markText(tables: Record<string, object>, fragments: Map<string, string>): string;
-export declare class HwmMark {
-  constructor(tables: Record<string, object>);
-  update(changes: Array<[string, object]>): void;
+export declare class HwmMark<C extends object = object> {
+  constructor(tables: Record<string, C>);
+  readonly tables: Record<string, C>;
+  set(id: string, counters: C): void;
+  update(changes: Array<[string, C]>): void;
   text(): string;
 }

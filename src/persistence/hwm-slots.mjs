@@ -188,9 +188,10 @@ export function markText(tables, fragments) {
 }
 
 /**
- * The mark as the journal's writer thread keeps it: it starts from the main thread's mark and is
- * sent only the tables that moved in each batch (`update`), so the whole text — O(tables) — is
- * built on the writer thread, not on the event loop, and not copied between the two.
+ * The mark in memory: each table's counters and the text of each table's part. The store keeps
+ * one (gateway-store.ts); the journal's writer thread keeps its own, started from the store's and
+ * sent only the tables that moved in each batch (`update`), so with the thread the whole text —
+ * O(tables) — is built there, not on the event loop, and not copied between the two.
  */
 export class HwmMark {
   constructor(tables) {
@@ -198,12 +199,15 @@ export class HwmMark {
     this.fragments = new Map();
   }
 
-  /** `changes`: [tableId, counters] of the tables that moved, in the order the main thread applied them */
+  /** one table's counters moved */
+  set(id, counters) {
+    this.tables[id] = counters;
+    this.fragments.delete(id);
+  }
+
+  /** `changes`: [tableId, counters] of the tables that moved, in the order the store applied them */
   update(changes) {
-    for (const [id, counters] of changes) {
-      this.tables[id] = counters;
-      this.fragments.delete(id);
-    }
+    for (const [id, counters] of changes) this.set(id, counters);
   }
 
   text() {

@@ -14,7 +14,7 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { TableCounters } from '../table/types.js';
-import { HWM_LEGACY_FILE, HWM_SLOTS_FILE, markText, readHwmSlots, readLegacyHwm } from './hwm-slots.mjs';
+import { HWM_LEGACY_FILE, HWM_SLOTS_FILE, readHwmSlots, readLegacyHwm } from './hwm-slots.mjs';
 
 export const HWM_FILE = HWM_SLOTS_FILE;
 export const DB_FILE = 'gateway.db';
@@ -86,16 +86,6 @@ export function readHwm(dataDir: string): Record<string, TableCounters> | null {
 /** the text of a mark, as written into a slot */
 export function hwmText(tables: Record<string, TableCounters>): string {
   return JSON.stringify({ v: 1, tables } satisfies HwmFile);
-}
-
-/**
- * hwmText with each table's `"id":{...}` kept as text: after a batch only the tables that moved
- * are serialised again. The result is the same string as hwmText (keys in Object.keys order, the
- * order JSON.stringify uses). `fragments` is keyed by table id and must be updated (set/delete)
- * whenever `tables[id]` changes. (hwm-slots.mjs `markText`, shared with the writer thread.)
- */
-export function hwmTextCached(tables: Record<string, TableCounters>, fragments: Map<string, string>): string {
-  return markText(tables, fragments);
 }
 
 /** the highest `seq` the database still holds for a table (messages, or its latest snapshot) */

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
-import { hwmText, hwmTextCached } from '../../../src/persistence/journal-integrity.js';
-import { HwmMark } from '../../../src/persistence/hwm-slots.mjs';
+import { HwmMark, markText as hwmTextCached } from '../../../src/persistence/hwm-slots.mjs';
+import { hwmText } from '../../../src/persistence/journal-integrity.js';
 import type { TableCounters } from '../../../src/table/types.js';
 
 test('hwmTextCached gives the same text as hwmText, integer-like ids and escapes included', () => {
