@@ -68,7 +68,8 @@ async function main(): Promise<void> {
 /**
  * `TEG_BENCH_HEAP_PROFILE=<file>`: where the gateway allocates. A sampling heap profile that keeps
  * the samples of objects already collected (so it shows the allocation rate, not what is live),
- * from 2 s after the start for 8 s (within a throughput step); open it in Chrome DevTools or sum it by function.
+ * from 2 s after the start for 8 s (within a throughput step; `TEG_BENCH_HEAP_PROFILE_SECONDS`);
+ * open it in Chrome DevTools or sum it by function. `TEG_BENCH_HEAP_PROFILE_KIND`: see below.
  */
 async function sampleAllocations(file: string): Promise<void> {
   const { Session } = await import('node:inspector/promises');
@@ -76,8 +77,14 @@ async function sampleAllocations(file: string): Promise<void> {
   const session = new Session();
   session.connect();
   await new Promise((r) => setTimeout(r, 2000));
-  await session.post('HeapProfiler.startSampling', { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
-  await new Promise((r) => setTimeout(r, 8000));
+  // `all`: every allocation (the rate); `old`: what was promoted and later collected by a full
+  // collection, plus what is still live at the end; `live`: only what is live at the end (`old`
+  // minus `live` is what reaches the old generation and dies there: the full collections' work)
+  const kind = process.env.TEG_BENCH_HEAP_PROFILE_KIND ?? 'all';
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 16384, includeObjectsCollectedByMajorGC: kind !== 'live', includeObjectsCollectedByMinorGC: kind === 'all',
+  });
+  await new Promise((r) => setTimeout(r, 1000 * Number(process.env.TEG_BENCH_HEAP_PROFILE_SECONDS ?? 8)));
   const { profile } = await session.post('HeapProfiler.stopSampling');
   writeFileSync(file, JSON.stringify(profile));
   session.disconnect();

@@ -22,6 +22,7 @@ import { formatSummary, summarizeProfileFile } from './cpuprofile-summary.js';
 import { runLatency } from './latency.js';
 import { runProfilesBench } from './profiles-bench.js';
 import { startBroker } from './lib/broker.js';
+import { gatewayChildEntry } from './lib/gateway-bundle.js';
 import { journalDefault } from './lib/gateway-proc.js';
 import { machineBusyNow } from './lib/cpu.js';
 import { MANY_TABLES_NODE_FLAGS } from './lib/node-flags.js';
@@ -117,6 +118,11 @@ async function main() {
   (meta as Record<string, unknown>).machineBusyPctBeforeStart = busy;
   log(`bench on ${meta.cpu}, ${meta.memoryGb} GB, ${meta.os}, node ${meta.node}; commit ${meta.gitCommit}${meta.gitDirtyFiles ? ` + ${meta.gitDirtyFiles} modified file(s)` : ''}`);
   log(`machine busy before start: ${busy}% of one core (other processes; figures are distorted when this is high)`);
+  if (want('latency') || want('throughput')) {
+    const child = await gatewayChildEntry();
+    (meta as Record<string, unknown>).gatewayUnderTest = child.what;
+    log(`gateway under test (latency, throughput): ${child.what}`);
+  }
   const dir = mkdtempSync(join(os.tmpdir(), 'teg-bench-'));
   const profileDir = args.profile ? BENCH : undefined;
   const results: Record<string, any> = { meta };
@@ -235,7 +241,7 @@ function shape(r: Record<string, any>) {
     demoIdleAt3sMb: st?.demoEmbedded?.rssAt3sMb ?? null,
     demoNote: 'the 10-table demo (config/default.yaml) from dist/, embedded broker, status page on, dealing in real time; 30 s after online (3 s in --quick)',
     benchChildIdleMb: lat?.rss.idleMb ?? null,
-    benchChildNote: 'the latency bench\'s gateway child (node --import tsx, probe on), 2 s after start',
+    benchChildNote: 'the latency bench\'s gateway child (bundled as dist/ is unless TEG_BENCH_GATEWAY=sources; probe on), 2 s after start',
     loadMb: thr?.gatewayRssMb ?? lat?.rss.at1000Mb ?? null,
     loadNote: thr?.gatewayRssMb ? `the gateway process at the largest passing throughput step (${thr.tables} tables)` : 'the gateway process after 1000 cards/s',
     at1000CardsPerSecMb: lat?.rss.at1000Mb ?? null,

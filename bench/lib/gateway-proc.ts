@@ -1,13 +1,12 @@
 /** Starts bench/gateway-child.ts in its own process and talks to it over IPC. */
 import { fork, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { closeSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { configSchema } from '../../src/config/schema.js';
 import type { CardProbe } from '../../src/metrics/latency-probe.js';
+import { gatewayChildEntry } from './gateway-bundle.js';
 import { MANY_TABLES_NODE_FLAGS, productionNodeFlags } from './node-flags.js';
 
-const CHILD = fileURLToPath(new URL('../gateway-child.ts', import.meta.url));
 
 export interface Usage {
   cpu: NodeJS.CpuUsage;
@@ -103,14 +102,20 @@ export async function startGatewayProc(o: {
 }): Promise<GatewayProc> {
   const file = join(o.dir, `${o.name}.config.json`);
   writeFileSync(file, JSON.stringify(o.config));
-  // the shipped unit's node flags (deploy/tablegw.service), the many-table PC's if asked, then tsx for the sources
-  const execArgv = [...productionNodeFlags(), ...(o.manyTables ? MANY_TABLES_NODE_FLAGS : []), '--import', 'tsx'];
+  // the shipped unit's node flags (deploy/tablegw.service), the many-table PC's if asked; the
+  // gateway bundled as production runs it (tsx only with TEG_BENCH_GATEWAY=sources)
+  const entry = await gatewayChildEntry();
+  const execArgv = [...productionNodeFlags(), ...(o.manyTables ? MANY_TABLES_NODE_FLAGS : []), ...entry.execArgv];
   if (o.exposeGc) execArgv.push('--expose-gc');
   // extra node flags for the gateway under test, e.g. TEG_BENCH_NODE_FLAGS=--perf-basic-prof for `perf record`
   if (process.env.TEG_BENCH_NODE_FLAGS) execArgv.push(...process.env.TEG_BENCH_NODE_FLAGS.split(/\s+/).filter(Boolean));
-  // one directory per gateway (named *.cpuprofile: .gitignore), a profile per thread (main + tsx loader)
+  // one directory per gateway (named *.cpuprofile: .gitignore), a profile per thread (main, and tsx's loader with the sources)
   if (o.profileDir) execArgv.push('--cpu-prof', '--cpu-prof-dir', join(o.profileDir, `gateway-${o.name}.cpuprofile`));
-  const child: ChildProcess = fork(CHILD, [file], { execArgv, stdio: ['ignore', 'ignore', 'pipe', 'ipc'], env: o.probe ? { ...process.env, TEG_LATENCY_PROBE: '1' } : process.env });
+  // TEG_BENCH_CHILD_STDOUT=<prefix>: the child's stdout into <prefix><name>.log (e.g. with
+  // TEG_BENCH_NODE_FLAGS=--trace-gc-nvp: each collection, and what it promoted to the old generation)
+  const out = process.env.TEG_BENCH_CHILD_STDOUT ? openSync(`${process.env.TEG_BENCH_CHILD_STDOUT}${o.name}.log`, 'w') : 'ignore';
+  const child: ChildProcess = fork(entry.path, [file], { execArgv, stdio: ['ignore', out, 'pipe', 'ipc'], env: o.probe ? { ...process.env, TEG_LATENCY_PROBE: '1' } : process.env });
+  if (typeof out === 'number') closeSync(out); // the child has its own copy
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => {
     if (stderr.length < 20_000) stderr += c.toString();
