@@ -57,8 +57,13 @@ interface UnixPort extends BindingPort {
   poller?: Poller;
 }
 
-/** ports whose last read came back short (their input queue was empty then) */
-const drained = new WeakSet<UnixPort>();
+/**
+ * set on a port whose last read came back short (its input queue was empty then). A flag on the
+ * port, not a WeakSet of ports: a long-lived set that gains and loses an entry per read allocates
+ * a new table in the old generation each time (docs/PERFORMANCE.md "Garbage collection").
+ */
+const DRAINED = Symbol('drained');
+type ReadState = { [DRAINED]?: boolean };
 
 const RETRY = new Set(['EAGAIN', 'EWOULDBLOCK', 'EINTR']);
 const DISCONNECT = new Set(['EBADF', 'ENXIO', 'UNKNOWN']);
@@ -75,8 +80,9 @@ function whenReadable(poller: Poller): Promise<void> {
 
 /** reads what is there, or waits for the poller and reads then; the bindings' read contract (exported for its test) */
 export async function readOnLoop(port: UnixPort, buffer: Buffer, offset: number, length: number): Promise<{ buffer: Buffer; bytesRead: number }> {
-  if (drained.has(port)) {
-    drained.delete(port);
+  const state = port as UnixPort & ReadState;
+  if (state[DRAINED]) {
+    state[DRAINED] = false;
     if (port.fd === null || !port.isOpen) throw canceled();
     await whenReadable(port.poller!);
   }
@@ -85,7 +91,7 @@ export async function readOnLoop(port: UnixPort, buffer: Buffer, offset: number,
     try {
       const bytesRead = readSync(port.fd, buffer, offset, length, null);
       if (bytesRead > 0) {
-        if (bytesRead < length) drained.add(port);
+        if (bytesRead < length) state[DRAINED] = true;
         return { buffer, bytesRead };
       }
       // 0 bytes (the other end went away for now): wait until the poller says more, as for EAGAIN

@@ -29,8 +29,15 @@ function brokerRefusal(err: Error): string | null {
   return typeof code === 'number' && code >= 0x80 ? `the broker refused it (reason code 0x${code.toString(16)}: ${err.message})` : null;
 }
 
+/**
+ * what an acknowledged message's slot in the queue holds until the queue is compacted: the message
+ * itself is let go at once, so it dies young instead of being promoted to the old generation and
+ * left for a full collection (docs/PERFORMANCE.md "Garbage collection")
+ */
+const RELEASED: StoredMessage = Object.freeze({ seq: -1, topic: '', retain: false, payload: '' });
+
 export class OutboxSender {
-  /** messages not acknowledged yet, in seq order, from `base`; [base, next) are handed over */
+  /** messages not acknowledged yet, in seq order, from `base` (before it: RELEASED); [base, next) are handed over */
   private queue: StoredMessage[] = [];
   private base = 0;
   private next = 0;
@@ -129,10 +136,16 @@ export class OutboxSender {
       this.pump();
       return;
     }
-    this.acked.add(m.seq);
-    while (this.base < this.queue.length && this.acked.has(this.queue[this.base].seq)) {
-      this.acked.delete(this.queue[this.base].seq);
-      this.base++;
+    if (this.acked.size === 0 && m.seq === this.queue[this.base].seq) {
+      // the usual case, acks in order: `acked` is not touched (a long-lived Set that is emptied
+      // again allocates a new table in the old generation each time)
+      this.queue[this.base++] = RELEASED;
+    } else {
+      this.acked.add(m.seq);
+      while (this.base < this.queue.length && this.acked.has(this.queue[this.base].seq)) {
+        this.acked.delete(this.queue[this.base].seq);
+        this.queue[this.base++] = RELEASED;
+      }
     }
     if (this.next < this.base) this.next = this.base;
     if (this.base > 1024 && this.base * 2 > this.queue.length) {

@@ -117,10 +117,13 @@ export class GatewayStore {
   commits = 0;
   private worker: Worker | null = null;
   private nextBatchId = 1;
-  /** batches sent to the writer thread, waiting for `done`: their callbacks, in order */
-  private readonly inFlight = new Map<number, Array<() => void>>();
-  /** with the latency probe on: when each batch in flight was handed to the writer thread */
-  private readonly flushedAt = new Map<number, number>();
+  /**
+   * the batch on the writer thread, waiting for its `done` (one at a time: what comes meanwhile is
+   * the next batch): its callbacks in order, and (latency probe on) when it was handed over. A
+   * field, not a map by batch id: a long-lived Map emptied after every batch allocates a new table
+   * in the old generation each time (docs/PERFORMANCE.md "Garbage collection").
+   */
+  private inFlight: { id: number; callbacks: Array<() => void>; flushedAt: number } | null = null;
   private onFatal: (message: string) => void = (m) => {
     throw new Error(`journal commit failed: ${m}`);
   };
@@ -274,7 +277,7 @@ export class GatewayStore {
     this.flushScheduled = false;
     if (this.closed || (this.queue.length === 0 && this.acks.length === 0 && this.deviceSeqNotes.size === 0)) return;
     // a batch is being committed on the writer thread: what is queued goes as the next batch when it is done
-    if (this.worker && this.inFlight.size > 0) return;
+    if (this.worker && this.inFlight) return;
     const batch = this.queue;
     const acks = this.acks;
     const seqs = [...this.deviceSeqNotes].map(([k, seq]) => [...k.split('\0'), seq] as [string, string, number]);
@@ -336,21 +339,20 @@ export class GatewayStore {
     });
     w.on('message', (msg: { type: string; id?: number; message?: string; t0?: number; t1?: number }) => {
       if (msg.type === 'done' && msg.id !== undefined) {
-        const callbacks = this.inFlight.get(msg.id);
-        this.inFlight.delete(msg.id);
+        const batch = this.inFlight?.id === msg.id ? this.inFlight : null;
+        if (batch) this.inFlight = null;
         this.commits++;
         if (LATENCY_PROBE_ON) {
-          latencyProbe.lastFlushedAt = this.flushedAt.get(msg.id) ?? Number.NaN;
-          this.flushedAt.delete(msg.id);
+          latencyProbe.lastFlushedAt = batch?.flushedAt ?? Number.NaN;
           latencyProbe.lastCommitStart = msg.t0 ?? Number.NaN;
           latencyProbe.lastCommitEnd = msg.t1 ?? Number.NaN;
         }
-        if (callbacks) for (const done of callbacks) done();
+        if (batch) for (const done of batch.callbacks) done();
         // what was queued while this batch committed: the next batch, now
         this.flush();
       } else if (msg.type === 'error') {
         // the batch was not committed: none of its effects may be carried out
-        if (msg.id !== undefined) this.inFlight.delete(msg.id);
+        if (msg.id !== undefined && this.inFlight?.id === msg.id) this.inFlight = null;
         this.onFatal(msg.message ?? 'unknown error');
       }
     });
@@ -365,8 +367,7 @@ export class GatewayStore {
 
   private sendBatch(batch: Array<{ rec: StepRecord; done: () => void }>, acks: Array<{ tableId: string; seq: number }>, seqs: Array<[string, string, number]>, moved: Array<[string, TableCounters]>): void {
     const id = this.nextBatchId++;
-    this.inFlight.set(id, batch.map((b) => b.done));
-    if (LATENCY_PROBE_ON) this.flushedAt.set(id, probeNow());
+    this.inFlight = { id, callbacks: batch.map((b) => b.done), flushedAt: LATENCY_PROBE_ON ? probeNow() : 0 };
     const steps = batch.map(({ rec }) => [
       rec.tableId, rec.input.at, JSON.stringify(rec.input),
       rec.messages.map((m) => [m.seq, m.topic, m.retain ? 1 : 0, m.payload, m.alsoTopic ?? null, m.alsoCorrelation ?? null]),
@@ -385,8 +386,8 @@ export class GatewayStore {
     const w = this.worker;
     if (w) {
       // each `done` sends what was queued behind its batch: wait until nothing is in flight or queued
-      while (this.inFlight.size > 0 || this.queue.length > 0) {
-        if (this.inFlight.size === 0) this.flush();
+      while (this.inFlight || this.queue.length > 0) {
+        if (!this.inFlight) this.flush();
         await new Promise((r) => setTimeout(r, 5));
       }
       await new Promise<void>((resolve) => {

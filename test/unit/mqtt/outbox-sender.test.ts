@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { OutboxSender } from '../../../src/mqtt/outbox-sender.js';
@@ -150,3 +152,64 @@ describe('the outbox sender on a move to another broker', () => {
     expect(sent).toEqual([{ topic: 'casino/t1/round', seq: 2, retain: true }]);
   });
 });
+
+describe('the outbox sender lets acknowledged messages go', () => {
+  /** a link that calls back when told, in any order */
+  function laterLink() {
+    const connected$ = new Subject<boolean>();
+    const pending = new Map<number, () => void>();
+    const link = {
+      connected: true, topics: topicsFor('casino', 't1'), connected$,
+      publish(_t: string, payload: string, _r: boolean, _c?: string, done?: (err?: Error) => void) {
+        pending.set(JSON.parse(payload).seq, () => done?.());
+      },
+    };
+    return { link, pending, connected$ };
+  }
+
+  it('acks in order and out of order: each is counted once, the depth follows the first unacknowledged, a reconnect resends only the unacknowledged', () => {
+    const { link, pending, connected$ } = laterLink();
+    const acked: number[] = [];
+    const sender = new OutboxSender(link as unknown as TableLink, (seq) => acked.push(seq));
+    for (let seq = 1; seq <= 6; seq++) sender.push({ seq, topic: 'events', retain: false, payload: JSON.stringify({ seq }) });
+    pending.get(1)!(); // in order
+    pending.get(3)!(); // ahead of 2: counted, but the depth waits for 2
+    expect(acked).toEqual([1, 3]);
+    expect(sender.depth).toBe(5);
+    pending.get(2)!(); // 2 and the 3 behind it
+    pending.get(3)!(); // a second PUBACK for 3: already counted
+    expect(acked).toEqual([1, 3, 2]);
+    expect(sender.depth).toBe(3);
+    pending.clear();
+    connected$.next(true);
+    expect([...pending.keys()]).toEqual([4, 5, 6]);
+    pending.get(5)!();
+    pending.get(4)!();
+    pending.get(6)!();
+    expect(acked).toEqual([1, 3, 2, 5, 4, 6]);
+    expect(sender.depth).toBe(0);
+  });
+
+  it('keeps no reference to a message once it is acknowledged (it must die young, not in a full collection)', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const { link, pending } = laterLink();
+    const sender = new OutboxSender(link as unknown as TableLink, () => {});
+    const refs: Array<WeakRef<object>> = [];
+    (() => {
+      for (let seq = 1; seq <= 8; seq++) {
+        const m = { seq, topic: 'events', retain: false, payload: JSON.stringify({ seq }) };
+        refs.push(new WeakRef(m));
+        sender.push(m);
+      }
+    })();
+    // 1-3 in order, 5 and 4 out of order; 6-8 stay unacknowledged
+    for (const seq of [1, 2, 3, 5, 4]) pending.get(seq)!();
+    pending.clear();
+    await new Promise((r) => setTimeout(r, 0)); // WeakRefs hold their targets until the job ends
+    gc();
+    expect(refs.map((r) => r.deref() !== undefined)).toEqual([false, false, false, false, false, true, true, true]);
+    expect(sender.depth).toBe(3);
+  });
+});
+
