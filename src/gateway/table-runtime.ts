@@ -19,7 +19,7 @@ import { OutboxSender } from '../mqtt/outbox-sender.js';
 import type { IncomingRequest, TableLink } from '../mqtt/table-link.js';
 import type { GatewayStore, StoredMessage } from '../persistence/gateway-store.js';
 import { RequestAdmission, type RequestCounts } from './request-admission.js';
-import { countersOf, initialTableState, step } from '../table/table-machine.js';
+import { countersOf, initialTableState, stateFromSnapshot, step } from '../table/table-machine.js';
 import type { Envelope, TableInput, TableOutput, TableSettings, TableState } from '../table/types.js';
 
 export interface PublishedMessage {
@@ -118,7 +118,7 @@ export class TableRuntime {
     const id = this.settings.tableId;
     this.store.registerTable(id, this.o.tableConfig, () => initialTableState(this.settings, {}));
     const rec = this.store.recover(id);
-    let state = (rec.snapshot?.state as TableState | undefined) ?? initialTableState(this.settings, {});
+    let state = rec.snapshot ? stateFromSnapshot(rec.snapshot.state as TableState) : initialTableState(this.settings, {});
     const pendingTimers = new Map<string, number>();
     for (const input of rec.inputs) {
       const r = step(this.settings, state, input);

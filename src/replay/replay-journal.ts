@@ -6,7 +6,7 @@
 import { tableSchema } from '../config/schema.js';
 import type { GatewayStore } from '../persistence/gateway-store.js';
 import { envelopeText } from '../mqtt/envelope-text.js';
-import { step } from '../table/table-machine.js';
+import { stateFromSnapshot, step } from '../table/table-machine.js';
 import { tableSettings } from '../table/table-settings.js';
 import type { Envelope, TableState } from '../table/types.js';
 
@@ -42,7 +42,7 @@ export function replayTable(store: GatewayStore, tableId: string, opts: ReplayOp
   const first = store.firstSnapshot(tableId);
   if (!first) throw new Error(`no snapshot of table ${tableId} in the journal`);
   const serialize = opts.serialize ?? envelopeText;
-  let state = first.state as TableState;
+  let state = stateFromSnapshot(first.state as TableState);
   const report: ReplayReport = { tableId, fromInputId: first.inputId, inputs: 0, messages: 0, results: 0, notStored: 0, mismatch: null };
   for (const entry of store.journal(tableId, first.inputId)) {
     const r = step(settings, state, entry.input);

@@ -5,7 +5,7 @@
  * byte for byte. Each kind of table (cards, dice, keno) has its own step class; this file picks it.
  */
 import { CardTableStep } from './card/card-table.js';
-import { cardTableCounters, copyCardTableState, initialCardTableState } from './card/state.js';
+import { cardTableCounters, copyCardTableState, countsFromSnapshot, initialCardTableState } from './card/state.js';
 import { copyDiceTableState, DiceTableStep, initialDiceTableState } from './dice-table.js';
 import { copyKenoTableState, initialKenoTableState, KenoTableStep } from './keno-table.js';
 import { numberedRoundCounters } from './numbered-rounds.js';
@@ -26,6 +26,16 @@ export function initialTableState(settings: TableSettings, persisted: TableCount
     case 'sic-bo': return initialDiceTableState(settings, persisted);
     case 'keno': return initialKenoTableState(settings, persisted);
   }
+}
+
+/**
+ * A state read back from a snapshot (parsed JSON) in this build's form: a card table's shoe
+ * counts, an object keyed by card in the snapshots of earlier builds, become the array of slots.
+ */
+export function stateFromSnapshot(state: TableState): TableState {
+  if (state.kind !== 'card' || !state.shoe) return state;
+  const counts = countsFromSnapshot(state.shoe.counts as unknown);
+  return counts === state.shoe.counts ? state : { ...state, shoe: { ...state.shoe, counts } };
 }
 
 /** The numbers to persist after a step (they must never go back). */

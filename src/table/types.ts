@@ -113,8 +113,8 @@ export interface ShoeStateData {
   burnCards: (Card | null)[];
   cardsDealt: number;
   cutCardSeen: boolean;
-  /** cards seen in this shoe (or deck) -> times */
-  counts: Record<string, number>;
+  /** times each card was seen in this shoe (or deck), by its slot (`cardSlot`, card/state.ts: AS, AH, AD, AC, 2S, ...) */
+  counts: number[];
   roundsStarted: number;
   roundsCompleted: number;
   /** unnecessary cards drawn since the last round ended: they become the next round's burns */

@@ -8,7 +8,7 @@ import { type Expectation } from '../../games/game.js';
 import type { MessageBody } from '../../domain/messages.js';
 import { readsCards } from '../../domain/device-kinds.js';
 import { TableStepBase } from '../table-base.js';
-import { withCount } from './state.js';
+import { countOf, withCount } from './state.js';
 import type { CardTableSettings, CardTableState, RoundStateData } from '../types.js';
 
 /** a card table's `round` message without its envelope */
@@ -147,7 +147,7 @@ export abstract class CardTableCore extends TableStepBase<CardTableState, CardTa
 
   protected count(card: Card): number {
     const sh = this.state.shoe;
-    const n = (sh.counts[card] ?? 0) + 1;
+    const n = countOf(sh.counts, card) + 1;
     sh.counts = withCount(sh.counts, card, n);
     sh.cardsDealt += 1;
     return n;

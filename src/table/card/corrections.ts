@@ -8,6 +8,7 @@ import { isRefusal, refuse, type GameAnswer } from '../../games/game.js';
 import { type RequestAnswer } from '../table-base.js';
 import type { CompletedRound } from '../types.js';
 import { roundSummary } from './round.js';
+import { countOf } from './state.js';
 import { CardTableRescan } from './rescan.js';
 
 export abstract class CardTableCorrections extends CardTableRescan {
@@ -71,7 +72,7 @@ export abstract class CardTableCorrections extends CardTableRescan {
     const sh = this.state.shoe;
     for (const [c, n] of Object.entries(times)) {
       if (n > this.settings.decks) return { error: `${c} appears ${n} times: more than a ${this.settings.decks}-deck shoe holds` };
-      if (entry.shoeId === sh.id && (sh.counts[c] ?? 0) < n) return { error: `${c} was not dealt ${n > 1 ? `${n} times ` : ''}in shoe ${sh.id}` };
+      if (entry.shoeId === sh.id && countOf(sh.counts, c as Card) < n) return { error: `${c} was not dealt ${n > 1 ? `${n} times ` : ''}in shoe ${sh.id}` };
     }
     let s = g.newRound({ engine: this.settings.engine, options: this.settings.gameOptions });
     const used: Record<string, number> = {};

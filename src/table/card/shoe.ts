@@ -5,7 +5,7 @@
  */
 import { revealBurnCount, type Card } from '../../domain/card.js';
 import { CardTableRounds } from './round.js';
-import { newShoe, withCount } from './state.js';
+import { countOf, newShoe, withCount } from './state.js';
 
 export abstract class CardTableShoe extends CardTableRounds {
   protected startNewShoe(why: string): void {
@@ -59,7 +59,7 @@ export abstract class CardTableShoe extends CardTableRounds {
     const sh = this.state.shoe;
     if (sh.state === 'closed' || sh.state === 'void') {
       sh.cardsDealt += 1;
-      sh.counts = withCount(sh.counts, card, (sh.counts[card] ?? 0) + 1);
+      sh.counts = withCount(sh.counts, card, countOf(sh.counts, card) + 1);
       this.event('card', { deviceId, role: 'discard', card, faceDown: false, cardNo: sh.cardsDealt, afterLastRound: true });
       this.alert('card-after-last-round', `${card} came out after the last round of shoe ${sh.id} (${sh.state}): not dealt to anyone`, { deviceId, card });
       this.publishShoe();

@@ -2,6 +2,7 @@
  * The card table's state: a fresh one at start-up, the counters that persist, and the private copy
  * each step works on. Plain functions over plain data (no I/O).
  */
+import { type Card, isCard, RANKS, SUITS } from '../../domain/card.js';
 import { initialDevices } from '../table-base.js';
 import type { CardTableSettings, CardTableState, ShoeStateData, TableCounters } from '../types.js';
 
@@ -55,15 +56,59 @@ export function copyCardTableState(prev: CardTableState): CardTableState {
   return s;
 }
 
+/** rank character code -> its index in RANKS; suit character code -> its index in SUITS (-1: neither) */
+const RANK_INDEX = new Int8Array(128).fill(-1);
+const SUIT_INDEX = new Int8Array(128).fill(-1);
+RANKS.forEach((r, i) => { RANK_INDEX[r.charCodeAt(0)] = i; });
+SUITS.forEach((x, i) => { SUIT_INDEX[x.charCodeAt(0)] = i; });
+/** the number of slots in a shoe's `counts`: one per card of a deck */
+export const CARD_SLOTS = RANKS.length * SUITS.length;
+
+/** `card`'s slot in a shoe's `counts`: rank-major, suits in SUITS order (AS, AH, AD, AC, 2S, ...) */
+export function cardSlot(card: Card): number {
+  const r = card.length === 2 ? RANK_INDEX[card.charCodeAt(0) & 127] : -1;
+  const x = r >= 0 ? SUIT_INDEX[card.charCodeAt(1) & 127] : -1;
+  if (x < 0) throw new Error(`not a card code: ${JSON.stringify(card)}`);
+  return r * SUITS.length + x;
+}
+
+/** a shoe's counts with nothing seen */
+export function emptyCounts(): number[] {
+  const c: number[] = [];
+  for (let i = 0; i < CARD_SLOTS; i++) c.push(0);
+  return c;
+}
+
+/** how many times `card` was seen in the shoe */
+export function countOf(counts: readonly number[], card: Card): number {
+  return counts[cardSlot(card)];
+}
+
 /**
- * `counts` with `card` set to `n`, as a new object (the old one may be shared with the previous
- * state). Same key order as `{ ...counts, [card]: n }` — a card counted again keeps its place, a
- * new one goes last — so snapshots stay byte for byte; the clone-then-assign is V8's fast path.
+ * `counts` with `card` set to `n`, as a new array (the old one may be shared with the previous
+ * state). An array of 52 small integers, copied with `slice()`: ~0.1 µs, where an object keyed
+ * by card (the form of earlier builds' snapshots) was in V8's dictionary mode and its copy took
+ * 1.7 µs, 2.4% of the event loop at 175 tables (docs/PERFORMANCE.md).
  */
-export function withCount(counts: Record<string, number>, card: string, n: number): Record<string, number> {
-  const next = { ...counts };
-  next[card] = n;
+export function withCount(counts: readonly number[], card: Card, n: number): number[] {
+  const next = counts.slice();
+  next[cardSlot(card)] = n;
   return next;
+}
+
+/**
+ * A shoe's counts as a snapshot holds them: the array, or the object keyed by card that
+ * snapshots of earlier builds hold (converted; anything else is treated as nothing seen).
+ */
+export function countsFromSnapshot(counts: unknown): number[] {
+  if (Array.isArray(counts) && counts.length === CARD_SLOTS && counts.every((n) => Number.isInteger(n) && n >= 0)) return counts as number[];
+  const out = emptyCounts();
+  if (counts && typeof counts === 'object' && !Array.isArray(counts)) {
+    for (const [card, n] of Object.entries(counts as Record<string, unknown>)) {
+      if (isCard(card) && Number.isInteger(n) && (n as number) > 0) out[cardSlot(card)] = n as number;
+    }
+  }
+  return out;
 }
 
 export function newShoe(settings: CardTableSettings, no: number, loaded: boolean): ShoeStateData {
@@ -78,7 +123,7 @@ export function newShoe(settings: CardTableSettings, no: number, loaded: boolean
     burnCards: [],
     cardsDealt: 0,
     cutCardSeen: false,
-    counts: {},
+    counts: emptyCounts(),
     roundsStarted: 0,
     roundsCompleted: 0,
     carriedBurns: [],
