@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 const UNIT = fileURLToPath(new URL('../../deploy/tablegw.service', import.meta.url));
 const DEFAULTS = fileURLToPath(new URL('../../deploy/tablegw.default', import.meta.url));
 
-export const MANY_TABLES_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=64'];
+export const MANY_TABLES_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=64', '--initial-old-space-size=256'];
 
 export function productionNodeFlags(unitText = readFileSync(UNIT, 'utf8')): string[] {
   const line = unitText.split('\n').find((l) => l.startsWith('ExecStart='));
