@@ -34,6 +34,8 @@ function brokerRefusal(err: Error): string | null {
  * itself is let go at once, so it dies young instead of being promoted to the old generation and
  * left for a full collection (docs/PERFORMANCE.md "Garbage collection")
  */
+const TOPIC_CACHE_MAX = 1024;
+
 const RELEASED: StoredMessage = Object.freeze({ seq: -1, topic: '', retain: false, payload: '' });
 
 export class OutboxSender {
@@ -46,6 +48,8 @@ export class OutboxSender {
   /** a publish failed: hand nothing over until the retry or the next connect */
   private blocked = false;
   private retry: NodeJS.Timeout | null = null;
+  /** relative topic -> its full topic and its problem as a topic name (fullTopic) */
+  private readonly topicCache = new Map<string, { topic: string; invalid: string | null }>();
   /** the latest message of each retained topic (by topic), for a move to another broker */
   private readonly latestRetained = new Map<string, StoredMessage>();
 
@@ -96,8 +100,7 @@ export class OutboxSender {
     while (!this.blocked && this.link.connected && this.inflight < this.window && this.next < this.queue.length) {
       const m = this.queue[this.next++];
       this.inflight++;
-      const topic = this.link.topics.full(m.topic);
-      const invalid = topicNameProblem(topic);
+      const { topic, invalid } = this.fullTopic(m.topic);
       if (invalid) {
         // a broker disconnects a client that publishes on such a topic: never send it
         queueMicrotask(() => this.settled(m, undefined, `its topic "${topic.slice(0, 200)}" is not a valid topic name: ${invalid}`));
@@ -107,6 +110,21 @@ export class OutboxSender {
       if (LATENCY_PROBE_ON) latencyProbe.published(m);
       this.link.publish(topic, m.payload, m.retain, undefined, (err) => this.settled(m, err));
     }
+  }
+
+  /**
+   * the full topic of a table-relative one and what is wrong with it as a topic name (null: a
+   * valid one), computed once per relative topic (a table publishes on a few dozen) instead of
+   * per message; past TOPIC_CACHE_MAX distinct ones, computed each time
+   */
+  private fullTopic(relative: string): { topic: string; invalid: string | null } {
+    let t = this.topicCache.get(relative);
+    if (!t) {
+      const topic = this.link.topics.full(relative);
+      t = { topic, invalid: topicNameProblem(topic) };
+      if (this.topicCache.size < TOPIC_CACHE_MAX) this.topicCache.set(relative, t);
+    }
+    return t;
   }
 
   private settled(m: StoredMessage, err?: Error, quarantine?: string): void {

@@ -93,10 +93,13 @@ describe('the outbox sender', () => {
     sender.push({ seq: 1, topic: 'response/status', retain: false, payload: '{}', alsoTopic: 'x/#' });
     sender.push({ seq: 2, topic: 'response/a#b', retain: false, payload: '{}' });
     sender.push({ seq: 3, topic: 'events', retain: false, payload: '{}' });
+    // the same topics again (the sender remembers what it found per topic)
+    sender.push({ seq: 4, topic: 'response/a#b', retain: false, payload: '{}' });
+    sender.push({ seq: 5, topic: 'events', retain: false, payload: '{}' });
     await Promise.resolve();
-    expect(topics).toEqual(['casino/t1/response/status', 'casino/t1/events']);
-    expect(quarantined).toEqual([2]);
-    expect(acked.sort()).toEqual([1, 2, 3]);
+    expect(topics).toEqual(['casino/t1/response/status', 'casino/t1/events', 'casino/t1/events']);
+    expect(quarantined).toEqual([2, 4]);
+    expect(acked.sort()).toEqual([1, 2, 3, 4, 5]);
     expect(sender.depth).toBe(0);
   });
 });
