@@ -125,6 +125,10 @@ async function main() {
   }
   const dir = mkdtempSync(join(os.tmpdir(), 'teg-bench-'));
   const profileDir = args.profile ? BENCH : undefined;
+  // the profiles of an earlier run would be summarised with this run's (printProfiles)
+  if (profileDir) {
+    for (const d of readdirSync(BENCH)) if (d.startsWith('gateway-') && d.endsWith('.cpuprofile')) rmSync(join(BENCH, d), { recursive: true, force: true });
+  }
   const results: Record<string, any> = { meta };
   try {
     if (want('engine')) {
