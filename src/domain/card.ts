@@ -43,6 +43,18 @@ export function rankNumber(card: Card): number {
   return c < 128 ? RANK_NUMBER_BY_CODE[c] : 0;
 }
 
+/** suit character code -> its index in SUITS + 1; 0 for anything that is not a suit character */
+const SUIT_NUMBER_BY_CODE = new Uint8Array(128);
+SUITS.forEach((x, i) => {
+  SUIT_NUMBER_BY_CODE[x.charCodeAt(0)] = i + 1;
+});
+
+/** the suit's index in SUITS (S=0, H=1, D=2, C=3); -1 when the second character is not a suit */
+export function suitIndex(card: Card): number {
+  const c = card.charCodeAt(1);
+  return (c < 128 ? SUIT_NUMBER_BY_CODE[c] : 0) - 1;
+}
+
 /** A=14 high, 2..13 (poker ranks). */
 export function pokerRank(card: Card): number {
   const n = rankNumber(card);

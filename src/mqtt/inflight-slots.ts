@@ -10,9 +10,8 @@
  * - its in-memory store keeps the packets in a Map, which `delete` at each PUBACK empties, and
  *   an emptied Map allocates a new table each time.
  *
- * Here a freed id is the next one handed out, so with at
- * most `window` publishes in flight they stay within 1..window and `outgoing` stays a small array;
- * the store is an array indexed by id. The MQTT rules are unchanged: an id is free again once its
+ * Here a freed id is the next one handed out, so with at most `window` publishes in flight the
+ * ids stay within 1..window and `outgoing` stays a small array; the store is an array indexed by id. The MQTT rules are unchanged: an id is free again once its
  * PUBACK came (MQTT 3.1.1 2.3.1, 5.0 2.2.1), and no two packets in flight share one.
  */
 import { Readable } from 'node:stream';

@@ -80,8 +80,8 @@ export class OutboxSender {
     const firstUnacked = this.base < this.queue.length ? this.queue[this.base].seq : Number.POSITIVE_INFINITY;
     const again = [...this.latestRetained.values()].filter((m) => m.seq < firstUnacked).sort((a, b) => a.seq - b.seq);
     for (const m of again) {
-      const topic = this.link.topics.full(m.topic);
-      if (!topicNameProblem(topic)) this.link.publish(topic, m.payload, true);
+      const { topic, invalid } = this.fullTopic(m.topic);
+      if (!invalid) this.link.publish(topic, m.payload, true);
     }
   }
 

@@ -2,7 +2,7 @@
  * The card table's state: a fresh one at start-up, the counters that persist, and the private copy
  * each step works on. Plain functions over plain data (no I/O).
  */
-import { type Card, isCard, RANKS, SUITS } from '../../domain/card.js';
+import { type Card, isCard, RANKS, rankNumber, SUITS, suitIndex } from '../../domain/card.js';
 import { initialDevices } from '../table-base.js';
 import type { CardTableSettings, CardTableState, ShoeStateData, TableCounters } from '../types.js';
 
@@ -56,18 +56,13 @@ export function copyCardTableState(prev: CardTableState): CardTableState {
   return s;
 }
 
-/** rank character code -> its index in RANKS; suit character code -> its index in SUITS (-1: neither) */
-const RANK_INDEX = new Int8Array(128).fill(-1);
-const SUIT_INDEX = new Int8Array(128).fill(-1);
-RANKS.forEach((r, i) => { RANK_INDEX[r.charCodeAt(0)] = i; });
-SUITS.forEach((x, i) => { SUIT_INDEX[x.charCodeAt(0)] = i; });
 /** the number of slots in a shoe's `counts`: one per card of a deck */
 export const CARD_SLOTS = RANKS.length * SUITS.length;
 
 /** `card`'s slot in a shoe's `counts`: rank-major, suits in SUITS order (AS, AH, AD, AC, 2S, ...) */
 export function cardSlot(card: Card): number {
-  const r = card.length === 2 ? RANK_INDEX[card.charCodeAt(0) & 127] : -1;
-  const x = r >= 0 ? SUIT_INDEX[card.charCodeAt(1) & 127] : -1;
+  const r = card.length === 2 ? rankNumber(card) - 1 : -1;
+  const x = r >= 0 ? suitIndex(card) : -1;
   if (x < 0) throw new Error(`not a card code: ${JSON.stringify(card)}`);
   return r * SUITS.length + x;
 }
