@@ -124,6 +124,12 @@ export class GatewayStore {
    * in the old generation each time (docs/PERFORMANCE.md "Garbage collection").
    */
   private inFlight: { id: number; callbacks: Array<() => void>; flushedAt: number } | null = null;
+  /**
+   * closeAsync() is closing the writer thread: nothing more is sent to it (a batch posted after
+   * its `close` would find the database closed); what comes meanwhile (a late PUBACK, a device
+   * SEQ) is committed on this thread once the writer is gone
+   */
+  private closingWriter = false;
   private onFatal: (message: string) => void = (m) => {
     throw new Error(`journal commit failed: ${m}`);
   };
@@ -277,7 +283,7 @@ export class GatewayStore {
     this.flushScheduled = false;
     if (this.closed || (this.queue.length === 0 && this.acks.length === 0 && this.deviceSeqNotes.size === 0)) return;
     // a batch is being committed on the writer thread: what is queued goes as the next batch when it is done
-    if (this.worker && this.inFlight) return;
+    if (this.worker && (this.inFlight || this.closingWriter)) return;
     const batch = this.queue;
     const acks = this.acks;
     const seqs = [...this.deviceSeqNotes].map(([k, seq]) => [...k.split('\0'), seq] as [string, string, number]);
@@ -390,6 +396,7 @@ export class GatewayStore {
         if (!this.inFlight) this.flush();
         await new Promise((r) => setTimeout(r, 5));
       }
+      this.closingWriter = true;
       await new Promise<void>((resolve) => {
         w.once('message', (m: { type: string }) => { if (m.type === 'closed') resolve(); });
         w.postMessage({ type: 'close' });
@@ -397,6 +404,11 @@ export class GatewayStore {
       });
       await w.terminate();
       this.worker = null;
+      this.closingWriter = false;
+      // what came while the writer closed, committed here (no thread left to send it to)
+      if (this.ackTimer) clearTimeout(this.ackTimer);
+      this.ackTimer = null;
+      this.flush();
     }
     this.closed = true;
     this.hwmWriter?.close();

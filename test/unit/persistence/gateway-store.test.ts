@@ -102,6 +102,38 @@ describe.each(['inline', 'thread'] as const)('the durable store with a %s writer
   });
 });
 
+describe('closing the store while a PUBACK comes in', () => {
+  it('an ack that arrives as the writer thread closes is committed, not sent to the closed thread', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'store-close-ack-'));
+    const store = new GatewayStore(dir, { synchronous: 'normal', retentionDays: 14, writer: 'thread' });
+    store.registerTable('t1', {}, () => ({}));
+    const fatal: string[] = [];
+    store.setFatalHandler((m) => fatal.push(m));
+    let done = false;
+    store.enqueue({ tableId: 't1', input: input(1), messages: [{ seq: 1, topic: 'events', retain: false, payload: '{}' }] }, () => { done = true; });
+    while (!done) await new Promise((r) => setTimeout(r, 5));
+    // the moment the store tells the thread to close, the broker's PUBACK comes and its
+    // commit timer fires (what a gateway stopping under load sees now and then)
+    const worker = (store as unknown as { worker: { postMessage(m: { type: string }): void } }).worker;
+    const post = worker.postMessage.bind(worker);
+    worker.postMessage = (m) => {
+      post(m);
+      if (m.type === 'close') {
+        store.acknowledge('t1', 1);
+        store.flush();
+      }
+    };
+    await store.closeAsync();
+    expect(fatal).toEqual([]);
+    const again = new GatewayStore(dir, { synchronous: 'normal', retentionDays: 14 });
+    try {
+      expect(again.recover('t1').unacked).toEqual([]);
+    } finally {
+      again.close();
+    }
+  });
+});
+
 describe('a journal made before the outbox index', () => {
   it('gets the partial outbox index in place of the old one, and recovers the same outbox', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'store-migrate-'));
