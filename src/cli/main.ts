@@ -13,6 +13,7 @@ import { createLogger, filterTables } from '../log.js';
 import { gatewayVersion } from '../paths.js';
 import { startSystemdWatchdog } from '../systemd/watchdog.js';
 import { COMMANDS } from './commands/index.js';
+import { holdStopSignals } from './stop-signals.js';
 import { JOURNAL_EXIT_CODE, JournalDamagedError } from '../persistence/journal-integrity.js';
 
 const ROOT = PROJECT_ROOT;
@@ -99,14 +100,8 @@ async function cmdStart(argv: string[]): Promise<number> {
   const level = (values['log-level'] ?? cfg.log.level) as 'debug' | 'info' | 'warn' | 'error';
   const base = createLogger({ level });
   const logger = shown ? filterTables(base, shown) : base;
-  // a signal during the start is held until the gateway is up, then stops it gracefully (the
-  // default action would end the process with the journal's writer and the tables mid-start)
-  let early: string | null = null;
-  const hold = (signal: string) => () => { early ??= signal; };
-  const holdInt = hold('SIGINT');
-  const holdTerm = hold('SIGTERM');
-  process.on('SIGINT', holdInt);
-  process.on('SIGTERM', holdTerm);
+  // a signal during the start is held until the gateway is up, then stops it gracefully
+  const signals = holdStopSignals();
   logger.info(`tablegw ${gatewayVersion()} starting with ${file}: ${cfg.tables.length} table(s)${shown ? `; showing ${[...shown].join(', ')}` : ''}`);
   const gw = await startGateway(cfg, {
     logger, simulators: loadSimulators, fast: values.fast, simulatorShoes: values.shoes ? Number(values.shoes) : undefined, summaryIntervalMs: summaryEvery * 1000,
@@ -126,10 +121,8 @@ async function cmdStart(argv: string[]): Promise<number> {
     logger.info(`stopped in ${Math.round(performance.now() - t0)} ms`);
     process.exit(0);
   };
-  process.off('SIGINT', holdInt);
-  process.off('SIGTERM', holdTerm);
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  signals.handTo((signal) => void shutdown(signal));
+  const early = signals.held();
   if (early) {
     await shutdown(`${early} during the start`);
     return -1;
