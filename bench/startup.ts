@@ -25,7 +25,7 @@ import mqtt from 'mqtt';
 import { parse as parseYaml } from 'yaml';
 import { freePort, startBroker, type Broker } from './lib/broker.js';
 import { openPty, type BenchPty } from './lib/pty.js';
-import { productionNodeFlags } from './lib/node-flags.js';
+import { benchExtraNodeFlags, productionNodeFlags } from './lib/node-flags.js';
 import { mb, median, rssOfPid } from './lib/stats.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -204,7 +204,8 @@ export async function runStartup(o: StartupOptions) {
     };
     for (let n = 100; n < 100 + o.runs + 1; n++) demoPorts.set(n, await freePort());
     // as deploy/tablegw.service starts it: its node flags, then the bundle
-    const distArgv = [process.execPath, ...productionNodeFlags(), DIST_ENTRY];
+    // (TEG_BENCH_NODE_FLAGS adds to them, as for the latency and throughput gateways: e.g. --cpu-prof)
+    const distArgv = [process.execPath, ...productionNodeFlags(), ...benchExtraNodeFlags(), DIST_ENTRY];
     const out: Record<string, unknown> = { runs: o.runs, distBuildMs: buildMs };
     out.oneTableExternal = await runCase(o, 'dist, 1 serial table, external Mosquitto, status page on', distArgv, oneTable, 0,
       'node dist/src/cli/main.js start: 1 baccarat table on a pty (nothing dealt), external Mosquitto, status page on; to the retained status online');

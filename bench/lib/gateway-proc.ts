@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { configSchema } from '../../src/config/schema.js';
 import type { CardProbe } from '../../src/metrics/latency-probe.js';
 import { gatewayChildEntry } from './gateway-bundle.js';
-import { MANY_TABLES_NODE_FLAGS, productionNodeFlags } from './node-flags.js';
+import { benchExtraNodeFlags, MANY_TABLES_NODE_FLAGS, productionNodeFlags } from './node-flags.js';
 
 
 export interface Usage {
@@ -108,7 +108,7 @@ export async function startGatewayProc(o: {
   const execArgv = [...productionNodeFlags(), ...(o.manyTables ? MANY_TABLES_NODE_FLAGS : []), ...entry.execArgv];
   if (o.exposeGc) execArgv.push('--expose-gc');
   // extra node flags for the gateway under test, e.g. TEG_BENCH_NODE_FLAGS=--perf-basic-prof for `perf record`
-  if (process.env.TEG_BENCH_NODE_FLAGS) execArgv.push(...process.env.TEG_BENCH_NODE_FLAGS.split(/\s+/).filter(Boolean));
+  execArgv.push(...benchExtraNodeFlags());
   // one directory per gateway (named *.cpuprofile: .gitignore), a profile per thread (main, and tsx's loader with the sources)
   if (o.profileDir) execArgv.push('--cpu-prof', '--cpu-prof-dir', join(o.profileDir, `gateway-${o.name}.cpuprofile`));
   // TEG_BENCH_CHILD_STDOUT=<prefix>: the child's stdout into <prefix><name>.log (e.g. with

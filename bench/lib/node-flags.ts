@@ -6,6 +6,9 @@
  * - `MANY_TABLES_NODE_FLAGS`: what deploy/tablegw.default gives a PC of many tables (its
  *   `NODE_OPTIONS` line); the throughput ramp runs with them as well (docs/PERFORMANCE.md,
  *   "Garbage collection"). A test checks that the two files agree.
+ * - `benchExtraNodeFlags()`: `TEG_BENCH_NODE_FLAGS`, added to every gateway the bench starts (the
+ *   latency, throughput and start-up ones), e.g. `--cpu-prof --cpu-prof-dir=/tmp/p` or
+ *   `--perf-basic-prof`.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -29,4 +32,9 @@ export function manyTablesDefaultsFlags(text = readFileSync(DEFAULTS, 'utf8')): 
   const line = text.split('\n').find((l) => /^#?NODE_OPTIONS=/.test(l));
   if (!line) throw new Error(`${DEFAULTS}: no NODE_OPTIONS line`);
   return line.replace(/^#?NODE_OPTIONS=/, '').trim().split(/\s+/).filter(Boolean);
+}
+
+/** the words of TEG_BENCH_NODE_FLAGS (none when unset or blank) */
+export function benchExtraNodeFlags(value = process.env.TEG_BENCH_NODE_FLAGS): string[] {
+  return (value ?? '').split(/\s+/).filter(Boolean);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MANY_TABLES_NODE_FLAGS, manyTablesDefaultsFlags, productionNodeFlags } from '../../../bench/lib/node-flags.js';
+import { benchExtraNodeFlags, MANY_TABLES_NODE_FLAGS, manyTablesDefaultsFlags, productionNodeFlags } from '../../../bench/lib/node-flags.js';
 
 describe('the node flags the bench takes from the shipped files', () => {
   it('the unit starts node without flags; the many-table setting of deploy/tablegw.default is the one the throughput ramp uses', () => {
@@ -19,5 +19,11 @@ describe('the node flags the bench takes from the shipped files', () => {
     expect(() => productionNodeFlags('[Service]\nType=simple\n')).toThrow(/no ExecStart/);
     expect(() => productionNodeFlags('ExecStart=/usr/bin/tablegw start\n')).toThrow(/does not run node/);
     expect(() => manyTablesDefaultsFlags('# nothing\n')).toThrow(/no NODE_OPTIONS/);
+  });
+
+  it('TEG_BENCH_NODE_FLAGS adds its words, nothing when unset or blank', () => {
+    expect(benchExtraNodeFlags('--cpu-prof  --cpu-prof-dir=/tmp/p ')).toEqual(['--cpu-prof', '--cpu-prof-dir=/tmp/p']);
+    expect(benchExtraNodeFlags(undefined)).toEqual([]);
+    expect(benchExtraNodeFlags('   ')).toEqual([]);
   });
 });
