@@ -55,6 +55,18 @@ export async function bundleInto(outDir, entryPoints) {
       setup(b) {
         b.onResolve({ filter: /^debug$/ }, () => ({ path: join(ROOT, 'scripts', 'build-stubs', 'debug.cjs') }));
       },
+    }, {
+      // mqtt.js's WebSocket and SOCKS transports load from node_modules when a connect uses them
+      // (scripts/build-stubs/mqtt-*-transport.cjs): ~320 KB less to compile at every start
+      name: 'mqtt-transports-on-use',
+      setup(b) {
+        const stubs = { ws: 'mqtt-ws-transport.cjs', socks: 'mqtt-socks-transport.cjs' };
+        b.onResolve({ filter: /^\.\/(ws|socks)$/ }, (a) => {
+          if (!/[\\/]node_modules[\\/]mqtt[\\/]build[\\/]lib[\\/]connect$/.test(a.resolveDir)) return undefined;
+          return { path: join(ROOT, 'scripts', 'build-stubs', stubs[a.path.slice(2)]) };
+        });
+        b.onResolve({ filter: /^mqtt\/lib\/connect\/(ws|socks)$/ }, (a) => ({ path: a.path, external: true }));
+      },
     }],
     // CommonJS dependencies bundled into ESM require Node's built-ins
     banner: { js: "import { createRequire as __tablegwCreateRequire } from 'node:module'; const require = __tablegwCreateRequire(import.meta.url);" },

@@ -3,15 +3,20 @@
  * esbuild (scripts/build.mjs), and `node dist/src/cli/main.js start` runs it without tsx. Built
  * here, then started as an operator would: the demo's tables come online and deal through the
  * bundle (the journal's writer thread and the lazily loaded chunks included), Ctrl-C stops it with
- * exit 0, and `replay` from dist/ reproduces every published message byte for byte.
+ * exit 0, and `replay` from dist/ reproduces every published message byte for byte. mqtt.js's
+ * WebSocket transport is not in the bundle (scripts/bundle.mjs loads it from node_modules on use):
+ * the built gateway reaches a real Mosquitto over ws:// all the same.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../src/scenario/rig/free-port.js';
+import { startMosquitto } from '../../src/scenario/rig/mosquitto.js';
 import { recordMqtt } from '../../src/scenario/rig/mqtt-recorder.js';
 import { cleanupTempDirs } from '../../src/scenario/rig/temp-dir.js';
 import { demoConfig } from '../helpers/demo-config.js';
+import { realIoOrSkip } from '../helpers/real-io.js';
 
 afterAll(cleanupTempDirs);
 
@@ -43,6 +48,10 @@ describe('the built gateway (dist/)', () => {
     expect(existsSync(join(ROOT, 'dist', 'src', 'persistence', 'hwm-slots.mjs'))).toBe(true);
     // no TypeScript sources are needed at run time: the entry does not import any .ts file
     expect(readFileSync(MAIN, 'utf8')).not.toMatch(/from ["'][^"']+\.ts["']/);
+    // mqtt.js's WebSocket and SOCKS transports load from node_modules when used, not at every start
+    const chunks = readdirSync(join(ROOT, 'dist', 'src', 'chunks')).filter((f) => f.endsWith('.js'))
+      .map((f) => readFileSync(join(ROOT, 'dist', 'src', 'chunks', f), 'utf8'));
+    expect(chunks.filter((c) => c.includes('permessage-deflate') || c.includes('SocksClient'))).toEqual([]);
   });
 
   it('starts the demo, deals, stops on Ctrl-C, and its journal replays byte for byte', async () => {
@@ -91,4 +100,32 @@ describe('the built gateway (dist/)', () => {
     }
     expect(replayed, replay.out().slice(-2000)).toBe(0);
   }, 120_000);
+});
+
+const io = realIoOrSkip(['mosquitto']);
+
+describe.skipIf(!io.available)('the built gateway over ws://', () => {
+  it('reaches a real Mosquitto through mqtt.js\'s WebSocket transport, loaded on use', async () => {
+    const wsPort = await freePort();
+    const broker = await startMosquitto({ extraConfig: `listener ${wsPort} 127.0.0.1\nprotocol websockets` });
+    const { file, cfg } = await demoConfig('gw-ws', (c) => {
+      c.mqtt = { ...(c.mqtt ?? {}), url: `ws://127.0.0.1:${wsPort}` };
+      c.tables = c.tables.slice(0, 1);
+    });
+    const rec = await recordMqtt(broker.url, 'casino/#'); // over plain MQTT: what the gateway published over ws://
+    const r = built(['start', '--config', file, '--fast']);
+    try {
+      const table = (cfg.tables[0] as { id: string }).id;
+      await rec.waitFor((m) => m.topic === `casino/${table}/status` && m.payload?.state === 'online', 30_000);
+      await rec.waitFor((m) => m.topic === `casino/${table}/result`, 30_000);
+      expect(broker.log()).toMatch(/New client connected .* as tablegw-/);
+      r.child.kill('SIGINT');
+      expect(await r.exited, r.out().slice(-3000)).toBe(0);
+      expect(r.out().split('\n').filter((l) => l.includes('"level":"error"'))).toEqual([]);
+    } finally {
+      r.child.kill('SIGKILL');
+      await rec.close();
+      await broker.stop();
+    }
+  }, 90_000);
 });

@@ -1,0 +1,51 @@
+/**
+ * The bundle's stand-ins for mqtt.js's WebSocket and SOCKS transports (scripts/build-stubs/
+ * mqtt-*-transport.cjs, put in place by scripts/bundle.mjs) load the real modules from
+ * node_modules and hand each call on: run here as the bundle runs them, against real sockets.
+ * The built gateway over a real Mosquitto's ws:// listener is in test/integration/built-gateway.test.ts.
+ */
+import { createServer } from 'node:net';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+const require = createRequire(join(ROOT, 'scripts', 'build-stubs', 'x.cjs'));
+
+describe('mqtt.js transports loaded on use', () => {
+  it('SOCKS: the stand-in opens a real proxy connection through mqtt.js\'s own code', async () => {
+    const socks = require('./mqtt-socks-transport.cjs') as { __esModule: boolean; default: (...a: unknown[]) => NodeJS.ReadWriteStream };
+    expect(socks.__esModule).toBe(true); // mqtt's tcp.js takes `.default` through __importDefault
+    // a "proxy" that records the SOCKS5 greeting it is sent, then hangs up
+    let greeting: Buffer | null = null;
+    const proxy = createServer((s) => s.once('data', (b) => { greeting = b; s.destroy(); }));
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    const { port } = proxy.address() as { port: number };
+    try {
+      const stream = socks.default('127.0.0.1', 1883, `socks5://127.0.0.1:${port}`, { timeout: 5000 });
+      const err = await new Promise<Error>((r) => stream.on('error', r));
+      expect(err).toBeInstanceOf(Error);
+      expect(greeting![0]).toBe(5); // SOCKS version 5: the real client spoke to the proxy
+    } finally {
+      proxy.close();
+    }
+  });
+
+  it('WebSocket: the stand-in hands the connect to mqtt.js\'s ws transport (an HTTP upgrade on the wire)', async () => {
+    const ws = require('./mqtt-ws-transport.cjs') as { streamBuilder: (client: unknown, opts: Record<string, unknown>) => NodeJS.ReadWriteStream };
+    let request = '';
+    const server = createServer((s) => s.once('data', (b) => { request = b.toString(); s.destroy(); }));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as { port: number };
+    try {
+      const client = { options: {} };
+      const stream = ws.streamBuilder(client, { protocol: 'ws', hostname: '127.0.0.1', port, path: '/mqtt', protocolId: 'MQTT', protocolVersion: 4, wsOptions: {} });
+      await new Promise((r) => stream.on('error', r).on('close', r));
+      expect(request).toMatch(/^GET \/mqtt HTTP\/1\.1\r\n/);
+      expect(request).toMatch(/\r\nUpgrade: websocket\r\n/i);
+      expect(request).toMatch(/\r\nSec-WebSocket-Protocol: mqtt\r\n/i);
+    } finally {
+      server.close();
+    }
+  });
+});
