@@ -1,7 +1,8 @@
 /**
- * The bundle's stand-ins for mqtt.js's WebSocket and SOCKS transports (scripts/build-stubs/
- * mqtt-*-transport.cjs, put in place by scripts/bundle.mjs) load the real modules from
- * node_modules and hand each call on: run here as the bundle runs them, against real sockets.
+ * The bundle's stand-ins for parts of mqtt.js (scripts/build-stubs/mqtt-*.cjs, put in place by
+ * scripts/bundle.mjs: its WebSocket and SOCKS transports, its browser timers) load the real
+ * modules from node_modules and hand each call on: run here as the bundle runs them, against real
+ * sockets; and `debug` with DEBUG set is the real one.
  * The built gateway over a real Mosquitto's ws:// listener is in test/integration/built-gateway.test.ts.
  */
 import { createServer } from 'node:net';
@@ -12,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const require = createRequire(join(ROOT, 'scripts', 'build-stubs', 'x.cjs'));
 
-describe('mqtt.js transports loaded on use', () => {
+describe('parts of mqtt.js loaded on use', () => {
   it('SOCKS: the stand-in opens a real proxy connection through mqtt.js\'s own code', async () => {
     const socks = require('./mqtt-socks-transport.cjs') as { __esModule: boolean; default: (...a: unknown[]) => NodeJS.ReadWriteStream };
     expect(socks.__esModule).toBe(true); // mqtt's tcp.js takes `.default` through __importDefault
@@ -47,5 +48,27 @@ describe('mqtt.js transports loaded on use', () => {
     } finally {
       server.close();
     }
+  });
+
+  it('browser timers: the stand-in calls the real worker-timers (which needs a web Worker: on Node it says so)', () => {
+    const timers = require('./mqtt-worker-timers.cjs') as Record<string, (...a: unknown[]) => unknown>;
+    const real = require('worker-timers') as Record<string, (...a: unknown[]) => unknown>;
+    let expected: unknown;
+    try { real.setInterval(() => {}, 10); } catch (e) { expected = (e as Error).message; }
+    expect(expected).toMatch(/Worker/);
+    for (const f of ['setInterval', 'setTimeout']) expect(() => timers[f](() => {}, 10)).toThrow(String(expected));
+  });
+
+  it('debug: with DEBUG set at start the stand-in is the real debug, else one no-op logger', () => {
+    const { spawnSync } = require('node:child_process') as typeof import('node:child_process');
+    const run = (env: Record<string, string>) => spawnSync(process.execPath, ['-e',
+      `const d = require(${JSON.stringify(join(ROOT, 'scripts', 'build-stubs', 'debug.cjs'))})('mqttjs:test'); d('hello %s', 'there'); console.log(d.enabled)`],
+    { cwd: ROOT, encoding: 'utf8', env: { ...process.env, DEBUG: '', ...env } });
+    const on = run({ DEBUG: 'mqttjs:*' });
+    expect(on.stdout.trim()).toBe('true');
+    expect(on.stderr).toContain('mqttjs:test hello there');
+    const off = run({});
+    expect(off.stdout.trim()).toBe('false');
+    expect(off.stderr).toBe('');
   });
 });
