@@ -9,6 +9,7 @@
  *   npm run bench -- --steps 50,100,200          # throughput table counts
  *   npm run bench -- --only throughput --stages  # each step's card time per stage (latency probe on)
  *   npm run bench -- --floor           # floor tiers: one Mosquitto vs a 3-node NATS cluster (bench/floor.ts)
+ *   npm run bench -- --compare-starts /tmp/base,. [--rounds 8]   # cold start of builds, interleaved
  *
  * Needs mosquitto and socat (apt-get install mosquitto socat).
  */
@@ -26,7 +27,7 @@ import { gatewayChildEntry } from './lib/gateway-bundle.js';
 import { journalDefault } from './lib/gateway-proc.js';
 import { machineBusyNow } from './lib/cpu.js';
 import { MANY_TABLES_NODE_FLAGS } from './lib/node-flags.js';
-import { runStartup } from './startup.js';
+import { compareStarts, runStartup } from './startup.js';
 import { runThroughput } from './throughput.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -36,6 +37,24 @@ const BENCH = join(ROOT, 'bench');
 if (process.argv.includes('--floor')) {
   await import('./floor.js');
   await new Promise(() => {});
+}
+
+// the cold start of several builds side by side (bench/startup.ts, compareStarts)
+if (process.argv.includes('--compare-starts')) {
+  const { values: c } = parseArgs({ options: { 'compare-starts': { type: 'string' }, rounds: { type: 'string', default: '8' } } });
+  const dirs = (c['compare-starts'] ?? '').split(',').filter(Boolean);
+  const rounds = Number(c.rounds);
+  if (dirs.length < 1 || !Number.isInteger(rounds) || rounds < 1) {
+    console.error('usage: npm run bench -- --compare-starts <dirA>,<dirB>[,...] [--rounds N]');
+    process.exit(2);
+  }
+  const dir = mkdtempSync(join(os.tmpdir(), 'teg-bench-starts-'));
+  try {
+    await compareStarts({ dir, runs: rounds, log: (s) => console.log(s), settle: false }, dirs, rounds);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  process.exit(0);
 }
 
 const { values: args } = parseArgs({

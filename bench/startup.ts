@@ -171,23 +171,64 @@ async function runCase(o: StartupOptions, name: string, argv: string[], c: Case,
   return out;
 }
 
+/** the cold start's configuration: one baccarat table on a pty, the external broker, status page on */
+function oneTableCase(o: StartupOptions, broker: Broker, pty: BenchPty): Case {
+  return {
+    config: (n) => ({
+      mqtt: { url: broker.url, topicPrefix: `start${n}` },
+      dataDir: join(o.dir, `data-start-${n}`),
+      log: { level: 'warn' },
+      http: { port: 0 },
+      tables: [{ id: 't1', game: 'baccarat', betting: 'none', devices: [{ id: 'shoe-1', kind: 'card-shoe', staleAfterMs: 600_000, transport: { type: 'serial', path: pty.gatewayPath } }] }],
+    }),
+    brokerUrl: () => broker.url,
+    prefix: (n) => `start${n}`,
+    tables: ['t1'],
+  };
+}
+
+/**
+ * `npm run bench -- --compare-starts <dirA>,<dirB>[,...] [--rounds 8]`: the one-table cold start
+ * of several builds side by side, e.g. a base commit's and this tree's (each dir a checkout with
+ * `dist/` built, or a `dist/` itself). The starts are interleaved (A, B, A, B, ...) so that the
+ * machine's moments fall on all of them alike; one start of each first warms the page cache.
+ * Prints each build's median, quartiles and mean. For a change's effect on the start, where the
+ * single figure of `--only startup` is within the run-to-run noise.
+ */
+export async function compareStarts(o: StartupOptions, dirs: string[], rounds: number): Promise<Array<{ dir: string; samplesMs: number[] }>> {
+  const entries = dirs.map((d) => {
+    const entry = [join(d, 'dist', 'src', 'cli', 'main.js'), join(d, 'src', 'cli', 'main.js')].find((p) => existsSync(p));
+    if (!entry) throw new Error(`${d}: no dist/src/cli/main.js (build it there with npm run build)`);
+    return { dir: d, argv: [process.execPath, ...productionNodeFlags(), ...benchExtraNodeFlags(), entry], samplesMs: [] as number[] };
+  });
+  const broker: Broker = await startBroker(o.dir);
+  const pty: BenchPty = await openPty(o.dir, 'start');
+  try {
+    const c = oneTableCase(o, broker, pty);
+    let n = 0;
+    for (const e of entries) await oneStart(o, e.argv, c, n++, false);
+    for (let r = 0; r < rounds; r++) {
+      for (const e of entries) e.samplesMs.push((await oneStart(o, e.argv, c, n++, false)).ms);
+    }
+    const q = (xs: number[], f: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * f))];
+    o.log(`  ${rounds} interleaved starts each, 1 table on a pty, external Mosquitto, status page on; load ${os.loadavg().map((x) => x.toFixed(2)).join(' / ')}`);
+    for (const e of entries) {
+      const mean = e.samplesMs.reduce((a, b) => a + b, 0) / e.samplesMs.length;
+      o.log(`  ${e.dir}: median ${median(e.samplesMs)} ms (quartiles ${q(e.samplesMs, 0.25)}-${q(e.samplesMs, 0.75)}, min ${Math.min(...e.samplesMs)}), mean ${mean.toFixed(1)}`);
+    }
+    return entries.map((e) => ({ dir: e.dir, samplesMs: e.samplesMs }));
+  } finally {
+    await pty.close();
+    await broker.stop();
+  }
+}
+
 export async function runStartup(o: StartupOptions) {
   const buildMs = ensureDist(o.log);
   const broker: Broker = await startBroker(o.dir);
   const pty: BenchPty = await openPty(o.dir, 'start');
   try {
-    const oneTable: Case = {
-      config: (n) => ({
-        mqtt: { url: broker.url, topicPrefix: `start${n}` },
-        dataDir: join(o.dir, `data-start-${n}`),
-        log: { level: 'warn' },
-        http: { port: 0 },
-        tables: [{ id: 't1', game: 'baccarat', betting: 'none', devices: [{ id: 'shoe-1', kind: 'card-shoe', staleAfterMs: 600_000, transport: { type: 'serial', path: pty.gatewayPath } }] }],
-      }),
-      brokerUrl: () => broker.url,
-      prefix: (n) => `start${n}`,
-      tables: ['t1'],
-    };
+    const oneTable = oneTableCase(o, broker, pty);
     const demo = parseYaml(readFileSync(join(ROOT, 'config', 'default.yaml'), 'utf8')) as Record<string, any>;
     const demoPorts = new Map<number, number>();
     const demoCase: Case = {
