@@ -19,7 +19,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import mqtt from 'mqtt';
 import { parse as parseYaml } from 'yaml';
@@ -196,6 +196,8 @@ function oneTableCase(o: StartupOptions, broker: Broker, pty: BenchPty): Case {
  * single figure of `--only startup` is within the run-to-run noise.
  */
 export async function compareStarts(o: StartupOptions, dirs: string[], rounds: number): Promise<Array<{ dir: string; samplesMs: number[] }>> {
+  // this tree's dist/ is rebuilt when stale, as for --only startup; other dirs are taken as they are
+  if (dirs.some((d) => resolve(d) === resolve(ROOT))) ensureDist(o.log);
   const entries = dirs.map((d) => {
     const entry = [join(d, 'dist', 'src', 'cli', 'main.js'), join(d, 'src', 'cli', 'main.js')].find((p) => existsSync(p));
     if (!entry) throw new Error(`${d}: no dist/src/cli/main.js (build it there with npm run build)`);
