@@ -50,7 +50,7 @@ if (process.argv.includes('--compare-starts')) {
   }
   const dir = mkdtempSync(join(os.tmpdir(), 'teg-bench-starts-'));
   try {
-    await compareStarts({ dir, runs: rounds, log: (s) => console.log(s), settle: false }, dirs, rounds);
+    await compareStarts({ dir, runs: rounds, log: (s) => console.log(s), settle: false }, dirs);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -26,7 +26,7 @@ import { parse as parseYaml } from 'yaml';
 import { freePort, startBroker, type Broker } from './lib/broker.js';
 import { openPty, type BenchPty } from './lib/pty.js';
 import { benchExtraNodeFlags, productionNodeFlags } from './lib/node-flags.js';
-import { mb, median, rssOfPid } from './lib/stats.js';
+import { mb, median, percentile, rssOfPid } from './lib/stats.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST_ENTRY = join(ROOT, 'dist', 'src', 'cli', 'main.js');
@@ -195,7 +195,7 @@ function oneTableCase(o: StartupOptions, broker: Broker, pty: BenchPty): Case {
  * Prints each build's median, quartiles and mean. For a change's effect on the start, where the
  * single figure of `--only startup` is within the run-to-run noise.
  */
-export async function compareStarts(o: StartupOptions, dirs: string[], rounds: number): Promise<Array<{ dir: string; samplesMs: number[] }>> {
+export async function compareStarts(o: StartupOptions, dirs: string[]): Promise<void> {
   // this tree's dist/ is rebuilt when stale, as for --only startup; other dirs are taken as they are
   if (dirs.some((d) => resolve(d) === resolve(ROOT))) ensureDist(o.log);
   const entries = dirs.map((d) => {
@@ -209,16 +209,15 @@ export async function compareStarts(o: StartupOptions, dirs: string[], rounds: n
     const c = oneTableCase(o, broker, pty);
     let n = 0;
     for (const e of entries) await oneStart(o, e.argv, c, n++, false);
-    for (let r = 0; r < rounds; r++) {
+    for (let r = 0; r < o.runs; r++) {
       for (const e of entries) e.samplesMs.push((await oneStart(o, e.argv, c, n++, false)).ms);
     }
-    const q = (xs: number[], f: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * f))];
-    o.log(`  ${rounds} interleaved starts each, 1 table on a pty, external Mosquitto, status page on; load ${os.loadavg().map((x) => x.toFixed(2)).join(' / ')}`);
+    o.log(`  ${o.runs} interleaved starts each, 1 table on a pty, external Mosquitto, status page on; load ${os.loadavg().map((x) => x.toFixed(2)).join(' / ')}`);
     for (const e of entries) {
-      const mean = e.samplesMs.reduce((a, b) => a + b, 0) / e.samplesMs.length;
-      o.log(`  ${e.dir}: median ${median(e.samplesMs)} ms (quartiles ${q(e.samplesMs, 0.25)}-${q(e.samplesMs, 0.75)}, min ${Math.min(...e.samplesMs)}), mean ${mean.toFixed(1)}`);
+      const sorted = [...e.samplesMs].sort((a, b) => a - b);
+      const mean = sorted.reduce((a, b) => a + b, 0) / sorted.length;
+      o.log(`  ${e.dir}: median ${median(sorted)} ms (quartiles ${percentile(sorted, 25)}-${percentile(sorted, 75)}, min ${sorted[0]}), mean ${mean.toFixed(1)}`);
     }
-    return entries.map((e) => ({ dir: e.dir, samplesMs: e.samplesMs }));
   } finally {
     await pty.close();
     await broker.stop();

@@ -76,9 +76,8 @@ export async function bundleInto(outDir, entryPoints) {
           return s ? { path: join(ROOT, 'scripts', 'build-stubs', s.stub) } : undefined;
         });
         // what the stand-ins load at run time stays outside the bundle
-        const real = new Set(['mqtt/lib/connect/ws', 'mqtt/lib/connect/socks', 'worker-timers']);
         b.onResolve({ filter: /^(mqtt\/lib\/connect\/(ws|socks)|worker-timers)$/ }, (a) =>
-          real.has(a.path) && /[\\/]scripts[\\/]build-stubs$/.test(a.resolveDir) ? { path: a.path, external: true } : undefined);
+          /[\\/]scripts[\\/]build-stubs$/.test(a.resolveDir) ? { path: a.path, external: true } : undefined);
       },
     }],
     // CommonJS dependencies bundled into ESM require Node's built-ins

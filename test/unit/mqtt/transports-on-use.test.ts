@@ -5,6 +5,7 @@
  * sockets; and `debug` with DEBUG set is the real one.
  * The built gateway over a real Mosquitto's ws:// listener is in test/integration/built-gateway.test.ts.
  */
+import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -60,7 +61,6 @@ describe('parts of mqtt.js loaded on use', () => {
   });
 
   it('debug: with DEBUG set at start the stand-in is the real debug, else one no-op logger', () => {
-    const { spawnSync } = require('node:child_process') as typeof import('node:child_process');
     const run = (env: Record<string, string>) => spawnSync(process.execPath, ['-e',
       `const d = require(${JSON.stringify(join(ROOT, 'scripts', 'build-stubs', 'debug.cjs'))})('mqttjs:test'); d('hello %s', 'there'); console.log(d.enabled)`],
     { cwd: ROOT, encoding: 'utf8', env: { ...process.env, DEBUG: '', ...env } });
