@@ -150,15 +150,91 @@ export interface ProfileBenchRow {
   met: boolean;
 }
 
-export function runProfilesBench(log: (s: string) => void, seconds = 1): Record<string, number> {
+/** what the phase measured: a row per shipped profile with a sample, and the shipped profiles without one */
+export interface ProfilesBenchResult {
+  framesPerChunk: number;
+  secondsPerDecoder: number;
+  rows: ProfileBenchRow[];
+  unsampled: string[];
+}
+
+/** the shipped profiles (drivers/profiles/shipped/*.yaml), by name */
+export function shippedProfileNames(): string[] {
+  return readdirSync(SHIPPED).filter((f) => f.endsWith('.yaml')).map((f) => f.slice(0, -5)).sort();
+}
+
+/** the shipped profiles the bench has a sample for */
+export function sampledProfileNames(): string[] {
+  return Object.keys(CASES).sort();
+}
+
+/**
+ * The phase's two targets, as bench/run.ts states them: every ASCII profile above
+ * ASCII_TARGET frames/s (the slowest named), every profile within RATIO_TARGET of its reference
+ * (the worst named). A shipped profile without a sample fails both: it was not timed.
+ */
+export function profileTargets(r: ProfilesBenchResult): Array<{ what: string; target: string; value: string; met: boolean; note?: string }> {
+  const missing = r.unsampled.length ? `not timed (no bench sample): ${r.unsampled.join(', ')}` : undefined;
+  const fmt = (x: number) => x.toLocaleString('en-US');
+  const ascii = r.rows.filter((x) => x.ascii);
+  const slowest = ascii.reduce<ProfileBenchRow | null>((a, x) => (!a || x.framesPerSecond < a.framesPerSecond ? x : a), null);
+  const worst = r.rows.reduce<ProfileBenchRow | null>((a, x) => (!a || x.ratio > a.ratio ? x : a), null);
+  const fastEnough = ascii.filter((x) => x.framesPerSecond > ASCII_TARGET).length;
+  const within = r.rows.filter((x) => x.ratio <= RATIO_TARGET).length;
+  return [
+    {
+      what: 'device profile decoding, ASCII byte-stream profiles (frames/s on one core)',
+      target: `> ${fmt(ASCII_TARGET)} each`,
+      value: slowest
+        ? `${fastEnough} of ${ascii.length} above; slowest ${slowest.profile} ${fmt(slowest.framesPerSecond)} (x${(slowest.framesPerSecond / ASCII_TARGET).toFixed(2)} of the target)`
+        : 'no ASCII profile timed',
+      met: !!slowest && fastEnough === ascii.length && !missing,
+      ...(missing ? { note: missing } : {}),
+    },
+    {
+      what: 'device profile decoding vs the built-in reference decoder on the same frames (ratio = reference / profile)',
+      target: `<= ${RATIO_TARGET}x each`,
+      value: worst
+        ? `${within} of ${r.rows.length} within; worst ${worst.profile} x${worst.ratio.toFixed(2)} (${fmt(worst.framesPerSecond)} vs ${worst.reference} ${fmt(worst.referenceFramesPerSecond)} frames/s)`
+        : 'no profile timed',
+      met: !!worst && within === r.rows.length && !missing,
+      ...(missing ? { note: missing } : {}),
+    },
+  ];
+}
+
+/**
+ * The per-profile figures of the same run, between `<!-- profiles:begin -->` and
+ * `<!-- profiles:end -->` in the "Device profiles" section (left as it is without the markers).
+ */
+export function withProfilesTable(text: string, p: ProfilesBenchResult, commit: string): string {
+  const a = text.indexOf('<!-- profiles:begin -->');
+  const b = text.indexOf('<!-- profiles:end -->');
+  if (a < 0 || b < a) return text;
+  const n = (x: number) => x.toLocaleString('en-US');
+  const lines = [
+    '<!-- profiles:begin -->',
+    `The figures of the run in "Latest figures" (commit \`${commit}\`; \`results.json\` -> \`profiles\`), ${n(p.framesPerChunk)} frames per chunk, best of five slices of ${p.secondsPerDecoder / 5} s per decoder:`,
+    '',
+    '| profile | frames/s | reference decoder | its frames/s | ratio | met |',
+    '|---|---|---|---|---|---|',
+    ...p.rows.map((r) => `| ${r.profile}${r.ascii ? '' : ' (not ASCII bytes)'} | ${n(r.framesPerSecond)} | ${r.reference} | ${n(r.referenceFramesPerSecond)} | ${r.ratio.toFixed(2)} | ${r.met ? 'yes' : '**no**'} |`),
+    ...p.unsampled.map((name) => `| ${name} | not timed: no bench sample | | | | **no** |`),
+    '<!-- profiles:end -->',
+  ];
+  return text.slice(0, a) + lines.join('\n') + text.slice(b + '<!-- profiles:end -->'.length);
+}
+
+export function runProfilesBench(log: (s: string) => void, seconds = 1): ProfilesBenchResult {
   const n = 1000;
   const rows: ProfileBenchRow[] = [];
-  const names = readdirSync(SHIPPED).filter((f) => f.endsWith('.yaml')).map((f) => f.slice(0, -5)).sort();
+  const unsampled: string[] = [];
   log(`  targets: ASCII profiles > ${ASCII_TARGET.toLocaleString('en-US')} frames/s; every profile within ${RATIO_TARGET}x of its reference decoder`);
-  for (const name of names) {
+  for (const name of shippedProfileNames()) {
     const c = CASES[name];
     if (!c) {
       log(`  ${name.padEnd(22)} (no bench sample)`);
+      unsampled.push(name);
       continue;
     }
     const profile = loadProfileFile(join(SHIPPED, `${name}.yaml`));
@@ -174,7 +250,7 @@ export function runProfilesBench(log: (s: string) => void, seconds = 1): Record<
     rows.push({ profile: name, framesPerSecond: mine, reference: c.reference.name, referenceFramesPerSecond: theirs, ratio, ascii, met });
     log(`  ${name.padEnd(22)} ${mine.toLocaleString('en-US').padStart(11)} frames/s   ${c.reference.name.padEnd(30)} ${theirs.toLocaleString('en-US').padStart(11)} frames/s   ratio ${ratio.toFixed(2)}   ${met ? 'met' : 'MISSED'}`);
   }
-  return Object.fromEntries(rows.flatMap((r) => [[r.profile, r.framesPerSecond], [`${r.profile} (reference)`, r.referenceFramesPerSecond]]));
+  return { framesPerChunk: n, secondsPerDecoder: seconds, rows, unsampled };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { formatSummary, summarizeProfileFile } from './cpuprofile-summary.js';
 import { runLatency } from './latency.js';
-import { runProfilesBench } from './profiles-bench.js';
+import { profileTargets, runProfilesBench, withProfilesTable, type ProfilesBenchResult } from './profiles-bench.js';
 import { startBroker } from './lib/broker.js';
 import { gatewayChildEntry } from './lib/gateway-bundle.js';
 import { journalDefault } from './lib/gateway-proc.js';
@@ -256,6 +256,7 @@ function shape(r: Record<string, any>) {
       ...st,
     };
   }
+  if (r.profilesRaw) out.profiles = r.profilesRaw as ProfilesBenchResult;
   out.rss = {
     idleMb: st?.oneTableExternal?.rssSettledMb ?? st?.oneTableExternal?.rssAt3sMb ?? null,
     idleNote: 'node dist/src/cli/main.js start: 1 serial table, external Mosquitto, status page on, nothing dealt; 30 s after online (3 s in --quick)',
@@ -333,6 +334,7 @@ function targets(o: Record<string, any>): Target[] {
         note: `the 10-table demo ${f(s.demoColdStartMs)} ms; node --import tsx ${f(s.nodeImportTsxMs)} ms` });
     }
   }
+  if (o.profiles) t.push(...profileTargets(o.profiles as ProfilesBenchResult));
   if (o.rss.idleMb !== null) {
     t.push({ what: 'idle RSS from dist/, 1 table, external broker, status page on', target: '< 80 MB', value: `${f(o.rss.idleMb)} MB (x${f(o.rss.idleMb / 80)}; ${f(o.rss.idleAt3sMb)} MB 3 s after online)`, met: o.rss.idleMb < 80 });
   }
@@ -391,6 +393,9 @@ function printTable(o: Record<string, any>) {
     rows.push(['cold start dist 1 table / dist demo / node --import tsx 1 table', `${f(o.startup.coldStartMs)} / ${f(o.startup.demoColdStartMs)} / ${f(o.startup.nodeImportTsxMs)} ms`]);
     rows.push(['RSS dist 1 table / dist demo (3 s; settled)', `${f(o.rss.idleAt3sMb)}; ${f(o.rss.idleMb)} / ${f(o.rss.demoIdleAt3sMb)}; ${f(o.rss.demoIdleMb)} MB`]);
   }
+  for (const p of (o.profiles as ProfilesBenchResult | undefined)?.rows ?? []) {
+    rows.push([`profile ${p.profile} frames/s vs ${p.reference}`, `${f(p.framesPerSecond)} vs ${f(p.referenceFramesPerSecond)} (ratio ${p.ratio.toFixed(2)}) ${p.met ? 'met' : 'MISSED'}`]);
+  }
   rows.push(['RSS idle / load / after 1M rounds', `${f(o.rss.idleMb)} / ${f(o.rss.loadMb)} / ${f(o.rss.afterMillionRoundsMb)} MB`]);
   const w = Math.max(...rows.map((r) => r[0].length));
   log('\n' + rows.map((r) => `${r[0].padEnd(w)}  ${r[1]}`).join('\n'));
@@ -420,7 +425,9 @@ function updateDoc(o: Record<string, any>) {
     ...(o.targets as Target[]).map((t) => `| ${t.what}: ${t.target} | ${t.value}${t.note ? ` (${t.note})` : ''} | ${t.met === null ? '?' : t.met ? 'yes' : '**no**'} |`),
     '<!-- bench:end -->',
   ];
-  writeFileSync(doc, text.slice(0, a) + lines.join('\n') + text.slice(b + '<!-- bench:end -->'.length));
+  let next = text.slice(0, a) + lines.join('\n') + text.slice(b + '<!-- bench:end -->'.length);
+  if (o.profiles) next = withProfilesTable(next, o.profiles as ProfilesBenchResult, m.gitCommit);
+  writeFileSync(doc, next);
   log(`updated the figures in ${doc}`);
 }
 

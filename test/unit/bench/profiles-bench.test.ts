@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ASCII_TARGET, profileTargets, runProfilesBench, sampledProfileNames, shippedProfileNames, withProfilesTable,
+  type ProfileBenchRow, type ProfilesBenchResult,
+} from '../../../bench/profiles-bench.js';
+
+const row = (profile: string, framesPerSecond: number, referenceFramesPerSecond: number, ascii = true): ProfileBenchRow => {
+  const ratio = Math.round((referenceFramesPerSecond / framesPerSecond) * 100) / 100;
+  return { profile, framesPerSecond, reference: 'LineCodec SHOE', referenceFramesPerSecond, ratio, ascii, met: ratio <= 2 && (!ascii || framesPerSecond > ASCII_TARGET) };
+};
+const result = (rows: ProfileBenchRow[], unsampled: string[] = []): ProfilesBenchResult => ({ framesPerChunk: 1000, secondsPerDecoder: 1, rows, unsampled });
+
+describe('the device profile phase of the bench', () => {
+  it('has a sample for every shipped profile, and none for a profile that is not shipped', () => {
+    expect(sampledProfileNames()).toEqual(shippedProfileNames());
+    expect(shippedProfileNames().length).toBeGreaterThan(10);
+  });
+
+  it('decodes every shipped profile\'s sample and times it beside its reference decoder', () => {
+    const r = runProfilesBench(() => {}, 0.01);
+    expect(r.unsampled).toEqual([]);
+    expect(r.rows.map((x) => x.profile)).toEqual(shippedProfileNames());
+    for (const x of r.rows) {
+      expect(x.framesPerSecond).toBeGreaterThan(0);
+      expect(x.referenceFramesPerSecond).toBeGreaterThan(0);
+      expect(x.ratio).toBeCloseTo(x.referenceFramesPerSecond / x.framesPerSecond, 1);
+    }
+    // binary frames and HID reports are not an ASCII byte stream: only the ratio applies to them
+    expect(r.rows.filter((x) => !x.ascii).map((x) => x.profile).sort()).toEqual(['hid-dice-sensor', 'modbus-dice', 'wedge-scanner']);
+  });
+
+  it('states both targets, naming the slowest ASCII profile and the worst ratio', () => {
+    const [ascii, ratio] = profileTargets(result([row('a', 3_000_000, 900_000), row('b', 1_200_000, 1_000_000), row('hid', 500_000, 700_000, false)]));
+    expect(ascii.met).toBe(true);
+    expect(ascii.value).toBe('2 of 2 above; slowest b 1,200,000 (x1.20 of the target)');
+    expect(ratio.met).toBe(true);
+    expect(ratio.value).toBe('3 of 3 within; worst hid x1.40 (500,000 vs LineCodec SHOE 700,000 frames/s)');
+  });
+
+  it('misses a target when one profile misses it, or when a shipped profile was not timed', () => {
+    const slow = profileTargets(result([row('a', 3_000_000, 900_000), row('b', 800_000, 1_000_000)]));
+    expect(slow[0].met).toBe(false);
+    expect(slow[0].value).toMatch(/^1 of 2 above; slowest b 800,000/);
+    expect(slow[1].met).toBe(true);
+    const far = profileTargets(result([row('a', 1_100_000, 2_500_000)]));
+    expect(far[1].met).toBe(false);
+    expect(far[1].value).toMatch(/^0 of 1 within; worst a x2\.27/);
+    const untimed = profileTargets(result([row('a', 3_000_000, 900_000)], ['new-shoe']));
+    expect(untimed.map((t) => t.met)).toEqual([false, false]);
+    expect(untimed[0].note).toBe('not timed (no bench sample): new-shoe');
+  });
+
+  it('rewrites the per-profile table between its markers in docs/PERFORMANCE.md, and nothing else', () => {
+    const doc = 'before\n<!-- profiles:begin -->\nold table\n<!-- profiles:end -->\nafter\n';
+    const next = withProfilesTable(doc, result([row('a', 3_000_000, 900_000), row('hid', 500_000, 1_200_000, false)], ['new-shoe']), 'abc1234');
+    expect(next.startsWith('before\n<!-- profiles:begin -->\nThe figures of the run in "Latest figures" (commit `abc1234`')).toBe(true);
+    expect(next.endsWith('<!-- profiles:end -->\nafter\n')).toBe(true);
+    expect(next).not.toContain('old table');
+    expect(next).toContain('| a | 3,000,000 | LineCodec SHOE | 900,000 | 0.30 | yes |');
+    expect(next).toContain('| hid (not ASCII bytes) | 500,000 | LineCodec SHOE | 1,200,000 | 2.40 | **no** |');
+    expect(next).toContain('| new-shoe | not timed: no bench sample | | | | **no** |');
+    expect(withProfilesTable('no markers here', result([]), 'x')).toBe('no markers here');
+  });
+});
