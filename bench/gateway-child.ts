@@ -9,6 +9,8 @@
  * <- `{type:'probe'}` -> `{type:'probe', records}`: the latency probe's records so far (started
  *    with TEG_LATENCY_PROBE=1; src/metrics/latency-probe.ts), which it then forgets;
  * <- `{type:'stop'}` -> stops the gateway and exits (a --cpu-prof profile is written on exit).
+ *
+ * Until the ninth session it logged nothing (a silent logger); docs/PERFORMANCE.md, "How to reproduce".
  */
 import { readFileSync } from 'node:fs';
 import { constants, performance, PerformanceObserver } from 'node:perf_hooks';
@@ -16,7 +18,7 @@ import { validateConfig } from '../src/config/load-config.js';
 import { startGateway } from '../src/gateway/gateway.js';
 import { loadSimulators } from '../simulators/load.js';
 import { latencyProbe } from '../src/metrics/latency-probe.js';
-import { silentLogger } from '../src/log.js';
+import { createLogger } from '../src/log.js';
 
 type Msg = { type: 'usage' } | { type: 'gc' } | { type: 'probe' } | { type: 'stop' };
 
@@ -25,7 +27,11 @@ async function main(): Promise<void> {
   if (!file || !process.send) throw new Error('usage: forked with an IPC channel: gateway-child.ts <config.json>');
   const t0 = performance.now();
   const cfg = validateConfig(JSON.parse(readFileSync(file, 'utf8')), file);
-  const gw = await startGateway(cfg, { simulators: loadSimulators, logger: silentLogger });
+  // it logs as `tablegw start` does under systemd (JSON lines at the config's level: a round's
+  // summary per round at `info`), into its stdout, which the bench points at /dev/null
+  // (TEG_BENCH_CHILD_STDOUT: a file): the cost of every line is the gateway's, as in production
+  const logger = createLogger({ level: cfg.log.level, json: true });
+  const gw = await startGateway(cfg, { simulators: loadSimulators, logger });
   const elu0 = performance.eventLoopUtilization();
   // the main thread's GC pauses, per usage window (a long one holds every table's cards)
   const gcWindow = () => ({ minor: 0, minorMs: 0, major: 0, majorMs: 0, maxPauseMs: 0 });

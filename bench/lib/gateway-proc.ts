@@ -59,7 +59,8 @@ export function benchConfig(o: {
   const cfg: Record<string, unknown> = {
     mqtt: { url: o.brokerUrl, topicPrefix: o.topicPrefix, clientIdPrefix: `${o.topicPrefix}-` },
     dataDir: o.dataDir,
-    log: { level: 'warn' },
+    // the product's log level (info: a line per round and per shoe), written by the child as
+    // `tablegw start` writes it (bench/gateway-child.ts)
     tables: o.tables.map((t) => ({
       id: t.id, game: 'baccarat', betting: 'none',
       // no heartbeats in the bench: without this a table idle between phases would go stale
