@@ -13,7 +13,7 @@ export const STAGES = [
   ['codec', 'read', 'decoded', 'line framer + codec'],
   ['driverAndRx', 'decoded', 'apply', 'driver (SEQ, stale timer) + rxjs merge -> TableRuntime.apply'],
   ['machine', 'apply', 'stepped', 'step() of the table machine'],
-  ['validateAndJson', 'stepped', 'serialised', 'topic-map validation + JSON of the outputs'],
+  ['json', 'stepped', 'serialised', 'JSON of the outputs (their topic-map check runs beside the commit, once the writer thread has the batch)'],
   ['queueToFlush', 'serialised', 'flushed', 'waiting for the store\'s flush (setImmediate) and for the batch in flight on the writer thread (group commit) + the batch\'s JSON'],
   ['workerHopIn', 'flushed', 'commitStart', 'postMessage to the journal writer thread'],
   ['commit', 'commitStart', 'commitEnd', 'SQLite transaction + fsync (and the high-water mark) on the writer thread'],

@@ -22,6 +22,9 @@ import { RequestAdmission, type RequestCounts } from './request-admission.js';
 import { countersOf, initialTableState, stateFromSnapshot, step } from '../table/table-machine.js';
 import type { Envelope, TableInput, TableOutput, TableSettings, TableState } from '../table/types.js';
 
+/** the problems of a step whose messages all match the topic map (shared: most steps) */
+const NOTHING_INVALID: ReadonlyMap<number, string> = new Map();
+
 export interface PublishedMessage {
   topic: string;
   retain: boolean;
@@ -211,15 +214,11 @@ export class TableRuntime {
     this.state = result.state;
     const outputs = result.outputs;
     const messages: StoredMessage[] = [];
-    /** index in `messages` -> why it must not be published (checked against the topic map and its schema) */
-    const invalid = new Map<number, string>();
     let roundEnded = false;
     for (const o of outputs) {
       if (o.type !== 'publish') continue;
       if (o.topic === 'result') roundEnded = true;
       this.admission?.notePublished(o.payload);
-      const problems = validateMessage(o.topic, o.payload);
-      if (problems.length) invalid.set(messages.length, problems.slice(0, 3).join('; '));
       messages.push({
         seq: o.payload.seq, topic: o.topic, retain: o.retain, payload: this.serialize(o.payload),
         ...(o.alsoTo ? { alsoTopic: o.alsoTo.topic, alsoCorrelation: o.alsoTo.correlationData } : {}),
@@ -230,6 +229,12 @@ export class TableRuntime {
     this.sinceSnapshot++;
     const snapshot = roundEnded || this.sinceSnapshot >= (this.o.snapshotEvery ?? 200) ? this.state : undefined;
     if (snapshot) this.sinceSnapshot = 0;
+    // Each message is checked against the topic map before it may be published; what fails is
+    // journaled all the same (its seq is used) and quarantined. The check decides nothing that is
+    // journaled, so it runs while the batch commits (the store's `beside`: once the writer thread
+    // has the batch), or, with the inline writer, when the effects run.
+    let invalid: ReadonlyMap<number, string> | null = null;
+    const checked = (): ReadonlyMap<number, string> => (invalid ??= this.topicMapProblems(outputs));
     this.store.enqueue({ tableId: this.settings.tableId, input, messages, snapshot, counters: countersOf(this.state) }, () => {
       if (probe) {
         probe.flushed = latencyProbe.lastFlushedAt;
@@ -237,13 +242,14 @@ export class TableRuntime {
         probe.commitEnd = latencyProbe.lastCommitEnd;
         probe.effects = probeNow();
       }
+      const problems = checked();
       this.inputSubject.next(input);
       let i = 0;
       for (const o of outputs) {
         if (o.type !== 'publish') this.carryOut(o);
         else {
           const m = messages[i];
-          const problem = invalid.get(i++);
+          const problem = problems.get(i++);
           if (problem === undefined) this.publishStored(m, o, input);
           else {
             // journaled (its seq is used and replays), never sent
@@ -252,7 +258,26 @@ export class TableRuntime {
           }
         }
       }
-    });
+    }, checked);
+  }
+
+  /** index among the step's published messages -> why it must not be published (its topic's schema in the topic map) */
+  private topicMapProblems(outputs: readonly TableOutput[]): ReadonlyMap<number, string> {
+    let invalid: Map<number, string> | undefined;
+    let i = 0;
+    for (const o of outputs) {
+      if (o.type !== 'publish') continue;
+      let problems: string[];
+      try {
+        problems = validateMessage(o.topic, o.payload);
+      } catch (e) {
+        // it runs beside a commit, in the store's flush: a check that throws quarantines the message, it never stops the flush
+        problems = [`the check itself failed (${(e as Error).message})`];
+      }
+      if (problems.length) (invalid ??= new Map()).set(i, problems.slice(0, 3).join('; '));
+      i++;
+    }
+    return invalid ?? NOTHING_INVALID;
   }
 
   /** the latency probe's record of a CARD frame's `card` event (bench only: LATENCY_PROBE_ON) */

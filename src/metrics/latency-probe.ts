@@ -33,7 +33,7 @@ export interface CardProbe {
   apply: number;
   /** step() returned */
   stepped: number;
-  /** the outputs were validated against the topic map and serialised */
+  /** the outputs were serialised (their topic-map check runs later, beside the commit) */
   serialised: number;
   /** the store handed the batch holding the step to the writer thread */
   flushed: number;

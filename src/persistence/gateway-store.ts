@@ -99,7 +99,7 @@ export class GatewayStore {
   /** the inline path's writer of the mark (the writer thread has its own) */
   private hwmWriter: HwmSlotWriter | null = null;
   private readonly db: Database.Database;
-  private queue: Array<{ rec: StepRecord; done: () => void }> = [];
+  private queue: Array<{ rec: StepRecord; done: () => void; beside?: () => void }> = [];
   private acks: Array<{ tableId: string; seq: number }> = [];
   /** last device SEQs noted since the last commit: `table\0device` -> seq */
   private deviceSeqNotes = new Map<string, number>();
@@ -210,11 +210,17 @@ export class GatewayStore {
     return { snapshot: snap ? { inputId: snap.inputId, state: JSON.parse(snap.state) } : null, inputs, unacked, maxSeq: max.m ?? 0 };
   }
 
-  /** queues a step; `done` runs after it is committed (in enqueue order) */
-  enqueue(rec: StepRecord, done: () => void): void {
+  /**
+   * queues a step; `done` runs after it is committed (in enqueue order). `beside`, if given, is
+   * work of the main thread that the commit does not wait for: with the writer thread it runs as
+   * soon as the batch holding the step is handed to the thread, beside its commit; with the inline
+   * writer it is not called (the commit holds the event loop: nothing runs beside it), and `done`
+   * must do it then.
+   */
+  enqueue(rec: StepRecord, done: () => void, beside?: () => void): void {
     if (this.closed) throw new Error('store is closed');
     if (!this.worker && this.opts.writer === 'thread' && this.path !== ':memory:') this.startWorker();
-    this.queue.push({ rec, done });
+    this.queue.push(beside ? { rec, done, beside } : { rec, done });
     this.scheduleFlush();
   }
 
@@ -291,7 +297,11 @@ export class GatewayStore {
     this.acks = [];
     this.deviceSeqNotes = new Map();
     const moved = this.mergeHwm(batch);
-    if (this.worker) return this.sendBatch(batch, acks, seqs, moved);
+    if (this.worker) {
+      this.sendBatch(batch, acks, seqs, moved);
+      for (const b of batch) b.beside?.();
+      return;
+    }
     const write = this.db.transaction(() => {
       for (const { rec } of batch) {
         const info = this.stmt.insertInput.run(rec.tableId, rec.input.at, JSON.stringify(rec.input));

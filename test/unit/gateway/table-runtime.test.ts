@@ -5,6 +5,9 @@
  * effect, the SEQ gap that holds a round, a device restart, the bad-frame window, stale, recovery
  * from the journal, the outbox hold.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Subject } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { encodeLine } from '../../../drivers/codecs/nmea-line.js';
@@ -19,6 +22,21 @@ import { topicsFor } from '../../../src/domain/topics.js';
 import { GatewayStore } from '../../../src/persistence/gateway-store.js';
 import { tableSettings } from '../../../src/table/table-settings.js';
 import type { Envelope } from '../../../src/table/types.js';
+
+// The machine never publishes what the topic map refuses (every game test checks it), so the
+// runtime's quarantine of such a message is reached here by refusing chosen cards' events.
+const refused = vi.hoisted(() => ({ cards: new Set<string>() }));
+vi.mock('../../../src/domain/messages.js', async (importOriginal) => {
+  const m = await importOriginal<typeof import('../../../src/domain/messages.js')>();
+  return {
+    ...m,
+    validateMessage: (topic: string, payload: unknown): string[] => {
+      const p = payload as { kind?: unknown; card?: unknown };
+      if (topic === 'events' && p.kind === 'card' && typeof p.card === 'string' && refused.cards.has(p.card)) return ['events: card: refused by this test'];
+      return m.validateMessage(topic, payload);
+    },
+  };
+});
 
 /** a broker connection that acknowledges at once while `connected`, and records what it got */
 class FakeLink {
@@ -230,5 +248,50 @@ describe('TableRuntime in process', () => {
     const alertKinds = kinds(link.on('alerts'));
     expect(alertKinds).toContain('outbox-filling');
     expect(alertKinds).toContain('outbox-full');
+  });
+});
+
+describe('a message the topic map refuses', () => {
+  afterEach(() => refused.cards.clear());
+
+  /** the refused card's event is journaled (its seq used) and acknowledged, never sent; a critical alert names it; the next card goes out */
+  function expectQuarantined(link: FakeLink, s: GatewayStore): void {
+    const cards = link.on('events').filter((e) => e.kind === 'card').map((e) => e.card);
+    expect(cards).toEqual(['9S', 'KD']);
+    const alert = link.on('alerts').find((a) => a.kind === 'message-quarantined');
+    expect(alert).toMatchObject({ severity: 'critical', topic: 'events' });
+    const seq = (alert as unknown as { quarantinedSeq: number }).quarantinedSeq;
+    expect(JSON.parse(s.message('bac-01', seq)!.payload)).toMatchObject({ kind: 'card', card: '2H', seq });
+    expect(s.recover('bac-01').unacked.map((m) => m.seq)).not.toContain(seq);
+  }
+
+  it('is journaled, not published, and quarantined with a critical alert (the inline writer: checked when the effects run)', () => {
+    refused.cards.add('2H');
+    const { link, send } = startRig(store);
+    send(0, 'CARD', ['9S']);
+    send(1, 'CARD', ['2H']);
+    send(2, 'CARD', ['KD']);
+    settle();
+    settle();
+    expectQuarantined(link, store);
+  });
+
+  it('the same with the writer thread, where the check runs beside the commit', async () => {
+    vi.useRealTimers();
+    refused.cards.add('2H');
+    const file = new GatewayStore(mkdtempSync(join(tmpdir(), 'runtime-quarantine-')), { synchronous: 'normal', retentionDays: 14, writer: 'thread' });
+    try {
+      const { runtime, link, send } = startRig(file);
+      send(0, 'CARD', ['9S']);
+      send(1, 'CARD', ['2H']);
+      send(2, 'CARD', ['KD']);
+      const end = Date.now() + 5000;
+      while (!link.on('alerts').some((a) => a.kind === 'message-quarantined') && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
+      await new Promise((r) => setTimeout(r, 50));
+      await runtime.stop();
+      expectQuarantined(link, file);
+    } finally {
+      await file.closeAsync();
+    }
   });
 });

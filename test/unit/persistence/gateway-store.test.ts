@@ -51,6 +51,24 @@ describe.each(['inline', 'thread'] as const)('the durable store with a %s writer
     }
   });
 
+  it(writer === 'thread'
+    ? 'runs a step\'s `beside` work once the writer thread has its batch, before its effects'
+    : 'never runs `beside` work (the commit holds the loop): the effects do it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), `store-beside-${writer}-`));
+    const store = new GatewayStore(dir, { synchronous: 'normal', retentionDays: 14, writer });
+    store.registerTable('t1', { id: 't1' }, () => ({ seq: 0 }));
+    const seen: string[] = [];
+    for (let n = 1; n <= 3; n++) {
+      store.enqueue({ tableId: 't1', input: input(n), messages: [{ seq: n, topic: 'events', retain: false, payload: `{"seq":${n}}` }] },
+        () => seen.push(`done ${n}`), () => seen.push(`beside ${n}`));
+    }
+    expect(seen).toEqual([]); // nothing in the turn that queued them
+    const end = Date.now() + 5000;
+    while (seen.filter((x) => x.startsWith('done')).length < 3 && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
+    expect(seen).toEqual(writer === 'thread' ? ['beside 1', 'beside 2', 'beside 3', 'done 1', 'done 2', 'done 3'] : ['done 1', 'done 2', 'done 3']);
+    await store.closeAsync();
+  });
+
   it('steps queued in many turns while a commit is in flight are committed together, effects in order', async () => {
     const dir = mkdtempSync(join(tmpdir(), `store-group-${writer}-`));
     const store = new GatewayStore(dir, { synchronous: 'full', retentionDays: 14, writer });
