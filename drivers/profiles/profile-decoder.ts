@@ -713,18 +713,28 @@ function compileReportDecoder(p: DeviceProfile): ProfileDecoder {
     byType[Number(value) & 0xff] = { re: /$^/, literal: '', reason: undefined, type, seqSlot: -1, src: fieldSources(type, slotOf, m?.fields ?? {}, m?.map ?? {}, m?.ranges ?? {}) };
   }
   const cs = layout.checksum;
+  // the layout's offsets as constants of the decoder (read per report otherwise, the check's width by a string test)
+  const idOffset = layout.id ? layout.id.offset : -1;
+  const idValue = layout.id ? layout.id.value : 0;
+  const typeOffset = layout.type.offset;
+  const seqOffset = layout.seq ? layout.seq.offset : -1;
+  const csKind = cs ? cs.kind : 'none';
+  const csOffset = cs ? cs.offset : -1;
+  const csWide = !!cs && cs.kind.startsWith('crc16');
+  const csFrom = cs ? cs.from : 0;
+  const csTo = cs ? cs.to : 0;
   /** the report's bytes as plain values, for the frame types that go through buildFrame */
   const vals: Value[] = new Array(layout.length).fill(0);
 
   function decodeReport(r: Uint8Array): DecodedItem {
-    if (r.length !== L || (layout.id && r[layout.id.offset] !== layout.id.value)) return reject('malformed', describeBytes(r));
-    if (cs) {
-      const want = cs.kind.startsWith('crc16') ? r[cs.offset] | (r[cs.offset + 1] << 8) : r[cs.offset];
-      if (checksum(cs.kind, r, cs.from, cs.to) !== want) return reject('bad-checksum', describeBytes(r));
+    if (r.length !== L || (idOffset >= 0 && r[idOffset] !== idValue)) return reject('malformed', describeBytes(r));
+    if (csOffset >= 0) {
+      const want = csWide ? r[csOffset] | (r[csOffset + 1] << 8) : r[csOffset];
+      if (checksum(csKind, r, csFrom, csTo) !== want) return reject('bad-checksum', describeBytes(r));
     }
-    const rule = byType[r[layout.type.offset]];
+    const rule = byType[r[typeOffset]];
     if (rule === undefined) return reject('bad-field', describeBytes(r));
-    const seq = layout.seq ? r[layout.seq.offset] : 0;
+    const seq = seqOffset >= 0 ? r[seqOffset] : 0;
     // numeric frames straight from the report bytes (the common case); others through buildFrame
     const src = rule.src;
     switch (rule.type) {
@@ -755,11 +765,11 @@ function compileReportDecoder(p: DeviceProfile): ProfileDecoder {
   return {
     idleMs: undefined,
     push(bytes) {
-      const out: DecodedItem[] = [];
       // a chunk is one report, or several whole ones (batched); anything else is one malformed report
-      if (bytes.length % L !== 0) out.push(reject('malformed', describeBytes(bytes)));
-      else if (bytes.length === L) out.push(decodeReport(bytes));
-      else for (let at = 0; at < bytes.length; at += L) out.push(decodeReport(bytes.subarray(at, at + L)));
+      if (bytes.length === L) return [decodeReport(bytes)];
+      if (bytes.length % L !== 0) return [reject('malformed', describeBytes(bytes))];
+      const out: DecodedItem[] = [];
+      for (let at = 0; at < bytes.length; at += L) out.push(decodeReport(bytes.subarray(at, at + L)));
       return out;
     },
     flushIdle: () => [],
