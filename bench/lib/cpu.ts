@@ -20,13 +20,17 @@ export function processCpuMs(pid: number): number {
   }
 }
 
-/** busy and total CPU ms of the whole machine since boot (all cores) */
-export function machineCpuMs(): { busy: number; total: number } {
+/**
+ * busy and total CPU ms of the whole machine since boot (all cores). `steal` (part of `busy`) is
+ * time a virtual machine's vCPUs wanted to run while the host ran something else: the host's
+ * other guests, which no process list in the guest shows.
+ */
+export function machineCpuMs(): { busy: number; total: number; steal: number } {
   const line = readFileSync('/proc/stat', 'utf8').split('\n')[0];
   const v = line.trim().split(/\s+/).slice(1).map(Number);
   const [user, nice, system, idle, iowait, irq, softirq, steal] = v;
   const busy = user + nice + system + irq + softirq + steal;
-  return { busy: busy * TICK_MS, total: (busy + idle + iowait) * TICK_MS };
+  return { busy: busy * TICK_MS, total: (busy + idle + iowait) * TICK_MS, steal: (steal || 0) * TICK_MS };
 }
 
 export interface CpuWindow {
@@ -34,8 +38,10 @@ export interface CpuWindow {
   machineBusyPct: number;
   /** CPU of the bench's own processes (bench, gateway, broker, socat), % of one core */
   ownPct: number;
-  /** the rest: other processes sharing the machine, % of one core */
+  /** the rest: other processes sharing the machine, and the host's steal, % of one core */
   foreignPct: number;
+  /** of `foreignPct`: the host's steal (a VM's vCPUs kept waiting by other guests), % of one core */
+  stealPct: number;
   /** the machine's load average (1 / 5 / 15 min) at the end of the window */
   loadAvg: number[];
 }
@@ -60,7 +66,10 @@ export function cpuWindow(pids: () => number[]): () => CpuWindow {
     own += (self.user + self.system) / 1000;
     const busy = m1.busy - m0.busy;
     const pct = (ms: number) => Math.round((ms / wall) * 1000) / 10;
-    return { machineBusyPct: pct(busy), ownPct: pct(own), foreignPct: pct(Math.max(0, busy - own)), loadAvg: loadavg().map((x) => Math.round(x * 100) / 100) };
+    return {
+      machineBusyPct: pct(busy), ownPct: pct(own), foreignPct: pct(Math.max(0, busy - own)), stealPct: pct(m1.steal - m0.steal),
+      loadAvg: loadavg().map((x) => Math.round(x * 100) / 100),
+    };
   };
 }
 
