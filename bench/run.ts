@@ -282,6 +282,13 @@ function shape(r: Record<string, any>) {
   return out;
 }
 
+/** what else the machine did during the first failing throughput step (its foreign CPU and the host's steal) */
+function failingStepMachine(thr: Record<string, any>): string {
+  const step = (thr.steps as Array<Record<string, any>>).find((s) => s.tables === thr.firstFailing);
+  if (!step?.cpu) return '';
+  return ` (p99 ${f(step.card?.p99Ms)} ms; foreign CPU ${f(step.cpu.foreignPct)}%${step.cpu.stealPct !== undefined ? `, host steal ${f(step.cpu.stealPct)}%` : ''})`;
+}
+
 function targets(o: Record<string, any>): Target[] {
   const t: Target[] = [];
   if (o.cardLatency) {
@@ -313,7 +320,7 @@ function targets(o: Record<string, any>): Target[] {
       what: 'tables at 10 cards/s with p99 <= 20 ms, one gateway process', target: '>= 400',
       value: `${o.throughput.tables} tables (x${f(o.throughput.tables / 400)} of the target), ${f(o.throughput.cardsPerSec)} cards/s, gateway CPU ${f(o.throughput.gatewayCpuPct)}%; load ${(o.throughput.steps.find((s: any) => s.tables === o.throughput.tables) ?? o.throughput.steps.at(-1))?.cpu?.loadAvg?.join(' / ') ?? '?'}`,
       met: o.throughput.tables >= 400,
-      note: o.throughput.firstFailing ? `first failing step: ${o.throughput.firstFailing} tables` : `no failing step up to ${o.throughput.testedUpTo}`,
+      note: o.throughput.firstFailing ? `first failing step: ${o.throughput.firstFailing} tables${failingStepMachine(o.throughput)}` : `no failing step up to ${o.throughput.testedUpTo}`,
     });
   }
   if (o.engine) {
