@@ -17,6 +17,7 @@ import { encodeLine } from '../drivers/codecs/nmea-line.js';
 import { checksum, type ChecksumKind } from '../drivers/profiles/checksums.js';
 import { compileProfile } from '../drivers/profiles/profile-decoder.js';
 import { loadProfileFile } from '../drivers/profiles/profile-schema.js';
+import { replaceBlock } from './lib/doc-block.js';
 
 const SHIPPED = join(fileURLToPath(new URL('.', import.meta.url)), '../drivers/profiles/shipped');
 export const ASCII_TARGET = 1_000_000;
@@ -208,21 +209,16 @@ export function profileTargets(r: ProfilesBenchResult): Array<{ what: string; ta
  * `<!-- profiles:end -->` in the "Device profiles" section (left as it is without the markers).
  */
 export function withProfilesTable(text: string, p: ProfilesBenchResult, commit: string): string {
-  const a = text.indexOf('<!-- profiles:begin -->');
-  const b = text.indexOf('<!-- profiles:end -->');
-  if (a < 0 || b < a) return text;
   const n = (x: number) => x.toLocaleString('en-US');
   const lines = [
-    '<!-- profiles:begin -->',
     `The figures of the run in "Latest figures" (commit \`${commit}\`; \`results.json\` -> \`profiles\`), ${n(p.framesPerChunk)} frames per chunk, best of five slices of ${p.secondsPerDecoder / 5} s per decoder:`,
     '',
     '| profile | frames/s | reference decoder | its frames/s | ratio | met |',
     '|---|---|---|---|---|---|',
     ...p.rows.map((r) => `| ${r.profile}${r.ascii ? '' : ' (not ASCII bytes)'} | ${n(r.framesPerSecond)} | ${r.reference} | ${n(r.referenceFramesPerSecond)} | ${r.ratio.toFixed(2)} | ${r.met ? 'yes' : '**no**'} |`),
     ...p.unsampled.map((name) => `| ${name} | not timed: no bench sample | | | | **no** |`),
-    '<!-- profiles:end -->',
   ];
-  return text.slice(0, a) + lines.join('\n') + text.slice(b + '<!-- profiles:end -->'.length);
+  return replaceBlock(text, '<!-- profiles:begin -->', '<!-- profiles:end -->', lines) ?? text;
 }
 
 export function runProfilesBench(log: (s: string) => void, seconds = 1): ProfilesBenchResult {

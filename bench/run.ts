@@ -24,8 +24,9 @@ import { runLatency } from './latency.js';
 import { profileTargets, runProfilesBench, withProfilesTable, type ProfilesBenchResult } from './profiles-bench.js';
 import { startBroker } from './lib/broker.js';
 import { gatewayChildEntry } from './lib/gateway-bundle.js';
+import { replaceBlock } from './lib/doc-block.js';
 import { journalDefault } from './lib/gateway-proc.js';
-import { machineBusyNow, machineCpuMs } from './lib/cpu.js';
+import { foreignCpuText, machineBusyNow, machineCpuMs } from './lib/cpu.js';
 import { MANY_TABLES_NODE_FLAGS } from './lib/node-flags.js';
 import { compareStarts, runStartup } from './startup.js';
 import { runThroughput } from './throughput.js';
@@ -286,7 +287,7 @@ function shape(r: Record<string, any>) {
 function failingStepMachine(thr: Record<string, any>): string {
   const step = (thr.steps as Array<Record<string, any>>).find((s) => s.tables === thr.firstFailing);
   if (!step?.cpu) return '';
-  return ` (p99 ${f(step.card?.p99Ms)} ms; foreign CPU ${f(step.cpu.foreignPct)}%${step.cpu.stealPct !== undefined ? `, host steal ${f(step.cpu.stealPct)}%` : ''})`;
+  return `, p99 ${f(step.card?.p99Ms)} ms, ${foreignCpuText(step.cpu)}`;
 }
 
 function targets(o: Record<string, any>): Target[] {
@@ -303,13 +304,13 @@ function targets(o: Record<string, any>): Target[] {
         t.push({
           what: `card latency p99 at ${rate} cards/s vs the floor (bare publish p99 + durable commit p99)`,
           target: '<= floor + 1.0 ms',
-          value: `${f(r.gateway.p99Ms)} ms vs ${f(r.floorP99Ms)} ms (${f(r.baseline.p99Ms)} + ${f(r.commit.p99Ms)}; x${f(r.gateway.p99Ms / r.floorP99Ms)}, ${f(r.gateway.p99Ms - r.floorP99Ms)} ms above); load ${r.cpu?.loadAvg?.join(' / ') ?? '?'}, foreign CPU ${f(r.cpu?.foreignPct)}%${r.cpu?.stealPct ? ` (host steal ${f(r.cpu.stealPct)}%)` : ''}`,
+          value: `${f(r.gateway.p99Ms)} ms vs ${f(r.floorP99Ms)} ms (${f(r.baseline.p99Ms)} + ${f(r.commit.p99Ms)}; x${f(r.gateway.p99Ms / r.floorP99Ms)}, ${f(r.gateway.p99Ms - r.floorP99Ms)} ms above); load ${r.cpu?.loadAvg?.join(' / ') ?? '?'}, ${foreignCpuText(r.cpu)}`,
           met: r.gateway.p99Ms <= r.floorP99Ms + 1.0,
         });
         t.push({
           what: `card latency p50 at ${rate} cards/s vs the floor (bare publish p50 + durable commit p50)`,
           target: '<= floor + 0.3 ms',
-          value: `${f(r.gateway.p50Ms)} ms vs ${f(r.floorP50Ms)} ms (${f(r.baseline.p50Ms)} + ${f(r.commit.p50Ms)}; x${f(r.gateway.p50Ms / r.floorP50Ms)}, ${f(r.gateway.p50Ms - r.floorP50Ms)} ms above); load ${r.cpu?.loadAvg?.join(' / ') ?? '?'}, foreign CPU ${f(r.cpu?.foreignPct)}%${r.cpu?.stealPct ? ` (host steal ${f(r.cpu.stealPct)}%)` : ''}`,
+          value: `${f(r.gateway.p50Ms)} ms vs ${f(r.floorP50Ms)} ms (${f(r.baseline.p50Ms)} + ${f(r.commit.p50Ms)}; x${f(r.gateway.p50Ms / r.floorP50Ms)}, ${f(r.gateway.p50Ms - r.floorP50Ms)} ms above); load ${r.cpu?.loadAvg?.join(' / ') ?? '?'}, ${foreignCpuText(r.cpu)}`,
           met: r.gateway.p50Ms <= r.floorP50Ms + 0.3,
         });
       }
@@ -370,7 +371,7 @@ function printTable(o: Record<string, any>) {
     for (const [rate, r] of Object.entries(o.cardLatency.byRate as Record<string, any>)) {
       rows.push([`card latency @${rate}/s gateway p50/p99/max`, `${f(r.gateway.p50Ms)} / ${f(r.gateway.p99Ms)} / ${f(r.gateway.maxMs)} ms (n=${r.gateway.n})`]);
       rows.push([`card latency @${rate}/s baseline p50/p99/max`, `${f(r.baseline.p50Ms)} / ${f(r.baseline.p99Ms)} / ${f(r.baseline.maxMs)} ms (n=${r.baseline.n})`]);
-      rows.push([`  p99 ratio / above baseline`, `x${f(r.p99Ratio)} / +${f(r.p99AboveBaselineMs)} ms; foreign CPU ${f(r.cpu.foreignPct)}%${r.cpu.stealPct ? ` (host steal ${f(r.cpu.stealPct)}%)` : ''}`]);
+      rows.push([`  p99 ratio / above baseline`, `x${f(r.p99Ratio)} / +${f(r.p99AboveBaselineMs)} ms; ${foreignCpuText(r.cpu)}`]);
       if (r.commit) rows.push([`card latency @${rate}/s durable commit p50/p99/max`, `${f(r.commit.p50Ms)} / ${f(r.commit.p99Ms)} / ${f(r.commit.maxMs)} ms (n=${r.commit.n}); floor p50/p99 ${f(r.floorP50Ms)} / ${f(r.floorP99Ms)} ms`]);
       for (const [stage, v] of Object.entries((r.stages?.stages ?? {}) as Record<string, any>)) {
         rows.push([`  @${rate}/s stage ${stage} p50/p99`, `${f(v.p50Ms)} / ${f(v.p99Ms)} ms`]);
@@ -421,21 +422,17 @@ function updateDoc(o: Record<string, any>) {
   const doc = join(ROOT, 'docs', 'PERFORMANCE.md');
   if (!existsSync(doc)) return;
   const text = readFileSync(doc, 'utf8');
-  const a = text.indexOf('<!-- bench:begin -->');
-  const b = text.indexOf('<!-- bench:end -->');
-  if (a < 0 || b < a) return;
   const m = o.meta;
   const lines = [
-    '<!-- bench:begin -->',
     `Run of ${m.date.slice(0, 16).replace('T', ' ')} UTC, commit \`${m.gitCommit}\`${m.gitDirtyFiles ? ` (+${m.gitDirtyFiles} modified files)` : ''}, ${m.benchSeconds} s; ${m.cpu}, ${m.memoryGb} GB, ${m.os}, node ${m.node}, ${m.mosquitto}, ${m.socat}; temp dir on ${m.disk}. ` +
       `Machine busy before the start: ${f(m.machineBusyPctBeforeStart)}% of one core (other work on the machine); load average ${m.loadAvgAtStart.join(' / ')} at the start, ${m.loadAvgAtEnd.join(' / ')} at the end${m.hostStealPctOverRun !== undefined ? `; the host's steal over the run ${f(m.hostStealPctOverRun)}% of one core` : ''}.`,
     '',
     '| target | figure | met |',
     '|---|---|---|',
     ...(o.targets as Target[]).map((t) => `| ${t.what}: ${t.target} | ${t.value}${t.note ? ` (${t.note})` : ''} | ${t.met === null ? '?' : t.met ? 'yes' : '**no**'} |`),
-    '<!-- bench:end -->',
   ];
-  let next = text.slice(0, a) + lines.join('\n') + text.slice(b + '<!-- bench:end -->'.length);
+  let next = replaceBlock(text, '<!-- bench:begin -->', '<!-- bench:end -->', lines);
+  if (next === null) return;
   if (o.profiles) next = withProfilesTable(next, o.profiles as ProfilesBenchResult, m.gitCommit);
   writeFileSync(doc, next);
   log(`updated the figures in ${doc}`);

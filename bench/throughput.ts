@@ -9,7 +9,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectClient, type Broker } from './lib/broker.js';
-import { cpuWindow, type CpuWindow } from './lib/cpu.js';
+import { cpuWindow, foreignCpuText, type CpuWindow } from './lib/cpu.js';
 import { benchConfig, startGatewayProc, type GcWindow } from './lib/gateway-proc.js';
 import { Meter, pace, TableFeed, waitDevicesConnected, type PaceStats } from './lib/load.js';
 import { closePtys, openPtys, type BenchPty } from './lib/pty.js';
@@ -68,7 +68,7 @@ export async function runThroughput(o: ThroughputOptions) {
       }
       const step = await runStep(o, n, ptys.slice(0, n), measureSec);
       results.push(step);
-      o.log(`  ${n} tables, ${step.cardsPerSec} cards/s: card p50 ${step.card.p50Ms} p99 ${step.card.p99Ms} max ${step.card.maxMs} ms; gateway CPU ${step.gatewayCpuPct}% (ELU ${step.gatewayEventLoopUtilization}), RSS ${step.gatewayRssMb} MB (heap ${step.gatewayHeapUsedMb}); GC ${step.gatewayGc.minor} minor ${step.gatewayGc.minorMs} ms, ${step.gatewayGc.major} major ${step.gatewayGc.majorMs} ms, longest ${step.gatewayGc.maxPauseMs} ms; foreign CPU ${step.cpu.foreignPct}%${step.cpu.stealPct ? ` (host steal ${step.cpu.stealPct}%)` : ''}${step.lostCards ? `; ${step.lostCards} cards never arrived` : ''}`);
+      o.log(`  ${n} tables, ${step.cardsPerSec} cards/s: card p50 ${step.card.p50Ms} p99 ${step.card.p99Ms} max ${step.card.maxMs} ms; gateway CPU ${step.gatewayCpuPct}% (ELU ${step.gatewayEventLoopUtilization}), RSS ${step.gatewayRssMb} MB (heap ${step.gatewayHeapUsedMb}); GC ${step.gatewayGc.minor} minor ${step.gatewayGc.minorMs} ms, ${step.gatewayGc.major} major ${step.gatewayGc.majorMs} ms, longest ${step.gatewayGc.maxPauseMs} ms; ${foreignCpuText(step.cpu)}${step.lostCards ? `; ${step.lostCards} cards never arrived` : ''}`);
       if (step.stages) for (const line of stageLines(step.stages)) o.log(line);
       if (!step.passed) break;
     }

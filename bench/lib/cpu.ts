@@ -46,6 +46,11 @@ export interface CpuWindow {
   loadAvg: number[];
 }
 
+/** `foreign CPU x%`, with the host's steal in it when there was any: how a phase's line says what else took the machine */
+export function foreignCpuText(cpu: Partial<CpuWindow> | undefined): string {
+  return `foreign CPU ${cpu?.foreignPct}%${cpu?.stealPct ? ` (host steal ${cpu.stealPct}%)` : ''}`;
+}
+
 /** starts a window over the bench's processes; `pids()` is read at both ends */
 export function cpuWindow(pids: () => number[]): () => CpuWindow {
   const t0 = performance.now();
