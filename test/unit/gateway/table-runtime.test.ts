@@ -25,7 +25,7 @@ import type { Envelope } from '../../../src/table/types.js';
 
 // The machine never publishes what the topic map refuses (every game test checks it), so the
 // runtime's quarantine of such a message is reached here by refusing chosen cards' events.
-const refused = vi.hoisted(() => ({ cards: new Set<string>() }));
+const refused = vi.hoisted(() => ({ cards: new Set<string>(), throwOn: new Set<string>() }));
 vi.mock('../../../src/domain/messages.js', async (importOriginal) => {
   const m = await importOriginal<typeof import('../../../src/domain/messages.js')>();
   return {
@@ -33,6 +33,7 @@ vi.mock('../../../src/domain/messages.js', async (importOriginal) => {
     validateMessage: (topic: string, payload: unknown): string[] => {
       const p = payload as { kind?: unknown; card?: unknown };
       if (topic === 'events' && p.kind === 'card' && typeof p.card === 'string' && refused.cards.has(p.card)) return ['events: card: refused by this test'];
+      if (topic === 'events' && p.kind === 'card' && typeof p.card === 'string' && refused.throwOn.has(p.card)) throw new Error('the check broke');
       return m.validateMessage(topic, payload);
     },
   };
@@ -252,7 +253,7 @@ describe('TableRuntime in process', () => {
 });
 
 describe('a message the topic map refuses', () => {
-  afterEach(() => refused.cards.clear());
+  afterEach(() => { refused.cards.clear(); refused.throwOn.clear(); });
 
   /** the refused card's event is journaled (its seq used) and acknowledged, never sent; a critical alert names it; the next card goes out */
   function expectQuarantined(link: FakeLink, s: GatewayStore): void {
@@ -274,6 +275,18 @@ describe('a message the topic map refuses', () => {
     settle();
     settle();
     expectQuarantined(link, store);
+  });
+
+  it('a check that throws quarantines the message and stops nothing: the next card goes out', () => {
+    refused.throwOn.add('2H');
+    const { link, send } = startRig(store);
+    send(0, 'CARD', ['9S']);
+    send(1, 'CARD', ['2H']);
+    send(2, 'CARD', ['KD']);
+    settle();
+    settle();
+    expectQuarantined(link, store);
+    expect(link.on('alerts').find((a) => a.kind === 'message-quarantined')?.detail).toMatch(/the check itself failed \(the check broke\)/);
   });
 
   it('the same with the writer thread, where the check runs beside the commit', async () => {
