@@ -255,6 +255,13 @@ describe('TableRuntime in process', () => {
 describe('a message the topic map refuses', () => {
   afterEach(() => { refused.cards.clear(); refused.throwOn.clear(); });
 
+  /** deals 9S, then 2H (the card the tests make the topic map refuse), then KD */
+  function dealNineTwoKing(send: Rig['send']): void {
+    send(0, 'CARD', ['9S']);
+    send(1, 'CARD', ['2H']);
+    send(2, 'CARD', ['KD']);
+  }
+
   /** the refused card's event is journaled (its seq used) and acknowledged, never sent; a critical alert names it; the next card goes out */
   function expectQuarantined(link: FakeLink, s: GatewayStore): void {
     const cards = link.on('events').filter((e) => e.kind === 'card').map((e) => e.card);
@@ -269,9 +276,7 @@ describe('a message the topic map refuses', () => {
   it('is journaled, not published, and quarantined with a critical alert (the inline writer: checked when the effects run)', () => {
     refused.cards.add('2H');
     const { link, send } = startRig(store);
-    send(0, 'CARD', ['9S']);
-    send(1, 'CARD', ['2H']);
-    send(2, 'CARD', ['KD']);
+    dealNineTwoKing(send);
     settle();
     settle();
     expectQuarantined(link, store);
@@ -280,9 +285,7 @@ describe('a message the topic map refuses', () => {
   it('a check that throws quarantines the message and stops nothing: the next card goes out', () => {
     refused.throwOn.add('2H');
     const { link, send } = startRig(store);
-    send(0, 'CARD', ['9S']);
-    send(1, 'CARD', ['2H']);
-    send(2, 'CARD', ['KD']);
+    dealNineTwoKing(send);
     settle();
     settle();
     expectQuarantined(link, store);
@@ -295,9 +298,7 @@ describe('a message the topic map refuses', () => {
     const file = new GatewayStore(mkdtempSync(join(tmpdir(), 'runtime-quarantine-')), { synchronous: 'normal', retentionDays: 14, writer: 'thread' });
     try {
       const { runtime, link, send } = startRig(file);
-      send(0, 'CARD', ['9S']);
-      send(1, 'CARD', ['2H']);
-      send(2, 'CARD', ['KD']);
+      dealNineTwoKing(send);
       const end = Date.now() + 5000;
       while (!link.on('alerts').some((a) => a.kind === 'message-quarantined') && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
       await new Promise((r) => setTimeout(r, 50));
