@@ -273,22 +273,23 @@ describe('a message the topic map refuses', () => {
     expect(s.recover('bac-01').unacked.map((m) => m.seq)).not.toContain(seq);
   }
 
-  it('is journaled, not published, and quarantined with a critical alert (the inline writer: checked when the effects run)', () => {
-    refused.cards.add('2H');
+  /** 2H put in `refusal` (refused or throwing), the three cards dealt with the inline writer: the quarantine checked */
+  function expectQuarantinedInline(refusal: Set<string>): FakeLink {
+    refusal.add('2H');
     const { link, send } = startRig(store);
     dealNineTwoKing(send);
     settle();
     settle();
     expectQuarantined(link, store);
+    return link;
+  }
+
+  it('is journaled, not published, and quarantined with a critical alert (the inline writer: checked when the effects run)', () => {
+    expectQuarantinedInline(refused.cards);
   });
 
   it('a check that throws quarantines the message and stops nothing: the next card goes out', () => {
-    refused.throwOn.add('2H');
-    const { link, send } = startRig(store);
-    dealNineTwoKing(send);
-    settle();
-    settle();
-    expectQuarantined(link, store);
+    const link = expectQuarantinedInline(refused.throwOn);
     expect(link.on('alerts').find((a) => a.kind === 'message-quarantined')?.detail).toMatch(/the check itself failed \(the check broke\)/);
   });
 
