@@ -3,8 +3,9 @@
  * load generator: `node --import tsx bench/gateway-child.ts <config.json>` (forked by the bench).
  *
  * IPC (process.send): -> `{type:'ready', startMs}` once startGateway resolved;
- * <- `{type:'usage'}` -> `{type:'usage', cpu, rss, heapUsed, elu, uptimeMs, gc}` (gc: the main thread's
- *    collections since the previous usage message);
+ * <- `{type:'usage'}` -> `{type:'usage', cpu, rss, heapUsed, elu, uptimeMs, gc, loopDelay}` (gc: the main thread's
+ *    collections since the previous usage message; loopDelay: how late the event loop came round
+ *    to a 1 ms timer, p50 / p99 / max in ms over the same window);
  * <- `{type:'gc'}` (when run with --expose-gc) -> `{type:'gc-done', rss, heapUsed}`;
  * <- `{type:'probe'}` -> `{type:'probe', records}`: the latency probe's records so far (started
  *    with TEG_LATENCY_PROBE=1; src/metrics/latency-probe.ts), which it then forgets;
@@ -13,7 +14,7 @@
  * Until the ninth session it logged nothing (a silent logger); docs/PERFORMANCE.md, "How to reproduce".
  */
 import { readFileSync } from 'node:fs';
-import { constants, performance, PerformanceObserver } from 'node:perf_hooks';
+import { constants, monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks';
 import { validateConfig } from '../src/config/load-config.js';
 import { startGateway } from '../src/gateway/gateway.js';
 import { loadSimulators } from '../simulators/load.js';
@@ -36,6 +37,9 @@ async function main(): Promise<void> {
   // the main thread's GC pauses, per usage window (a long one holds every table's cards)
   const gcWindow = () => ({ minor: 0, minorMs: 0, major: 0, majorMs: 0, maxPauseMs: 0 });
   let gc = gcWindow();
+  // how late the loop runs what is due (a blocked or descheduled main thread): every card waits for it
+  const delay = monitorEventLoopDelay({ resolution: 1 });
+  delay.enable();
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) {
       const kind = ((e as unknown as { detail?: { kind?: number } }).detail)?.kind;
@@ -52,8 +56,10 @@ async function main(): Promise<void> {
       process.send!({
         type: 'usage', cpu: process.cpuUsage(), rss: mem.rss, heapUsed: mem.heapUsed,
         elu: performance.eventLoopUtilization(elu0), uptimeMs: performance.now(), gc,
+        loopDelay: { p50Ms: delay.percentile(50) / 1e6, p99Ms: delay.percentile(99) / 1e6, maxMs: delay.max / 1e6 },
       });
       gc = gcWindow();
+      delay.reset();
     } else if (m.type === 'gc') {
       (globalThis as { gc?: () => void }).gc?.();
       const mem = process.memoryUsage();

@@ -14,7 +14,7 @@ import { benchConfig, startGatewayProc, type GcWindow } from './lib/gateway-proc
 import { Meter, pace, TableFeed, waitDevicesConnected, type PaceStats } from './lib/load.js';
 import { closePtys, openPtys, type BenchPty } from './lib/pty.js';
 import { stageBreakdown, stageLines, type StageBreakdown } from './lib/stages.js';
-import { mb, round1, summarize, type LatencySummary } from './lib/stats.js';
+import { mb, round1, round3, summarize, type LatencySummary } from './lib/stats.js';
 
 export interface ThroughputStep {
   tables: number;
@@ -28,6 +28,8 @@ export interface ThroughputStep {
   gatewayHeapUsedMb: number;
   /** the gateway main thread's GC during the measured window */
   gatewayGc: GcWindow;
+  /** how late the gateway's event loop came round to a 1 ms timer during the measured window (ms) */
+  gatewayLoopDelay: { p50Ms: number; p99Ms: number; maxMs: number };
   gatewayStartMs: number;
   pacing: PaceStats;
   cpu: CpuWindow;
@@ -68,7 +70,7 @@ export async function runThroughput(o: ThroughputOptions) {
       }
       const step = await runStep(o, n, ptys.slice(0, n), measureSec);
       results.push(step);
-      o.log(`  ${n} tables, ${step.cardsPerSec} cards/s: card p50 ${step.card.p50Ms} p99 ${step.card.p99Ms} max ${step.card.maxMs} ms; gateway CPU ${step.gatewayCpuPct}% (ELU ${step.gatewayEventLoopUtilization}), RSS ${step.gatewayRssMb} MB (heap ${step.gatewayHeapUsedMb}); GC ${step.gatewayGc.minor} minor ${step.gatewayGc.minorMs} ms, ${step.gatewayGc.major} major ${step.gatewayGc.majorMs} ms, longest ${step.gatewayGc.maxPauseMs} ms; ${foreignCpuText(step.cpu)}${step.lostCards ? `; ${step.lostCards} cards never arrived` : ''}`);
+      o.log(`  ${n} tables, ${step.cardsPerSec} cards/s: card p50 ${step.card.p50Ms} p99 ${step.card.p99Ms} max ${step.card.maxMs} ms; gateway CPU ${step.gatewayCpuPct}% (ELU ${step.gatewayEventLoopUtilization}), RSS ${step.gatewayRssMb} MB (heap ${step.gatewayHeapUsedMb}); GC ${step.gatewayGc.minor} minor ${step.gatewayGc.minorMs} ms, ${step.gatewayGc.major} major ${step.gatewayGc.majorMs} ms, longest ${step.gatewayGc.maxPauseMs} ms; loop delay p99 ${step.gatewayLoopDelay.p99Ms} max ${step.gatewayLoopDelay.maxMs} ms; ${foreignCpuText(step.cpu)}${step.lostCards ? `; ${step.lostCards} cards never arrived` : ''}`);
       if (step.stages) for (const line of stageLines(step.stages)) o.log(line);
       if (!step.passed) break;
     }
@@ -138,6 +140,7 @@ async function runStep(o: ThroughputOptions, n: number, ptys: BenchPty[], measur
       gatewayRssMb: mb(u1.rss),
       gatewayHeapUsedMb: mb(u1.heapUsed),
       gatewayGc: { ...u1.gc, minorMs: round1(u1.gc.minorMs), majorMs: round1(u1.gc.majorMs), maxPauseMs: round1(u1.gc.maxPauseMs) },
+      gatewayLoopDelay: { p50Ms: round3(u1.loopDelay.p50Ms), p99Ms: round3(u1.loopDelay.p99Ms), maxMs: round3(u1.loopDelay.maxMs) },
       gatewayStartMs: Math.round(gw.startMs),
       pacing,
       cpu,

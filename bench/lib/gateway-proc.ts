@@ -16,6 +16,11 @@ export interface Usage {
   uptimeMs: number;
   /** the main thread's garbage collections since the previous `usage()` */
   gc: GcWindow;
+  /**
+   * since the previous `usage()`: how late the main thread's event loop came round to a 1 ms timer
+   * (perf_hooks' monitorEventLoopDelay): a loop that is busy, blocked or not scheduled delays every card
+   */
+  loopDelay: { p50Ms: number; p99Ms: number; maxMs: number };
 }
 
 export interface GcWindow {
