@@ -10,7 +10,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectClient, type Broker } from './lib/broker.js';
 import { cpuWindow, foreignCpuText, type CpuWindow } from './lib/cpu.js';
-import { benchConfig, startGatewayProc, type GcWindow } from './lib/gateway-proc.js';
+import { benchConfig, startGatewayProc, type GcWindow, type LoopDelay } from './lib/gateway-proc.js';
 import { Meter, pace, TableFeed, waitDevicesConnected, type PaceStats } from './lib/load.js';
 import { closePtys, openPtys, type BenchPty } from './lib/pty.js';
 import { stageBreakdown, stageLines, type StageBreakdown } from './lib/stages.js';
@@ -29,7 +29,7 @@ export interface ThroughputStep {
   /** the gateway main thread's GC during the measured window */
   gatewayGc: GcWindow;
   /** how late the gateway's event loop came round to a 1 ms timer during the measured window (ms) */
-  gatewayLoopDelay: { p50Ms: number; p99Ms: number; maxMs: number };
+  gatewayLoopDelay: LoopDelay;
   gatewayStartMs: number;
   pacing: PaceStats;
   cpu: CpuWindow;

@@ -20,7 +20,14 @@ export interface Usage {
    * since the previous `usage()`: how late the main thread's event loop came round to a 1 ms timer
    * (perf_hooks' monitorEventLoopDelay): a loop that is busy, blocked or not scheduled delays every card
    */
-  loopDelay: { p50Ms: number; p99Ms: number; maxMs: number };
+  loopDelay: LoopDelay;
+}
+
+/** how late an event loop came round to a 1 ms timer over a window, in ms */
+export interface LoopDelay {
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
 }
 
 export interface GcWindow {
