@@ -20,8 +20,8 @@ import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { Envelope, TableCounters, TableInput } from '../table/types.js';
 import { LATENCY_PROBE_ON, latencyProbe, probeNow } from '../metrics/latency-probe.js';
-import { readHwm } from './journal-integrity.js';
-import { HwmMark, HwmSlotWriter } from './hwm-slots.mjs';
+import { readHwm, readHwmReserved } from './journal-integrity.js';
+import { HwmFiles, HwmMark } from './hwm-slots.mjs';
 
 /** whether `prev` holds every counter of `next` with the same value (no array per step, as Object.keys made) */
 function sameCounters(prev: TableCounters, next: TableCounters): boolean {
@@ -96,8 +96,8 @@ export class GatewayStore {
   private readonly dir: string | null;
   /** the high-water mark as last written (with the writer thread, that thread keeps the text) */
   private mark = new HwmMark<TableCounters>({});
-  /** the inline path's writer of the mark (the writer thread has its own) */
-  private hwmWriter: HwmSlotWriter | null = null;
+  /** the inline path's writer of the mark's two files (the writer thread has its own) */
+  private hwmWriter: HwmFiles | null = null;
   private readonly db: Database.Database;
   private queue: Array<{ rec: StepRecord; done: () => void; beside?: () => void }> = [];
   private acks: Array<{ tableId: string; seq: number }> = [];
@@ -147,7 +147,7 @@ export class GatewayStore {
         throw new Error(`dataDir: cannot create "${resolve(dataDir)}": ${(e as NodeJS.ErrnoException).code === 'EACCES' || (e as NodeJS.ErrnoException).code === 'EROFS' ? 'permission denied or a read-only file system' : (e as Error).message}`);
       }
       try {
-        this.mark = new HwmMark(readHwm(dataDir) ?? {});
+        this.mark = new HwmMark(readHwm(dataDir) ?? {}, readHwmReserved(dataDir));
       } catch {
         // an unreadable mark: the gateway checks the journal before it opens the store (checkJournal)
       }
@@ -318,10 +318,11 @@ export class GatewayStore {
       latencyProbe.lastFlushedAt = latencyProbe.lastCommitStart = probeNow();
     }
     write();
-    // after the commit, before any effect of it: every seq published is at most the mark
+    // after the commit, before any effect of it: every seq published is within the mark's
+    // reservation (flushed when it moved) and at most the fast file's counters
     if (moved.length > 0 && this.dir) {
-      this.hwmWriter ??= new HwmSlotWriter(this.dir, this.opts.synchronous === 'full');
-      this.hwmWriter.write(this.mark.text());
+      this.hwmWriter ??= new HwmFiles(this.dir, this.opts.synchronous === 'full');
+      this.hwmWriter.write(this.mark);
     }
     if (LATENCY_PROBE_ON) latencyProbe.lastCommitEnd = probeNow();
     this.commits++;
@@ -351,7 +352,7 @@ export class GatewayStore {
     // bundle's dist/src/cli/ or dist/src/chunks/ (scripts/build.mjs copies it to dist/src/persistence/)
     const w = new Worker(new URL('../persistence/journal-writer-worker.mjs', import.meta.url), {
       // the mark as it stands: from here on the thread is sent what moves (HwmMark) and writes the text
-      workerData: { path: this.path, dir: this.dir, synchronous: this.opts.synchronous, probe: LATENCY_PROBE_ON, hwm: this.mark.tables },
+      workerData: { path: this.path, dir: this.dir, synchronous: this.opts.synchronous, probe: LATENCY_PROBE_ON, hwm: this.mark.tables, reserved: this.mark.reserved },
     });
     w.on('message', (msg: { type: string; id?: number; message?: string; t0?: number; t1?: number }) => {
       if (msg.type === 'done' && msg.id !== undefined) {

@@ -19,6 +19,12 @@ import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 
 export const HWM_SLOTS_FILE = 'seq-hwm.bin';
+/**
+ * the mark as of the last commit, written after every commit without a flush of its own (same
+ * two-slot format): what the start-up check compares the journal with after a crash of the
+ * process; after a power loss it may be older, never newer, than the journal (see HwmMark)
+ */
+export const HWM_FAST_FILE = 'seq-hwm-fast.bin';
 /** the one-file mark of earlier builds (a JSON file replaced by rename): read, then removed */
 export const HWM_LEGACY_FILE = 'seq-hwm.json';
 const MAGIC = 'TEGHWM1';
@@ -57,8 +63,8 @@ function parseSlot(slot) {
  * reads the mark's file: `{ text, generation, slotSize }` of the newest valid slot; null when the
  * file does not exist; throws an Error saying what is wrong when it exists but no slot is valid
  */
-export function readHwmSlots(dir) {
-  const p = join(dir, HWM_SLOTS_FILE);
+export function readHwmSlots(dir, file = HWM_SLOTS_FILE) {
+  const p = join(dir, file);
   if (!existsSync(p)) return null;
   const all = readFileSync(p);
   if (all.length === 0 || all.length % 2 !== 0 || all.length / 2 < MIN_SLOT) {
@@ -92,9 +98,10 @@ function fsyncDir(dir) {
  * Exactly one writer per data dir at a time (the store's inline path or its writer thread).
  */
 export class HwmSlotWriter {
-  constructor(dir, durable) {
+  constructor(dir, durable, file = HWM_SLOTS_FILE) {
     this.dir = dir;
     this.durable = durable;
+    this.file = file;
     this.fd = null;
     this.generation = 0;
     this.slotSize = 0;
@@ -124,20 +131,20 @@ export class HwmSlotWriter {
   open() {
     let current = null;
     try {
-      current = readHwmSlots(this.dir);
+      current = readHwmSlots(this.dir, this.file);
     } catch {
       current = null; // damaged: the start-up check refused it unless the operator moved it aside; write it anew
     }
     if (!current) return;
     this.generation = current.generation;
     this.slotSize = current.slotSize;
-    this.fd = openSync(join(this.dir, HWM_SLOTS_FILE), 'r+');
+    this.fd = openSync(join(this.dir, this.file), 'r+');
   }
 
   /** a new file with both slots holding `text`: temp file, fsync, rename, fsync of the directory */
   rewrite(text, generation, slotSize) {
     this.close();
-    const p = join(this.dir, HWM_SLOTS_FILE);
+    const p = join(this.dir, this.file);
     const tmp = `${p}.tmp`;
     const fd = openSync(tmp, 'w');
     try {
@@ -154,9 +161,9 @@ export class HwmSlotWriter {
     }
     renameSync(tmp, p);
     fsyncDir(this.dir);
-    // the legacy file is only removed once the new one is on disk
+    // the legacy file is only removed once the new mark (with every table's counters) is on disk
     const legacy = join(this.dir, HWM_LEGACY_FILE);
-    if (existsSync(legacy)) {
+    if (this.file === HWM_SLOTS_FILE && existsSync(legacy)) {
       rmSync(legacy);
       fsyncDir(this.dir);
     }
@@ -166,14 +173,20 @@ export class HwmSlotWriter {
 }
 
 /**
- * The text of a mark, `{"v":1,"tables":{...}}`, from each table's counters, with each table's
- * `"id":{...}` kept as text: after a batch only the tables that moved are serialised again. The
- * same string as `JSON.stringify({ v: 1, tables })` (keys in Object.keys order, the order
- * JSON.stringify uses). `fragments` is keyed by table id and must be updated (set/delete)
- * whenever `tables[id]` changes.
+ * The text of a mark, `{"v":1,"tables":{...}}` (and `,"reserved":{...}` when given), from each
+ * table's counters, with each table's `"id":{...}` kept as text: after a batch only the tables
+ * that moved are serialised again. The same string as `JSON.stringify({ v: 1, tables, reserved })`
+ * (keys in Object.keys order, the order JSON.stringify uses). `fragments` is keyed by table id and
+ * must be updated (set/delete) whenever `tables[id]` changes.
  */
-export function markText(tables, fragments) {
-  let out = '{"v":1,"tables":{';
+export function markText(tables, fragments, reserved, reservedFragments) {
+  let out = `{"v":1,"tables":${partsText(tables, fragments)}`;
+  if (reserved) out += `,"reserved":${partsText(reserved, reservedFragments ?? new Map())}`;
+  return `${out}}`;
+}
+
+function partsText(tables, fragments) {
+  let out = '{';
   let first = true;
   for (const id of Object.keys(tables)) {
     let f = fragments.get(id);
@@ -184,25 +197,63 @@ export function markText(tables, fragments) {
     out += first ? f : `,${f}`;
     first = false;
   }
-  return `${out}}}`;
+  return `${out}}`;
 }
 
 /**
- * The mark in memory: each table's counters and the text of each table's part. The store keeps
- * one (gateway-store.ts); the journal's writer thread keeps its own, started from the store's and
- * sent only the tables that moved in each batch (`update`), so with the thread the whole text —
- * O(tables) — is built there, not on the event loop, and not copied between the two.
+ * How far above a table's counters a reservation reaches (docs/DURABILITY.md "A damaged journal"):
+ * `seq` moves with every message, the shoe and round numbers a few times an hour.
+ */
+export const RESERVE_AHEAD = { seq: 4096, other: 16 };
+
+/** the counters a new reservation reaches up to */
+export function reserveAbove(counters) {
+  const out = {};
+  for (const [k, v] of Object.entries(counters)) {
+    if (typeof v === 'number') out[k] = v + (k === 'seq' ? RESERVE_AHEAD.seq : RESERVE_AHEAD.other);
+  }
+  return out;
+}
+
+/** true when every counter is at most the reservation's */
+function within(counters, reserved) {
+  if (!reserved) return false;
+  for (const [k, v] of Object.entries(counters)) {
+    if (typeof v === 'number' && !(typeof reserved[k] === 'number' && v <= reserved[k])) return false;
+  }
+  return true;
+}
+
+/**
+ * The mark in memory: each table's counters as of the last commit, and each table's RESERVATION,
+ * counters no value above which was ever used. The store keeps one (gateway-store.ts); the
+ * journal's writer thread keeps its own, started from the store's and sent only the tables that
+ * moved in each batch (`update`), so with the thread the whole text — O(tables) — is built there,
+ * not on the event loop, and not copied between the two.
+ *
+ * A commit whose counters stay within their tables' reservations writes the counters to the fast
+ * file without a flush; one that goes past a reservation first reserves again (counters + RESERVE_AHEAD)
+ * and writes the mark's file, with its flush, before anything of the commit leaves (HwmFiles).
  */
 export class HwmMark {
-  constructor(tables) {
+  constructor(tables, reserved = {}) {
     this.tables = { ...tables };
+    this.reserved = { ...reserved };
     this.fragments = new Map();
+    this.reservedFragments = new Map();
+    /** a reservation moved since the last `takeRenewed` */
+    this.renewed = false;
   }
 
   /** one table's counters moved */
   set(id, counters) {
     this.tables[id] = counters;
     this.fragments.delete(id);
+    if (!within(counters, this.reserved[id])) {
+      this.reserved[id] = reserveAbove(counters);
+      this.reservedFragments.delete(id);
+      this.renewed = true;
+    }
   }
 
   /** `changes`: [tableId, counters] of the tables that moved, in the order the store applied them */
@@ -210,7 +261,44 @@ export class HwmMark {
     for (const [id, counters] of changes) this.set(id, counters);
   }
 
+  /** whether a reservation moved since the last call (and the mark's file must be written and flushed) */
+  takeRenewed() {
+    const r = this.renewed;
+    this.renewed = false;
+    return r;
+  }
+
+  /** the mark's file: counters and reservations */
   text() {
+    return markText(this.tables, this.fragments, this.reserved, this.reservedFragments);
+  }
+
+  /** the fast file: counters */
+  fastText() {
     return markText(this.tables, this.fragments);
+  }
+}
+
+/**
+ * The two files of the mark, for the one writer of a data dir (the store's inline path or the
+ * writer thread): after each commit that moved a counter, and before anything of it is carried
+ * out, either the mark's file with its flush (a reservation moved: `durable`, i.e. `synchronous:
+ * full`) or the fast file without one.
+ */
+export class HwmFiles {
+  constructor(dir, durable) {
+    this.main = new HwmSlotWriter(dir, durable, HWM_SLOTS_FILE);
+    this.fast = new HwmSlotWriter(dir, false, HWM_FAST_FILE);
+  }
+
+  /** after a commit that moved `mark` */
+  write(mark) {
+    if (mark.takeRenewed()) this.main.write(mark.text());
+    else this.fast.write(mark.fastText());
+  }
+
+  close() {
+    this.main.close();
+    this.fast.close();
   }
 }

@@ -3,18 +3,21 @@
  * start on a missing, empty, truncated or corrupted journal, or one that lost committed steps (a
  * deleted or truncated WAL), instead of starting afresh and reusing `seq`s with other content.
  *
- * Besides SQLite's own `quick_check`, the store keeps a small fsync'd HIGH-WATER MARK apart from
- * the database, `<dataDir>/seq-hwm.bin` (two checksummed slots written in turn in place:
- * hwm-slots.mjs): per table the counters that must never go back (`seq`, shoe and round numbers)
- * as of the last commit. It is written after each commit and before anything of that commit is
- * published, so every `seq` that ever left the process is at most the
- * mark. A journal that ends below it has lost steps.
+ * Besides SQLite's own `quick_check`, the store keeps a small HIGH-WATER MARK apart from the
+ * database (two checksummed slots written in turn in place: hwm-slots.mjs): per table the counters
+ * that must never go back (`seq`, shoe and round numbers). `<dataDir>/seq-hwm-fast.bin` holds them
+ * as of the last commit, written after each commit and before anything of it is published (no
+ * flush of its own: the process may die, the kernel keeps it); `<dataDir>/seq-hwm.bin`, fsync'd,
+ * holds them too and each table's RESERVATION, written before a commit's numbers go past it. So
+ * every `seq` that ever left the process is at most the fast file's (after a crash of the
+ * process) and at most the reservation (after a power loss as well). A journal that ends below
+ * the counters has lost steps; a recovery starts above the reservations.
  */
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { TableCounters } from '../table/types.js';
-import { HWM_LEGACY_FILE, HWM_SLOTS_FILE, readHwmSlots, readLegacyHwm } from './hwm-slots.mjs';
+import { HWM_FAST_FILE, HWM_LEGACY_FILE, HWM_SLOTS_FILE, readHwmSlots, readLegacyHwm } from './hwm-slots.mjs';
 
 export const HWM_FILE = HWM_SLOTS_FILE;
 export const DB_FILE = 'gateway.db';
@@ -31,9 +34,9 @@ export class JournalDamagedError extends Error {
   }
 }
 
-export interface HwmFile { v: 1; tables: Record<string, TableCounters> }
+export interface HwmFile { v: 1; tables: Record<string, TableCounters>; reserved?: Record<string, TableCounters> }
 
-function parseTables(text: string, p: string): Record<string, TableCounters> {
+function parseMark(text: string, p: string): HwmFile {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -42,7 +45,59 @@ function parseTables(text: string, p: string): Record<string, TableCounters> {
   }
   const t = (parsed as HwmFile | null)?.tables;
   if (!t || typeof t !== 'object') throw new JournalDamagedError('hwm-corrupt', p, 'the high-water mark has no tables', {});
-  return t;
+  const r = (parsed as HwmFile).reserved;
+  return { v: 1, tables: t, ...(r && typeof r === 'object' ? { reserved: r } : {}) };
+}
+
+function parseTables(text: string, p: string): Record<string, TableCounters> {
+  return parseMark(text, p).tables;
+}
+
+/** the mark's file (`seq-hwm.bin`) parsed, or null when there is none; JournalDamagedError when unreadable */
+function readMarkFile(dataDir: string): HwmFile | null {
+  const slotsPath = join(dataDir, HWM_FILE);
+  try {
+    const read = readHwmSlots(dataDir);
+    return read ? parseMark(read.text, slotsPath) : null;
+  } catch (e) {
+    if (e instanceof JournalDamagedError) throw e;
+    throw new JournalDamagedError('hwm-corrupt', slotsPath, `the high-water mark is unreadable (${(e as Error).message})`, {});
+  }
+}
+
+/**
+ * the fast file's counters (`seq-hwm-fast.bin`, written after each commit without a flush), or
+ * null when it is missing or unreadable: after a power loss it may be torn, which is no damage
+ * (the mark's file holds counters at most as new, and the reservations)
+ */
+function readFastFile(dataDir: string): Record<string, TableCounters> | null {
+  try {
+    const read = readHwmSlots(dataDir, HWM_FAST_FILE);
+    return read ? parseMark(read.text, join(dataDir, HWM_FAST_FILE)).tables : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * per table, the reservation of the mark's file: counters no value above which was ever used
+ * (DURABILITY.md "A damaged journal"); {} without a mark or in a mark of an earlier build
+ */
+export function readHwmReserved(dataDir: string): Record<string, TableCounters> {
+  try {
+    return readMarkFile(dataDir)?.reserved ?? {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * the counters to start again from after a damaged journal (`tablegw recover`): per table and
+ * counter the higher of the last committed counters and the reservation, so that no number that
+ * may have left before a power loss is used again
+ */
+export function hwmForRecovery(dataDir: string): Record<string, TableCounters> {
+  return higher(readHwm(dataDir) ?? {}, readHwmReserved(dataDir));
 }
 
 /** per table and counter, the higher of two marks */
@@ -68,19 +123,13 @@ function higher(a: Record<string, TableCounters>, b: Record<string, TableCounter
  * until the first commit replaces it); null when there is none; JournalDamagedError when unreadable
  */
 export function readHwm(dataDir: string): Record<string, TableCounters> | null {
-  const slotsPath = join(dataDir, HWM_FILE);
-  let slots: Record<string, TableCounters> | null = null;
-  try {
-    const read = readHwmSlots(dataDir);
-    if (read) slots = parseTables(read.text, slotsPath);
-  } catch (e) {
-    if (e instanceof JournalDamagedError) throw e;
-    throw new JournalDamagedError('hwm-corrupt', slotsPath, `the high-water mark is unreadable (${(e as Error).message})`, {});
-  }
+  const slots = readMarkFile(dataDir)?.tables ?? null;
   const legacyText = readLegacyHwm(dataDir);
   const legacy = legacyText === null ? null : parseTables(legacyText, join(dataDir, HWM_LEGACY_FILE));
-  if (slots && legacy) return higher(slots, legacy);
-  return slots ?? legacy;
+  const fast = readFastFile(dataDir);
+  let out: Record<string, TableCounters> | null = null;
+  for (const m of [slots, legacy, fast]) if (m) out = out ? higher(out, m) : m;
+  return out;
 }
 
 /** the text of a mark, as written into a slot */

@@ -3,12 +3,12 @@
 // it runs in a worker thread without a TypeScript loader.
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { HwmMark, HwmSlotWriter } from './hwm-slots.mjs';
+import { HwmFiles, HwmMark } from './hwm-slots.mjs';
 
 // the high-water mark (journal-integrity.ts, hwm-slots.mjs), written after the commit and before `done`:
-// kept here from the main thread's mark at the start plus each batch's tables that moved (`msg.hwm`)
-const hwm = workerData.dir ? new HwmSlotWriter(workerData.dir, workerData.synchronous === 'full') : null;
-const mark = new HwmMark(workerData.hwm ?? {});
+// kept here from the main thread's mark (and reservations) at the start plus each batch's tables that moved (`msg.hwm`)
+const hwm = workerData.dir ? new HwmFiles(workerData.dir, workerData.synchronous === 'full') : null;
+const mark = new HwmMark(workerData.hwm ?? {}, workerData.reserved ?? {});
 
 const db = new Database(workerData.path);
 db.pragma('journal_mode = WAL');
@@ -40,7 +40,7 @@ parentPort.on('message', (msg) => {
       write(msg.steps, msg.acks, msg.seqs);
       if (msg.hwm && hwm) {
         mark.update(msg.hwm);
-        hwm.write(mark.text());
+        hwm.write(mark);
       }
       if (workerData.probe) parentPort.postMessage({ type: 'done', id: msg.id, t0, t1: Number(process.hrtime.bigint()) / 1e6 });
       else parentPort.postMessage({ type: 'done', id: msg.id });

@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfigFile } from '../../config/load-config.js';
 import { GatewayStore, type StoredMessage } from '../../persistence/gateway-store.js';
-import { checkJournal, DB_FILE, JournalDamagedError, readHwm } from '../../persistence/journal-integrity.js';
+import { checkJournal, DB_FILE, JournalDamagedError, hwmForRecovery } from '../../persistence/journal-integrity.js';
 import { countersOf, initialTableState, step } from '../../table/table-machine.js';
 import { tableSettings } from '../../table/table-settings.js';
 import type { CliCommand } from './index.js';
@@ -55,7 +55,8 @@ export const command: CliCommand = {
       console.error(`recover: the high-water mark itself is unreadable; nothing changed. If the journal is intact, move ${problem.path} aside and start again`);
       return 1;
     }
-    const hwm = readHwm(dir) ?? {};
+    // above the reservations too: a number past the last commit's may have left before a power loss
+    const hwm = hwmForRecovery(dir);
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const aside = `${DB_FILE}.damaged-${stamp}`;
     for (const suffix of ['', '-wal', '-shm']) {

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { GatewayStore } from '../../../src/persistence/gateway-store.js';
 import { readHwmSlots } from '../../../src/persistence/hwm-slots.mjs';
-import { hwmText, readHwm } from '../../../src/persistence/journal-integrity.js';
+import { hwmText, readHwm, readHwmReserved } from '../../../src/persistence/journal-integrity.js';
 import type { TableInput } from '../../../src/table/types.js';
 
 const input = (n: number): TableInput => ({ type: 'timer', at: 1_000 + n, name: `t${n}` });
@@ -217,8 +217,14 @@ describe('the high-water mark with the writer thread', () => {
       }
       await store.closeAsync();
       expect(readHwm(dir)).toEqual(expected);
-      const slots = readHwmSlots(dir);
-      expect(slots?.text).toBe(hwmText(readHwm(dir)!));
+      // the counters of the last commit: the fast file; every table's reservation reaches them
+      const fast = readHwmSlots(dir, 'seq-hwm-fast.bin');
+      expect(fast?.text).toBe(hwmText(readHwm(dir)!));
+      const reserved = readHwmReserved(dir);
+      for (const [id, c] of Object.entries(expected)) {
+        expect(reserved[id]?.seq).toBeGreaterThanOrEqual(c.seq);
+        expect(reserved[id]?.shoeNo).toBeGreaterThanOrEqual(c.shoeNo);
+      }
     }
   });
 });

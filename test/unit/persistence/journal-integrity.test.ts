@@ -7,8 +7,8 @@ import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GatewayStore } from '../../../src/persistence/gateway-store.js';
-import { HwmSlotWriter } from '../../../src/persistence/hwm-slots.mjs';
-import { checkJournal, JournalDamagedError, readHwm } from '../../../src/persistence/journal-integrity.js';
+import { HwmSlotWriter, RESERVE_AHEAD, readHwmSlots } from '../../../src/persistence/hwm-slots.mjs';
+import { checkJournal, hwmForRecovery, JournalDamagedError, readHwm, readHwmReserved } from '../../../src/persistence/journal-integrity.js';
 import { makeTempDirSync } from '../../../src/scenario/rig/temp-dir.js';
 
 function filled(dir: string, upTo = 5): void {
@@ -92,7 +92,8 @@ describe('journal integrity', () => {
   it('a torn slot falls back to the other one, which holds the mark before it', () => {
     const dir = makeTempDirSync('teg-ji-');
     filled(dir, 6);
-    const file = join(dir, 'seq-hwm.bin');
+    // the counters after each commit are in the fast file (the mark's file holds the reservation, taken at seq 1)
+    const file = join(dir, 'seq-hwm-fast.bin');
     const bytes = readFileSync(file);
     // the newest mark (seq 6) is in one slot, seq 5 in the other: tear the newest in its middle
     const newest = bytes.indexOf('"seq":6');
@@ -106,7 +107,7 @@ describe('journal integrity', () => {
     expect(checkJournal(dir)).toMatchObject({ fresh: false, hwm: { t1: { seq: 5 } } });
     // a flipped bit in the header's checksum is caught the same way
     const flipped = Buffer.from(bytes);
-    flipped[Math.floor(newest / 8192) * 8192 + 30] ^= 0x01;
+    flipped[Math.floor(newest / 4096) * 4096 + 30] ^= 0x01;
     writeFileSync(file, flipped);
     expect(readHwm(dir)).toEqual({ t1: { seq: 5, shoeNo: 1 } });
   });
@@ -156,5 +157,62 @@ describe('journal integrity', () => {
     again.write(JSON.stringify({ v: 1, tables: tables(400, 4) }));
     again.close();
     expect(readHwm(dir)?.['table-0']).toEqual({ seq: 4, shoeNo: 1, roundNo: 4 });
+  });
+});
+
+describe('the mark\'s two files: counters after every commit, a flushed reservation ahead of them', () => {
+  it('flushes the mark\'s file only when a reservation moves; the fast file follows every commit', async () => {
+    for (const writer of ['inline', 'thread'] as const) {
+      const dir = makeTempDirSync('teg-ji-');
+      const store = new GatewayStore(dir, { synchronous: 'full', retentionDays: 14, writer });
+      store.registerTable('t1', {}, () => ({ seq: 0 }));
+      for (let i = 1; i <= 40; i++) {
+        // one commit each: the next step waits for the one before
+        await new Promise<void>((done) => {
+          store.enqueue({ tableId: 't1', input: { type: 'health', at: i } as never, messages: [{ seq: i, topic: 'x', retain: false, payload: '{}' }], counters: { seq: i, shoeNo: 1 } }, done);
+          store.flush();
+        });
+      }
+      await store.closeAsync();
+      // one reservation (the first commit), 39 commits after it in the fast file
+      expect(readHwmSlots(dir)?.generation, writer).toBe(1);
+      expect(readHwmSlots(dir, 'seq-hwm-fast.bin')?.generation, writer).toBeGreaterThanOrEqual(38);
+      expect(readHwm(dir)).toEqual({ t1: { seq: 40, shoeNo: 1 } });
+      expect(readHwmReserved(dir)).toEqual({ t1: { seq: 1 + RESERVE_AHEAD.seq, shoeNo: 1 + RESERVE_AHEAD.other } });
+    }
+  });
+
+  it('a lost or torn fast file (a power loss) is no damage: the journal is checked against the mark\'s file', () => {
+    const dir = makeTempDirSync('teg-ji-');
+    filled(dir, 6);
+    const fast = join(dir, 'seq-hwm-fast.bin');
+    writeFileSync(fast, Buffer.alloc(8192, 0x5a));
+    expect(readHwm(dir)).toEqual({ t1: { seq: 1, shoeNo: 1 } });
+    expect(checkJournal(dir)).toMatchObject({ fresh: false });
+    rmSync(fast);
+    expect(checkJournal(dir)).toMatchObject({ fresh: false });
+    // and the next start goes on writing the fast file
+    const store = new GatewayStore(dir, { synchronous: 'full', retentionDays: 14, writer: 'inline' });
+    for (const seq of [7, 8]) {
+      store.enqueue({ tableId: 't1', input: { type: 'health', at: seq } as never, messages: [{ seq, topic: 'x', retain: false, payload: '{}' }], counters: { seq, shoeNo: 1 } }, () => {});
+      store.flush();
+    }
+    store.close();
+    expect(readHwm(dir)).toEqual({ t1: { seq: 8, shoeNo: 1 } });
+    expect(readHwmSlots(dir)?.generation).toBe(1);
+  });
+
+  it('a journal behind the fast file (a deleted WAL after the process died) is refused; recovery starts above the reservation', () => {
+    const dir = makeTempDirSync('teg-ji-');
+    filled(dir, 6);
+    const db = new GatewayStore(dir, { synchronous: 'full', retentionDays: 14, writer: 'inline' });
+    db.close();
+    // the fast file says seq 9 was committed; the journal holds 6
+    const w = new HwmSlotWriter(dir, false, 'seq-hwm-fast.bin');
+    w.write(JSON.stringify({ v: 1, tables: { t1: { seq: 9, shoeNo: 1 } } }));
+    w.close();
+    expect(problem(dir)).toMatchObject({ code: 'journal-behind' });
+    // after a power loss the fast file may be older than what left; the reservation is not
+    expect(hwmForRecovery(dir)).toEqual({ t1: { seq: 1 + RESERVE_AHEAD.seq, shoeNo: 1 + RESERVE_AHEAD.other } });
   });
 });
