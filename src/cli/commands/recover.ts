@@ -19,9 +19,10 @@ const help = `Usage: tablegw recover --accept-loss [--config <gateway.yaml>]
 
 After "tablegw start" refused a damaged journal (exit code 65: missing, empty, corrupted or
 truncated database, or a lost WAL), start again from the high-water mark kept beside it
-(<dataDir>/seq-hwm.bin):
+(<dataDir>/seq-hwm.bin, seq-hwm-fast.bin):
   - the damaged gateway.db (and its -wal / -shm) are moved aside as gateway.db.damaged-<time>;
-  - every table's seq, shoe and round numbers continue above the mark: nothing is reused;
+  - every table's seq, shoe and round numbers continue above the mark's reservations
+    (up to 4096 seqs above the last commit): nothing is reused, even after a power loss;
   - the loss is recorded in the new journal and published as a critical journal-loss alert
     at the next start.
 What was lost cannot be re-published: engines see a gap in seq. Without --accept-loss nothing
