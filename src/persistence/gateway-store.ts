@@ -20,7 +20,7 @@ import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { Envelope, TableCounters, TableInput } from '../table/types.js';
 import { LATENCY_PROBE_ON, latencyProbe, probeNow } from '../metrics/latency-probe.js';
-import { readHwm, readHwmReserved } from './journal-integrity.js';
+import { readMark } from './journal-integrity.js';
 import { HwmFiles, HwmMark } from './hwm-slots.mjs';
 
 /** whether `prev` holds every counter of `next` with the same value (no array per step, as Object.keys made) */
@@ -147,7 +147,8 @@ export class GatewayStore {
         throw new Error(`dataDir: cannot create "${resolve(dataDir)}": ${(e as NodeJS.ErrnoException).code === 'EACCES' || (e as NodeJS.ErrnoException).code === 'EROFS' ? 'permission denied or a read-only file system' : (e as Error).message}`);
       }
       try {
-        this.mark = new HwmMark(readHwm(dataDir) ?? {}, readHwmReserved(dataDir));
+        const read = readMark(dataDir);
+        this.mark = new HwmMark(read?.tables ?? {}, read?.reserved ?? {});
       } catch {
         // an unreadable mark: the gateway checks the journal before it opens the store (checkJournal)
       }

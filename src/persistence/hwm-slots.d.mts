@@ -12,7 +12,6 @@ export declare class HwmSlotWriter {
 }
 export declare function markText(tables: Record<string, object>, fragments: Map<string, string>, reserved?: Record<string, object>, reservedFragments?: Map<string, string>): string;
 export declare const RESERVE_AHEAD: { seq: number; other: number };
-export declare function reserveAbove<C extends object>(counters: C): C;
 export declare class HwmMark<C extends object = object> {
   constructor(tables: Record<string, C>, reserved?: Record<string, C>);
   readonly tables: Record<string, C>;

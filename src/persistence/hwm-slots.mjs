@@ -207,7 +207,7 @@ function partsText(tables, fragments) {
 export const RESERVE_AHEAD = { seq: 4096, other: 16 };
 
 /** the counters a new reservation reaches up to */
-export function reserveAbove(counters) {
+function reserveAbove(counters) {
   const out = {};
   for (const [k, v] of Object.entries(counters)) {
     if (typeof v === 'number') out[k] = v + (k === 'seq' ? RESERVE_AHEAD.seq : RESERVE_AHEAD.other);

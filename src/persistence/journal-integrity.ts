@@ -49,10 +49,6 @@ function parseMark(text: string, p: string): HwmFile {
   return { v: 1, tables: t, ...(r && typeof r === 'object' ? { reserved: r } : {}) };
 }
 
-function parseTables(text: string, p: string): Record<string, TableCounters> {
-  return parseMark(text, p).tables;
-}
-
 /** the mark's file (`seq-hwm.bin`) parsed, or null when there is none; JournalDamagedError when unreadable */
 function readMarkFile(dataDir: string): HwmFile | null {
   const slotsPath = join(dataDir, HWM_FILE);
@@ -79,27 +75,6 @@ function readFastFile(dataDir: string): Record<string, TableCounters> | null {
   }
 }
 
-/**
- * per table, the reservation of the mark's file: counters no value above which was ever used
- * (DURABILITY.md "A damaged journal"); {} without a mark or in a mark of an earlier build
- */
-export function readHwmReserved(dataDir: string): Record<string, TableCounters> {
-  try {
-    return readMarkFile(dataDir)?.reserved ?? {};
-  } catch {
-    return {};
-  }
-}
-
-/**
- * the counters to start again from after a damaged journal (`tablegw recover`): per table and
- * counter the higher of the last committed counters and the reservation, so that no number that
- * may have left before a power loss is used again
- */
-export function hwmForRecovery(dataDir: string): Record<string, TableCounters> {
-  return higher(readHwm(dataDir) ?? {}, readHwmReserved(dataDir));
-}
-
 /** per table and counter, the higher of two marks */
 function higher(a: Record<string, TableCounters>, b: Record<string, TableCounters>): Record<string, TableCounters> {
   const out: Record<string, TableCounters> = { ...a };
@@ -119,17 +94,42 @@ function higher(a: Record<string, TableCounters>, b: Record<string, TableCounter
 }
 
 /**
- * the mark of `dataDir` (`seq-hwm.bin`, and the one-file `seq-hwm.json` written by earlier builds,
- * until the first commit replaces it); null when there is none; JournalDamagedError when unreadable
+ * the mark of `dataDir`, each file read once: `tables`, per table and counter the highest of
+ * `seq-hwm.bin`, the fast file and the one-file `seq-hwm.json` of earlier builds (until the first
+ * commit replaces it); `reserved`, the reservations of `seq-hwm.bin` ({} in a mark of an earlier
+ * build). Null when there is no mark; JournalDamagedError when it is unreadable.
  */
-export function readHwm(dataDir: string): Record<string, TableCounters> | null {
-  const slots = readMarkFile(dataDir)?.tables ?? null;
+export function readMark(dataDir: string): { tables: Record<string, TableCounters>; reserved: Record<string, TableCounters> } | null {
+  const main = readMarkFile(dataDir);
   const legacyText = readLegacyHwm(dataDir);
-  const legacy = legacyText === null ? null : parseTables(legacyText, join(dataDir, HWM_LEGACY_FILE));
+  const legacy = legacyText === null ? null : parseMark(legacyText, join(dataDir, HWM_LEGACY_FILE)).tables;
   const fast = readFastFile(dataDir);
-  let out: Record<string, TableCounters> | null = null;
-  for (const m of [slots, legacy, fast]) if (m) out = out ? higher(out, m) : m;
-  return out;
+  let tables: Record<string, TableCounters> | null = null;
+  for (const m of [main?.tables ?? null, legacy, fast]) if (m) tables = tables ? higher(tables, m) : m;
+  return tables ? { tables, reserved: main?.reserved ?? {} } : null;
+}
+
+/** the counters of the mark (readMark), or null when there is none */
+export function readHwm(dataDir: string): Record<string, TableCounters> | null {
+  return readMark(dataDir)?.tables ?? null;
+}
+
+/**
+ * per table, the reservation of the mark's file: counters no value above which was ever used
+ * (DURABILITY.md "A damaged journal"); {} without a mark or in a mark of an earlier build
+ */
+export function readHwmReserved(dataDir: string): Record<string, TableCounters> {
+  return readMark(dataDir)?.reserved ?? {};
+}
+
+/**
+ * the counters to start again from after a damaged journal (`tablegw recover`): per table and
+ * counter the higher of the last committed counters and the reservation, so that no number that
+ * may have left before a power loss is used again
+ */
+export function hwmForRecovery(dataDir: string): Record<string, TableCounters> {
+  const mark = readMark(dataDir);
+  return mark ? higher(mark.tables, mark.reserved) : {};
 }
 
 /** the text of a mark, as written into a slot */
