@@ -228,3 +228,35 @@ describe('the high-water mark with the writer thread', () => {
     }
   });
 });
+
+describe('registering a table', () => {
+  it('keeps the settings and the first snapshot, replaces changed settings, and writes nothing when nothing changed', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'store-register-'));
+    const first = new GatewayStore(dir, { synchronous: 'full', retentionDays: 14 });
+    first.registerTable('t1', { minBet: 10 }, () => ({ seq: 0 }));
+    expect(first.tableSettings('t1')).toEqual({ minBet: 10 });
+    expect(first.recover('t1').snapshot).toEqual({ inputId: 0, state: { seq: 0 } });
+    first.close();
+
+    const store = new GatewayStore(dir, { synchronous: 'full', retentionDays: 14 });
+    const reader = new Database(join(dir, 'gateway.db'), { readonly: true });
+    // PRAGMA data_version moves when another connection commits
+    const version = () => reader.pragma('data_version', { simple: true }) as number;
+    try {
+      const v0 = version();
+      let built = 0;
+      store.registerTable('t1', { minBet: 10 }, () => (built++, { seq: 99 }));
+      expect(version()).toBe(v0);
+      expect(built).toBe(0);
+      store.registerTable('t1', { minBet: 25 }, () => (built++, { seq: 99 }));
+      expect(version()).not.toBe(v0);
+      expect(store.tableSettings('t1')).toEqual({ minBet: 25 });
+      // the first run's snapshot stays: the initial state is only for a table the journal does not know
+      expect(built).toBe(0);
+      expect(store.recover('t1').snapshot).toEqual({ inputId: 0, state: { seq: 0 } });
+    } finally {
+      reader.close();
+      store.close();
+    }
+  });
+});
