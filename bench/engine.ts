@@ -17,9 +17,6 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DeviceFrame } from '../src/domain/frames.js';
-import { dealShoe } from '../simulators/dealers/shoe-dealer.js';
-import { validateConfig } from '../src/config/load-config.js';
 import { oneDeck, type Card } from '../src/domain/card.js';
 import { seededRng, shuffleInPlace, type Rng } from '../src/domain/rng.js';
 import { kenoOutcome } from '../src/games/evaluators/keno.js';
@@ -29,9 +26,9 @@ import type { CardGame, Expectation } from '../src/games/game.js';
 import { CARD_GAMES } from '../src/games/registry.js';
 import { validateMessage } from '../src/domain/messages.js';
 import { GatewayStore } from '../src/persistence/gateway-store.js';
-import { initialTableState, step } from '../src/table/table-machine.js';
-import { tableSettings } from '../src/table/table-settings.js';
-import type { CardTableSettings, TableInput, TableState } from '../src/table/types.js';
+import { step } from '../src/table/table-machine.js';
+import type { CardTableSettings, TableInput } from '../src/table/types.js';
+import { baccaratScript, baccaratSettings, startedState, type Script } from './lib/baccarat-script.js';
 import { mb, round1 } from './lib/stats.js';
 
 const require = createRequire(import.meta.url);
@@ -184,47 +181,6 @@ function gameModules(): Record<string, number | string> {
 }
 
 // ------------------------------------------------------------------------------- table machine
-
-function baccaratSettings(): CardTableSettings {
-  const cfg = validateConfig({
-    mqtt: { url: 'mqtt://127.0.0.1:1' },
-    tables: [{ id: 'bench-bac', game: 'baccarat', betting: 'none', devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'serial', path: '/dev/null' } }] }],
-  });
-  return tableSettings(cfg.tables[0]) as CardTableSettings;
-}
-
-interface Script {
-  inputs: TableInput[];
-  rounds: number;
-}
-
-/** the frames a real shoe would send for `shoes` 8-deck baccarat shoes (LOADED, cards, CUT) */
-function baccaratScript(settings: CardTableSettings, shoes: number): Script {
-  const rng = seededRng('bench-step');
-  const inputs: TableInput[] = [];
-  let seq = 0;
-  let at = Date.UTC(2026, 0, 1);
-  let rounds = 0;
-  const frame = (body: Record<string, unknown>) => {
-    inputs.push({ type: 'frame', at: (at += 100), deviceId: 'shoe-1', frame: { talker: 'SHOE', seq: seq++ & 0xffff, ...body } as DeviceFrame });
-  };
-  for (let i = 0; i < shoes; i++) {
-    for (const a of dealShoe({ game: settings.game, decks: 8, burnPerRound: 0, engine: false, cutCardFromEnd: 70 }, rng)) {
-      if (a.type === 'load') frame({ type: 'STATE', state: 'LOADED' });
-      else if (a.type === 'card') frame({ type: 'CARD', card: a.card, rescan: false });
-      else if (a.type === 'cut') frame({ type: 'CUT' });
-      else if (a.type === 'round-end') rounds++;
-    }
-  }
-  return { inputs, rounds };
-}
-
-function startedState(settings: CardTableSettings): TableState {
-  let s = initialTableState(settings, {});
-  s = step(settings, s, { type: 'start', at: Date.UTC(2026, 0, 1) }).state;
-  s = step(settings, s, { type: 'device-status', at: Date.UTC(2026, 0, 1), deviceId: 'shoe-1', state: 'connected' }).state;
-  return s;
-}
 
 /** cycles through the script; `n` counts inputs; returns the state and rounds completed */
 /** serialize: `json` adds JSON.stringify of every published envelope, `validate` also checks it against the topic map (as the runtime does) */

@@ -14,9 +14,13 @@
  * - the 1,000 cards/s gateway series once more with `journal.synchronous: normal` (no fsync per
  *   commit) and once with the data dir on tmpfs (/dev/shm): the cost of the per-step durable
  *   write on this disk, by difference.
+ * - right after the 20 cards/s series, bench/cold-run.ts: how much slower the machine's step runs
+ *   once every 25 ms than back to back on this host now (`hostColdRun`).
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { measureCommitFloor } from './commit-floor.js';
 import { connectClient, type Broker } from './lib/broker.js';
 import { cpuWindow, type CpuWindow } from './lib/cpu.js';
@@ -32,6 +36,27 @@ export interface LatencyOptions {
   quick: boolean;
   profileDir?: string;
   log: (s: string) => void;
+}
+
+/** bench/cold-run.ts's figures: one baccarat step() + JSON, p50 in microseconds */
+export interface ColdRun {
+  what: string;
+  warmUs: number;
+  every1msUs: number;
+  every25msUs: number;
+  factor25ms: number | null;
+}
+
+/** bench/cold-run.ts in its own process (null if it fails: the figure is an explanation, not a target) */
+function hostColdRun(quick: boolean, log: (s: string) => void): ColdRun | null {
+  const script = join(dirname(fileURLToPath(import.meta.url)), 'cold-run.ts');
+  try {
+    const out = execFileSync(process.execPath, ['--import', 'tsx', script, ...(quick ? ['--quick'] : [])], { encoding: 'utf8', timeout: 60_000 });
+    return JSON.parse(out.trim().split('\n').pop() ?? '') as ColdRun;
+  } catch (e) {
+    log(`  host cold-run probe failed: ${(e as Error).message.split('\n')[0]}`);
+    return null;
+  }
 }
 
 export interface RateResult {
@@ -135,6 +160,10 @@ export async function runLatency(o: LatencyOptions) {
       r20.stages = stageBreakdown(s.meter.cardTraces, await s.gw.probe());
       o.log('  where the time went at 20 cards/s:');
       for (const l of stageLines(r20.stages)) o.log(l);
+      const coldRun = hostColdRun(o.quick, o.log);
+      if (coldRun) {
+        o.log(`  the host now: step() + JSON back to back ${coldRun.warmUs} us, once every 1 ms ${coldRun.every1msUs} us, once every 25 ms ${coldRun.every25msUs} us (x${coldRun.factor25ms}; bench/cold-run.ts)`);
+      }
 
       // 1,000 cards/s: gateway, then baseline
       o.log(`  1000 cards/s: ${n1000} cards, then ${n1000} baseline messages`);
@@ -202,6 +231,7 @@ export async function runLatency(o: LatencyOptions) {
       return {
         payloadBytes: size,
         rates: { '20': r20, '1000': r1000 },
+        hostColdRun: coldRun,
         journalSynchronous: jd,
         variants1000: variants,
         rss: { idleMb: mb(idle.rss), idleAfterGcMb: mb(idleGc.rss), idleHeapAfterGcMb: mb(idleGc.heapUsed), at1000Mb: mb(load.rss) },

@@ -224,6 +224,7 @@ function shape(r: Record<string, any>) {
       journalSynchronous: lat.journalSynchronous,
       byRate: lat.rates,
       variantsAt1000: lat.variants1000,
+      hostColdRun: lat.hostColdRun,
     };
     out.resultLatency = {
       rate: '20 cards/s', rounds: a.result.n, p50Ms: a.result.p50Ms, p99Ms: a.result.p99Ms, maxMs: a.result.maxMs,
@@ -380,6 +381,8 @@ function printTable(o: Record<string, any>) {
     for (const [k, v] of Object.entries((o.cardLatency.variantsAt1000 ?? {}) as Record<string, any>)) {
       rows.push([`card latency @1000/s, ${k}`, `${f(v.gateway.p50Ms)} / ${f(v.gateway.p99Ms)} / ${f(v.gateway.maxMs)} ms`]);
     }
+    const cold = o.cardLatency.hostColdRun;
+    if (cold) rows.push(['host cold run: step() + JSON warm / every 1 ms / every 25 ms', `${f(cold.warmUs)} / ${f(cold.every1msUs)} / ${f(cold.every25msUs)} us (x${f(cold.factor25ms)})`]);
   }
   if (o.resultLatency) rows.push(['result latency @20/s p50/p99', `${f(o.resultLatency.p50Ms)} / ${f(o.resultLatency.p99Ms)} ms (n=${o.resultLatency.rounds})`]);
   if (o.throughput) {
