@@ -11,6 +11,9 @@
  *   series of >= 2,000 run in 100 s together instead of 200 s one after the other.
  * - 1,000 cards/s: the gateway series, then the baseline series (not interleaved: at 1 ms spacing
  *   they would queue behind each other).
+ * - the floor (bench/commit-floor.ts): at 20 cards/s a durable commit of a card's size halfway
+ *   between each card and the next baseline message, on a thread of its own; at 1,000 cards/s a
+ *   series of commits every 1 ms right after the gateway's.
  * - the 1,000 cards/s gateway series once more with `journal.synchronous: normal` (no fsync per
  *   commit) and once with the data dir on tmpfs (/dev/shm): the cost of the per-step durable
  *   write on this disk, by difference.
@@ -21,7 +24,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { measureCommitFloor } from './commit-floor.js';
+import { startCommitFloor } from './commit-floor.js';
 import { connectClient, type Broker } from './lib/broker.js';
 import { cpuWindow, type CpuWindow } from './lib/cpu.js';
 import { benchConfig, journalDefault, journalWriterOption, startGatewayProc, type GatewayProc } from './lib/gateway-proc.js';
@@ -150,12 +153,21 @@ export async function runLatency(o: LatencyOptions) {
       o.log(`  20 cards/s: ${n20} cards + ${n20} baseline messages, interleaved (${Math.round(n20 / 20)} s)`);
       s.meter.resetSamples();
       let pacing20!: PaceStats;
+      // the floor's commits in the same series: one halfway between each card and the next baseline message
+      const floorOptions = { dataDir: dataDisk, payloadBytes: size, synchronous: journalDefault() === 'normal' ? 'normal' as const : 'full' as const };
+      const floor20 = await startCommitFloor(floorOptions, '20');
       const w20 = cpuWindow(pids([s.gw.pid]));
       const cpu20 = await gatewayCpuPct(s.gw, async () => {
-        pacing20 = await pace(2 * n20, 25, (k) => (k % 2 === 0 ? s.feed.writeCard(true) : s.baseline.send(true)));
+        pacing20 = await pace(2 * n20, 25, (k) => {
+          if (k % 2 === 0) {
+            s.feed.writeCard(true);
+            setTimeout(() => floor20.commit(), 12.5);
+          } else s.baseline.send(true);
+        });
         if ((await s.meter.drain(20_000)) > 0) throw new Error(`20/s: ${s.meter.outstanding} message(s) never arrived`);
       });
       const r20 = rateResult(20, [...s.meter.cardLatencies], [...s.baseline.latencies], [...s.meter.resultLatencies], pacing20, w20(), cpu20);
+      r20.commit = await floor20.finish();
       r20.note = 'gateway card and baseline message alternate every 25 ms';
       r20.stages = stageBreakdown(s.meter.cardTraces, await s.gw.probe());
       o.log('  where the time went at 20 cards/s:');
@@ -188,9 +200,12 @@ export async function runLatency(o: LatencyOptions) {
       r1000.note = 'gateway series, then the baseline series';
       r1000.stages = stages1000;
 
-      // the floor: one durable commit of a card's size on the same disk, paced like each series
-      for (const [r, intervalMs, commits] of [[r20, 25, o.quick ? 200 : 1000], [r1000, 1, n1000]] as const) {
-        r.commit = await measureCommitFloor({ dataDir: dataDisk, payloadBytes: size, synchronous: journalDefault() === 'normal' ? 'normal' : 'full', commits, intervalMs });
+      // the floor at 1,000 cards/s: one durable commit of a card's size on the same disk every 1 ms, right after the series
+      const floor1000 = await startCommitFloor(floorOptions, '1000');
+      await floor1000.paced(n1000, 1);
+      r1000.commit = await floor1000.finish();
+      for (const r of [r20, r1000]) {
+        if (!r.commit) continue;
         r.floorP50Ms = round3(r.baseline.p50Ms + r.commit.p50Ms);
         r.floorP99Ms = round3(r.baseline.p99Ms + r.commit.p99Ms);
         o.log(`  commit floor at ${r.cardsPerSec}/s: p50 ${r.commit.p50Ms} ms, p99 ${r.commit.p99Ms} ms (n=${r.commit.n})`);
