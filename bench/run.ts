@@ -428,7 +428,8 @@ function updateDoc(o: Record<string, any>) {
   const m = o.meta;
   const lines = [
     `Run of ${m.date.slice(0, 16).replace('T', ' ')} UTC, commit \`${m.gitCommit}\`${m.gitDirtyFiles ? ` (+${m.gitDirtyFiles} modified files)` : ''}, ${m.benchSeconds} s; ${m.cpu}, ${m.memoryGb} GB, ${m.os}, node ${m.node}, ${m.mosquitto}, ${m.socat}; temp dir on ${m.disk}. ` +
-      `Machine busy before the start: ${f(m.machineBusyPctBeforeStart)}% of one core (other work on the machine); load average ${m.loadAvgAtStart.join(' / ')} at the start, ${m.loadAvgAtEnd.join(' / ')} at the end${m.hostStealPctOverRun !== undefined ? `; the host's steal over the run ${f(m.hostStealPctOverRun)}% of one core` : ''}.`,
+      `Machine busy before the start: ${f(m.machineBusyPctBeforeStart)}% of one core (other work on the machine); load average ${m.loadAvgAtStart.join(' / ')} at the start, ${m.loadAvgAtEnd.join(' / ')} at the end${m.hostStealPctOverRun !== undefined ? `; the host's steal over the run ${f(m.hostStealPctOverRun)}% of one core` : ''}.` +
+      (o.cardLatency?.hostColdRun ? ` The host's cold run (bench/cold-run.ts): one step() + JSON ${f(o.cardLatency.hostColdRun.warmUs)} us back to back, ${f(o.cardLatency.hostColdRun.every25msUs)} us once every 25 ms (x${f(o.cardLatency.hostColdRun.factor25ms)}).` : ''),
     '',
     '| target | figure | met |',
     '|---|---|---|',
