@@ -161,11 +161,10 @@ export class GatewayStore {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(`synchronous = ${opts.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
     this.db.pragma('busy_timeout = 10000');
-    // one transaction: on a new data dir one flush for the whole schema instead of one per
-    // statement (each an autocommit: eight fsyncs on the start's path); on an existing one
-    // nothing is written
-    this.db.exec(`
-      BEGIN;
+    // one transaction (rolled back if a statement fails): on a new data dir one flush for the
+    // whole schema instead of one per statement (each an autocommit: eight fsyncs on the start's
+    // path); on an existing one nothing is written
+    this.db.transaction(() => this.db.exec(`
       CREATE TABLE IF NOT EXISTS tables (table_id TEXT PRIMARY KEY, settings TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS inputs (
         id INTEGER PRIMARY KEY AUTOINCREMENT, table_id TEXT NOT NULL, at INTEGER NOT NULL, input TEXT NOT NULL);
@@ -184,8 +183,7 @@ export class GatewayStore {
         table_id TEXT NOT NULL, input_id INTEGER NOT NULL, state TEXT NOT NULL, PRIMARY KEY (table_id, input_id));
       CREATE TABLE IF NOT EXISTS device_seq (
         table_id TEXT NOT NULL, device_id TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (table_id, device_id));
-      COMMIT;
-    `);
+    `))();
     this.stmt = {
       insertInput: this.db.prepare('INSERT INTO inputs (table_id, at, input) VALUES (?, ?, ?)'),
       insertMessage: this.db.prepare('INSERT INTO messages (table_id, seq, input_id, topic, retain, payload, also_topic, also_correlation) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
