@@ -181,6 +181,10 @@ export class GatewayStore {
       CREATE INDEX IF NOT EXISTS messages_outbox ON messages (table_id, seq) WHERE acked = 0;
       CREATE TABLE IF NOT EXISTS snapshots (
         table_id TEXT NOT NULL, input_id INTEGER NOT NULL, state TEXT NOT NULL, PRIMARY KEY (table_id, input_id));
+      -- the engine's open-betting answers of a table (engineRoundIds, read at every start): a
+      -- partial index, so the start does not scan all of a table's messages of the retention
+      -- period (~100 ms per table for 300,000 messages, docs/PERFORMANCE.md "Twelfth session")
+      CREATE INDEX IF NOT EXISTS messages_open_betting ON messages (table_id) WHERE topic = 'response/open-betting';
       CREATE TABLE IF NOT EXISTS device_seq (
         table_id TEXT NOT NULL, device_id TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (table_id, device_id));
     `))();

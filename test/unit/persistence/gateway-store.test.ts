@@ -260,3 +260,34 @@ describe('registering a table', () => {
     }
   });
 });
+
+describe('the round ids an engine used (engineRoundIds)', () => {
+  it('are the ok open-betting answers of that table, found through their own index', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'store-round-ids-'));
+    const store = new GatewayStore(dir, { synchronous: 'normal', retentionDays: 14 });
+    for (const t of ['t1', 't2']) store.registerTable(t, {}, () => ({}));
+    const answer = (roundId: string, status: string) => JSON.stringify({ v: 1, status, data: { roundId } });
+    const messages = [
+      { seq: 1, topic: 'events', retain: false, payload: answer('not-an-answer', 'ok') },
+      { seq: 2, topic: 'response/open-betting', retain: false, payload: answer('r-1', 'ok') },
+      { seq: 3, topic: 'response/open-betting', retain: false, payload: answer('r-2', 'error') },
+      { seq: 4, topic: 'response/open-betting', retain: false, payload: answer('r-3', 'ok') },
+      { seq: 5, topic: 'response/open-betting', retain: false, payload: answer('r-1', 'ok') },
+    ];
+    store.enqueue({ tableId: 't1', input: input(1), messages }, () => {});
+    store.enqueue({ tableId: 't2', input: input(2), messages: [{ seq: 1, topic: 'response/open-betting', retain: false, payload: answer('r-9', 'ok') }] }, () => {});
+    store.flush();
+    expect(store.engineRoundIds('t1').sort()).toEqual(['r-1', 'r-3']);
+    expect(store.engineRoundIds('t2')).toEqual(['r-9']);
+    store.close();
+    // the start reads them for every table: through the partial index, not a scan of the table's messages
+    const db = new Database(join(dir, 'gateway.db'), { readonly: true });
+    try {
+      const plan = db.prepare(`EXPLAIN QUERY PLAN SELECT DISTINCT json_extract(payload, '$.data.roundId') AS id FROM messages
+        WHERE table_id = ? AND topic = 'response/open-betting' AND json_extract(payload, '$.status') = 'ok'`).all('t1') as Array<{ detail: string }>;
+      expect(plan.map((p) => p.detail).join('; ')).toContain('messages_open_betting');
+    } finally {
+      db.close();
+    }
+  });
+});
