@@ -15,26 +15,19 @@
  * from `codec` to `queueToFlush`, against the same stages at 1,000 cards/s) is this effect.
  * Prints one JSON object on stdout.
  */
-import { step } from '../src/table/table-machine.js';
-import { baccaratScript, baccaratSettings, startedState } from './lib/baccarat-script.js';
+import { baccaratScript, baccaratSettings, stepLoop } from './lib/baccarat-script.js';
 import { round3 } from './lib/stats.js';
 
 const quick = process.argv.includes('--quick');
 const settings = baccaratSettings();
-const script = baccaratScript(settings, 4);
-let state = startedState(settings);
-let k = 0;
+const loop = stepLoop(settings, baccaratScript(settings, 4), 'json');
 let sink = 0;
 
-/** one card's worth of the main thread's pure work: the machine's step and the JSON of what it publishes */
+/** one card's worth of the main thread's pure work, timed: the machine's step and the JSON of what it publishes */
 function one(): number {
   const t0 = performance.now();
-  const r = step(settings, state, script.inputs[k]);
-  state = r.state;
-  for (const o of r.outputs) if (o.type === 'publish') sink += JSON.stringify(o.payload).length;
-  const ms = performance.now() - t0;
-  if (++k === script.inputs.length) k = 0;
-  return ms;
+  sink += loop.run(1);
+  return performance.now() - t0;
 }
 
 function p50Us(samples: number[]): number {

@@ -24,11 +24,9 @@ import { cardId, scoreBest, scoreBestIds, scoreThreeCard } from '../src/games/ev
 import { sicBoOutcome } from '../src/games/evaluators/sic-bo.js';
 import type { CardGame, Expectation } from '../src/games/game.js';
 import { CARD_GAMES } from '../src/games/registry.js';
-import { validateMessage } from '../src/domain/messages.js';
 import { GatewayStore } from '../src/persistence/gateway-store.js';
-import { step } from '../src/table/table-machine.js';
 import type { CardTableSettings, TableInput } from '../src/table/types.js';
-import { baccaratScript, baccaratSettings, startedState, type Script } from './lib/baccarat-script.js';
+import { baccaratScript, baccaratSettings, stepLoop, type Script } from './lib/baccarat-script.js';
 import { mb, round1 } from './lib/stats.js';
 
 const require = createRequire(import.meta.url);
@@ -181,31 +179,6 @@ function gameModules(): Record<string, number | string> {
 }
 
 // ------------------------------------------------------------------------------- table machine
-
-/** cycles through the script; `n` counts inputs; returns the state and rounds completed */
-/** serialize: `json` adds JSON.stringify of every published envelope, `validate` also checks it against the topic map (as the runtime does) */
-function stepLoop(settings: CardTableSettings, script: Script, serialize: false | 'json' | 'validate') {
-  let state = startedState(settings);
-  let k = 0;
-  const run = (n: number): number => {
-    let sink = 0;
-    const inputs = script.inputs;
-    for (let i = 0; i < n; i++) {
-      const r = step(settings, state, inputs[k]);
-      state = r.state;
-      if (++k === inputs.length) k = 0;
-      if (serialize) {
-        for (const o of r.outputs) {
-          if (o.type !== 'publish') continue;
-          if (serialize === 'validate') sink += validateMessage(o.topic, o.payload).length;
-          sink += JSON.stringify(o.payload).length;
-        }
-      } else sink += r.outputs.length;
-    }
-    return sink;
-  };
-  return { run, get state() { return state; } };
-}
 
 function tableMachine(measure: boolean) {
   const settings = baccaratSettings();

@@ -10,6 +10,7 @@ import { initialTableState, step } from '../../src/table/table-machine.js';
 import { tableSettings } from '../../src/table/table-settings.js';
 import type { CardTableSettings, TableInput, TableState } from '../../src/table/types.js';
 import { dealShoe } from '../../simulators/dealers/shoe-dealer.js';
+import { validateMessage } from '../../src/domain/messages.js';
 
 export function baccaratSettings(): CardTableSettings {
   const cfg = validateConfig({
@@ -50,4 +51,31 @@ export function startedState(settings: CardTableSettings): TableState {
   s = step(settings, s, { type: 'start', at: Date.UTC(2026, 0, 1) }).state;
   s = step(settings, s, { type: 'device-status', at: Date.UTC(2026, 0, 1), deviceId: 'shoe-1', state: 'connected' }).state;
   return s;
+}
+
+/**
+ * cycles through the script, `n` inputs per `run(n)` (returns a sink so no work is dropped);
+ * serialize: `json` adds JSON.stringify of every published envelope, `validate` also checks it against the topic map (as the runtime does)
+ */
+export function stepLoop(settings: CardTableSettings, script: Script, serialize: false | 'json' | 'validate') {
+  let state = startedState(settings);
+  let k = 0;
+  const run = (n: number): number => {
+    let sink = 0;
+    const inputs = script.inputs;
+    for (let i = 0; i < n; i++) {
+      const r = step(settings, state, inputs[k]);
+      state = r.state;
+      if (++k === inputs.length) k = 0;
+      if (serialize) {
+        for (const o of r.outputs) {
+          if (o.type !== 'publish') continue;
+          if (serialize === 'validate') sink += validateMessage(o.topic, o.payload).length;
+          sink += JSON.stringify(o.payload).length;
+        }
+      } else sink += r.outputs.length;
+    }
+    return sink;
+  };
+  return { run, get state() { return state; } };
 }

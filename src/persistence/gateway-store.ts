@@ -89,6 +89,12 @@ export interface JournalEntry {
 
 /** the longest a PUBACK waits for a commit when no step comes to carry it (see acknowledge) */
 const ACK_COMMIT_MS = 200;
+/**
+ * engineRoundIds' query: the ok `open-betting` answers of a table, through the partial index
+ * `messages_open_betting` (its WHERE names the index's topic, so SQLite can use it)
+ */
+export const ENGINE_ROUND_IDS_SQL = `SELECT DISTINCT json_extract(payload, '$.data.roundId') AS id FROM messages
+  WHERE table_id = ? AND topic = 'response/open-betting' AND json_extract(payload, '$.status') = 'ok'`;
 
 export class GatewayStore {
   readonly path: string;
@@ -284,8 +290,7 @@ export class GatewayStore {
    * (the journal's retention): an engine may not use one of them again (mqtt-api.md).
    */
   engineRoundIds(tableId: string): string[] {
-    const rows = this.db.prepare(`SELECT DISTINCT json_extract(payload, '$.data.roundId') AS id FROM messages
-      WHERE table_id = ? AND topic = 'response/open-betting' AND json_extract(payload, '$.status') = 'ok'`).all(tableId) as Array<{ id: unknown }>;
+    const rows = this.db.prepare(ENGINE_ROUND_IDS_SQL).all(tableId) as Array<{ id: unknown }>;
     return rows.map((r) => r.id).filter((id): id is string => typeof id === 'string');
   }
 

@@ -115,14 +115,6 @@ export function readHwm(dataDir: string): Record<string, TableCounters> | null {
 }
 
 /**
- * per table, the reservation of the mark's file: counters no value above which was ever used
- * (DURABILITY.md "A damaged journal"); {} without a mark or in a mark of an earlier build
- */
-export function readHwmReserved(dataDir: string): Record<string, TableCounters> {
-  return readMark(dataDir)?.reserved ?? {};
-}
-
-/**
  * the counters to start again from after a damaged journal (`tablegw recover`): per table and
  * counter the higher of the last committed counters and the reservation, so that no number that
  * may have left before a power loss is used again

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { GatewayStore } from '../../../src/persistence/gateway-store.js';
+import { ENGINE_ROUND_IDS_SQL, GatewayStore } from '../../../src/persistence/gateway-store.js';
 import { readHwmSlots } from '../../../src/persistence/hwm-slots.mjs';
-import { hwmText, readHwm, readHwmReserved } from '../../../src/persistence/journal-integrity.js';
+import { hwmText, readHwm, readMark } from '../../../src/persistence/journal-integrity.js';
 import type { TableInput } from '../../../src/table/types.js';
 
 const input = (n: number): TableInput => ({ type: 'timer', at: 1_000 + n, name: `t${n}` });
@@ -220,7 +220,7 @@ describe('the high-water mark with the writer thread', () => {
       // the counters of the last commit: the fast file; every table's reservation reaches them
       const fast = readHwmSlots(dir, 'seq-hwm-fast.bin');
       expect(fast?.text).toBe(hwmText(readHwm(dir)!));
-      const reserved = readHwmReserved(dir);
+      const reserved = readMark(dir)?.reserved ?? {};
       for (const [id, c] of Object.entries(expected)) {
         expect(reserved[id]?.seq).toBeGreaterThanOrEqual(c.seq);
         expect(reserved[id]?.shoeNo).toBeGreaterThanOrEqual(c.shoeNo);
@@ -283,8 +283,7 @@ describe('the round ids an engine used (engineRoundIds)', () => {
     // the start reads them for every table: through the partial index, not a scan of the table's messages
     const db = new Database(join(dir, 'gateway.db'), { readonly: true });
     try {
-      const plan = db.prepare(`EXPLAIN QUERY PLAN SELECT DISTINCT json_extract(payload, '$.data.roundId') AS id FROM messages
-        WHERE table_id = ? AND topic = 'response/open-betting' AND json_extract(payload, '$.status') = 'ok'`).all('t1') as Array<{ detail: string }>;
+      const plan = db.prepare(`EXPLAIN QUERY PLAN ${ENGINE_ROUND_IDS_SQL}`).all('t1') as Array<{ detail: string }>;
       expect(plan.map((p) => p.detail).join('; ')).toContain('messages_open_betting');
     } finally {
       db.close();

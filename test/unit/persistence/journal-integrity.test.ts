@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GatewayStore } from '../../../src/persistence/gateway-store.js';
 import { HwmSlotWriter, RESERVE_AHEAD, readHwmSlots } from '../../../src/persistence/hwm-slots.mjs';
-import { checkJournal, hwmForRecovery, JournalDamagedError, readHwm, readHwmReserved } from '../../../src/persistence/journal-integrity.js';
+import { checkJournal, hwmForRecovery, JournalDamagedError, readHwm, readMark } from '../../../src/persistence/journal-integrity.js';
 import { makeTempDirSync } from '../../../src/scenario/rig/temp-dir.js';
 
 function filled(dir: string, upTo = 5): void {
@@ -178,7 +178,7 @@ describe('the mark\'s two files: counters after every commit, a flushed reservat
       expect(readHwmSlots(dir)?.generation, writer).toBe(1);
       expect(readHwmSlots(dir, 'seq-hwm-fast.bin')?.generation, writer).toBeGreaterThanOrEqual(38);
       expect(readHwm(dir)).toEqual({ t1: { seq: 40, shoeNo: 1 } });
-      expect(readHwmReserved(dir)).toEqual({ t1: { seq: 1 + RESERVE_AHEAD.seq, shoeNo: 1 + RESERVE_AHEAD.other } });
+      expect(readMark(dir)?.reserved).toEqual({ t1: { seq: 1 + RESERVE_AHEAD.seq, shoeNo: 1 + RESERVE_AHEAD.other } });
     }
   });
 
