@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const built = fileURLToPath(new URL('../dist/src/cli/main.js', import.meta.url));
+const built = fileURLToPath(new URL('../dist/src/app/cli/main.js', import.meta.url));
 if (existsSync(built) && process.env.TABLEGW_FROM_SOURCE !== '1') {
   await import(pathToFileURL(built).href);
 } else {
@@ -15,5 +15,5 @@ if (existsSync(built) && process.env.TABLEGW_FROM_SOURCE !== '1') {
     console.error('tablegw: no build in dist/ (run `npm run build`) and no tsx to run the sources (`npm install`)');
     process.exit(1);
   }
-  await import(new URL('../src/cli/main.ts', import.meta.url).href);
+  await import(new URL('../src/app/cli/main.ts', import.meta.url).href);
 }

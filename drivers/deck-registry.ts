@@ -9,7 +9,7 @@
  * error names the file and the line so a technician can fix it.
  */
 import { readFileSync } from 'node:fs';
-import { parseCard, type Card } from '../src/domain/card.js';
+import { parseCard, type Card } from '../src/core/vocabulary/card.js';
 
 export interface RegisteredTag {
   card: Card;

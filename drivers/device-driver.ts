@@ -4,11 +4,11 @@
  * a count, and the stale timer. It turns everything into `DriverEvent`s for the table.
  */
 import { Observable, Subject, type Subscription } from 'rxjs';
-import type { DeviceFrame, FrameReject, Talker } from '../src/domain/frames.js';
+import type { DeviceFrame, FrameReject, Talker } from '../src/core/vocabulary/frames.js';
 import { redactSample } from './codecs/redact.js';
 import { SeqTracker } from './codecs/seq-tracker.js';
 import type { Transport } from './transports/transport.js';
-import { LATENCY_PROBE_ON, latencyProbe, probeNow } from '../src/metrics/latency-probe.js';
+import { LATENCY_PROBE_ON, latencyProbe, probeNow } from '../src/runtime/latency-probe.js';
 
 export type DriverEvent =
   | { kind: 'frame'; frame: DeviceFrame }

@@ -8,7 +8,7 @@
  *   within `dedupeMs`) one card.
  * Everything here is synchronous; the only clocks are the injectable `now` of the two mappers.
  */
-import type { DeviceFrame } from '../src/domain/frames.js';
+import type { DeviceFrame } from '../src/core/vocabulary/frames.js';
 import type { DeckRegistry } from './deck-registry.js';
 import type { DriverEvent } from './device-driver.js';
 

@@ -1,10 +1,10 @@
 // The esbuild settings of the production bundle, shared by `npm run build` (scripts/build.mjs:
-// dist/) and the bench (bench/lib/gateway-bundle.ts: the gateway under test built the same way,
+// dist/) and the bench (dev/bench/lib/gateway-bundle.ts: the gateway under test built the same way,
 // so the bench measures what production runs). `bundleInto(outDir, entryPoints)` writes the
-// entries under `<outDir>/src/...` with their chunks in `<outDir>/src/chunks/`, and copies the
+// entries under `<outDir>/src/...` with their chunks in `<outDir>/src/app/chunks/`, and copies the
 // plain-JS modules that are loaded by path (the journal's writer thread), so `import.meta.url`-
-// relative lookups (`../build-info.json`, `../persistence/journal-writer-worker.mjs`) resolve the
-// same from any entry one folder below `src/`.
+// relative lookups (`../../build-info.json`, `../../adapters/store/journal-writer-worker.mjs`) resolve the
+// same from any entry two folders below `src/`.
 import { copyFileSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +14,7 @@ export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
  * `entryPoints`: esbuild's `{ in, out }` pairs, `out` relative to `outDir` without the extension
- * (e.g. `{ in: 'src/cli/main.ts', out: 'src/cli/main' }`). Returns esbuild's result (metafile on)
+ * (e.g. `{ in: 'src/app/cli/main.ts', out: 'src/app/cli/main' }`). Returns esbuild's result (metafile on)
  * and the plain-JS modules copied.
  */
 export async function bundleInto(outDir, entryPoints) {
@@ -22,8 +22,8 @@ export async function bundleInto(outDir, entryPoints) {
     absWorkingDir: ROOT,
     entryPoints,
     outdir: outDir,
-    // chunks beside <outDir>/src/cli/, see above
-    chunkNames: 'src/chunks/[name]-[hash]',
+    // chunks beside <outDir>/src/app/cli/, see above
+    chunkNames: 'src/app/chunks/[name]-[hash]',
     bundle: true,
     splitting: true,
     format: 'esm',

@@ -23,10 +23,10 @@ import { loadProfileFile } from '../drivers/profiles/profile-schema.js';
 import { loadDeckRegistry } from '../drivers/deck-registry.js';
 import { MemoryTransport } from '../drivers/transports/memory-transport.js';
 import type { Transport } from '../drivers/transports/transport.js';
-import type { DeviceConfig, SimulatorTransportConfig, TableConfig } from '../src/config/schema.js';
-import { randomSeed, seededRng } from '../src/domain/rng.js';
-import type { SimulatedDevicesContext, SimulatedDevicesSetup } from '../src/gateway/simulators.js';
-import type { TableSettings } from '../src/table/types.js';
+import type { DeviceConfig, SimulatorTransportConfig, TableConfig } from '../src/app/config/schema.js';
+import { randomSeed, seededRng } from '../src/core/vocabulary/rng.js';
+import type { SimulatedDevicesContext, SimulatedDevicesSetup } from '../src/runtime/simulators.js';
+import type { TableSettings } from '../src/core/table/types.js';
 import { VirtualBallReader } from './devices/ball-reader-device.js';
 import { VirtualBarcodeScanner } from './devices/barcode-scanner-device.js';
 import { VirtualCardShoe } from './devices/card-shoe-device.js';
@@ -43,7 +43,7 @@ import { VirtualTable } from './virtual-table.js';
 
 export type { VirtualDevice } from './virtual-runner.js';
 
-/** what the gateway hands over and takes back (src/gateway/simulators.ts) */
+/** what the gateway hands over and takes back (src/runtime/simulators.ts) */
 export type VirtualDevicesContext = SimulatedDevicesContext;
 export type VirtualDevicesSetup = SimulatedDevicesSetup;
 

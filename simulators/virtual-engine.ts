@@ -5,8 +5,8 @@
  */
 import type { Socket } from 'node:net';
 import mqtt, { type MqttClient } from 'mqtt';
-import type { SimulatedEngine } from '../src/gateway/simulators.js';
-import type { Logger } from '../src/log.js';
+import type { SimulatedEngine } from '../src/runtime/simulators.js';
+import type { Logger } from '../src/runtime/log.js';
 
 export class VirtualEngine implements SimulatedEngine {
   private client: MqttClient | null = null;

@@ -4,9 +4,9 @@
  * gateway's `RESCAN` (or the dealer rescans by hand when the gateway does not ask).
  */
 import { setImmediate as yieldToLoop, setTimeout as sleep } from 'node:timers/promises';
-import type { Card } from '../src/domain/card.js';
-import { randomSeed, seededRng, type Rng } from '../src/domain/rng.js';
-import type { CardGame, Expectation } from '../src/games/game.js';
+import type { Card } from '../src/core/vocabulary/card.js';
+import { randomSeed, seededRng, type Rng } from '../src/core/vocabulary/rng.js';
+import type { CardGame, Expectation } from '../src/core/games/game.js';
 import { dealShoe } from './dealers/shoe-dealer.js';
 import { VirtualCardShoe, type ShoeFaults, NO_FAULTS } from './devices/card-shoe-device.js';
 import type { UnplugFault } from './virtual-runner.js';

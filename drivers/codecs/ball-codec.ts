@@ -4,7 +4,7 @@
  * carrying an invalid ball, which the keno game rejects with its own alert. Only text that is not
  * a number in that range is a `bad-field`.
  */
-import type { BallBodyFrame, CommonFrame, FrameReject } from '../../src/domain/frames.js';
+import type { BallBodyFrame, CommonFrame, FrameReject } from '../../src/core/vocabulary/frames.js';
 import { bodyReject, checkCount, decodeCommonBody, parseUint } from './common-codec.js';
 
 export function decodeBallBody(type: string, fields: readonly string[]): BallBodyFrame | CommonFrame | FrameReject {

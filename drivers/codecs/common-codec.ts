@@ -9,7 +9,7 @@
  * The codecs see fields already split on `,` by parseLine; their rejects carry the body text as
  * `raw` (LineCodec replaces it with the whole line).
  */
-import type { CommonFrame, FrameReject, RejectReason } from '../../src/domain/frames.js';
+import type { CommonFrame, FrameReject, RejectReason } from '../../src/core/vocabulary/frames.js';
 import { describeText, reject } from './reject.js';
 
 const ERR_CODE_RE = /^[A-Z0-9_]{1,16}$/;

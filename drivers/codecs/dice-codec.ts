@@ -2,7 +2,7 @@
  * DICE (sic bo dice sensor) frames: `SHAKE`, `ROLL,<d1>,<d2>,<d3>,<bounces>` (dice 1..6, bounces
  * 0..99), `COCKED`, `NOREAD` + HB/ERR/VER. Whether a roll has enough bounces is the game's call.
  */
-import type { CommonFrame, DiceBodyFrame, FrameReject } from '../../src/domain/frames.js';
+import type { CommonFrame, DiceBodyFrame, FrameReject } from '../../src/core/vocabulary/frames.js';
 import { bodyReject, checkCount, decodeCommonBody, parseUint } from './common-codec.js';
 
 export function decodeDiceBody(type: string, fields: readonly string[]): DiceBodyFrame | CommonFrame | FrameReject {

@@ -4,7 +4,7 @@
  * checksum = (sum of bytes 0..6) mod 256; status 0 = ok (ROLL), 1 = COCKED, 2 = NOREAD.
  * `seq` is 8-bit: track it with `new SeqTracker(HID_DICE_SEQ_MODULUS)`.
  */
-import type { DeviceFrame, FrameReject } from '../../src/domain/frames.js';
+import type { DeviceFrame, FrameReject } from '../../src/core/vocabulary/frames.js';
 import { describeBytes, reject } from './reject.js';
 
 export const HID_DICE_REPORT_ID = 0x01;

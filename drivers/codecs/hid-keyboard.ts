@@ -9,9 +9,9 @@
  * held, and keys with no printable meaning (Tab, Escape, arrows, ...), are ignored. A report
  * reporting ErrorRollOver (0x01..0x03 in a key slot) is a phantom state and is ignored whole.
  */
-import { parseCard } from '../../src/domain/card.js';
-import type { Card } from '../../src/domain/card.js';
-import type { FrameReject } from '../../src/domain/frames.js';
+import { parseCard } from '../../src/core/vocabulary/card.js';
+import type { Card } from '../../src/core/vocabulary/card.js';
+import type { FrameReject } from '../../src/core/vocabulary/frames.js';
 import { describeBytes, describeText, reject } from './reject.js';
 
 export const HID_KEYBOARD_REPORT_BYTES = 8;

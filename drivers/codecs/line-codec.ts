@@ -4,8 +4,8 @@
  *
  * Also the reverse direction for simulators and tests: encodeBody / encodeFrame.
  */
-import { TALKERS } from '../../src/domain/frames.js';
-import type { DeviceFrame, DeviceFrameBody, FrameReject, Talker } from '../../src/domain/frames.js';
+import { TALKERS } from '../../src/core/vocabulary/frames.js';
+import type { DeviceFrame, DeviceFrameBody, FrameReject, Talker } from '../../src/core/vocabulary/frames.js';
 import { LineFramer } from './line-framer.js';
 import { encodeLine, parseLine } from './nmea-line.js';
 import { describeBytes, isReject, reject } from './reject.js';

@@ -14,7 +14,7 @@
  * Hot path: a fixed 127-byte line buffer, no per-byte strings; the only allocations per valid
  * line are the line Buffer itself and its `{ line }` wrapper.
  */
-import type { FrameReject } from '../../src/domain/frames.js';
+import type { FrameReject } from '../../src/core/vocabulary/frames.js';
 import { describeBytes, RAW_MAX, reject } from './reject.js';
 
 export const MAX_LINE_BYTES = 128;

@@ -3,7 +3,7 @@
  * CS = XOR of every byte strictly between `$` and `*`, two hex digits (either case accepted,
  * upper case sent).
  */
-import type { FrameReject } from '../../src/domain/frames.js';
+import type { FrameReject } from '../../src/core/vocabulary/frames.js';
 import { describeBytes, reject } from './reject.js';
 
 export const MAX_SEQ = 65535;

@@ -2,7 +2,7 @@
  * Reject helpers shared by every codec: building a FrameReject with a log-safe `raw` text.
  * Only the reject path builds strings; valid frames never touch these.
  */
-import type { FrameReject, RejectReason } from '../../src/domain/frames.js';
+import type { FrameReject, RejectReason } from '../../src/core/vocabulary/frames.js';
 
 /** At most this many bytes / characters of the offending input are kept in `raw`. */
 export const RAW_MAX = 64;

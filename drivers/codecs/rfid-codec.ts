@@ -3,7 +3,7 @@
  * upper case so deck-registry lookups are case-free) + MISREAD / CUT / DROP / STATE as for SHOE
  * + HB/ERR/VER. `CARD` is not an RFID frame (`unknown-type`).
  */
-import type { CommonFrame, FrameReject, RfidBodyFrame } from '../../src/domain/frames.js';
+import type { CommonFrame, FrameReject, RfidBodyFrame } from '../../src/core/vocabulary/frames.js';
 import { bodyReject, checkCount } from './common-codec.js';
 import { decodeShoeSharedBody } from './shoe-codec.js';
 

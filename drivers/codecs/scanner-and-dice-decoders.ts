@@ -5,7 +5,7 @@
  * - `SerialBarcodeDecoder`: the same for a scanner in serial mode (one barcode per line).
  * What a scanner's card means (rescan or the next card dealt) is the driver's `ScannerRoleMapper`.
  */
-import type { DeviceFrame, FrameReject } from '../../src/domain/frames.js';
+import type { DeviceFrame, FrameReject } from '../../src/core/vocabulary/frames.js';
 import type { FrameDecoder } from '../device-driver.js';
 import { decodeHidDiceReport } from './hid-dice.js';
 import { createBarcodeMapper, HID_KEYBOARD_REPORT_BYTES, KeyboardWedgeDecoder, MAX_BARCODE_CHARS, type BarcodeMapping } from './hid-keyboard.js';

@@ -3,8 +3,8 @@
  * `CARD,<card>[,R]`, `MISREAD`, `CUT`, `DROP`, `STATE,<LOADED|OPEN|CLOSED|EMPTY>` + HB/ERR/VER.
  * The card code must be exactly upper-case rank + suit (`AS`, `TD`); `as` is a bad field.
  */
-import { isCard } from '../../src/domain/card.js';
-import type { CommonFrame, FrameReject, ShoeBodyFrame, ShoeState } from '../../src/domain/frames.js';
+import { isCard } from '../../src/core/vocabulary/card.js';
+import type { CommonFrame, FrameReject, ShoeBodyFrame, ShoeState } from '../../src/core/vocabulary/frames.js';
 import { bodyReject, checkCount, decodeCommonBody } from './common-codec.js';
 
 export const SHOE_STATES: readonly ShoeState[] = ['LOADED', 'OPEN', 'CLOSED', 'EMPTY'];

@@ -2,7 +2,7 @@
  * SHUF (automatic shuffler) frames: `STATE,<IDLE|SHUFFLING|READY|JAM|DOOR_OPEN|ERROR>` (decoded as
  * `SHUF_STATE` so it never mixes with a shoe's STATE) and `COUNT,<0..999>` + HB/ERR/VER.
  */
-import type { CommonFrame, FrameReject, ShufflerBodyFrame, ShufflerState } from '../../src/domain/frames.js';
+import type { CommonFrame, FrameReject, ShufflerBodyFrame, ShufflerState } from '../../src/core/vocabulary/frames.js';
 import { bodyReject, checkCount, decodeCommonBody, parseUint } from './common-codec.js';
 
 export const SHUFFLER_STATES: readonly ShufflerState[] = ['IDLE', 'SHUFFLING', 'READY', 'JAM', 'DOOR_OPEN', 'ERROR'];

@@ -8,7 +8,7 @@
  * - `index52`: 1..52 in the profile's suit order, ranks A..K within each suit (default S,H,D,C);
  * - `custom`: a rank map and a suit map, code = rank part + suit part (`order: rank-suit`) or the reverse.
  */
-import { RANKS, type Card, type Rank, type Suit } from '../../src/domain/card.js';
+import { RANKS, type Card, type Rank, type Suit } from '../../src/core/vocabulary/card.js';
 
 export type CardPreset = 'rank-suit' | 'suit-rank' | 'suit_rank' | 'four-digit' | 'index52' | 'custom';
 

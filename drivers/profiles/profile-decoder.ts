@@ -10,7 +10,7 @@
  * The decoder is clock-free: a frame that ends by silence (`framing.idleMs`) ends when the owner
  * calls `flushIdle()` after that much silence (drivers/device-driver.ts `idleFlushMs`).
  */
-import type { DeviceFrame, FrameReject, RejectReason, ShoeState, ShufflerState, Talker } from '../../src/domain/frames.js';
+import type { DeviceFrame, FrameReject, RejectReason, ShoeState, ShufflerState, Talker } from '../../src/core/vocabulary/frames.js';
 import { KeyboardWedgeDecoder } from '../codecs/hid-keyboard.js';
 import { describeBytes, RAW_MAX, reject } from '../codecs/reject.js';
 import { SHOE_STATES } from '../codecs/shoe-codec.js';

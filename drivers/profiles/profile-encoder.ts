@@ -16,9 +16,9 @@
  * A rendered body that does not match its message's pattern is an error (`ProfileEncodeError`),
  * never bytes the device's own decoder would reject.
  */
-import type { DeviceFrameBody } from '../../src/domain/frames.js';
+import type { DeviceFrameBody } from '../../src/core/vocabulary/frames.js';
 import { HID_KEYBOARD_REPORT_BYTES, keyboardReports } from '../codecs/hid-keyboard.js';
-import { RANKS, type Rank, type Suit } from '../../src/domain/card.js';
+import { RANKS, type Rank, type Suit } from '../../src/core/vocabulary/card.js';
 import type { CardCodeOptions } from './card-codes.js';
 import { checksum, checksumBytes } from './checksums.js';
 import { compileProfile } from './profile-decoder.js';

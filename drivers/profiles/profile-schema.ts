@@ -13,7 +13,7 @@ export const FRAME_TYPES = ['CARD', 'MISREAD', 'CUT', 'DROP', 'STATE', 'TAG', 'R
 
 const GROUPS_NEEDED: Partial<Record<(typeof FRAME_TYPES)[number], string[]>> = { CARD: ['card'], BALL: ['ball'], COUNT: ['count'], TAG: ['uid'], ROLL: ['d1', 'd2', 'd3'] };
 
-/** The stable reject codes of src/domain/frames.ts `RejectReason` a `rejects` rule may name. */
+/** The stable reject codes of src/core/vocabulary/frames.ts `RejectReason` a `rejects` rule may name. */
 export const REJECT_REASONS = ['noise', 'too-long', 'bad-checksum', 'malformed', 'unknown-talker', 'unknown-type', 'bad-field'] as const;
 
 const fieldValue = z.union([z.string(), z.number(), z.boolean()]);

@@ -2,7 +2,7 @@ import { SerialPortStream } from '@serialport/stream';
 import { BehaviorSubject, Subject, type Observable } from 'rxjs';
 import type { Transport, TransportStatus } from './transport.js';
 import { mainThreadReadBinding } from './main-thread-read.js';
-import { LATENCY_PROBE_ON, latencyProbe, probeNow } from '../../src/metrics/latency-probe.js';
+import { LATENCY_PROBE_ON, latencyProbe, probeNow } from '../../src/runtime/latency-probe.js';
 
 export interface SerialTransportOptions {
   /** Device path, e.g. /dev/ttyUSB0 or a socat pty link. */

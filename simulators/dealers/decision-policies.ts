@@ -13,13 +13,13 @@
  * decision windows of hold'em and three card poker, where the round waits for `close-decisions`
  * and a decision may be sent before it — are described by `windowDecision(game, state)`.
  */
-import { rankNumber, type Card } from '../../src/domain/card.js';
-import type { Rng } from '../../src/domain/rng.js';
-import { blackjackTotal } from '../../src/games/evaluators/blackjack-hand.js';
-import { scoreThreeCard } from '../../src/games/evaluators/poker.js';
-import type { CardGame, Expectation } from '../../src/games/game.js';
-import { holdemWindowActions, type HoldemRound } from '../../src/games/holdem.js';
-import { threeCardPokerWindowActions, type ThreeCardPokerRound } from '../../src/games/three-card-poker.js';
+import { rankNumber, type Card } from '../../src/core/vocabulary/card.js';
+import type { Rng } from '../../src/core/vocabulary/rng.js';
+import { blackjackTotal } from '../../src/core/games/evaluators/blackjack-hand.js';
+import { scoreThreeCard } from '../../src/core/games/evaluators/poker.js';
+import type { CardGame, Expectation } from '../../src/core/games/game.js';
+import { holdemWindowActions, type HoldemRound } from '../../src/core/games/holdem.js';
+import { threeCardPokerWindowActions, type ThreeCardPokerRound } from '../../src/core/games/three-card-poker.js';
 
 export type DecisionExpectation = Extract<Expectation, { kind: 'decision' }>;
 

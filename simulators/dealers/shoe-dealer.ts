@@ -17,9 +17,9 @@
  * policy in `decision-policies.ts`), optional decisions inside a decision window (hold'em, three
  * card poker) from `windowDecision` (default: the same module; `null` to send none).
  */
-import { revealBurnCount, type Card } from '../../src/domain/card.js';
-import { shuffledShoe, type Rng } from '../../src/domain/rng.js';
-import type { CardGame } from '../../src/games/game.js';
+import { revealBurnCount, type Card } from '../../src/core/vocabulary/card.js';
+import { shuffledShoe, type Rng } from '../../src/core/vocabulary/rng.js';
+import type { CardGame } from '../../src/core/games/game.js';
 import { decideFor, windowDecision as defaultWindowDecision, type DecideFn, type DecisionExpectation } from './decision-policies.js';
 
 export type DealerAction =

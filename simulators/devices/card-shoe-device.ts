@@ -5,8 +5,8 @@
  * `DROP`, with SEQ numbering and checksums — plus fault injection (misreads, garbage bytes, lost
  * frames) so the gateway's handling of each can be seen and tested.
  */
-import type { Card } from '../../src/domain/card.js';
-import type { Rng } from '../../src/domain/rng.js';
+import type { Card } from '../../src/core/vocabulary/card.js';
+import type { Rng } from '../../src/core/vocabulary/rng.js';
 import { RepeatRing } from './repeat-ring.js';
 import { referenceWire, type FrameWire } from './wire.js';
 

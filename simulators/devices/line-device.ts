@@ -4,8 +4,8 @@
  * `VER` at power-up, `HB` at least once a second while idle, and line faults (garbage bytes before
  * a frame, frames lost on the line).
  */
-import type { Talker } from '../../src/domain/frames.js';
-import type { Rng } from '../../src/domain/rng.js';
+import type { Talker } from '../../src/core/vocabulary/frames.js';
+import type { Rng } from '../../src/core/vocabulary/rng.js';
 import { RepeatRing } from './repeat-ring.js';
 import { referenceWire, type FrameWire } from './wire.js';
 

@@ -9,8 +9,8 @@
  * dealer passes it over the antenna again (`rescan()`), or scanned by a hand scanner (`takePending()`).
  */
 import type { DeckRegistry, RegisteredTag } from '../../drivers/deck-registry.js';
-import { oneDeck, type Card } from '../../src/domain/card.js';
-import { randomInt, seededRng, type Rng } from '../../src/domain/rng.js';
+import { oneDeck, type Card } from '../../src/core/vocabulary/card.js';
+import { randomInt, seededRng, type Rng } from '../../src/core/vocabulary/rng.js';
 import { LineDevice, type LineFaults } from './line-device.js';
 import { referenceWire, type FrameWire } from './wire.js';
 

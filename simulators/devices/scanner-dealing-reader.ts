@@ -6,7 +6,7 @@
  * window: the same card right after itself is scanned only once `dedupeMs` has passed, or the
  * gateway would take it for a bounce of the trigger.
  */
-import type { Card } from '../../src/domain/card.js';
+import type { Card } from '../../src/core/vocabulary/card.js';
 import type { VirtualShoeDevice } from '../virtual-table.js';
 import type { VirtualBarcodeScanner } from './barcode-scanner-device.js';
 

@@ -13,7 +13,7 @@
  * line faults of the format: a burst of noise, a frame with a bad check, a frame cut short.
  */
 import { checksum, encodeLine, hex2 } from '../../drivers/codecs/nmea-line.js';
-import type { Talker } from '../../src/domain/frames.js';
+import type { Talker } from '../../src/core/vocabulary/frames.js';
 import { createProfileEncoder, type EncodableFrame } from '../../drivers/profiles/profile-encoder.js';
 import type { DeviceProfile } from '../../drivers/profiles/profile-schema.js';
 

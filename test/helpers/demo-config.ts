@@ -5,8 +5,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { freePort } from '../../src/scenario/rig/free-port.js';
-import { makeTempDir } from '../../src/scenario/rig/temp-dir.js';
+import { freePort } from '../../dev/rig/free-port.js';
+import { makeTempDir } from '../../dev/rig/temp-dir.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 

@@ -5,8 +5,8 @@
  */
 import mqtt, { type MqttClient } from 'mqtt';
 import { expect } from 'vitest';
-import { validateConfig } from '../../src/config/load-config.js';
-import { createLogger, type Logger } from '../../src/log.js';
+import { validateConfig } from '../../src/app/config/load-config.js';
+import { createLogger, type Logger } from '../../src/runtime/log.js';
 
 export interface Received { topic: string; raw: string; payload: any; retain: boolean; at: number; /** MQTT 5 correlation data, as text */ correlation?: string }
 

@@ -1,4 +1,4 @@
-import { hasCommand } from '../../src/scenario/rig/commands.js';
+import { hasCommand } from '../../dev/rig/commands.js';
 
 /** When set (CI), a missing external tool fails the test run instead of skipping. */
 export const requireRealIo = process.env.REQUIRE_REAL_IO === '1';

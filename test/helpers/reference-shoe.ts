@@ -2,7 +2,7 @@
  * A reference-protocol device for tests, written independently of the gateway's codec: it builds
  * `$TALKER,SEQ,TYPE,...*CS\r\n` lines itself and writes them into the device end of a pty pair.
  */
-import type { PtyPair } from '../../src/scenario/rig/pty-pair.js';
+import type { PtyPair } from '../../dev/rig/pty-pair.js';
 
 export function referenceLine(body: string): string {
   let cs = 0;

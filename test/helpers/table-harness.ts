@@ -6,13 +6,13 @@
  * `DeviceTableHarness` any table kind with full device configs, `GameMachine` a card game played
  * by a virtual dealer's actions.
  */
-import type { DeviceFrame, DeviceFrameBody } from '../../src/domain/frames.js';
-import { validateConfig } from '../../src/config/load-config.js';
-import { validateMessage } from '../../src/domain/messages.js';
-import { countersOf, initialTableState, step } from '../../src/table/table-machine.js';
-import { tableSettings } from '../../src/table/table-settings.js';
+import type { DeviceFrame, DeviceFrameBody } from '../../src/core/vocabulary/frames.js';
+import { validateConfig } from '../../src/app/config/load-config.js';
+import { validateMessage } from '../../src/core/vocabulary/messages.js';
+import { countersOf, initialTableState, step } from '../../src/core/table/table-machine.js';
+import { tableSettings } from '../../src/core/table/table-settings.js';
 import type { DealerAction } from '../../simulators/dealers/shoe-dealer.js';
-import type { Envelope, TableCounters, TableInput, TableOutput, TableSettings, TableState } from '../../src/table/types.js';
+import type { Envelope, TableCounters, TableInput, TableOutput, TableSettings, TableState } from '../../src/core/table/types.js';
 
 /** validates one table entry as the config loader does and returns its machine settings */
 export function settingsOf(table: Record<string, unknown>): TableSettings {
@@ -179,7 +179,7 @@ export class DeviceTableHarness extends MachineHarness {
     return this.published('round').at(-1);
   }
 
-  /** every published message that does not match its MQTT API schema (src/domain/messages.ts), with why */
+  /** every published message that does not match its MQTT API schema (src/core/vocabulary/messages.ts), with why */
   invalidMessages(): string[] {
     const bad: string[] = [];
     for (const x of this.outputs) {

@@ -8,11 +8,11 @@
  * latest retained round and result (sent again on the move).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
+import { startGateway, type Gateway } from '../../src/app/gateway.js';
 import { loadSimulators } from '../../simulators/load.js';
-import { startMosquitto, type MosquittoBroker } from '../../src/scenario/rig/mosquitto.js';
+import { startMosquitto, type MosquittoBroker } from '../../dev/rig/mosquitto.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
-import { makeTempDir } from '../../src/scenario/rig/temp-dir.js';
+import { makeTempDir } from '../../dev/rig/temp-dir.js';
 import { capturingLogger, checkSeq, floorConfig, resultsOf, subscriber, until, type Subscriber } from '../helpers/floor.js';
 
 const io = realIoOrSkip('mosquitto');

@@ -1,6 +1,6 @@
 /**
  * The production start (docs/INSTALL.md): `npm run build` bundles the gateway into dist/ with
- * esbuild (scripts/build.mjs), and `node dist/src/cli/main.js start` runs it without tsx. Built
+ * esbuild (scripts/build.mjs), and `node dist/src/app/cli/main.js start` runs it without tsx. Built
  * here, then started as an operator would: the demo's tables come online and deal through the
  * bundle (the journal's writer thread and the lazily loaded chunks included), Ctrl-C stops it with
  * exit 0, and `replay` from dist/ reproduces every published message byte for byte. mqtt.js's
@@ -11,17 +11,17 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../src/scenario/rig/free-port.js';
-import { startMosquitto } from '../../src/scenario/rig/mosquitto.js';
-import { recordMqtt } from '../../src/scenario/rig/mqtt-recorder.js';
-import { cleanupTempDirs } from '../../src/scenario/rig/temp-dir.js';
+import { freePort } from '../../dev/rig/free-port.js';
+import { startMosquitto } from '../../dev/rig/mosquitto.js';
+import { recordMqtt } from '../../dev/rig/mqtt-recorder.js';
+import { cleanupTempDirs } from '../../dev/rig/temp-dir.js';
 import { demoConfig } from '../helpers/demo-config.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
 
 afterAll(cleanupTempDirs);
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const MAIN = join(ROOT, 'dist', 'src', 'cli', 'main.js');
+const MAIN = join(ROOT, 'dist', 'src', 'app', 'cli', 'main.js');
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 interface Run { child: ChildProcess; out: () => string; exited: Promise<number | null> }
@@ -43,15 +43,15 @@ beforeAll(() => {
 describe('the built gateway (dist/)', () => {
   it('is a bundle: one entry, lazily loaded chunks, the writer thread beside it', () => {
     expect(existsSync(MAIN)).toBe(true);
-    expect(readdirSync(join(ROOT, 'dist', 'src', 'chunks')).filter((f) => f.endsWith('.js')).length).toBeGreaterThan(0);
-    expect(existsSync(join(ROOT, 'dist', 'src', 'persistence', 'journal-writer-worker.mjs'))).toBe(true);
-    expect(existsSync(join(ROOT, 'dist', 'src', 'persistence', 'hwm-slots.mjs'))).toBe(true);
+    expect(readdirSync(join(ROOT, 'dist', 'src', 'app', 'chunks')).filter((f) => f.endsWith('.js')).length).toBeGreaterThan(0);
+    expect(existsSync(join(ROOT, 'dist', 'src', 'adapters', 'store', 'journal-writer-worker.mjs'))).toBe(true);
+    expect(existsSync(join(ROOT, 'dist', 'src', 'adapters', 'store', 'hwm-slots.mjs'))).toBe(true);
     // no TypeScript sources are needed at run time: the entry does not import any .ts file
     expect(readFileSync(MAIN, 'utf8')).not.toMatch(/from ["'][^"']+\.ts["']/);
     // mqtt.js's WebSocket and SOCKS transports and its browser timers load from node_modules when
     // used, not at every start (scripts/bundle.mjs): no chunk holds ws, socks or worker-timers
-    const chunks = readdirSync(join(ROOT, 'dist', 'src', 'chunks')).filter((f) => f.endsWith('.js'))
-      .map((f) => readFileSync(join(ROOT, 'dist', 'src', 'chunks', f), 'utf8'));
+    const chunks = readdirSync(join(ROOT, 'dist', 'src', 'app', 'chunks')).filter((f) => f.endsWith('.js'))
+      .map((f) => readFileSync(join(ROOT, 'dist', 'src', 'app', 'chunks', f), 'utf8'));
     expect(chunks.filter((c) => /permessage-deflate|SocksClient|generateUniqueNumber/.test(c))).toEqual([]);
   });
 

@@ -8,10 +8,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { parseCapture } from '../../src/tools/capture-file.js';
-import { createPtyPair, type PtyPair } from '../../src/scenario/rig/pty-pair.js';
+import { parseCapture } from '../../src/app/tools/capture-file.js';
+import { createPtyPair, type PtyPair } from '../../dev/rig/pty-pair.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
-import { cleanupTempDirs, makeTempDir } from '../../src/scenario/rig/temp-dir.js';
+import { cleanupTempDirs, makeTempDir } from '../../dev/rig/temp-dir.js';
 
 afterAll(cleanupTempDirs);
 
@@ -28,7 +28,7 @@ afterEach(() => {
 });
 
 function cli(args: string[]): Run {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli', 'main.ts'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'app', 'cli', 'main.ts'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
   let out = '';
   child.stdout!.on('data', (b: Buffer) => { out += b.toString(); });

@@ -7,18 +7,18 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validateConfig } from '../../src/config/load-config.js';
-import { kenoOutcome } from '../../src/games/evaluators/keno.js';
-import { sicBoOutcome } from '../../src/games/evaluators/sic-bo.js';
-import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
+import { validateConfig } from '../../src/app/config/load-config.js';
+import { kenoOutcome } from '../../src/core/games/evaluators/keno.js';
+import { sicBoOutcome } from '../../src/core/games/evaluators/sic-bo.js';
+import { startGateway, type Gateway } from '../../src/app/gateway.js';
 import { loadSimulators } from '../../simulators/load.js';
-import { silentLogger } from '../../src/log.js';
-import { startMosquitto, type MosquittoBroker } from '../../src/scenario/rig/mosquitto.js';
-import { recordMqtt, type MqttRecorder, type RecordedMessage } from '../../src/scenario/rig/mqtt-recorder.js';
-import { createPtyPair, type PtyPair } from '../../src/scenario/rig/pty-pair.js';
+import { silentLogger } from '../../src/runtime/log.js';
+import { startMosquitto, type MosquittoBroker } from '../../dev/rig/mosquitto.js';
+import { recordMqtt, type MqttRecorder, type RecordedMessage } from '../../dev/rig/mqtt-recorder.js';
+import { createPtyPair, type PtyPair } from '../../dev/rig/pty-pair.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
 import { ReferenceShoe } from '../helpers/reference-shoe.js';
-import { makeTempDir, removeTempDir } from '../../src/scenario/rig/temp-dir.js';
+import { makeTempDir, removeTempDir } from '../../dev/rig/temp-dir.js';
 
 const io = realIoOrSkip(['socat', 'mosquitto']);
 

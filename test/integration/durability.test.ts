@@ -8,17 +8,17 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
-import { validateConfig } from '../../src/config/load-config.js';
-import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
+import { validateConfig } from '../../src/app/config/load-config.js';
+import { startGateway, type Gateway } from '../../src/app/gateway.js';
 import { loadSimulators } from '../../simulators/load.js';
-import { silentLogger } from '../../src/log.js';
-import { GatewayStore } from '../../src/persistence/gateway-store.js';
-import { replayTable } from '../../src/replay/replay-journal.js';
-import { startMosquitto, type MosquittoBroker } from '../../src/scenario/rig/mosquitto.js';
-import { createPtyPair, type PtyPair } from '../../src/scenario/rig/pty-pair.js';
+import { silentLogger } from '../../src/runtime/log.js';
+import { GatewayStore } from '../../src/adapters/store/gateway-store.js';
+import { replayTable } from '../../src/app/replay/replay-journal.js';
+import { startMosquitto, type MosquittoBroker } from '../../dev/rig/mosquitto.js';
+import { createPtyPair, type PtyPair } from '../../dev/rig/pty-pair.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
 import { ReferenceShoe } from '../helpers/reference-shoe.js';
-import { makeTempDir } from '../../src/scenario/rig/temp-dir.js';
+import { makeTempDir } from '../../dev/rig/temp-dir.js';
 
 const io = realIoOrSkip(['socat', 'mosquitto']);
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -124,7 +124,7 @@ describe.skipIf(!io.available)('durable delivery and crash recovery', () => {
     cleanups.push(() => sub.client.endAsync());
     let child: ChildProcess | null = null;
     const startChild = async () => {
-      child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'start', '--config', cfgFile], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_FORMAT: 'json' } });
+      child = spawn(process.execPath, ['--import', 'tsx', 'src/app/cli/main.ts', 'start', '--config', cfgFile], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_FORMAT: 'json' } });
       let err = '';
       child.stderr!.on('data', (d) => { err += String(d); });
       const online = sub.got.length;

@@ -1,16 +1,16 @@
 /**
  * The edge bridge (docs/SCALING.md): the gateway on its table PC's own Mosquitto, which runs
- * deploy/mosquitto-bridge.conf (rendered by src/scenario/rig/bridge-config.ts) into a central
+ * deploy/mosquitto-bridge.conf (rendered by dev/rig/bridge-config.ts) into a central
  * Mosquitto. The central broker is stopped while rounds go on and started again: its persistent
  * subscriber receives every result, in order, nothing lost (the local broker held them).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
+import { startGateway, type Gateway } from '../../src/app/gateway.js';
 import { loadSimulators } from '../../simulators/load.js';
-import { renderBridgeConfig } from '../../src/scenario/rig/bridge-config.js';
-import { startMosquitto } from '../../src/scenario/rig/mosquitto.js';
+import { renderBridgeConfig } from '../../dev/rig/bridge-config.js';
+import { startMosquitto } from '../../dev/rig/mosquitto.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
-import { makeTempDir } from '../../src/scenario/rig/temp-dir.js';
+import { makeTempDir } from '../../dev/rig/temp-dir.js';
 import { checkSeq, floorConfig, resultsOf, subscriber, until } from '../helpers/floor.js';
 
 const io = realIoOrSkip('mosquitto');
@@ -37,7 +37,7 @@ describe.skipIf(!io.available)('the edge bridge: local Mosquitto bridged to a ce
     const bridgeUp = await engine.waitFor((m) => m.topic === 'casino/_bridges/test-pc/state' && m.raw === '1', 15_000, 'the bridge notification');
     expect(bridgeUp.raw).toBe('1');
 
-    const gw: Gateway = await startGateway(floorConfig({ url: local.url, dataDir: await makeTempDir('teg-eb-data-'), tables: [T], cardIntervalMs: 25, decks: 4 }), { simulators: loadSimulators, logger: (await import('../../src/log.js')).silentLogger, simulatorShoes: 1 });
+    const gw: Gateway = await startGateway(floorConfig({ url: local.url, dataDir: await makeTempDir('teg-eb-data-'), tables: [T], cardIntervalMs: 25, decks: 4 }), { simulators: loadSimulators, logger: (await import('../../src/runtime/log.js')).silentLogger, simulatorShoes: 1 });
     cleanup.push(() => gw.stop());
     await until(() => resultsOf(engine.got, T).length >= 2, 20_000, 'results at the central broker');
     await central.pause();

@@ -5,13 +5,13 @@
  * one meant for another engine.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
+import { startGateway, type Gateway } from '../../src/app/gateway.js';
 import { loadSimulators } from '../../simulators/load.js';
-import { silentLogger } from '../../src/log.js';
+import { silentLogger } from '../../src/runtime/log.js';
 import { floorConfig, subscriber, until, type Subscriber } from '../helpers/floor.js';
-import { startMosquitto } from '../../src/scenario/rig/mosquitto.js';
+import { startMosquitto } from '../../dev/rig/mosquitto.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
-import { makeTempDir } from '../../src/scenario/rig/temp-dir.js';
+import { makeTempDir } from '../../dev/rig/temp-dir.js';
 
 const io = realIoOrSkip('mosquitto');
 const T = 'er-01';

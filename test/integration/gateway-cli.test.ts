@@ -9,11 +9,11 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startMosquitto } from '../../src/scenario/rig/mosquitto.js';
-import { recordMqtt, type RecordedMessage } from '../../src/scenario/rig/mqtt-recorder.js';
+import { startMosquitto } from '../../dev/rig/mosquitto.js';
+import { recordMqtt, type RecordedMessage } from '../../dev/rig/mqtt-recorder.js';
 import { demoConfig as demoConfigFile } from '../helpers/demo-config.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
-import { cleanupTempDirs } from '../../src/scenario/rig/temp-dir.js';
+import { cleanupTempDirs } from '../../dev/rig/temp-dir.js';
 
 afterAll(cleanupTempDirs);
 
@@ -23,7 +23,7 @@ const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as
 interface Run { child: ChildProcess; out: () => string; exited: Promise<number | null> }
 
 function cli(args: string[]): Run {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli', 'main.ts'), ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'app', 'cli', 'main.ts'), ...args], {
     cwd: ROOT, env: { ...process.env, LOG_FORMAT: 'json' }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

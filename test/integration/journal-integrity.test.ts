@@ -6,8 +6,8 @@
  * round in progress.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { DAMAGES, runCase } from '../chaos/sections/journal-damage.js';
-import { kill, makeRig, Shoe, startGatewayProcess, Subscriber, type Rig } from '../chaos/gateway-rig.js';
+import { DAMAGES, runCase } from '../../dev/chaos/sections/journal-damage.js';
+import { kill, makeRig, Shoe, startGatewayProcess, Subscriber, type Rig } from '../../dev/chaos/gateway-rig.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
 
 const io = realIoOrSkip(['socat', 'mosquitto']);

@@ -5,7 +5,7 @@
  * card's code in any of them before its reveal point.
  */
 import { describe, expect, it } from 'vitest';
-import leaks from '../chaos/sections/leaks.js';
+import leaks from '../../dev/chaos/sections/leaks.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
 
 const io = realIoOrSkip(['socat', 'mosquitto']);

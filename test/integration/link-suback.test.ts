@@ -6,7 +6,7 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { Aedes } from 'aedes';
 import { afterEach, describe, expect, it } from 'vitest';
-import { backoffDelay, TableLink } from '../../src/mqtt/table-link.js';
+import { backoffDelay, TableLink } from '../../src/adapters/mqtt/table-link.js';
 import { capturingLogger, until } from '../helpers/floor.js';
 
 describe('reconnect backoff', () => {

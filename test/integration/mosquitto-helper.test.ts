@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mqtt from 'mqtt';
-import { startMosquitto, type MosquittoBroker } from '../../src/scenario/rig/mosquitto.js';
-import { recordMqtt, type MqttRecorder } from '../../src/scenario/rig/mqtt-recorder.js';
+import { startMosquitto, type MosquittoBroker } from '../../dev/rig/mosquitto.js';
+import { recordMqtt, type MqttRecorder } from '../../dev/rig/mqtt-recorder.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
 
 const broker = realIoOrSkip('mosquitto');

@@ -7,11 +7,11 @@
  * on both surviving nodes. The failover time is printed, not asserted.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
+import { startGateway, type Gateway } from '../../src/app/gateway.js';
 import { loadSimulators } from '../../simulators/load.js';
-import { startNatsCluster, type NatsCluster } from '../../src/scenario/rig/nats-cluster.js';
+import { startNatsCluster, type NatsCluster } from '../../dev/rig/nats-cluster.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
-import { makeTempDir } from '../../src/scenario/rig/temp-dir.js';
+import { makeTempDir } from '../../dev/rig/temp-dir.js';
 import { capturingLogger, checkSeq, floorConfig, resultsOf, subscriber, until } from '../helpers/floor.js';
 
 const io = realIoOrSkip('nats-server');

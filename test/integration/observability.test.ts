@@ -4,14 +4,14 @@
  * `health` message, and the status page's snapshot.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { validateConfig } from '../../src/config/load-config.js';
-import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
+import { validateConfig } from '../../src/app/config/load-config.js';
+import { startGateway, type Gateway } from '../../src/app/gateway.js';
 import { loadSimulators } from '../../simulators/load.js';
-import { silentLogger } from '../../src/log.js';
-import { validateMessage } from '../../src/domain/messages.js';
-import { freePort } from '../../src/scenario/rig/free-port.js';
-import { recordMqtt } from '../../src/scenario/rig/mqtt-recorder.js';
-import { cleanupTempDirs, makeTempDir } from '../../src/scenario/rig/temp-dir.js';
+import { silentLogger } from '../../src/runtime/log.js';
+import { validateMessage } from '../../src/core/vocabulary/messages.js';
+import { freePort } from '../../dev/rig/free-port.js';
+import { recordMqtt } from '../../dev/rig/mqtt-recorder.js';
+import { cleanupTempDirs, makeTempDir } from '../../dev/rig/temp-dir.js';
 
 afterAll(cleanupTempDirs);
 

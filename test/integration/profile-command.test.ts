@@ -6,15 +6,15 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { chunkLine, headerLine } from '../../src/tools/capture-file.js';
-import { cleanupTempDirs, makeTempDir } from '../../src/scenario/rig/temp-dir.js';
+import { chunkLine, headerLine } from '../../src/app/tools/capture-file.js';
+import { cleanupTempDirs, makeTempDir } from '../../dev/rig/temp-dir.js';
 
 afterAll(cleanupTempDirs);
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
 function tablegw(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli', 'main.ts'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'app', 'cli', 'main.ts'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (b: Buffer) => { stdout += b.toString(); });

@@ -9,9 +9,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { validateConfig } from '../../src/config/load-config.js';
-import { readCaptureFile } from '../../src/tools/capture-file.js';
-import { checkProfile, decodeCapture, formatDecode, verdict } from '../../src/tools/profile-check.js';
+import { validateConfig } from '../../src/app/config/load-config.js';
+import { readCaptureFile } from '../../src/app/tools/capture-file.js';
+import { checkProfile, decodeCapture, formatDecode, verdict } from '../../src/app/tools/profile-check.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const EXAMPLES = join(ROOT, 'docs', 'examples');
@@ -28,7 +28,7 @@ const blockStarting = (first: string) => {
 };
 
 function tablegw(args: string[], cwd: string): Promise<{ code: number | null; stdout: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli', 'main.ts'), ...args], { cwd, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'app', 'cli', 'main.ts'), ...args], { cwd, stdio: ['ignore', 'pipe', 'inherit'] });
   let stdout = '';
   child.stdout.on('data', (b: Buffer) => { stdout += b.toString(); });
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout })));

@@ -7,15 +7,15 @@
  * for byte (the double-trigger rule runs before the journal).
  */
 import { describe, expect, it } from 'vitest';
-import { validateConfig } from '../../src/config/load-config.js';
-import { cardGame, GAME_IDS } from '../../src/games/registry.js';
-import { startGateway } from '../../src/gateway/gateway.js';
+import { validateConfig } from '../../src/app/config/load-config.js';
+import { cardGame, GAME_IDS } from '../../src/core/games/registry.js';
+import { startGateway } from '../../src/app/gateway.js';
 import { loadSimulators } from '../../simulators/load.js';
-import { silentLogger } from '../../src/log.js';
-import { GatewayStore } from '../../src/persistence/gateway-store.js';
-import { replayTable } from '../../src/replay/replay-journal.js';
-import type { Envelope } from '../../src/table/types.js';
-import { makeTempDir, removeTempDir } from '../../src/scenario/rig/temp-dir.js';
+import { silentLogger } from '../../src/runtime/log.js';
+import { GatewayStore } from '../../src/adapters/store/gateway-store.js';
+import { replayTable } from '../../src/app/replay/replay-journal.js';
+import type { Envelope } from '../../src/core/table/types.js';
+import { makeTempDir, removeTempDir } from '../../dev/rig/temp-dir.js';
 
 const sim = (faults: Record<string, number> = {}, extra: Record<string, unknown> = {}) => ({ type: 'simulator', seed: 11, cardIntervalMs: 0, roundIntervalMs: 0, faults, ...extra });
 

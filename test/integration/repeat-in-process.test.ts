@@ -5,14 +5,14 @@
  * the journal replays byte for byte.
  */
 import { describe, expect, it } from 'vitest';
-import { validateConfig } from '../../src/config/load-config.js';
-import { startGateway } from '../../src/gateway/gateway.js';
+import { validateConfig } from '../../src/app/config/load-config.js';
+import { startGateway } from '../../src/app/gateway.js';
 import { loadSimulators } from '../../simulators/load.js';
-import { silentLogger } from '../../src/log.js';
-import { GatewayStore } from '../../src/persistence/gateway-store.js';
-import { replayTable } from '../../src/replay/replay-journal.js';
-import type { Envelope } from '../../src/table/types.js';
-import { makeTempDir } from '../../src/scenario/rig/temp-dir.js';
+import { silentLogger } from '../../src/runtime/log.js';
+import { GatewayStore } from '../../src/adapters/store/gateway-store.js';
+import { replayTable } from '../../src/app/replay/replay-journal.js';
+import type { Envelope } from '../../src/core/table/types.js';
+import { makeTempDir } from '../../dev/rig/temp-dir.js';
 
 describe('REPEAT with a lossy simulated shoe', () => {
   it('repairs every gap: no held round, every result complete, replay byte for byte', async () => {

@@ -6,14 +6,14 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfigFile } from '../../src/config/load-config.js';
-import { startGateway } from '../../src/gateway/gateway.js';
+import { loadConfigFile } from '../../src/app/config/load-config.js';
+import { startGateway } from '../../src/app/gateway.js';
 import { loadSimulators } from '../../simulators/load.js';
-import { silentLogger } from '../../src/log.js';
-import { GatewayStore } from '../../src/persistence/gateway-store.js';
-import { replayTable } from '../../src/replay/replay-journal.js';
-import { freePort } from '../../src/scenario/rig/free-port.js';
-import { makeTempDir } from '../../src/scenario/rig/temp-dir.js';
+import { silentLogger } from '../../src/runtime/log.js';
+import { GatewayStore } from '../../src/adapters/store/gateway-store.js';
+import { replayTable } from '../../src/app/replay/replay-journal.js';
+import { freePort } from '../../dev/rig/free-port.js';
+import { makeTempDir } from '../../dev/rig/temp-dir.js';
 
 describe('replay of every demo table', () => {
   it('reproduces every published message byte for byte', async () => {

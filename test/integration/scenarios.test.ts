@@ -5,8 +5,8 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatReport, loadScenarioFile, runScenario } from '../../src/scenario/scenario-runner.js';
-import { startMosquitto, type MosquittoBroker } from '../../src/scenario/rig/mosquitto.js';
+import { formatReport, loadScenarioFile, runScenario } from '../../dev/scenario/scenario-runner.js';
+import { startMosquitto, type MosquittoBroker } from '../../dev/rig/mosquitto.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
 
 const ROOT = join(import.meta.dirname, '..', 'scenarios');

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { filter, firstValueFrom, timeout } from 'rxjs';
 import { SerialTransport } from '../../drivers/transports/serial-transport.js';
 import type { TransportState, TransportStatus } from '../../drivers/transports/transport.js';
-import { createPtyPair, type PtyPair } from '../../src/scenario/rig/pty-pair.js';
+import { createPtyPair, type PtyPair } from '../../dev/rig/pty-pair.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
 
 const socat = realIoOrSkip('socat');

@@ -6,12 +6,12 @@
  * table (each engine subscribes to its tables' topics) when an engine needs a table's whole stream.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
+import { startGateway, type Gateway } from '../../src/app/gateway.js';
 import { loadSimulators } from '../../simulators/load.js';
-import { silentLogger } from '../../src/log.js';
-import { startMosquitto } from '../../src/scenario/rig/mosquitto.js';
+import { silentLogger } from '../../src/runtime/log.js';
+import { startMosquitto } from '../../dev/rig/mosquitto.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
-import { makeTempDir } from '../../src/scenario/rig/temp-dir.js';
+import { makeTempDir } from '../../dev/rig/temp-dir.js';
 import { resultsOf, subscriber, until } from '../helpers/floor.js';
 
 const io = realIoOrSkip('mosquitto');

@@ -10,16 +10,16 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validateConfig } from '../../src/config/load-config.js';
-import { startGateway, type Gateway } from '../../src/gateway/gateway.js';
+import { validateConfig } from '../../src/app/config/load-config.js';
+import { startGateway, type Gateway } from '../../src/app/gateway.js';
 import { loadSimulators } from '../../simulators/load.js';
-import { cardGame } from '../../src/games/registry.js';
-import { silentLogger } from '../../src/log.js';
+import { cardGame } from '../../src/core/games/registry.js';
+import { silentLogger } from '../../src/runtime/log.js';
 import { CHROMIUM, haveChromium, openHeadlessPage, type HeadlessPage } from '../helpers/chromium.js';
-import { createPtyPair, type PtyPair } from '../../src/scenario/rig/pty-pair.js';
-import { hasCommand } from '../../src/scenario/rig/commands.js';
+import { createPtyPair, type PtyPair } from '../../dev/rig/pty-pair.js';
+import { hasCommand } from '../../dev/rig/commands.js';
 import { requireRealIo } from '../helpers/real-io.js';
-import { cleanupTempDirs, makeTempDir } from '../../src/scenario/rig/temp-dir.js';
+import { cleanupTempDirs, makeTempDir } from '../../dev/rig/temp-dir.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 if (!haveChromium) {

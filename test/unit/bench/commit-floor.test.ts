@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startCommitFloor } from '../../../bench/commit-floor.js';
+import { startCommitFloor } from '../../../dev/bench/commit-floor.js';
 
 describe('the bench\'s commit floor on its own thread', () => {
   it('times one commit per call from the series, and a paced run, then removes its database', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cpuWindow, machineCpuMs } from '../../../bench/lib/cpu.js';
+import { cpuWindow, machineCpuMs } from '../../../dev/bench/lib/cpu.js';
 
 describe('the bench\'s CPU accounting from /proc', () => {
   it('reads the machine\'s busy, total and steal time, steal being part of busy', () => {

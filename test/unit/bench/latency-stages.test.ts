@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { stageBreakdown, STAGES } from '../../../bench/lib/stages.js';
-import { latencyProbe, LATENCY_PROBE_ON, type CardProbe } from '../../../src/metrics/latency-probe.js';
+import { stageBreakdown, STAGES } from '../../../dev/bench/lib/stages.js';
+import { latencyProbe, LATENCY_PROBE_ON, type CardProbe } from '../../../src/runtime/latency-probe.js';
 
 function probe(seq: number, start: number, step = 1): CardProbe {
   // read, decoded, apply, ... published: one stamp every `step` ms after `start`

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { benchExtraNodeFlags, MANY_TABLES_NODE_FLAGS, manyTablesDefaultsFlags, productionNodeFlags } from '../../../bench/lib/node-flags.js';
+import { benchExtraNodeFlags, MANY_TABLES_NODE_FLAGS, manyTablesDefaultsFlags, productionNodeFlags } from '../../../dev/bench/lib/node-flags.js';
 
 describe('the node flags the bench takes from the shipped files', () => {
   it('the unit starts node without flags; the many-table setting of deploy/tablegw.default is the one the throughput ramp uses', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   ASCII_TARGET, profileTargets, runProfilesBench, sampledProfileNames, shippedProfileNames, withProfilesTable,
   type ProfileBenchRow, type ProfilesBenchResult,
-} from '../../../bench/profiles-bench.js';
+} from '../../../dev/bench/profiles-bench.js';
 
 const row = (profile: string, framesPerSecond: number, referenceFramesPerSecond: number, ascii = true): ProfileBenchRow => {
   const ratio = Math.round((referenceFramesPerSecond / framesPerSecond) * 100) / 100;

@@ -1,5 +1,5 @@
 /**
- * The capture file format (src/tools/capture-file.ts), the device argument of `tablegw capture`,
+ * The capture file format (src/app/tools/capture-file.ts), the device argument of `tablegw capture`,
  * and recording from a HID device through an injected node-hid (no USB here).
  */
 import { EventEmitter } from 'node:events';
@@ -7,9 +7,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { HidHandle, HidModule } from '../../../drivers/transports/hid-loader.js';
-import { CaptureFileError, chunkLine, headerLine, parseCapture } from '../../../src/tools/capture-file.js';
-import { CaptureError, parseCaptureSource, startRecording } from '../../../src/tools/capture-recorder.js';
-import { cleanupTempDirs, makeTempDir } from '../../../src/scenario/rig/temp-dir.js';
+import { CaptureFileError, chunkLine, headerLine, parseCapture } from '../../../src/app/tools/capture-file.js';
+import { CaptureError, parseCaptureSource, startRecording } from '../../../src/app/tools/capture-recorder.js';
+import { cleanupTempDirs, makeTempDir } from '../../../dev/rig/temp-dir.js';
 
 afterAll(cleanupTempDirs);
 

@@ -7,10 +7,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { configFileProblems, dataDirProblem, maskUrl } from '../../../src/config/check-config.js';
-import { validateConfig } from '../../../src/config/load-config.js';
-import { makeTempDirSync, removeTempDir } from '../../../src/scenario/rig/temp-dir.js';
-import { GatewayStore } from '../../../src/persistence/gateway-store.js';
+import { configFileProblems, dataDirProblem, maskUrl } from '../../../src/app/config/check-config.js';
+import { validateConfig } from '../../../src/app/config/load-config.js';
+import { makeTempDirSync, removeTempDir } from '../../../dev/rig/temp-dir.js';
+import { GatewayStore } from '../../../src/adapters/store/gateway-store.js';
 
 const dir = makeTempDirSync('teg-check-');
 afterAll(() => removeTempDir(dir));
@@ -19,7 +19,7 @@ const missing = (name: string) => join(dir, 'missing', name);
 function run(config: unknown) {
   const file = join(dir, `cfg-${Math.random().toString(16).slice(2)}.json`);
   writeFileSync(file, JSON.stringify(config));
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'check-config', file], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/app/cli/main.ts', 'check-config', file], { encoding: 'utf8' });
   return { code: r.status, out: `${r.stdout}${r.stderr}` };
 }
 

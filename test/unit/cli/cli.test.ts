@@ -5,11 +5,11 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { COMMANDS } from '../../../src/cli/commands/index.js';
-import { formatMessage } from '../../../src/cli/commands/tail.js';
+import { COMMANDS } from '../../../src/app/cli/commands/index.js';
+import { formatMessage } from '../../../src/app/cli/commands/tail.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
-const cli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
+const cli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/app/cli/main.ts'), ...args], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
 
 describe('tablegw --help', () => {
   const commands = ['start', 'check-config', ...Object.keys(COMMANDS)];

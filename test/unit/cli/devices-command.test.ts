@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatDevices, listHidDevices, listSerialPorts, profilesForUsbId, type ProfileUsbIds } from '../../../src/cli/commands/devices.js';
-import { COMMANDS } from '../../../src/cli/commands/index.js';
+import { formatDevices, listHidDevices, listSerialPorts, profilesForUsbId, type ProfileUsbIds } from '../../../src/app/cli/commands/devices.js';
+import { COMMANDS } from '../../../src/app/cli/commands/index.js';
 
 describe('tablegw devices', () => {
   it('prints a paste-ready snippet per serial port (by-id path preferred) and per HID device', () => {

@@ -5,9 +5,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { shippedProfiles } from '../../../src/config/device-profiles.js';
-import { CaptureFileError, parseCapture } from '../../../src/tools/capture-file.js';
-import { checkProfile, decodeCapture, formatDecode, verdict } from '../../../src/tools/profile-check.js';
+import { shippedProfiles } from '../../../src/app/config/device-profiles.js';
+import { CaptureFileError, parseCapture } from '../../../src/app/tools/capture-file.js';
+import { checkProfile, decodeCapture, formatDecode, verdict } from '../../../src/app/tools/profile-check.js';
 
 const profiles = shippedProfiles().map((n) => {
   const c = checkProfile(n);

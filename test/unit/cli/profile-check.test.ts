@@ -1,14 +1,14 @@
 /**
- * `tablegw profile check` / `profile list` as functions (src/tools/profile-check.ts): the gateway's
+ * `tablegw profile check` / `profile list` as functions (src/app/tools/profile-check.ts): the gateway's
  * own schema and decoder on a profile and a capture, chunk by chunk, and the verdicts an installer
  * reads.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { shippedProfiles } from '../../../src/config/device-profiles.js';
-import { checkProfile, decodeCapture, formatDecode, frameText, leadingComment, listShippedProfiles, verdict } from '../../../src/tools/profile-check.js';
-import { cleanupTempDirs, makeTempDir } from '../../../src/scenario/rig/temp-dir.js';
+import { shippedProfiles } from '../../../src/app/config/device-profiles.js';
+import { checkProfile, decodeCapture, formatDecode, frameText, leadingComment, listShippedProfiles, verdict } from '../../../src/app/tools/profile-check.js';
+import { cleanupTempDirs, makeTempDir } from '../../../dev/rig/temp-dir.js';
 
 afterAll(cleanupTempDirs);
 

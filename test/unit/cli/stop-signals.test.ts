@@ -1,6 +1,6 @@
 /**
  * `tablegw start` holds SIGINT/SIGTERM during the start and hands them to the graceful stop once
- * the gateway is up (src/cli/stop-signals.ts). Real signals to a real child process: the signal is
+ * the gateway is up (src/app/cli/stop-signals.ts). Real signals to a real child process: the signal is
  * sent while the main thread is busy, so libuv has caught it but not dispatched it when the hold
  * is handed over, the moment in which a swapped listener used to drop it.
  */
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
-const MODULE = join(ROOT, 'src', 'cli', 'stop-signals.ts');
+const MODULE = join(ROOT, 'src', 'app', 'cli', 'stop-signals.ts');
 
 /** runs `body` as an ES module in a child with tsx; its stdout and exit code */
 function child(body: string): { out: string; status: number | null } {

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { LineCodec, encodeFrame, isReject } from '../../../drivers/codecs/line-codec.js';
-import type { DeviceFrame, FrameReject } from '../../../src/domain/frames.js';
+import type { DeviceFrame, FrameReject } from '../../../src/core/vocabulary/frames.js';
 import { buf, byteAtATime, refLine } from './ref.js';
 
 const summary = (xs: Array<DeviceFrame | FrameReject>) => xs.map((x) => (isReject(x) ? `!${x.reason}` : `${x.talker}/${x.seq}/${x.type}`));

@@ -5,9 +5,9 @@ import { parseLine } from '../../../drivers/codecs/nmea-line.js';
 import { LineFramer } from '../../../drivers/codecs/line-framer.js';
 import { KeyboardWedgeDecoder } from '../../../drivers/codecs/hid-keyboard.js';
 import { decodeHidDiceReport, encodeHidDiceReport } from '../../../drivers/codecs/hid-dice.js';
-import { TALKERS } from '../../../src/domain/frames.js';
-import type { DeviceFrame, DeviceFrameBody, FrameReject, RejectReason, Talker } from '../../../src/domain/frames.js';
-import { oneDeck } from '../../../src/domain/card.js';
+import { TALKERS } from '../../../src/core/vocabulary/frames.js';
+import type { DeviceFrame, DeviceFrameBody, FrameReject, RejectReason, Talker } from '../../../src/core/vocabulary/frames.js';
+import { oneDeck } from '../../../src/core/vocabulary/card.js';
 import { splitAt } from '../../helpers/chunks.js';
 
 const REASONS: RejectReason[] = ['noise', 'too-long', 'bad-checksum', 'malformed', 'unknown-talker', 'unknown-type', 'bad-field'];

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { LineCodec, isReject } from '../../../drivers/codecs/line-codec.js';
-import type { Talker } from '../../../src/domain/frames.js';
+import type { Talker } from '../../../src/core/vocabulary/frames.js';
 import { buf, refLine } from './ref.js';
 
 /** Decodes one line (given as exact wire text) with a fresh codec of `talker`. */

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfigFile, parseConfigText, validateConfig } from '../../../src/config/load-config.js';
+import { ConfigError, loadConfigFile, parseConfigText, validateConfig } from '../../../src/app/config/load-config.js';
 
 const device = { id: 'shoe-1', kind: 'card-shoe', transport: { type: 'serial', path: '/dev/ttyUSB0' } };
 const problems = (raw: unknown): string[] => {

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { describeConfig } from '../../../src/config/check-config.js';
-import { ConfigError, validateConfig } from '../../../src/config/load-config.js';
-import { tableSettings } from '../../../src/table/table-settings.js';
+import { describeConfig } from '../../../src/app/config/check-config.js';
+import { ConfigError, validateConfig } from '../../../src/app/config/load-config.js';
+import { tableSettings } from '../../../src/core/table/table-settings.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'teg-cfg-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

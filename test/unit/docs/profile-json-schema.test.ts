@@ -6,9 +6,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { toJsonText } from '../../../src/docs/api-docs.js';
-import { buildProfileSchema, profileSchemaKeys } from '../../../src/docs/profile-json-schema.js';
-import { profileFile, shippedProfiles } from '../../../src/config/device-profiles.js';
+import { toJsonText } from '../../../dev/docs/api-docs.js';
+import { buildProfileSchema, profileSchemaKeys } from '../../../dev/docs/profile-json-schema.js';
+import { profileFile, shippedProfiles } from '../../../src/app/config/device-profiles.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 type Json = Record<string, unknown>;

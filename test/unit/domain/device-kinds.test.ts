@@ -1,16 +1,16 @@
 /**
- * The device-kind catalogue (src/domain/device-kinds.ts) is the one source of what a kind is: the
+ * The device-kind catalogue (src/core/vocabulary/device-kinds.ts) is the one source of what a kind is: the
  * config accepts exactly its kinds, and the driver the factory builds for a kind on a serial line
  * behaves as the catalogue says (stale timer with heartbeats, commands, the talker it decodes).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DriverEvent } from '../../../drivers/device-driver.js';
 import { MemoryTransport } from '../../../drivers/transports/memory-transport.js';
-import { validateConfig } from '../../../src/config/load-config.js';
-import { deviceKindSchema } from '../../../src/config/schema.js';
-import { DEVICE_KIND_FACTS, DEVICE_KINDS, readsCards } from '../../../src/domain/device-kinds.js';
-import { TALKERS } from '../../../src/domain/frames.js';
-import { createDriver } from '../../../src/gateway/device-drivers.js';
+import { validateConfig } from '../../../src/app/config/load-config.js';
+import { deviceKindSchema } from '../../../src/app/config/schema.js';
+import { DEVICE_KIND_FACTS, DEVICE_KINDS, readsCards } from '../../../src/core/vocabulary/device-kinds.js';
+import { TALKERS } from '../../../src/core/vocabulary/frames.js';
+import { createDriver } from '../../../src/runtime/device-drivers.js';
 
 const GAME_OF: Record<string, string> = { card: 'baccarat', 'sic-bo': 'sic-bo', keno: 'keno' };
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { DeviceFrame } from '../../../src/domain/frames.js';
+import type { DeviceFrame } from '../../../src/core/vocabulary/frames.js';
 import { encodeHidDiceReport } from '../../../drivers/codecs/hid-dice.js';
 import { BarcodeScannerDecoder, HidDiceDecoder, SerialBarcodeDecoder } from '../../../drivers/codecs/scanner-and-dice-decoders.js';
 import type { DriverEvent } from '../../../drivers/device-driver.js';
-import { createDriver } from '../../../src/gateway/device-drivers.js';
+import { createDriver } from '../../../src/runtime/device-drivers.js';
 import { MemoryTransport } from '../../../drivers/transports/memory-transport.js';
-import { validateConfig } from '../../../src/config/load-config.js';
+import { validateConfig } from '../../../src/app/config/load-config.js';
 import { barcodeReports } from '../../../simulators/devices/barcode-scanner-device.js';
 
 const r = (...bytes: number[]) => Buffer.from([...bytes, ...new Array(8 - bytes.length).fill(0)]);

@@ -8,7 +8,7 @@ import { DeviceDriver, type DriverEvent } from '../../../drivers/device-driver.j
 import { compileProfile } from '../../../drivers/profiles/profile-decoder.js';
 import { loadProfileFile } from '../../../drivers/profiles/profile-schema.js';
 import { MemoryTransport } from '../../../drivers/transports/memory-transport.js';
-import { profileFile } from '../../../src/config/device-profiles.js';
+import { profileFile } from '../../../src/app/config/device-profiles.js';
 
 describe('DeviceDriver reject counts', () => {
   it('counts rejects by reason since start, across alert windows, and keeps the last one redacted', async () => {

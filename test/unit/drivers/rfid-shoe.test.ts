@@ -2,14 +2,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { DeviceFrame } from '../../../src/domain/frames.js';
+import type { DeviceFrame } from '../../../src/core/vocabulary/frames.js';
 import { encodeLine } from '../../../drivers/codecs/nmea-line.js';
 import { DeckRegistryError, formatDeckRegistry, loadDeckRegistry, parseDeckRegistry } from '../../../drivers/deck-registry.js';
 import { RfidCardMapper } from '../../../drivers/device-mappers.js';
 import type { DriverEvent } from '../../../drivers/device-driver.js';
-import { createDriver } from '../../../src/gateway/device-drivers.js';
+import { createDriver } from '../../../src/runtime/device-drivers.js';
 import { MemoryTransport } from '../../../drivers/transports/memory-transport.js';
-import { validateConfig } from '../../../src/config/load-config.js';
+import { validateConfig } from '../../../src/app/config/load-config.js';
 
 const REGISTRY = `uid,card,deck
 E0040000000000A1,AS,1

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { oneDeck, type Card } from '../../../src/domain/card.js';
-import { seededRng } from '../../../src/domain/rng.js';
-import type { CardGame } from '../../../src/games/game.js';
-import { CARD_GAMES, GAME_IDS } from '../../../src/games/registry.js';
+import { oneDeck, type Card } from '../../../src/core/vocabulary/card.js';
+import { seededRng } from '../../../src/core/vocabulary/rng.js';
+import type { CardGame } from '../../../src/core/games/game.js';
+import { CARD_GAMES, GAME_IDS } from '../../../src/core/games/registry.js';
 import { decideFor, windowDecision } from '../../../simulators/dealers/decision-policies.js';
 import { dealShoe } from '../../../simulators/dealers/shoe-dealer.js';
 import { isError } from './helpers.js';

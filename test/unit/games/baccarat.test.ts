@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { baccaratPoints, oneDeck, type Card } from '../../../src/domain/card.js';
-import { baccarat, bankerDrawsAfterPlayerThird } from '../../../src/games/baccarat.js';
-import { simulate } from '../../../src/simulate/simulate.js';
+import { baccaratPoints, oneDeck, type Card } from '../../../src/core/vocabulary/card.js';
+import { baccarat, bankerDrawsAfterPlayerThird } from '../../../src/core/games/baccarat.js';
+import { simulate } from '../../../src/app/simulate/simulate.js';
 import { baccaratExact, SHEET_BANKER_DRAWS } from './exact.js';
 import { expectRate, hand, play } from './helpers.js';
 

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { oneDeck } from '../../../src/domain/card.js';
-import { seededRng } from '../../../src/domain/rng.js';
-import { blackjack as g, type BlackjackRound } from '../../../src/games/blackjack.js';
-import { blackjackTotal } from '../../../src/games/evaluators/blackjack-hand.js';
-import { simulate } from '../../../src/simulate/simulate.js';
+import { oneDeck } from '../../../src/core/vocabulary/card.js';
+import { seededRng } from '../../../src/core/vocabulary/rng.js';
+import { blackjack as g, type BlackjackRound } from '../../../src/core/games/blackjack.js';
+import { blackjackTotal } from '../../../src/core/games/evaluators/blackjack-hand.js';
+import { simulate } from '../../../src/app/simulate/simulate.js';
 import { expectRate, hand, isError, play } from './helpers.js';
 
 type Facts = Record<string, Record<string, unknown>>;

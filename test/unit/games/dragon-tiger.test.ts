@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dragonTiger as g } from '../../../src/games/dragon-tiger.js';
-import { simulate } from '../../../src/simulate/simulate.js';
+import { dragonTiger as g } from '../../../src/core/games/dragon-tiger.js';
+import { simulate } from '../../../src/app/simulate/simulate.js';
 import { expectRate, hand, play } from './helpers.js';
 
 describe('Dragon Tiger (seed 000)', () => {

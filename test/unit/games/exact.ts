@@ -2,7 +2,7 @@
  * Exact probabilities by enumeration, written from the rule sheets independently of the game
  * modules, for the statistical tests.
  */
-import { oneDeck, type Card } from '../../../src/domain/card.js';
+import { oneDeck, type Card } from '../../../src/core/vocabulary/card.js';
 
 /** seed 002 / games.md: the banker draws on total b when the player's third card is x (0-9) */
 export const SHEET_BANKER_DRAWS: Readonly<Record<number, readonly number[]>> = {

@@ -1,7 +1,7 @@
 /** Shared helpers of the game tests: play a round from a card list, and a z-test on frequencies. */
 import { expect } from 'vitest';
-import type { Card } from '../../../src/domain/card.js';
-import { isRefusal, type CardGame, type Expectation, type GameRefusal, type RevealPoint } from '../../../src/games/game.js';
+import type { Card } from '../../../src/core/vocabulary/card.js';
+import { isRefusal, type CardGame, type Expectation, type GameRefusal, type RevealPoint } from '../../../src/core/games/game.js';
 
 export const hand = (s: string): Card[] => (s.trim() ? (s.trim().split(/\s+/) as Card[]) : []);
 

@@ -4,7 +4,7 @@
  * publish output is checked, in order, for the code of every card still hidden.
  */
 import { describe, expect, it } from 'vitest';
-import type { TableOutput } from '../../../src/table/types.js';
+import type { TableOutput } from '../../../src/core/table/types.js';
 import { GameMachine } from '../../helpers/table-harness.js';
 
 /** walks outputs from `from`, asserting hidden codes stay out of every payload until revealed */

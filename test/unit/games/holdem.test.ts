@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { holdem as g, holdemFacts as facts, holdemWindowActions } from '../../../src/games/holdem.js';
-import { holdemBonus } from '../../../src/games/evaluators/holdem-bonus.js';
-import { simulate } from '../../../src/simulate/simulate.js';
+import { holdem as g, holdemFacts as facts, holdemWindowActions } from '../../../src/core/games/holdem.js';
+import { holdemBonus } from '../../../src/core/games/evaluators/holdem-bonus.js';
+import { simulate } from '../../../src/app/simulate/simulate.js';
 import { deckSubsets } from './exact.js';
 import { expectRate, hand, isError, play } from './helpers.js';
 

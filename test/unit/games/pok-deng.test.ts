@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { pokDeng as g, specialHandsPredicate } from '../../../src/games/pok-deng.js';
-import { simulate } from '../../../src/simulate/simulate.js';
+import { pokDeng as g, specialHandsPredicate } from '../../../src/core/games/pok-deng.js';
+import { simulate } from '../../../src/app/simulate/simulate.js';
 import { valueCounts } from './exact.js';
 import { expectRate, hand, play } from './helpers.js';
 

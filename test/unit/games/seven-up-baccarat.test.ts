@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { oneDeck } from '../../../src/domain/card.js';
-import { sevenUpBaccarat as g } from '../../../src/games/seven-up-baccarat.js';
-import { simulate } from '../../../src/simulate/simulate.js';
+import { oneDeck } from '../../../src/core/vocabulary/card.js';
+import { sevenUpBaccarat as g } from '../../../src/core/games/seven-up-baccarat.js';
+import { simulate } from '../../../src/app/simulate/simulate.js';
 import { baccaratExact, SHEET_BANKER_DRAWS } from './exact.js';
 import { expectRate, hand, play } from './helpers.js';
 

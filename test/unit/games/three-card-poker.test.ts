@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { threeCardPoker as g, threeCardPokerFacts as facts } from '../../../src/games/three-card-poker.js';
-import { evaluateThreeCard, scoreBestIds, threeCardQualifies } from '../../../src/games/evaluators/poker.js';
-import { simulate } from '../../../src/simulate/simulate.js';
+import { threeCardPoker as g, threeCardPokerFacts as facts } from '../../../src/core/games/three-card-poker.js';
+import { evaluateThreeCard, scoreBestIds, threeCardQualifies } from '../../../src/core/games/evaluators/poker.js';
+import { simulate } from '../../../src/app/simulate/simulate.js';
 import { deckSubsets } from './exact.js';
 import { expectRate, hand, isError, play } from './helpers.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { threePictures as g } from '../../../src/games/three-pictures.js';
-import { evaluateThreePictures } from '../../../src/games/evaluators/three-pictures.js';
-import { simulate } from '../../../src/simulate/simulate.js';
+import { threePictures as g } from '../../../src/core/games/three-pictures.js';
+import { evaluateThreePictures } from '../../../src/core/games/evaluators/three-pictures.js';
+import { simulate } from '../../../src/app/simulate/simulate.js';
 import { deckSubsets } from './exact.js';
 import { expectRate, hand, isError, play } from './helpers.js';
 

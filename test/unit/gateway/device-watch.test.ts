@@ -1,10 +1,10 @@
 import { Subject } from 'rxjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { deviceSchema } from '../../../src/config/schema.js';
-import { watchDevices } from '../../../src/gateway/device-watch.js';
-import { ActivitySummary } from '../../../src/gateway/summary.js';
-import type { PublishedMessage } from '../../../src/gateway/table-runtime.js';
-import type { Envelope, TableInput } from '../../../src/table/types.js';
+import { deviceSchema } from '../../../src/app/config/schema.js';
+import { watchDevices } from '../../../src/runtime/device-watch.js';
+import { ActivitySummary } from '../../../src/runtime/summary.js';
+import type { PublishedMessage } from '../../../src/runtime/table-runtime.js';
+import type { Envelope, TableInput } from '../../../src/core/table/types.js';
 
 const env = (type: string, body: Record<string, unknown>): Envelope => ({ v: 1, type, table: 't-1', game: 'baccarat', seq: 1, ts: 'x', ...body }) as Envelope;
 const dev = (state: string, detail?: string): PublishedMessage => ({ topic: 'devices/shoe-1', retain: true, payload: env('device', { deviceId: 'shoe-1', state, ...(detail ? { detail } : {}) }) });

@@ -6,18 +6,18 @@
  */
 import { Subject } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createDriver } from '../../../src/gateway/device-drivers.js';
+import { createDriver } from '../../../src/runtime/device-drivers.js';
 import { createProfileEncoder, type EncodableFrame } from '../../../drivers/profiles/profile-encoder.js';
 import { loadProfileFile } from '../../../drivers/profiles/profile-schema.js';
 import { MemoryTransport } from '../../../drivers/transports/memory-transport.js';
-import { validateConfig } from '../../../src/config/load-config.js';
-import { TableRuntime } from '../../../src/gateway/table-runtime.js';
-import { silentLogger } from '../../../src/log.js';
-import type { IncomingRequest, TableLink } from '../../../src/mqtt/table-link.js';
-import { topicsFor } from '../../../src/domain/topics.js';
-import { GatewayStore } from '../../../src/persistence/gateway-store.js';
-import { tableSettings } from '../../../src/table/table-settings.js';
-import type { Envelope } from '../../../src/table/types.js';
+import { validateConfig } from '../../../src/app/config/load-config.js';
+import { TableRuntime } from '../../../src/runtime/table-runtime.js';
+import { silentLogger } from '../../../src/runtime/log.js';
+import type { IncomingRequest, TableLink } from '../../../src/adapters/mqtt/table-link.js';
+import { topicsFor } from '../../../src/core/vocabulary/topics.js';
+import { GatewayStore } from '../../../src/adapters/store/gateway-store.js';
+import { tableSettings } from '../../../src/core/table/table-settings.js';
+import type { Envelope } from '../../../src/core/table/types.js';
 
 /** a broker connection that acknowledges at once and records what it got */
 class FakeLink {

@@ -12,22 +12,22 @@ import { Subject } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { encodeLine } from '../../../drivers/codecs/nmea-line.js';
 import type { DeviceDriver } from '../../../drivers/device-driver.js';
-import { createDriver } from '../../../src/gateway/device-drivers.js';
+import { createDriver } from '../../../src/runtime/device-drivers.js';
 import { MemoryTransport } from '../../../drivers/transports/memory-transport.js';
-import { validateConfig } from '../../../src/config/load-config.js';
-import { TableRuntime } from '../../../src/gateway/table-runtime.js';
-import { silentLogger } from '../../../src/log.js';
-import type { IncomingRequest, TableLink } from '../../../src/mqtt/table-link.js';
-import { topicsFor } from '../../../src/domain/topics.js';
-import { GatewayStore } from '../../../src/persistence/gateway-store.js';
-import { tableSettings } from '../../../src/table/table-settings.js';
-import type { Envelope } from '../../../src/table/types.js';
+import { validateConfig } from '../../../src/app/config/load-config.js';
+import { TableRuntime } from '../../../src/runtime/table-runtime.js';
+import { silentLogger } from '../../../src/runtime/log.js';
+import type { IncomingRequest, TableLink } from '../../../src/adapters/mqtt/table-link.js';
+import { topicsFor } from '../../../src/core/vocabulary/topics.js';
+import { GatewayStore } from '../../../src/adapters/store/gateway-store.js';
+import { tableSettings } from '../../../src/core/table/table-settings.js';
+import type { Envelope } from '../../../src/core/table/types.js';
 
 // The machine never publishes what the topic map refuses (every game test checks it), so the
 // runtime's quarantine of such a message is reached here by refusing chosen cards' events.
 const refused = vi.hoisted(() => ({ cards: new Set<string>(), throwOn: new Set<string>() }));
-vi.mock('../../../src/domain/messages.js', async (importOriginal) => {
-  const m = await importOriginal<typeof import('../../../src/domain/messages.js')>();
+vi.mock('../../../src/core/vocabulary/messages.js', async (importOriginal) => {
+  const m = await importOriginal<typeof import('../../../src/core/vocabulary/messages.js')>();
   return {
     ...m,
     validateMessage: (topic: string, payload: unknown): string[] => {

@@ -1,6 +1,6 @@
 import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { GatewayMetrics } from '../../../src/metrics/metrics.js';
+import { GatewayMetrics } from '../../../src/adapters/http/metrics.js';
 
 /** a table whose envelopes the test publishes */
 function table(id: string) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RecyclingMessageIds, SlotStore } from '../../../src/mqtt/inflight-slots.js';
+import { RecyclingMessageIds, SlotStore } from '../../../src/adapters/mqtt/inflight-slots.js';
 
 /** a tiny deterministic PRNG for the acks' order */
 function lcg(seed: number) {

@@ -2,9 +2,9 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { OutboxSender } from '../../../src/mqtt/outbox-sender.js';
-import type { TableLink } from '../../../src/mqtt/table-link.js';
-import { topicsFor } from '../../../src/domain/topics.js';
+import { OutboxSender } from '../../../src/adapters/mqtt/outbox-sender.js';
+import type { TableLink } from '../../../src/adapters/mqtt/table-link.js';
+import { topicsFor } from '../../../src/core/vocabulary/topics.js';
 
 /** a link whose broker refuses (synchronously, like a closed client) until told otherwise */
 function fakeLink() {

@@ -4,13 +4,13 @@
  * response topics, engine round ids, rate defaults) and how the machine answers them.
  */
 import { describe, expect, it } from 'vitest';
-import { validateConfig } from '../../../src/config/load-config.js';
+import { validateConfig } from '../../../src/app/config/load-config.js';
 import {
   hasGatewayRoundIdForm, RequestAdmission, responseTopicProblem, topicNameProblem,
-} from '../../../src/gateway/request-admission.js';
-import { validateMessage } from '../../../src/domain/messages.js';
-import { parseRequest, REQUEST_ERROR_CODES } from '../../../src/domain/requests.js';
-import type { TableInput } from '../../../src/table/types.js';
+} from '../../../src/runtime/request-admission.js';
+import { validateMessage } from '../../../src/core/vocabulary/messages.js';
+import { parseRequest, REQUEST_ERROR_CODES } from '../../../src/core/vocabulary/requests.js';
+import type { TableInput } from '../../../src/core/table/types.js';
 import { TableHarness } from '../../helpers/table-harness.js';
 
 const OWN = 'casino/bac-01/response/';
@@ -171,7 +171,7 @@ describe('the request edge (RequestAdmission)', () => {
 
 describe('refusals in the metrics', () => {
   it('tablegw_requests_refused_total counts answered refusals by code, unanswered drops and ignored retained copies', async () => {
-    const { GatewayMetrics } = await import('../../../src/metrics/metrics.js');
+    const { GatewayMetrics } = await import('../../../src/adapters/http/metrics.js');
     const { Subject } = await import('rxjs');
     const a = admission({ limits: { ratePerSec: 1, burst: 1, maxPayloadBytes: 1000 } });
     for (let i = 0; i < 4; i++) a.admit({ command: 'status', payload: '{}' }, 0); // 1 accepted, 1 refused, 2 dropped

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { ENGINE_ROUND_IDS_SQL, GatewayStore } from '../../../src/persistence/gateway-store.js';
-import { readHwmSlots } from '../../../src/persistence/hwm-slots.mjs';
-import { hwmText, readHwm, readMark } from '../../../src/persistence/journal-integrity.js';
-import type { TableInput } from '../../../src/table/types.js';
+import { ENGINE_ROUND_IDS_SQL, GatewayStore } from '../../../src/adapters/store/gateway-store.js';
+import { readHwmSlots } from '../../../src/adapters/store/hwm-slots.mjs';
+import { hwmText, readHwm, readMark } from '../../../src/adapters/store/journal-integrity.js';
+import type { TableInput } from '../../../src/core/table/types.js';
 
 const input = (n: number): TableInput => ({ type: 'timer', at: 1_000 + n, name: `t${n}` });
 

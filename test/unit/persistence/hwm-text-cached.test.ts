@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
-import { HwmMark, markText as hwmTextCached, RESERVE_AHEAD } from '../../../src/persistence/hwm-slots.mjs';
-import { hwmText } from '../../../src/persistence/journal-integrity.js';
-import type { TableCounters } from '../../../src/table/types.js';
+import { HwmMark, markText as hwmTextCached, RESERVE_AHEAD } from '../../../src/adapters/store/hwm-slots.mjs';
+import { hwmText } from '../../../src/adapters/store/journal-integrity.js';
+import type { TableCounters } from '../../../src/core/table/types.js';
 
 test('hwmTextCached gives the same text as hwmText, integer-like ids and escapes included', () => {
   const tables: Record<string, TableCounters> = {};

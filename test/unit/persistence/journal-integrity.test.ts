@@ -6,10 +6,10 @@
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GatewayStore } from '../../../src/persistence/gateway-store.js';
-import { HwmSlotWriter, RESERVE_AHEAD, readHwmSlots } from '../../../src/persistence/hwm-slots.mjs';
-import { checkJournal, hwmForRecovery, JournalDamagedError, readHwm, readMark } from '../../../src/persistence/journal-integrity.js';
-import { makeTempDirSync } from '../../../src/scenario/rig/temp-dir.js';
+import { GatewayStore } from '../../../src/adapters/store/gateway-store.js';
+import { HwmSlotWriter, RESERVE_AHEAD, readHwmSlots } from '../../../src/adapters/store/hwm-slots.mjs';
+import { checkJournal, hwmForRecovery, JournalDamagedError, readHwm, readMark } from '../../../src/adapters/store/journal-integrity.js';
+import { makeTempDirSync } from '../../../dev/rig/temp-dir.js';
 
 function filled(dir: string, upTo = 5): void {
   const store = new GatewayStore(dir, { synchronous: 'full', retentionDays: 14, writer: 'inline' });

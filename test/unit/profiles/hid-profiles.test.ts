@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { DeviceFrame, FrameReject } from '../../../src/domain/frames.js';
+import type { DeviceFrame, FrameReject } from '../../../src/core/vocabulary/frames.js';
 import { decodeHidDiceReport } from '../../../drivers/codecs/hid-dice.js';
 import { compileProfile } from '../../../drivers/profiles/profile-decoder.js';
 import { loadProfileFile, validateProfile } from '../../../drivers/profiles/profile-schema.js';

@@ -12,7 +12,7 @@ import { KEY_ENTER, MOD_LEFT_SHIFT } from '../../../drivers/codecs/hid-keyboard.
 import { compileProfile } from '../../../drivers/profiles/profile-decoder.js';
 import { createProfileEncoder, emitTemplateProblems, ProfileEncodeError } from '../../../drivers/profiles/profile-encoder.js';
 import { loadProfileFile, validateProfile } from '../../../drivers/profiles/profile-schema.js';
-import { RANKS, SUITS } from '../../../src/domain/card.js';
+import { RANKS, SUITS } from '../../../src/core/vocabulary/card.js';
 
 const SHIPPED = join(import.meta.dirname, '../../../drivers/profiles/shipped');
 const wedge = loadProfileFile(join(SHIPPED, 'wedge-scanner.yaml'));

@@ -7,12 +7,12 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { DeviceFrame } from '../../../src/domain/frames.js';
+import type { DeviceFrame } from '../../../src/core/vocabulary/frames.js';
 import { cardDecoder, type CardCodeOptions } from '../../../drivers/profiles/card-codes.js';
 import { compileProfile } from '../../../drivers/profiles/profile-decoder.js';
 import { cardSpellings, createProfileEncoder, emitTemplateProblems, ProfileEncodeError, type EncodableFrame } from '../../../drivers/profiles/profile-encoder.js';
 import { loadProfileFile, validateProfile, type DeviceProfile } from '../../../drivers/profiles/profile-schema.js';
-import { RANKS, SUITS } from '../../../src/domain/card.js';
+import { RANKS, SUITS } from '../../../src/core/vocabulary/card.js';
 
 const SHIPPED = join(import.meta.dirname, '../../../drivers/profiles/shipped');
 const shipped = readdirSync(SHIPPED).filter((f) => f.endsWith('.yaml')).map((f) => loadProfileFile(join(SHIPPED, f)));

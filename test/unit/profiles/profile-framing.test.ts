@@ -3,7 +3,7 @@
  * ended by the driver's timer through `flushIdle()`), fixed-length frames and `maxLength`.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { DeviceFrame, FrameReject } from '../../../src/domain/frames.js';
+import type { DeviceFrame, FrameReject } from '../../../src/core/vocabulary/frames.js';
 import { DeviceDriver, type DriverEvent } from '../../../drivers/device-driver.js';
 import { compileProfile } from '../../../drivers/profiles/profile-decoder.js';
 import { validateProfile } from '../../../drivers/profiles/profile-schema.js';

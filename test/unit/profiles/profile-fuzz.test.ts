@@ -7,12 +7,12 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { DeviceFrame, FrameReject, RejectReason } from '../../../src/domain/frames.js';
+import type { DeviceFrame, FrameReject, RejectReason } from '../../../src/core/vocabulary/frames.js';
 import { SHOE_STATES } from '../../../drivers/codecs/shoe-codec.js';
 import { SHUFFLER_STATES } from '../../../drivers/codecs/shuffler-codec.js';
 import { compileProfile } from '../../../drivers/profiles/profile-decoder.js';
 import { type DeviceProfile, loadProfileFile } from '../../../drivers/profiles/profile-schema.js';
-import { isCard } from '../../../src/domain/card.js';
+import { isCard } from '../../../src/core/vocabulary/card.js';
 import { splitAt } from '../../helpers/chunks.js';
 
 const RUNS = Number(process.env.FC_RUNS ?? 1000);

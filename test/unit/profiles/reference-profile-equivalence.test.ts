@@ -9,7 +9,7 @@
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { DeviceFrame, FrameReject, Talker } from '../../../src/domain/frames.js';
+import type { DeviceFrame, FrameReject, Talker } from '../../../src/core/vocabulary/frames.js';
 import { LineCodec } from '../../../drivers/codecs/line-codec.js';
 import { compileProfile } from '../../../drivers/profiles/profile-decoder.js';
 import { loadProfileFile } from '../../../drivers/profiles/profile-schema.js';

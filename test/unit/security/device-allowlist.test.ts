@@ -1,5 +1,5 @@
 /**
- * The device allow-list (src/security/device-allowlist.ts): the hardware is identified before each
+ * The device allow-list (src/adapters/security/device-allowlist.ts): the hardware is identified before each
  * open; an unlisted device is never opened, its state says why, and it is reported once per change.
  */
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MemoryTransport } from '../../../drivers/transports/memory-transport.js';
 import type { TransportStatus } from '../../../drivers/transports/transport.js';
-import { validateConfig } from '../../../src/config/load-config.js';
-import type { AllowedDeviceConfig, DeviceConfig } from '../../../src/config/schema.js';
-import { decideDevice, entryMatches, guardTransport, type DeviceDenial, type DeviceIdentity, type DeviceProbe } from '../../../src/security/device-allowlist.js';
-import { makeTempDirSync } from '../../../src/scenario/rig/temp-dir.js';
+import { validateConfig } from '../../../src/app/config/load-config.js';
+import type { AllowedDeviceConfig, DeviceConfig } from '../../../src/app/config/schema.js';
+import { decideDevice, entryMatches, guardTransport, type DeviceDenial, type DeviceIdentity, type DeviceProbe } from '../../../src/adapters/security/device-allowlist.js';
+import { makeTempDirSync } from '../../../dev/rig/temp-dir.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function until(cond: () => boolean, ms = 2000): Promise<void> {

@@ -1,15 +1,15 @@
 /**
- * Broker credentials at start-up (src/security/mqtt-credentials.ts): one password source, files
+ * Broker credentials at start-up (src/adapters/security/mqtt-credentials.ts): one password source, files
  * checked with errors naming the config key, and readable reasons for refused connections.
  */
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { validateConfig } from '../../../src/config/load-config.js';
-import { createLogger } from '../../../src/log.js';
-import { describeConnectError, loadMqttCredentials } from '../../../src/security/mqtt-credentials.js';
-import { hasCommand } from '../../../src/scenario/rig/commands.js';
-import { makeTempDirSync } from '../../../src/scenario/rig/temp-dir.js';
+import { validateConfig } from '../../../src/app/config/load-config.js';
+import { createLogger } from '../../../src/runtime/log.js';
+import { describeConnectError, loadMqttCredentials } from '../../../src/adapters/security/mqtt-credentials.js';
+import { hasCommand } from '../../../dev/rig/commands.js';
+import { makeTempDirSync } from '../../../dev/rig/temp-dir.js';
 import { makeTestPki } from '../../helpers/test-pki.js';
 
 const dir = makeTempDirSync('teg-cred-');

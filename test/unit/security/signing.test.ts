@@ -1,18 +1,18 @@
 /**
  * Result signatures: the canonical JSON form, Ed25519 sign/verify, determinism (a replayed journal
- * reproduces signed messages byte for byte), and the gateway's signer (src/security/).
+ * reproduces signed messages byte for byte), and the gateway's signer (src/adapters/security/).
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { validateMessage } from '../../../src/domain/messages.js';
-import { CredentialError } from '../../../src/security/secret-files.js';
-import { createEnvelopeSigner } from '../../../src/security/signer.js';
-import { canonicalJson, checkEnvelopeSignature, keyFingerprint, signEnvelope, verifyEnvelope } from '../../../src/security/signing.js';
+import { validateMessage } from '../../../src/core/vocabulary/messages.js';
+import { CredentialError } from '../../../src/adapters/security/secret-files.js';
+import { createEnvelopeSigner } from '../../../src/adapters/security/signer.js';
+import { canonicalJson, checkEnvelopeSignature, keyFingerprint, signEnvelope, verifyEnvelope } from '../../../src/adapters/security/signing.js';
 import { TableHarness } from '../../helpers/table-harness.js';
-import { makeTempDirSync } from '../../../src/scenario/rig/temp-dir.js';
+import { makeTempDirSync } from '../../../dev/rig/temp-dir.js';
 
 const { privateKey, publicKey } = generateKeyPairSync('ed25519');
 const publicPem = publicKey.export({ type: 'spki', format: 'pem' }).toString();

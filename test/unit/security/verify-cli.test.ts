@@ -1,5 +1,5 @@
 /**
- * `tablegw keygen` and `tablegw verify` (src/cli/commands/): keys made by either keygen or the
+ * `tablegw keygen` and `tablegw verify` (src/app/cli/commands/): keys made by either keygen or the
  * documented openssl lines sign results that verify from a file, stdin-style lines or a broker.
  */
 import { execFileSync } from 'node:child_process';
@@ -7,13 +7,13 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import mqtt from 'mqtt';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { command as keygen } from '../../../src/cli/commands/keygen.js';
-import { command as verify, messagesOf, verifyMessage } from '../../../src/cli/commands/verify.js';
-import { startEmbeddedBroker } from '../../../src/mqtt/embedded-broker.js';
-import { createEnvelopeSigner } from '../../../src/security/signer.js';
-import { keyFingerprint, signEnvelope } from '../../../src/security/signing.js';
-import { hasCommand } from '../../../src/scenario/rig/commands.js';
-import { makeTempDirSync } from '../../../src/scenario/rig/temp-dir.js';
+import { command as keygen } from '../../../src/app/cli/commands/keygen.js';
+import { command as verify, messagesOf, verifyMessage } from '../../../src/app/cli/commands/verify.js';
+import { startEmbeddedBroker } from '../../../src/adapters/mqtt/embedded-broker.js';
+import { createEnvelopeSigner } from '../../../src/adapters/security/signer.js';
+import { keyFingerprint, signEnvelope } from '../../../src/adapters/security/signing.js';
+import { hasCommand } from '../../../dev/rig/commands.js';
+import { makeTempDirSync } from '../../../dev/rig/temp-dir.js';
 
 const result = (seq: number, table = 'bac-01') => ({
   v: 1, type: 'result', table, game: 'baccarat', seq, ts: '2026-11-30T12:00:00.123Z', roundId: `${table}-s0001-r${String(seq).padStart(4, '0')}`,

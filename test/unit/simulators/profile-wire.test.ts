@@ -6,11 +6,11 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { DeviceFrame, FrameReject } from '../../../src/domain/frames.js';
+import type { DeviceFrame, FrameReject } from '../../../src/core/vocabulary/frames.js';
 import { compileProfile } from '../../../drivers/profiles/profile-decoder.js';
 import { createProfileEncoder } from '../../../drivers/profiles/profile-encoder.js';
 import { loadProfileFile } from '../../../drivers/profiles/profile-schema.js';
-import { seededRng } from '../../../src/domain/rng.js';
+import { seededRng } from '../../../src/core/vocabulary/rng.js';
 import { VirtualBarcodeScanner } from '../../../simulators/devices/barcode-scanner-device.js';
 import { VirtualCardShoe } from '../../../simulators/devices/card-shoe-device.js';
 import { LineDevice } from '../../../simulators/devices/line-device.js';

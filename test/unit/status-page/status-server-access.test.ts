@@ -4,10 +4,10 @@
  */
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../../src/log.js';
-import { GatewayMetrics } from '../../../src/metrics/metrics.js';
-import { StatusFeed } from '../../../src/status-page/feed.js';
-import { startHttpServer, type HttpServer } from '../../../src/status-page/server.js';
+import { silentLogger } from '../../../src/runtime/log.js';
+import { GatewayMetrics } from '../../../src/adapters/http/metrics.js';
+import { StatusFeed } from '../../../src/adapters/http/feed.js';
+import { startHttpServer, type HttpServer } from '../../../src/adapters/http/server.js';
 
 let server: HttpServer | undefined;
 afterEach(async () => { await server?.stop(); server = undefined; });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '../../../src/log.js';
-import { startSystemdWatchdog } from '../../../src/systemd/watchdog.js';
+import { silentLogger } from '../../../src/runtime/log.js';
+import { startSystemdWatchdog } from '../../../src/adapters/systemd/watchdog.js';
 
 describe('systemd watchdog', () => {
   it('does nothing outside systemd', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sicBoOutcome } from '../../../src/games/evaluators/sic-bo.js';
+import { sicBoOutcome } from '../../../src/core/games/evaluators/sic-bo.js';
 import { DeviceTableHarness } from '../../helpers/table-harness.js';
 
 const DICE = [{ id: 'dice-1', kind: 'dice-sensor' }];

@@ -4,10 +4,10 @@
  * `error` field of its own).
  */
 import { describe, expect, it } from 'vitest';
-import type { Card } from '../../../src/domain/card.js';
-import { isRefusal, refuse, type CardGame } from '../../../src/games/game.js';
-import { initialTableState, step } from '../../../src/table/table-machine.js';
-import type { Envelope, TableInput, TableSettings, TableState } from '../../../src/table/types.js';
+import type { Card } from '../../../src/core/vocabulary/card.js';
+import { isRefusal, refuse, type CardGame } from '../../../src/core/games/game.js';
+import { initialTableState, step } from '../../../src/core/table/table-machine.js';
+import type { Envelope, TableInput, TableSettings, TableState } from '../../../src/core/table/types.js';
 import { settingsOf } from '../../helpers/table-harness.js';
 
 /** one card to the player, then the player's `play`; its state counts the dealer's errors in `error` */

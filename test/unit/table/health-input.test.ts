@@ -3,8 +3,8 @@
  * `health` message and changes nothing but `seq` (docs/OPERATIONS.md "Health").
  */
 import { describe, expect, it } from 'vitest';
-import { validateMessage } from '../../../src/domain/messages.js';
-import type { HealthReport } from '../../../src/table/health.js';
+import { validateMessage } from '../../../src/core/vocabulary/messages.js';
+import type { HealthReport } from '../../../src/core/table/health.js';
 import { TableHarness } from '../../helpers/table-harness.js';
 
 const report = (over: Partial<HealthReport> = {}): HealthReport => ({

@@ -9,8 +9,8 @@ import { LineCodec } from '../../../drivers/codecs/line-codec.js';
 import { encodeLine } from '../../../drivers/codecs/nmea-line.js';
 import { redactSample } from '../../../drivers/codecs/redact.js';
 import { MemoryTransport } from '../../../drivers/transports/memory-transport.js';
-import { step } from '../../../src/table/table-machine.js';
-import type { TableInput, TableOutput } from '../../../src/table/types.js';
+import { step } from '../../../src/core/table/table-machine.js';
+import type { TableInput, TableOutput } from '../../../src/core/table/types.js';
 import { TableHarness } from '../../helpers/table-harness.js';
 
 /** every log line and published payload as text */

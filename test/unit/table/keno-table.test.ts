@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { kenoOutcome } from '../../../src/games/evaluators/keno.js';
+import { kenoOutcome } from '../../../src/core/games/evaluators/keno.js';
 import { DeviceTableHarness } from '../../helpers/table-harness.js';
 
 // the seed example of games.md's digest: sum 693, small, gold

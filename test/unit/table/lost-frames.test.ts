@@ -4,7 +4,7 @@
  * taken in SEQ order; an unrepaired gap during a round holds it until `void-round` / `resume-round`.
  */
 import { describe, expect, it } from 'vitest';
-import type { DeviceFrame, DeviceFrameBody } from '../../../src/domain/frames.js';
+import type { DeviceFrame, DeviceFrameBody } from '../../../src/core/vocabulary/frames.js';
 import { TableHarness } from '../../helpers/table-harness.js';
 
 class GapTable extends TableHarness {

@@ -7,8 +7,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ShufflerState } from '../../../src/domain/frames.js';
-import type { CardTableState } from '../../../src/table/types.js';
+import type { ShufflerState } from '../../../src/core/vocabulary/frames.js';
+import type { CardTableState } from '../../../src/core/table/types.js';
 import { DeviceTableHarness, TableHarness } from '../../helpers/table-harness.js';
 
 const SHOE = { id: 'shoe-1', kind: 'card-shoe' };

@@ -3,10 +3,10 @@
  * object keyed by card that the snapshots of earlier builds hold, read back the same.
  */
 import { describe, expect, it } from 'vitest';
-import { RANKS, SUITS, type Card } from '../../../src/domain/card.js';
-import { CARD_SLOTS, cardSlot, countOf, countsFromSnapshot, emptyCounts, withCount } from '../../../src/table/card/state.js';
-import { stateFromSnapshot } from '../../../src/table/table-machine.js';
-import type { CardTableState, TableState } from '../../../src/table/types.js';
+import { RANKS, SUITS, type Card } from '../../../src/core/vocabulary/card.js';
+import { CARD_SLOTS, cardSlot, countOf, countsFromSnapshot, emptyCounts, withCount } from '../../../src/core/table/card/state.js';
+import { stateFromSnapshot } from '../../../src/core/table/table-machine.js';
+import type { CardTableState, TableState } from '../../../src/core/table/types.js';
 import { TableHarness } from '../../helpers/table-harness.js';
 
 const ALL: Card[] = RANKS.flatMap((r) => SUITS.map((s) => `${r}${s}` as Card));

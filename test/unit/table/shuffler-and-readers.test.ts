@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ShufflerState } from '../../../src/domain/frames.js';
+import type { ShufflerState } from '../../../src/core/vocabulary/frames.js';
 import { DeviceTableHarness } from '../../helpers/table-harness.js';
 
 const SHOE = { id: 'shoe-1', kind: 'card-shoe' };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { oneDeck, type Card } from '../../../../src/domain/card.js';
-import { blackjackTotal, isBlackjack, perfectPairs } from '../../../../src/games/evaluators/blackjack-hand.js';
+import { oneDeck, type Card } from '../../../../src/core/vocabulary/card.js';
+import { blackjackTotal, isBlackjack, perfectPairs } from '../../../../src/core/games/evaluators/blackjack-hand.js';
 
 const h = (s: string): Card[] => s.split(' ') as Card[];
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { oneDeck, type Card } from '../../../../src/domain/card.js';
-import { bonusDealerAA, holdemBonus } from '../../../../src/games/evaluators/holdem-bonus.js';
+import { oneDeck, type Card } from '../../../../src/core/vocabulary/card.js';
+import { bonusDealerAA, holdemBonus } from '../../../../src/core/games/evaluators/holdem-bonus.js';
 
 const h = (s: string): Card[] => s.split(' ') as Card[];
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { kenoElement, kenoOutcome } from '../../../../src/games/evaluators/keno.js';
+import { kenoElement, kenoOutcome } from '../../../../src/core/games/evaluators/keno.js';
 
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { oneDeck, rankOf, type Card } from '../../../../src/domain/card.js';
-import { pokDengHand, pokDengVersus, type PokDengOptions } from '../../../../src/games/evaluators/pok-deng.js';
+import { oneDeck, rankOf, type Card } from '../../../../src/core/vocabulary/card.js';
+import { pokDengHand, pokDengVersus, type PokDengOptions } from '../../../../src/core/games/evaluators/pok-deng.js';
 
 const h = (s: string): Card[] => s.split(' ') as Card[];
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { oneDeck, pokerRank, suitOf, type Card } from '../../../../src/domain/card.js';
+import { oneDeck, pokerRank, suitOf, type Card } from '../../../../src/core/vocabulary/card.js';
 import {
   anteBonusCategory,
   bestFive,
@@ -24,7 +24,7 @@ import {
   threeCardQualifies,
   type FiveCardCategory,
   type ThreeCardCategory,
-} from '../../../../src/games/evaluators/poker.js';
+} from '../../../../src/core/games/evaluators/poker.js';
 
 /** 'AC JH 2D' -> ['AC','JH','2D'] */
 const h = (s: string): Card[] => s.split(' ') as Card[];

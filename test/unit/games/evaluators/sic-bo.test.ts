@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sicBoOutcome } from '../../../../src/games/evaluators/sic-bo.js';
+import { sicBoOutcome } from '../../../../src/core/games/evaluators/sic-bo.js';
 
 describe('sicBoOutcome', () => {
   it('three different faces', () => {

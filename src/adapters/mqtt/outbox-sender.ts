@@ -1,0 +1,177 @@
+/**
+ * Hands a table's stored messages to its MQTT connection in `seq` order, at most `window` at a
+ * time, and only while connected: messages wait in the outbox (on disk, and in this queue) while
+ * the broker is away, instead of piling up in mqtt.js's memory. Each PUBACK is reported so the
+ * store can mark the message delivered. On every (re)connect — to the same broker or the next of
+ * a failover list — every message not yet acknowledged is sent again, in order; when mqtt.js gives
+ * a message up (an error), the same happens a second later or at the next connect. Delivery is
+ * at-least-once, in order, each message always under its own `seq`.
+ *
+ * On a move to another broker (a failover, or back to the first URL) the broker the table lands
+ * on may hold older retained messages of the table (an independent broker kept what it had when
+ * the table left it): the latest acknowledged message of each retained topic (`round`, `result`,
+ * `shoe`, `devices/<id>`) is sent again first, the same bytes under the same `seq`, so a client
+ * that subscribes there reads the table's current state. A consumer sees them as identical
+ * re-deliveries.
+ */
+import { topicNameProblem } from '../../runtime/request-admission.js';
+import { LATENCY_PROBE_ON, latencyProbe } from '../../runtime/latency-probe.js';
+import type { StoredMessage } from '../store/gateway-store.js';
+import type { TableLink } from './table-link.js';
+
+/**
+ * A message the broker refused (an MQTT 5 PUBACK reason code of 0x80 or more: not authorized,
+ * topic name invalid, quota exceeded, ...): sending it again would be refused again, so it must
+ * not hold the messages behind it. Errors without a reason code (a lost connection) are resent.
+ */
+function brokerRefusal(err: Error): string | null {
+  const code = (err as Error & { code?: unknown }).code;
+  return typeof code === 'number' && code >= 0x80 ? `the broker refused it (reason code 0x${code.toString(16)}: ${err.message})` : null;
+}
+
+/**
+ * what an acknowledged message's slot in the queue holds until the queue is compacted: the message
+ * itself is let go at once, so it dies young instead of being promoted to the old generation and
+ * left for a full collection (docs/PERFORMANCE.md "Garbage collection")
+ */
+const TOPIC_CACHE_MAX = 1024;
+
+const RELEASED: StoredMessage = Object.freeze({ seq: -1, topic: '', retain: false, payload: '' });
+
+export class OutboxSender {
+  /** messages not acknowledged yet, in seq order, from `base` (before it: RELEASED); [base, next) are handed over */
+  private queue: StoredMessage[] = [];
+  private base = 0;
+  private next = 0;
+  private inflight = 0;
+  private readonly acked = new Set<number>();
+  /** a publish failed: hand nothing over until the retry or the next connect */
+  private blocked = false;
+  private retry: NodeJS.Timeout | null = null;
+  /** relative topic -> its full topic and its problem as a topic name (fullTopic) */
+  private readonly topicCache = new Map<string, { topic: string; invalid: string | null }>();
+  /** the latest message of each retained topic (by topic), for a move to another broker */
+  private readonly latestRetained = new Map<string, StoredMessage>();
+
+  constructor(
+    private readonly link: TableLink,
+    private readonly onAcked: (seq: number) => void,
+    private readonly window = 64,
+    /**
+     * a message that can never be delivered (its topic is not a valid topic name, or the broker
+     * refused it): it is counted as done, so it cannot block the outbox, and reported here
+     */
+    private readonly onQuarantined: (m: StoredMessage, reason: string) => void = () => {},
+  ) {
+    link.connected$.subscribe((up) => {
+      if (!up) return;
+      // every connection is a new client (table-link.ts): what the last one had in flight is
+      // resent, in order; its late callbacks never come
+      this.blocked = false;
+      this.inflight = 0;
+      this.next = this.base;
+      if (link.movedBroker) this.refreshRetained();
+      this.pump();
+    });
+  }
+
+  /** the latest acknowledged message of each retained topic, again, in seq order (the unacknowledged ones follow) */
+  private refreshRetained(): void {
+    const firstUnacked = this.base < this.queue.length ? this.queue[this.base].seq : Number.POSITIVE_INFINITY;
+    const again = [...this.latestRetained.values()].filter((m) => m.seq < firstUnacked).sort((a, b) => a.seq - b.seq);
+    for (const m of again) {
+      const { topic, invalid } = this.fullTopic(m.topic);
+      if (!invalid) this.link.publish(topic, m.payload, true);
+    }
+  }
+
+  /** messages waiting (not yet acknowledged by the broker) */
+  get depth(): number {
+    return this.queue.length - this.base;
+  }
+
+  push(m: StoredMessage): void {
+    if (m.retain) this.latestRetained.set(m.topic, m);
+    this.queue.push(m);
+    this.pump();
+  }
+
+  private pump(): void {
+    while (!this.blocked && this.link.connected && this.inflight < this.window && this.next < this.queue.length) {
+      const m = this.queue[this.next++];
+      this.inflight++;
+      const { topic, invalid } = this.fullTopic(m.topic);
+      if (invalid) {
+        // a broker disconnects a client that publishes on such a topic: never send it
+        queueMicrotask(() => this.settled(m, undefined, `its topic "${topic.slice(0, 200)}" is not a valid topic name: ${invalid}`));
+        continue;
+      }
+      if (m.alsoTopic && !topicNameProblem(m.alsoTopic)) this.link.publish(m.alsoTopic, m.payload, false, m.alsoCorrelation);
+      if (LATENCY_PROBE_ON) latencyProbe.published(m);
+      this.link.publish(topic, m.payload, m.retain, undefined, (err) => this.settled(m, err));
+    }
+  }
+
+  /**
+   * the full topic of a table-relative one and what is wrong with it as a topic name (null: a
+   * valid one), computed once per relative topic (a table publishes on a few dozen) instead of
+   * per message; past TOPIC_CACHE_MAX distinct ones, computed each time
+   */
+  private fullTopic(relative: string): { topic: string; invalid: string | null } {
+    let t = this.topicCache.get(relative);
+    if (!t) {
+      const topic = this.link.topics.full(relative);
+      t = { topic, invalid: topicNameProblem(topic) };
+      if (this.topicCache.size < TOPIC_CACHE_MAX) this.topicCache.set(relative, t);
+    }
+    return t;
+  }
+
+  private settled(m: StoredMessage, err?: Error, quarantine?: string): void {
+    const refusal = quarantine ?? (err ? brokerRefusal(err) : null);
+    if (refusal) {
+      err = undefined;
+      this.onQuarantined(m, refusal);
+      if (this.latestRetained.get(m.topic) === m) this.latestRetained.delete(m.topic);
+    }
+    if (err) {
+      if (this.blocked) return;
+      // mqtt.js gave this message up: send everything unacknowledged again, in order
+      this.blocked = true;
+      this.inflight = 0;
+      this.next = this.base;
+      this.retry ??= setTimeout(() => {
+        this.retry = null;
+        this.blocked = false;
+        this.pump();
+      }, 1000);
+      this.retry.unref?.();
+      return;
+    }
+    if (this.inflight > 0) this.inflight--;
+    // a second PUBACK for a message resent after a reconnect: already counted
+    if (this.base >= this.queue.length || m.seq < this.queue[this.base].seq || this.acked.has(m.seq)) {
+      this.pump();
+      return;
+    }
+    if (this.acked.size === 0 && m.seq === this.queue[this.base].seq) {
+      // the usual case, acks in order: `acked` is not touched (a long-lived Set that is emptied
+      // again allocates a new table in the old generation each time)
+      this.queue[this.base++] = RELEASED;
+    } else {
+      this.acked.add(m.seq);
+      while (this.base < this.queue.length && this.acked.has(this.queue[this.base].seq)) {
+        this.acked.delete(this.queue[this.base].seq);
+        this.queue[this.base++] = RELEASED;
+      }
+    }
+    if (this.next < this.base) this.next = this.base;
+    if (this.base > 1024 && this.base * 2 > this.queue.length) {
+      this.queue = this.queue.slice(this.base);
+      this.next -= this.base;
+      this.base = 0;
+    }
+    this.onAcked(m.seq);
+    this.pump();
+  }
+}

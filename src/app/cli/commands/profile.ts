@@ -1,0 +1,109 @@
+/**
+ * `tablegw profile check <profile> [capture]` and `tablegw profile list`: an installer's tools for
+ * device profiles (docs/DEVICES.md, "Write a profile for your device"). The work is done in
+ * src/app/tools/profile-check.ts; this module parses the arguments, prints and picks the exit code.
+ */
+import { parseArgs } from 'node:util';
+import { hex4 } from '../../../../drivers/transports/hid-loader.js';
+import { CaptureFileError, readCaptureFile } from '../../tools/capture-file.js';
+import { checkProfile, decodeCapture, formatDecode, hintFor, listShippedProfiles, verdict } from '../../tools/profile-check.js';
+import type { CliCommand } from './index.js';
+
+/** exit codes of `profile check` (documented in the help and docs/DEVICES.md) */
+export const PROFILE_EXIT = {
+  ok: 0,
+  /** the capture decoded to no frame at all: the profile does not fit the device */
+  noFrames: 1,
+  usage: 2,
+  /** the profile (or the capture file) is invalid: every mistake is printed */
+  invalid: 65,
+  /** the profile or the capture file does not exist / cannot be read */
+  missing: 66,
+} as const;
+
+const HELP = `Usage: tablegw profile check <profile> [<capture-file>] [--json]
+       tablegw profile list [--json]
+
+check   Validates a device profile — a shipped profile's name or the path of a YAML file — and
+        prints every mistake with its key path (messages named by their name). Given a capture
+        (tablegw capture), it then decodes it chunk by chunk with the gateway's own decoder and
+        prints every frame and every reject (reason and bytes), then frames by type, rejects by
+        reason and a verdict.
+list    The shipped profiles (drivers/profiles/shipped/) with their talker, USB ids and a line
+        saying what they read.
+  --json   machine-readable output
+
+Exit codes of check: 0 valid (and the capture decoded at least one frame), 1 the capture decoded
+to no frame (the profile does not match the device), 2 bad arguments, 65 the profile or the
+capture file is invalid, 66 the profile or the capture file does not exist.
+See docs/DEVICES.md, "Write a profile for your device".`;
+
+async function runCheck(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean' } } });
+  if (positionals.length < 1 || positionals.length > 2) {
+    console.error(`tablegw profile check: give a profile and optionally a capture file\n\n${HELP}`);
+    return PROFILE_EXIT.usage;
+  }
+  const [ref, captureFile] = positionals;
+  const check = checkProfile(ref);
+  if (!check.ok) {
+    if (values.json) console.log(JSON.stringify({ profile: { ref, file: check.file, valid: false, code: check.code, errors: check.errors } }, null, 2));
+    else if (check.code === 'profile-missing') console.error(`tablegw profile check: ${check.errors[0]}`);
+    else console.error(`${check.file}: invalid profile, ${check.errors.length} mistake(s)\n${check.errors.map((e) => `  - ${e}`).join('\n')}`);
+    return check.code === 'profile-missing' ? PROFILE_EXIT.missing : PROFILE_EXIT.invalid;
+  }
+  const p = check.profile;
+  const profileInfo = { ref, file: check.file, valid: true, name: p.name, talker: p.talker, messages: p.messages.map((m) => m.name) };
+  if (!captureFile) {
+    if (values.json) console.log(JSON.stringify({ profile: profileInfo }, null, 2));
+    else console.log(`${check.file}: valid profile "${p.name}" (${p.talker}; messages: ${profileInfo.messages.join(', ')})`);
+    return PROFILE_EXIT.ok;
+  }
+  let capture: ReturnType<typeof readCaptureFile>;
+  try {
+    capture = readCaptureFile(captureFile);
+  } catch (e) {
+    if (!(e instanceof CaptureFileError)) throw e;
+    if (values.json) console.log(JSON.stringify({ profile: profileInfo, capture: { file: captureFile, valid: false, code: e.code, error: e.message } }, null, 2));
+    else console.error(e.message);
+    return e.code === 'capture-unreadable' ? PROFILE_EXIT.missing : PROFILE_EXIT.invalid;
+  }
+  const r = decodeCapture(p, capture.chunks);
+  if (values.json) {
+    console.log(JSON.stringify({ profile: profileInfo, capture: { file: captureFile, valid: true, header: capture.header, items: r.items, summary: r.summary, verdict: verdict(r.summary), hint: hintFor(r.summary) } }, null, 2));
+  } else {
+    console.log(`${check.file}: valid profile "${p.name}" (${p.talker})`);
+    console.log(`${captureFile}: ${capture.header.port}, started ${capture.header.startedAt}`);
+    for (const line of formatDecode(r)) console.log(line);
+  }
+  return r.summary.frames === 0 ? PROFILE_EXIT.noFrames : PROFILE_EXIT.ok;
+}
+
+function runList(argv: string[]): number {
+  const { values } = parseArgs({ args: argv, options: { json: { type: 'boolean' } } });
+  const list = listShippedProfiles();
+  if (values.json) {
+    console.log(JSON.stringify(list, null, 2));
+    return 0;
+  }
+  const w = Math.max(...list.map((e) => e.name.length));
+  for (const e of list) {
+    const usb = e.usb.length ? `  [usb ${e.usb.map((u) => `${hex4(u.vendorId)}:${hex4(u.productId)}`).join(', ')}]` : '';
+    console.log(`${e.name.padEnd(w)}  ${(e.talker ?? '?').padEnd(4)}  ${e.error ? `INVALID: ${e.error}` : e.description}${usb}`);
+  }
+  return 0;
+}
+
+export const command: CliCommand = {
+  summary: 'check a device profile (and decode a capture with it); list the shipped profiles',
+  help: HELP,
+  async run(argv: string[]): Promise<number> {
+    const [sub, ...rest] = argv;
+    if (sub === 'check') return runCheck(rest);
+    if (sub === 'list') return runList(rest);
+    console.error(`tablegw profile: ${sub === undefined ? 'give a subcommand' : `unknown subcommand "${sub}"`} (check or list)\n\n${HELP}`);
+    return PROFILE_EXIT.usage;
+  },
+};
+
+export const { summary, help, run } = command;

@@ -1,0 +1,88 @@
+/** Loads and validates a configuration file (YAML or JSON). Errors name the key path and why. */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
+
+/** the YAML parser, loaded on the first YAML file (a JSON config never loads it) */
+function parseYaml(text: string): unknown {
+  return (createRequire(import.meta.url)('yaml') as typeof Yaml).parse(text);
+}
+import type * as z from 'zod';
+import { cardGame, GAME_IDS } from '../../core/games/registry.js';
+import { configSchema, type GatewayConfig } from './schema.js';
+import { NON_CARD_GAME_IDS, nonCardGame } from '../../core/games/non-card-games.js';
+import { checkTableDevices } from './device-checks.js';
+import { checkDeviceProfiles } from './device-profiles.js';
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[], source: string) {
+    super(`invalid configuration ${source}:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+function pathText(path: PropertyKey[]): string {
+  let out = '';
+  for (const p of path) out += typeof p === 'number' ? `[${p}]` : out ? `.${String(p)}` : String(p);
+  return out || '(root)';
+}
+
+function issueText(i: z.core.$ZodIssue): string {
+  const at = pathText(i.path);
+  if (i.code === 'unrecognized_keys') return `${at}: unknown key${i.keys.length > 1 ? 's' : ''} ${i.keys.map((k) => `"${k}"`).join(', ')}`;
+  return `${at}: ${i.message}`;
+}
+
+/** Validates a parsed config object; throws ConfigError listing every problem. */
+export function validateConfig(raw: unknown, source = '(inline)'): GatewayConfig {
+  // parsed once: without zod's compiled fast path, whose code generation costs more than it saves here (cold start)
+  const r = configSchema.safeParse(raw, { jitless: true });
+  if (!r.success) throw new ConfigError(r.error.issues.map(issueText), source);
+  const cfg = r.data;
+  const problems: string[] = [];
+  const tableIds = new Set<string>();
+  cfg.tables.forEach((t, ti) => {
+    if (tableIds.has(t.id)) problems.push(`tables[${ti}].id: duplicate table id "${t.id}"`);
+    tableIds.add(t.id);
+    const game = cardGame(t.game);
+    if (!game && !nonCardGame(t.game)) problems.push(`tables[${ti}].game: unknown game "${t.game}" (known: ${[...GAME_IDS, ...NON_CARD_GAME_IDS].join(', ')})`);
+    else if (game && game.defaults.needsEngine && t.betting !== 'engine') problems.push(`tables[${ti}].betting: ${t.game} needs player decisions, so it requires "engine"`);
+    if (game) {
+      // game options are checked the way the table will use them: a bad one fails here, not at the first round
+      try {
+        game.newRound({ engine: t.betting === 'engine', options: t.gameOptions });
+      } catch (e) {
+        problems.push(`tables[${ti}].gameOptions: ${(e as Error).message}`);
+      }
+    }
+    if (game || nonCardGame(t.game)) problems.push(...checkTableDevices(t, ti, !!game));
+    const devIds = new Set<string>();
+    t.devices.forEach((d, di) => {
+      if (devIds.has(d.id)) problems.push(`tables[${ti}].devices[${di}].id: duplicate device id "${d.id}"`);
+      devIds.add(d.id);
+    });
+    problems.push(...checkDeviceProfiles(t.devices, (di) => `tables[${ti}].devices[${di}]`));
+  });
+  if (problems.length) throw new ConfigError(problems, source);
+  return cfg;
+}
+
+export function parseConfigText(text: string, source: string): GatewayConfig {
+  let raw: unknown;
+  try {
+    raw = source.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
+  } catch (e) {
+    throw new ConfigError([`cannot parse: ${(e as Error).message}`], source);
+  }
+  return validateConfig(raw, source);
+}
+
+export function loadConfigFile(path: string): GatewayConfig {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new ConfigError([`cannot read file: ${(e as Error).message}`], path);
+  }
+  return parseConfigText(text, path);
+}

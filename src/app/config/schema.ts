@@ -1,0 +1,265 @@
+/**
+ * The configuration file (spec/config.md), defined once as zod schemas: validation, defaults and
+ * the error messages a technician reads all come from here.
+ */
+import * as z from 'zod';
+import { DEVICE_KINDS } from '../../core/vocabulary/device-kinds.js';
+
+const id = z.string().regex(/^[a-z0-9-]{1,32}$/, 'must be 1-32 characters of a-z, 0-9 and -');
+const ms = z.number().int().min(0).max(24 * 3600 * 1000);
+const usbId = z.union([z.number().int().min(0).max(0xffff), z.string().regex(/^(0x)?[0-9a-fA-F]{1,4}$/).transform((s) => parseInt(s.replace(/^0x/, ''), 16))]);
+
+export const serialTransportSchema = z.object({
+  type: z.literal('serial').describe('the device is on a serial line (RS-232, or a USB serial adapter)'),
+  path: z.string().min(1).describe('the serial device, e.g. /dev/serial/by-id/usb-... or /dev/ttyUSB0 (docs/INSTALL.md: stable names)'),
+  baudRate: z.number().int().positive().default(9600).describe('line speed in baud'),
+  dataBits: z.union([z.literal(5), z.literal(6), z.literal(7), z.literal(8)]).default(8).describe('data bits per character'),
+  parity: z.enum(['none', 'even', 'odd', 'mark', 'space']).default('none').describe('parity bit'),
+  stopBits: z.union([z.literal(1), z.literal(1.5), z.literal(2)]).default(1).describe('stop bits'),
+}).strict();
+
+export const hidTransportSchema = z.object({
+  type: z.literal('hid').describe('the device is a USB HID device'),
+  vendorId: usbId.describe('USB vendor id (number, or hex string such as "0x1a86")'),
+  productId: usbId.describe('USB product id (number, or hex string)'),
+  serialNumber: z.string().optional().describe('the USB serial number, to tell two identical devices apart'),
+}).strict();
+
+export const simulatorFaultsSchema = z.object({
+  /** probability per card that the shoe reports MISREAD before the rescan */
+  misreadRate: z.number().min(0).max(1).default(0).describe('probability per card that the shoe reports MISREAD before the rescan'),
+  /** card shoes: the dealer drops a card that was read (the shoe's DROP follows the CARD) */
+  dropCardRate: z.number().min(0).max(1).default(0).describe('card shoes: the dealer drops a card that was read (the shoe\'s DROP follows the CARD)'),
+  /** probability per frame of a line of garbage bytes on the wire */
+  garbageRate: z.number().min(0).max(1).default(0).describe('probability per frame of a line of garbage bytes on the wire'),
+  /** probability per frame that the frame is lost on the line (a SEQ gap) */
+  dropFrameRate: z.number().min(0).max(1).default(0).describe('probability per frame that the frame is lost on the line (a SEQ gap)'),
+  // other device kinds (docs/DEVICES.md): each a probability per read / cycle / roll / draw
+  /** rfid-shoe: a tag that is in no registered deck */
+  unknownTagRate: z.number().min(0).max(1).default(0).describe('rfid-shoe: a tag that is in no registered deck'),
+  /** rfid-shoe: a tag reported 2-3 times while it passes the antenna (within dedupeMs) */
+  repeatReadRate: z.number().min(0).max(1).default(0).describe('rfid-shoe: a tag reported 2-3 times while it passes the antenna (within dedupeMs)'),
+  /** shuffler: a JAM during a cycle */
+  jamRate: z.number().min(0).max(1).default(0).describe('shuffler: a JAM during a cycle'),
+  /** shuffler: the door opened (and closed again) during a cycle */
+  doorOpenRate: z.number().min(0).max(1).default(0).describe('shuffler: the door opened (and closed again) during a cycle'),
+  /** shuffler: a COUNT one card short */
+  countMismatchRate: z.number().min(0).max(1).default(0).describe('shuffler: a COUNT one card short'),
+  /** dice-sensor: COCKED before the roll is re-shaken */
+  cockedRate: z.number().min(0).max(1).default(0).describe('dice-sensor: COCKED before the roll is re-shaken'),
+  /** dice-sensor: NOREAD before the dice are read again */
+  noReadRate: z.number().min(0).max(1).default(0).describe('dice-sensor: NOREAD before the dice are read again'),
+  /** dice-sensor: a ROLL with 0 bounces (void, re-shaken) */
+  noBounceRate: z.number().min(0).max(1).default(0).describe('dice-sensor: a ROLL with 0 bounces (void, re-shaken)'),
+  /** ball-reader: a ball reported twice in a draw */
+  duplicateBallRate: z.number().min(0).max(1).default(0).describe('ball-reader: a ball reported twice in a draw'),
+  /** ball-reader: a BALL,81 in a draw */
+  outOfRangeBallRate: z.number().min(0).max(1).default(0).describe('ball-reader: a BALL,81 in a draw'),
+  /** ball-reader: END before the 20th ball */
+  earlyEndRate: z.number().min(0).max(1).default(0).describe('ball-reader: END before the 20th ball'),
+  /** barcode-scanner: a barcode that maps to no card */
+  badBarcodeRate: z.number().min(0).max(1).default(0).describe('barcode-scanner: a barcode that maps to no card'),
+  /** any device: the cable is pulled for unplugMs (per round / cycle) */
+  unplugRate: z.number().min(0).max(1).default(0).describe('any device: the cable is pulled for unplugMs (per round / cycle)'),
+}).strict();
+
+export const simulatorTransportSchema = z.object({
+  type: z.literal('simulator').describe('a virtual device built into the gateway (the demo, tests)'),
+  /** milliseconds between two cards (0 = as fast as possible) */
+  cardIntervalMs: ms.default(900).describe('milliseconds between two cards (0 = as fast as possible)'),
+  /** milliseconds between two rounds */
+  roundIntervalMs: ms.default(4000).describe('milliseconds between two rounds'),
+  /** a fixed seed makes the shuffles repeatable; default: a fresh random seed */
+  seed: z.union([z.string(), z.number()]).optional().describe('a fixed seed makes the shuffles repeatable; default: a fresh random seed'),
+  /** cut card position, in cards from the end of the shoe */
+  cutCardFromEnd: z.number().int().min(1).max(400).default(70).describe('cut card position, in cards from the end of the shoe'),
+  faults: simulatorFaultsSchema.prefault({}).describe('simulated faults, each a probability (docs/DEVICES.md)'),
+  /** dice-sensor: `line` (DICE serial frames) or `hid` (8-byte HID reports) */
+  protocol: z.enum(['line', 'hid']).default('line').describe('dice-sensor: `line` (DICE serial frames) or `hid` (8-byte HID reports)'),
+  /** how long a simulated unplug (faults.unplugRate) lasts */
+  unplugMs: ms.default(2000).describe('how long a simulated unplug (faults.unplugRate) lasts'),
+}).strict();
+
+export const transportSchema = z.discriminatedUnion('type', [serialTransportSchema, hidTransportSchema, simulatorTransportSchema]);
+
+export const deviceKindSchema = z.enum(DEVICE_KINDS);
+
+export const deviceSchema = z.object({
+  id: id.describe('the device id, unique in its table (topics `devices/<id>`)'),
+  kind: deviceKindSchema.describe('the kind of device (docs/DEVICES.md)'),
+  transport: transportSchema.describe('how the gateway reaches the device: `serial`, `hid` or `simulator`'),
+  /** no valid frame for this long marks the device stale */
+  staleAfterMs: ms.default(3000).describe('no valid frame for this long marks the device stale'),
+  /** a device that has not connected this long after the start raises `device-missing` (0 = never) */
+  missingAfterMs: ms.default(10_000).describe('a device that has not connected this long after the start raises a `device-missing` alert (0 = never)'),
+  /** a device profile (device-protocols.md §3): a shipped profile's name or a profile file; absent = the reference protocol */
+  profile: z.string().min(1).optional().describe('a device profile (device-protocols.md §3, docs/DEVICES.md): the name of a shipped profile (drivers/profiles/shipped/) or the path of a profile file; absent: the reference protocol'),
+  /** rfid-shoe: repeats of one uid within this many ms are one card; barcode-scanner as dealer: the same card again within it is a double trigger (default 1500) */
+  dedupeMs: ms.optional().describe('rfid-shoe: repeats of one uid within this many ms are one card; barcode-scanner with role dealer: the same card read again within this many ms of its previous read is a double trigger, one card (default 1500)'),
+  /** barcode-scanner: `dealer` (every barcode is the next card dealt) or `rescan` (answers a shoe's misread); default rescan when the table has a shoe, else dealer */
+  role: z.enum(['dealer', 'rescan']).optional().describe('barcode-scanner (device-protocols.md §3): `dealer`: every barcode read is the next card dealt, in order; `rescan`: the shoe\'s helper, a read answers its misread (§2a). Default: `rescan` when the table also has a card-shoe or rfid-shoe, else `dealer`'),
+  /** rfid-shoe: deck registry CSV `uid,card,deck` (required unless the transport is a simulator) */
+  deckRegistry: z.string().min(1).optional().describe('rfid-shoe: deck registry CSV `uid,card,deck` (required unless the transport is a simulator)'),
+  /** barcode-scanner: barcode -> card mapping (default pattern ^(?<card>[A2-9TJQK][SHDC])$) */
+  barcode: z.object({
+    pattern: z.string().min(1).optional().describe('a regular expression with a named group `card` (e.g. `^(?<card>[A2-9TJQK][SHDC])$`)'),
+    table: z.record(z.string(), z.string()).optional().describe('barcode -> card (e.g. "4006381333931": "AS"), checked before the pattern'),
+  }).strict().optional().describe('barcode-scanner: how a barcode maps to a card'),
+}).strict();
+
+export const tableSchema = z.object({
+  id: id.describe('the table id: the second topic level (`<prefix>/<id>/...`)'),
+  game: z.string().describe('the game id (games.md): baccarat, seven-up-baccarat, dragon-tiger, pok-deng, three-pictures, three-card-poker, blackjack, holdem, sic-bo, keno'),
+  decks: z.number().int().min(1).max(16).optional().describe('decks in the shoe (default: the game\'s own)'),
+  betting: z.enum(['engine', 'none']).default('none').describe('`engine`: rounds open on the engine\'s open-betting request; `none`: the table deals on its own'),
+  burnPerRound: z.number().int().min(0).max(20).optional().describe('cards burned before each round (default: the game\'s own)'),
+  rescanRetries: z.number().int().min(0).max(10).default(2).describe('RESCAN requests after a misread before `rescan-overdue`'),
+  rescanIntervalMs: ms.default(500).describe('milliseconds between two RESCAN requests'),
+  rescanTimeoutMs: ms.default(20000).describe('a misread not rescanned within this is `rescan-overdue`'),
+  repeatTimeoutMs: ms.default(500).describe('a SEQ gap on a device that announced REPEAT: how long the re-sent frames may take (games.md "Lost frames")'),
+  gameOptions: z.record(z.string(), z.unknown()).default({}).describe('game-specific options (docs/GAMES.md)'),
+  /** sic-bo: a ROLL with fewer bounces is void */
+  minBounces: z.number().int().min(0).max(99).default(1).describe('sic-bo: a ROLL with fewer bounces is void'),
+  /** shuffler COUNT expected (default 52 x decks: 52 for single-deck games) */
+  expectedDeckSize: z.number().int().min(1).max(999).optional().describe('shuffler COUNT expected (default 52 x decks: 52 for single-deck games)'),
+  exposedCardVoidsShoe: z.boolean().optional().describe('games.md Exposed card: an exposed card voids the rest of the shoe too (default true for baccarat, 7 Up, Dragon Tiger, else false)'),
+  unnecessaryCardRule: z.enum(['burn-then-void-shoe', 'alert']).optional().describe('games.md Unnecessary card (default burn-then-void-shoe for baccarat, 7 Up, Dragon Tiger, Pok Deng, else alert)'),
+  correctionWindowRounds: z.number().int().min(0).max(100).default(1).describe('games.md Corrections: how many of the most recent completed rounds the pit may still void or correct'),
+  devices: z.array(deviceSchema).min(1).describe('the table\'s devices (at least one)'),
+}).strict();
+
+const brokerUrl = z.string().regex(/^(mqtt|mqtts|tcp|tls|ws|wss):\/\/.+/, 'must be "embedded" or a broker URL such as mqtt://host:1883');
+
+/** `mqtt.url` as the list of broker URLs to fail over between, in order ("embedded" stays one entry) */
+export function brokerUrls(m: { url: string | readonly string[] }): string[] {
+  return typeof m.url === 'string' ? [m.url] : [...m.url];
+}
+
+export const mqttSchema = z.object({
+  url: z.union([z.literal('embedded'), brokerUrl, z.array(brokerUrl).min(1).max(16)]).default('embedded')
+    .describe('`embedded` (the broker built into the gateway) or a broker URL such as mqtt://host:1883 or mqtts://host:8883; or a failover list of broker URLs, tried in order, back to the first when it returns (docs/SCALING.md)'),
+  topicPrefix: z.string().regex(/^[^#+]+$/, 'must not contain MQTT wildcards').default('casino').describe('the first topic level of every topic (`<prefix>/<table>/...`)'),
+  clientIdPrefix: z.string().max(64).default('tablegw-').describe('MQTT client ids are this plus the table id'),
+  /** MQTT 5 (default for an external broker) or 3.1.1 (always with the embedded broker, which speaks only 3.1.1) */
+  protocolVersion: z.union([z.literal(4), z.literal(5)]).optional().describe('MQTT 5 (default for an external broker) or 3.1.1 (always with the embedded broker, which speaks only 3.1.1)'),
+  username: z.string().optional().describe('broker user name'),
+  password: z.string().optional().describe('broker password in the file itself (prefer passwordFile or passwordEnv, docs/SECURITY.md)'),
+  passwordFile: z.string().optional().describe('a file holding the broker password'),
+  ca: z.string().optional().describe('CA certificate file (PEM) for mqtts://'),
+  cert: z.string().optional().describe('client certificate file (PEM) for mqtts://'),
+  key: z.string().optional().describe('the client certificate\'s private key file (PEM)'),
+  /** the name of an environment variable holding the password (docs/SECURITY.md) */
+  passwordEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name').optional().describe('the name of an environment variable holding the password (docs/SECURITY.md)'),
+  keepaliveSec: z.number().int().min(0).max(3600).default(30).describe('MQTT keepalive in seconds'),
+  reconnectMinMs: z.number().int().min(50).max(60_000).default(500).describe('reconnect backoff (docs/SCALING.md): the first retry after this, doubling per failed round of the URL list, with jitter'),
+  reconnectMaxMs: z.number().int().min(100).max(600_000).default(30_000).describe('the longest wait between two rounds of connection attempts'),
+  connectTimeoutMs: z.number().int().min(500).max(120_000).default(5_000).describe('one connection attempt to one broker gives up after this (then the next URL is tried)'),
+  failbackCheckMs: z.number().int().min(0).max(3_600_000).default(15_000).describe('while on a later URL of the list, how often the first is checked to return to it (0: never)'),
+}).strict().superRefine((m, ctx) => {
+  // docs/SECURITY.md: one source of the password, no silent precedence
+  const sources = (['password', 'passwordFile', 'passwordEnv'] as const).filter((k) => m[k] !== undefined);
+  if (sources.length > 1) ctx.addIssue({ code: 'custom', path: [sources[1]], message: `set only one of password, passwordFile, passwordEnv (${sources.join(' and ')} are set)` });
+  if (m.cert !== undefined && m.key === undefined) ctx.addIssue({ code: 'custom', path: ['key'], message: 'mqtt.cert needs mqtt.key (the client certificate\'s private key)' });
+  if (m.key !== undefined && m.cert === undefined) ctx.addIssue({ code: 'custom', path: ['cert'], message: 'mqtt.key needs mqtt.cert (the client certificate)' });
+  const plain = brokerUrls(m).filter((u) => !/^(mqtts|tls|wss):\/\//.test(u));
+  for (const k of ['ca', 'cert', 'key'] as const) {
+    if (m[k] !== undefined && plain.length) ctx.addIssue({ code: 'custom', path: [k], message: `a TLS file is set but mqtt.url "${plain[0]}" is not TLS (use mqtts://host:8883)` });
+  }
+  if (m.reconnectMaxMs < m.reconnectMinMs) ctx.addIssue({ code: 'custom', path: ['reconnectMaxMs'], message: `must be at least mqtt.reconnectMinMs (${m.reconnectMinMs})` });
+});
+
+/** one piece of hardware the gateway may open (docs/SECURITY.md, "Device allow-list") */
+export const allowedDeviceSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('serial').describe('a serial device entry'),
+    /** the device path as configured, or the tty it resolves to (/dev/serial/by-id/... links are followed) */
+    path: z.string().min(1).optional().describe('the device path as configured, or the tty it resolves to (/dev/serial/by-id/... links are followed)'),
+    /** the USB serial number (what `SerialPort.list()` / udev report for the tty) */
+    serialNumber: z.string().min(1).optional().describe('the USB serial number (what `SerialPort.list()` / udev report for the tty)'),
+    vendorId: usbId.optional().describe('USB vendor id of the serial adapter'),
+    productId: usbId.optional().describe('USB product id of the serial adapter'),
+    /** free text for the technician (where the device is, asset tag, ...) */
+    note: z.string().optional().describe('free text for the technician (where the device is, asset tag, ...)'),
+  }).strict().refine((e) => e.path !== undefined || e.serialNumber !== undefined, { message: 'a serial entry needs a path or a serialNumber (or both)' }),
+  z.object({
+    type: z.literal('hid').describe('a HID device entry'),
+    vendorId: usbId.describe('USB vendor id'),
+    productId: usbId.describe('USB product id'),
+    serialNumber: z.string().min(1).optional().describe('USB serial number (default: any)'),
+    note: z.string().optional().describe('free text for the technician'),
+  }).strict(),
+]);
+
+/** result signatures (docs/SECURITY.md) */
+export const signingSchema = z.object({
+  /** Ed25519 private key, PKCS#8 PEM (`tablegw keygen`, or `openssl genpkey -algorithm ed25519`) */
+  privateKeyFile: z.string().min(1).describe('Ed25519 private key, PKCS#8 PEM (`tablegw keygen`, or `openssl genpkey -algorithm ed25519`)'),
+  /** names the key in each signature (default: its fingerprint, `ed25519:` + 16 hex digits) */
+  keyId: z.string().min(1).max(64).regex(/^[A-Za-z0-9._:-]+$/, 'letters, digits and . _ : - only').optional().describe('names the key in each signature (default: its fingerprint, `ed25519:` + 16 hex digits)'),
+  /** message types that carry a signature (default: results only) */
+  types: z.array(z.enum(['result', 'round', 'event', 'alert', 'shoe', 'device', 'response', 'health'])).min(1).default(['result']).describe('message types that carry a signature (default: results only)'),
+}).strict();
+
+/** limits on engine requests, per table (docs/SECURITY.md) */
+export const requestLimitsSchema = z.object({
+  /** sustained requests per second a table accepts (token bucket refill rate); the default admits a fast engine */
+  ratePerSec: z.number().min(0.1).max(10_000).default(200).describe('sustained requests per second a table accepts (token bucket refill rate)'),
+  /** requests a table accepts at once before the rate applies (token bucket size) */
+  burst: z.number().int().min(1).max(100_000).default(1000).describe('requests a table accepts at once before the rate applies (token bucket size)'),
+  /** a request payload larger than this is refused unread */
+  maxPayloadBytes: z.number().int().min(64).max(1024 * 1024).default(16 * 1024).describe('a request payload larger than this is refused unread'),
+  responseTopicPrefixes: z.array(z.string().min(1).max(256).refine((p) => !/[+#]/.test(p) && !p.includes('\u0000'), 'a prefix has no wildcard (+, #)')).max(64).default([])
+    .describe('MQTT 5 response topics honoured besides the table\'s own `<prefix>/<table>/response/`: each a topic prefix without wildcards, e.g. `engines/baccarat/replies/`; any other is refused `not-allowed`'),
+}).strict();
+
+export const configSchema = z.object({
+  /** names the gateway's retained `<prefix>/gateway/<gatewayId>/info` topic (mqtt-api.md); default the host name */
+  gatewayId: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1-64 characters of A-Z, a-z, 0-9, . _ and -').optional()
+    .describe('names the gateway\'s retained `<prefix>/gateway/<gatewayId>/info` topic (mqtt-api.md); default: the host name'),
+  mqtt: mqttSchema.default({ url: 'embedded', topicPrefix: 'casino', clientIdPrefix: 'tablegw-', keepaliveSec: 30, reconnectMinMs: 500, reconnectMaxMs: 30_000, connectTimeoutMs: 5_000, failbackCheckMs: 15_000 }).describe('the broker connection (docs/SECURITY.md for TLS and credentials)'),
+  embeddedBroker: z.object({
+    host: z.string().default('127.0.0.1').describe('address the embedded broker listens on'),
+    port: z.number().int().min(0).max(65535).default(1883).describe('port the embedded broker listens on (`npm start -- --broker-port <n>`)'),
+  }).strict().default({ host: '127.0.0.1', port: 1883 }).describe('the embedded broker (mqtt.url: embedded)'),
+  dataDir: z.string().default('./data').describe('where the journal, outbox and snapshots are kept (SQLite; docs/DURABILITY.md)'),
+  journal: z.object({
+    /** `full`: every commit is fsync'd before its messages leave (survives power loss); `normal`: survives a crash */
+    synchronous: z.enum(['full', 'normal']).default('full').describe('`full`: every commit is fsync\'d before its messages leave (survives power loss); `normal`: survives a crash'),
+    /** journal entries and delivered messages older than this are deleted */
+    retentionDays: z.number().min(0.01).max(3650).default(14).describe('journal entries and delivered messages older than this are deleted'),
+    /** the outbox's bound per table: an alarm at 80%, the shoes held at 100% (nothing is dropped) */
+    outboxMaxMessages: z.number().int().min(10).max(10_000_000).default(100_000).describe('the outbox\'s bound per table: an alarm at 80%, the shoes held at 100% (nothing is dropped)'),
+    /** where commits run: on a writer thread (`thread`, the default) or on the event loop (`inline`) */
+    writer: z.enum(['thread', 'inline']).default('thread').describe('where the commits run: `thread` (the default) on the journal\'s writer thread, so the event loop goes on reading devices and talking MQTT while a commit waits for the disk; `inline` on the event loop: no thread hops and a few MB less memory, but a slow disk holds everything up (docs/PERFORMANCE.md "Where the journal commits")'),
+  }).strict().default({ synchronous: 'full', retentionDays: 14, outboxMaxMessages: 100_000, writer: 'thread' }).describe('the durable journal and outbox (docs/DURABILITY.md)'),
+  log: z.object({ level: z.enum(['debug', 'info', 'warn', 'error']).default('info').describe('the lowest level logged (`--log-level` overrides it)') }).strict().default({ level: 'info' }).describe('logging (docs/OPERATIONS.md, Logs)'),
+  /** the status page, /metrics, /healthz and /readyz (docs/OPERATIONS.md) */
+  http: z.object({
+    enabled: z.boolean().default(true).describe('serve the status page and metrics'),
+    /** 127.0.0.1 by default: the page shows cards as they are dealt */
+    host: z.string().min(1).default('127.0.0.1').describe('127.0.0.1 by default: the page shows cards as they are dealt'),
+    /** 0 = any free port (the URL is logged) */
+    port: z.number().int().min(0).max(65535).default(8080).describe('0 = any free port (the URL is logged)'),
+    allowedHosts: z.array(z.string().min(1).max(253)).default([]).describe('`Host` names accepted besides localhost, 127.0.0.1, ::1, this PC\'s name and addresses (DNS rebinding guard)'),
+    tokenFile: z.string().min(1).optional().describe('a file holding a token that every path but /healthz and /readyz then requires (advised when host is not a loopback address)'),
+  }).strict().prefault({}).describe('the status page, /metrics, /healthz and /readyz (docs/OPERATIONS.md)'),
+  /** the retained `<prefix>/<table>/health` message: every intervalMs and when a table's problems change (0 = on change only) */
+  health: z.object({ intervalMs: ms.default(30_000).describe('milliseconds between two `health` messages (0 = on change only)') }).strict().prefault({}).describe('the retained `<prefix>/<table>/health` message: every intervalMs and when a table\'s problems change (0 = on change only)'),
+  tables: z.array(tableSchema).min(1).describe('the tables this gateway runs (at least one)'),
+  /** Ed25519 signatures on results (docs/SECURITY.md); absent: messages are not signed */
+  signing: signingSchema.optional().describe('Ed25519 signatures on results (docs/SECURITY.md); absent: messages are not signed'),
+  security: z.object({
+    /** when set, a serial or HID device that matches no entry is not opened (simulators are exempt) */
+    allowedDevices: z.array(allowedDeviceSchema).optional().describe('when set, a serial or HID device that matches no entry is not opened (simulators are exempt)'),
+  }).strict().prefault({}).describe('device allow-list (docs/SECURITY.md)'),
+  requests: requestLimitsSchema.prefault({}).describe('limits on engine requests, per table (docs/SECURITY.md)'),
+}).strict();
+
+export type GatewayConfig = z.infer<typeof configSchema>;
+export type TableConfig = z.infer<typeof tableSchema>;
+export type DeviceConfig = z.infer<typeof deviceSchema>;
+export type TransportConfig = z.infer<typeof transportSchema>;
+export type SimulatorTransportConfig = z.infer<typeof simulatorTransportSchema>;
+export type AllowedDeviceConfig = z.infer<typeof allowedDeviceSchema>;
+export type SigningConfig = z.infer<typeof signingSchema>;
+export type RequestLimitsConfig = z.infer<typeof requestLimitsSchema>;

@@ -1,0 +1,177 @@
+/**
+ * The gateway: an optional embedded broker, and for every configured table its MQTT link, its
+ * device drivers, its pure table machine in a TableRuntime, and — for simulator transports — the
+ * virtual devices and dealer that feed it.
+ */
+import { join, resolve } from 'node:path';
+import { createDriver, createTransport } from '../runtime/device-drivers.js';
+import { brokerUrls, type GatewayConfig } from './config/schema.js';
+import { registerSecret, registerSecretFile, type Logger } from '../runtime/log.js';
+import { Observability } from '../adapters/http/observability.js';
+import type { EmbeddedBroker } from '../adapters/mqtt/embedded-broker.js';
+import { buildGatewayInfo, createGatewayInfoLink, resolveGatewayId, type GatewayInfo } from '../adapters/mqtt/gateway-info.js';
+import { TableLink, type TableLinkOptions } from '../adapters/mqtt/table-link.js';
+import { GatewayStore } from '../adapters/store/gateway-store.js';
+import { checkJournal } from '../adapters/store/journal-integrity.js';
+import { loadGatewaySecurity } from '../adapters/security/gateway-security.js';
+import { tableSettings } from '../core/table/table-settings.js';
+import { watchDevices, type DeviceWatch } from '../runtime/device-watch.js';
+import type { LoadSimulators, SimulatedDevice, SimulatedDevicesSetup, SimulatedEngine } from '../runtime/simulators.js';
+import { ActivitySummary } from '../runtime/summary.js';
+import { TableRuntime } from '../runtime/table-runtime.js';
+
+export interface GatewayOptions {
+  logger: Logger;
+  /** deal simulated tables as fast as possible (tests, CI) */
+  fast?: boolean;
+  /** how many shoes each simulated table deals (default: forever) */
+  simulatorShoes?: number;
+  /** the summary line's interval (rounds and faults per table; default 60 s, 0 = none) */
+  summaryIntervalMs?: number;
+  /**
+   * loads the virtual devices behind `transport: { type: simulator }` (simulators/load.ts); called
+   * only when a table has one, and required then
+   */
+  simulators?: LoadSimulators;
+}
+
+export interface Gateway {
+  brokerUrl: string;
+  tables: TableRuntime[];
+  simulators: SimulatedDevice[];
+  /** metrics, status page, health (docs/OPERATIONS.md) */
+  observability: Observability;
+  /** what the retained `<prefix>/gateway/<gatewayId>/info` carries (also `/api/info`) */
+  info: GatewayInfo;
+  stop(): Promise<void>;
+}
+
+export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Promise<Gateway> {
+  const log = opts.logger;
+  const simulated = cfg.tables.some((t) => t.devices.some((d) => d.transport.type === 'simulator'));
+  if (simulated && !opts.simulators) throw new Error('a table has a `transport: { type: simulator }` device, but no simulators were given to the gateway');
+  // credentials, signing key, allow-list: read and checked before anything starts (docs/SECURITY.md)
+  // a missing, empty, corrupted or truncated journal is refused before anything starts (journal-integrity.ts)
+  checkJournal(resolve(cfg.dataDir));
+  const security = loadGatewaySecurity(cfg, log);
+  let broker: EmbeddedBroker | null = null;
+  // one broker or a failover list (docs/SCALING.md); the simulated engines use the first
+  let urls = brokerUrls(cfg.mqtt);
+  if (urls[0] === 'embedded') {
+    // the broker (aedes) and the simulators are loaded only when the config uses them: a table PC
+    // on an external broker with real devices does not carry them (docs/PERFORMANCE.md, "Footprint")
+    const { startEmbeddedBroker } = await import('../adapters/mqtt/embedded-broker.js');
+    broker = await startEmbeddedBroker(cfg.embeddedBroker.host, cfg.embeddedBroker.port);
+    urls = [broker.url];
+    log.info(`embedded MQTT broker listening on ${broker.url}`);
+  }
+  const url = urls[0];
+  const dataDir = resolve(cfg.dataDir);
+  const tables: TableRuntime[] = [];
+  const links: TableLink[] = [];
+  const simulators: SimulatedDevice[] = [];
+  const engines: SimulatedEngine[] = [];
+  registerSecret(cfg.mqtt.password);
+  registerSecretFile(cfg.mqtt.passwordFile);
+  const gatewayId = resolveGatewayId(cfg);
+  const info = buildGatewayInfo(cfg, { gatewayId, startedAt: new Date(), keyId: security.signer?.keyId });
+  const observability = new Observability(cfg, log, info);
+  // what every MQTT connection of this gateway shares (the tables' links and the gateway's own)
+  const linkBase: Omit<TableLinkOptions, 'tableId' | 'gameId' | 'logger'> = {
+    url: urls, topicPrefix: cfg.mqtt.topicPrefix, clientIdPrefix: cfg.mqtt.clientIdPrefix,
+    protocolVersion: broker ? 4 : (cfg.mqtt.protocolVersion ?? 5), keepaliveSec: cfg.mqtt.keepaliveSec,
+    reconnectMinMs: cfg.mqtt.reconnectMinMs, reconnectMaxMs: cfg.mqtt.reconnectMaxMs,
+    connectTimeoutMs: cfg.mqtt.connectTimeoutMs, failbackCheckMs: cfg.mqtt.failbackCheckMs,
+    username: cfg.mqtt.username, password: cfg.mqtt.password, passwordFile: cfg.mqtt.passwordFile,
+    ca: cfg.mqtt.ca, cert: cfg.mqtt.cert, key: cfg.mqtt.key,
+    credentials: security.credentials, maxPacketBytes: security.maxPacketBytes,
+  };
+  const gatewayLink = createGatewayInfoLink({ ...linkBase, logger: log.child({ gateway: gatewayId }) }, cfg.mqtt.topicPrefix, info);
+  gatewayLink.connect();
+  const watches: DeviceWatch[] = [];
+  const summary = new ActivitySummary(cfg.tables.map((t) => t.id));
+  const summaryMs = opts.summaryIntervalMs ?? 60_000;
+  const summaryTimer = summaryMs > 0 ? setInterval(() => log.info(summary.take(summaryMs)), summaryMs) : null;
+  summaryTimer?.unref();
+
+  const store = new GatewayStore(dataDir, { synchronous: cfg.journal.synchronous, retentionDays: cfg.journal.retentionDays, writer: cfg.journal.writer });
+  // a journal that cannot be written: nothing more may be published (it would not be recoverable);
+  // stop, and let the service manager restart the gateway, which recovers from what was committed
+  store.setFatalHandler((m) => {
+    log.error(`journal commit failed: ${m}: stopping`);
+    process.exit(70);
+  });
+  const pruneTimer = setInterval(() => store.prune(Date.now()), 3_600_000);
+  pruneTimer.unref();
+  store.prune(Date.now());
+
+  const sim = simulated && opts.simulators ? await opts.simulators() : null;
+  for (const t of cfg.tables) {
+    const tlog = log.child({ table: t.id });
+    const settings = tableSettings(t);
+    const link = new TableLink({ ...linkBase, tableId: t.id, gameId: t.game, logger: tlog });
+    // transports first: simulated devices are wired to theirs (simulators/index.ts, via opts.simulators), then the drivers
+    const transports = new Map(t.devices.map((d) => [d.id, security.transport(d, createTransport, (alert) => runtime.apply(alert))] as const));
+    const virtual: SimulatedDevicesSetup = sim && t.devices.some((d) => d.transport.type === 'simulator')
+      ? sim.createVirtualDevices({
+        table: t, settings, transports, fast: opts.fast, shoes: opts.simulatorShoes, log: tlog,
+        engine: () => {
+          const engine = new sim.VirtualEngine(url, cfg.mqtt.topicPrefix, t.id, tlog);
+          engines.push(engine);
+          return (c, a, ms) => engine.request(c, a, ms);
+        },
+      })
+      : { devices: [], registries: new Map(), descriptions: new Map() };
+    simulators.push(...virtual.devices);
+    const drivers = t.devices.map((d) => {
+      const transport = transports.get(d.id)!;
+      tlog.info(`device ${d.id}: ${virtual.descriptions.get(d.id) ?? `${d.kind} on ${transport.description}`}`);
+      return createDriver(d, transport, { registry: virtual.registries.get(d.id) });
+    });
+    const runtime = new TableRuntime({ settings, tableConfig: t, link, drivers, store, log: tlog, outboxMaxMessages: cfg.journal.outboxMaxMessages,
+      serialize: security.signer?.serialize, requestLimits: cfg.requests, responseTopicPrefixes: cfg.requests.responseTopicPrefixes });
+    observability.addTable({ id: t.id, game: t.game, runtime, link });
+    watches.push(watchDevices(runtime, t.devices, tlog));
+    runtime.published$.subscribe((m) => summary.count(t.id, m.payload));
+    link.connect();
+    runtime.start();
+    tables.push(runtime);
+    links.push(link);
+  }
+  for (const e of engines) await e.connect();
+  await observability.start();
+  let stopping = false;
+  // a simulated dealer waiting for its virtual engine when the gateway stops is not a failure
+  for (const s of simulators) {
+    void s.start().catch((e) => {
+      if (stopping) log.debug(`simulator stopped: ${(e as Error).message}`);
+      else log.error(`simulator failed: ${(e as Error).message}`);
+    });
+  }
+
+  return {
+    brokerUrl: url,
+    tables,
+    simulators,
+    observability,
+    info,
+    async stop() {
+      stopping = true;
+      observability.stopReporters();
+      if (summaryTimer) clearInterval(summaryTimer);
+      for (const w of watches) w.stop();
+      // the tables stop taking inputs first: a simulator or device going quiet during the
+      // shutdown must not be published as a `stale` device or a `device-stale` alert
+      const simulatorsStopped = Promise.all(simulators.map((s) => s.stop()));
+      await Promise.all(tables.map((t) => t.stop()));
+      await Promise.all(engines.map((e) => e.close()));
+      await simulatorsStopped;
+      // the last commits first: their messages go out on the links before those close
+      clearInterval(pruneTimer);
+      await store.closeAsync();
+      await Promise.all([...links, gatewayLink].map((l) => l.close()));
+      await observability.stop();
+      if (broker) await broker.close();
+    },
+  };
+}

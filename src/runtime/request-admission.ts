@@ -1,0 +1,165 @@
+/**
+ * What the runtime decides about an engine request before it becomes an input of the pure table
+ * machine (mqtt-api.md, "Rules a request path must keep"). Every decision that refuses a request
+ * is written into the input (`refused`, `refusedCode`), so it is journaled and a replay gives the
+ * same answer; a request that is not executed at all (a retained copy, a flood beyond the answer
+ * bound) never becomes an input.
+ *
+ * - a request delivered with the retain flag (the stale copy a broker hands out on every
+ *   (re)subscribe) is ignored and logged once per command;
+ * - payload size cap and rate limit (`RequestGate`);
+ * - an MQTT 5 response topic is honoured only when it is a valid topic name (no `+`, `#`, empty
+ *   level or U+0000) under this table's own `response/` or a `requests.responseTopicPrefixes`
+ *   entry; otherwise the request is refused `not-allowed` and answered on `response/<command>` only;
+ * - a round id an engine supplies in `open-betting` must not have the form of the gateway's own
+ *   ids and must not have been used on this table within the journal's retention
+ *   (`duplicate-round-id`).
+ */
+import type { RequestLimitsConfig } from '../app/config/schema.js';
+import type { RequestErrorCode } from '../core/vocabulary/requests.js';
+import type { IncomingRequest } from '../adapters/mqtt/table-link.js';
+import { RequestGate } from '../adapters/security/request-limiter.js';
+import type { TableInput } from '../core/table/types.js';
+
+/** the largest topic name MQTT allows, in UTF-8 bytes */
+const MAX_TOPIC_BYTES = 65_535;
+
+/**
+ * A topic a message may be published on (MQTT 3.1.1 / 5, section 4.7): not empty, no wildcard
+ * (`+`, `#`), no U+0000, at most 65,535 bytes; and, by the gateway's rule, no empty level
+ * (`a//b`, a leading or trailing `/`), which brokers accept but no table topic ever has.
+ */
+export function topicNameProblem(topic: string): string | null {
+  if (topic.length === 0) return 'it is empty';
+  if (topic.includes('+') || topic.includes('#')) return 'it contains a wildcard (+ or #)';
+  if (topic.includes('\u0000')) return 'it contains U+0000';
+  if (topic.split('/').some((level) => level === '')) return 'it has an empty level';
+  if (Buffer.byteLength(topic, 'utf8') > MAX_TOPIC_BYTES) return 'it is longer than 65,535 bytes';
+  return null;
+}
+
+/** why `topic` may not be used as a response topic, or null when it may */
+export function responseTopicProblem(topic: string, allowedPrefixes: readonly string[]): string | null {
+  const invalid = topicNameProblem(topic);
+  if (invalid) return `the response topic is not a valid topic name: ${invalid}`;
+  if (!allowedPrefixes.some((p) => topic.startsWith(p))) {
+    return `the response topic is not under an allowed prefix (${allowedPrefixes.join(', ')}; requests.responseTopicPrefixes)`;
+  }
+  return null;
+}
+
+/** the forms of the gateway's own round ids: `<table>-s<n>-r<n>` (shoe games) and `<table>-r<n>` (sic bo, keno) */
+export function hasGatewayRoundIdForm(tableId: string, roundId: string): boolean {
+  if (/^[a-z0-9-]{1,32}-s\d+-r\d+$/.test(roundId)) return true;
+  return roundId.startsWith(`${tableId}-r`) && /^\d+$/.test(roundId.slice(tableId.length + 2));
+}
+
+export interface RequestAdmissionOptions {
+  tableId: string;
+  /** this table's own `<prefix>/<table>/response/`: always allowed */
+  ownResponsePrefix: string;
+  /** `requests.responseTopicPrefixes` */
+  responseTopicPrefixes?: readonly string[];
+  limits?: Pick<RequestLimitsConfig, 'ratePerSec' | 'burst' | 'maxPayloadBytes'>;
+  /** round ids this table used within the journal's retention (from the store) */
+  usedRoundIds?: Iterable<string>;
+}
+
+export type Admitted =
+  | { kind: 'input'; input: Extract<TableInput, { type: 'request' }> }
+  | { kind: 'retained'; firstOfItsCommand: boolean }
+  | { kind: 'dropped' };
+
+/** what happened to the requests of a table since the gateway started (for `/metrics`) */
+export interface RequestCounts {
+  /** refused at the edge and answered, by code */
+  refused: Partial<Record<RequestErrorCode, number>>;
+  /** over the rate limit's answer bound: dropped without an answer */
+  droppedUnanswered: number;
+  /** delivered with the retain flag: not executed */
+  retainedIgnored: number;
+}
+
+export class RequestAdmission {
+  private readonly gate: RequestGate | null;
+  private readonly allowedPrefixes: readonly string[];
+  private readonly usedRoundIds: Set<string>;
+  private readonly retainedSeen = new Set<string>();
+  readonly counts: RequestCounts = { refused: {}, droppedUnanswered: 0, retainedIgnored: 0 };
+
+  constructor(private readonly o: RequestAdmissionOptions) {
+    this.gate = o.limits ? new RequestGate(o.limits) : null;
+    this.allowedPrefixes = [o.ownResponsePrefix, ...(o.responseTopicPrefixes ?? [])];
+    this.usedRoundIds = new Set(o.usedRoundIds ?? []);
+  }
+
+  admit(r: IncomingRequest, at: number): Admitted {
+    if (r.retained) {
+      this.counts.retainedIgnored++;
+      const first = !this.retainedSeen.has(r.command);
+      if (first && this.retainedSeen.size < 1000) this.retainedSeen.add(r.command);
+      return { kind: 'retained', firstOfItsCommand: first };
+    }
+    const { retained: _retained, ...rest } = r;
+    let input: Extract<TableInput, { type: 'request' }> = { type: 'request', at, ...rest };
+    // checked before anything else, so that no answer (a refusal included) ever goes to such a topic
+    const topicProblem = r.responseTopic === undefined ? null : responseTopicProblem(r.responseTopic, this.allowedPrefixes);
+    if (topicProblem) {
+      const { responseTopic: _t, correlationData: _c, ...withoutResponseTopic } = input;
+      input = withoutResponseTopic;
+    }
+    if (this.gate) {
+      const a = this.gate.admit(r.payload, at);
+      if (a.action === 'drop') {
+        this.counts.droppedUnanswered++;
+        return { kind: 'dropped' };
+      }
+      if (a.action === 'refuse') {
+        const code: RequestErrorCode = a.dropPayload ? 'too-large' : 'rate-limited';
+        return this.refuse({ ...input, ...(a.dropPayload ? { payload: '' } : {}) }, a.reason, code);
+      }
+    }
+    if (topicProblem) return this.refuse(input, topicProblem, 'not-allowed');
+    if (r.command === 'open-betting') {
+      const roundId = this.engineRoundIdOf(r.payload);
+      if (roundId !== undefined) {
+        if (hasGatewayRoundIdForm(this.o.tableId, roundId)) {
+          return this.refuse(input, `round id "${roundId}" has the form of the gateway's own ids (<table>-s<n>-r<n>, <table>-r<n>): choose another`, 'duplicate-round-id');
+        }
+        if (this.usedRoundIds.has(roundId)) {
+          return this.refuse(input, `round id "${roundId}" was already used on this table`, 'duplicate-round-id');
+        }
+      }
+    }
+    return { kind: 'input', input };
+  }
+
+  /** learns the round ids of what the table published (called with every message, in order) */
+  notePublished(payload: { roundId?: unknown }): void {
+    if (typeof payload.roundId === 'string') this.usedRoundIds.add(payload.roundId);
+  }
+
+  /** requests dropped unanswered since the last call (for the log) */
+  takeDropped(): number {
+    return this.gate?.takeDropped() ?? 0;
+  }
+
+  private refuse(input: Extract<TableInput, { type: 'request' }>, reason: string, code: RequestErrorCode): Admitted {
+    this.counts.refused[code] = (this.counts.refused[code] ?? 0) + 1;
+    return { kind: 'input', input: { ...input, refused: reason, refusedCode: code } };
+  }
+
+  /** the `roundId` of an open-betting payload, when it has a string one (validation comes later) */
+  private engineRoundIdOf(payload: string): string | undefined {
+    try {
+      const json: unknown = JSON.parse(payload);
+      if (json && typeof json === 'object' && Object.hasOwn(json, 'roundId')) {
+        const id = (json as { roundId: unknown }).roundId;
+        return typeof id === 'string' ? id : undefined;
+      }
+    } catch {
+      // not JSON: the machine answers invalid-json
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * What the gateway needs of the built-in virtual devices behind `transport: { type: simulator }`
+ * (docs/DEVICES.md). The gateway imports nothing from simulators/: the caller that starts a table
+ * with simulated devices (the CLI's start/simulate commands, dev/bench/, the tests) passes
+ * `simulators`, which loads them lazily (simulators/load.ts implements this interface), so a
+ * table PC with real devices does not carry them (docs/PERFORMANCE.md, "Footprint").
+ */
+import type { DeckRegistry } from '../../drivers/deck-registry.js';
+import type { Transport } from '../../drivers/transports/transport.js';
+import type { TableConfig } from '../app/config/schema.js';
+import type { Logger } from './log.js';
+import type { TableSettings } from '../core/table/types.js';
+
+/** a virtual device (or dealer) the gateway starts and stops */
+export interface SimulatedDevice {
+  /** the seed its randomness came from (logged, so a run can be repeated) */
+  readonly seed: string | number;
+  /** runs the simulation; resolves when it has done its configured amount of work (or was stopped) */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** asks the table's virtual engine (a `request/<command>` over MQTT) */
+export type SimulatedEngineRequest = (command: string, args?: Record<string, unknown>, timeoutMs?: number) => Promise<unknown>;
+
+export interface SimulatedDevicesContext {
+  table: TableConfig;
+  settings: TableSettings;
+  /** every device's transport by device id (simulator devices have MemoryTransports) */
+  transports: ReadonlyMap<string, Transport>;
+  /** as fast as possible instead of real time */
+  fast?: boolean;
+  /** card tables: shoes to deal; dice / keno tables then stop after 10 x shoes rounds (default: forever) */
+  shoes?: number;
+  /** creates the table's virtual engine (asked only for `betting: engine` tables) */
+  engine?: () => SimulatedEngineRequest;
+  log?: Logger;
+}
+
+export interface SimulatedDevicesSetup {
+  devices: SimulatedDevice[];
+  /** generated deck registries of simulated RFID shoes that have no `deckRegistry` file, by device id */
+  registries: Map<string, DeckRegistry>;
+  /** one line per simulated device, for the log */
+  descriptions: Map<string, string>;
+}
+
+/** a virtual game engine: sends requests to a table over MQTT and waits for the answer */
+export interface SimulatedEngine {
+  connect(): Promise<void>;
+  request(command: string, args?: Record<string, unknown>, timeoutMs?: number): Promise<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+export interface GatewaySimulators {
+  createVirtualDevices(ctx: SimulatedDevicesContext): SimulatedDevicesSetup;
+  VirtualEngine: new (url: string, topicPrefix: string, tableId: string, log: Logger) => SimulatedEngine;
+}
+
+/** loads the simulators; called only when a table has a simulated device */
+export type LoadSimulators = () => Promise<GatewaySimulators>;

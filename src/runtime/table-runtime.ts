@@ -1,0 +1,368 @@
+/**
+ * The RxJS edge around one table's pure machine: it merges device events, engine requests and
+ * timer firings into one ordered input stream, stamps each with the clock, runs `step`, journals
+ * the input and its messages in the durable store, and — once that is committed — carries out the
+ * outputs (publish through the outbox, device commands, timers, logs). All I/O and timing live here.
+ *
+ * After a crash it rebuilds the table from the store: the last snapshot plus the journaled inputs
+ * after it, then delivers the messages the broker never acknowledged, in seq order, before
+ * anything new.
+ */
+import { filter, merge, Subject, timer, type Observable, type Subscription, map } from 'rxjs';
+import type { DeviceDriver, DriverEvent } from '../../drivers/device-driver.js';
+import type { RequestLimitsConfig } from '../app/config/schema.js';
+import type { Logger } from './log.js';
+import { LATENCY_PROBE_ON, latencyProbe, probeNow, type CardProbe } from './latency-probe.js';
+import { validateMessage } from '../core/vocabulary/messages.js';
+import { envelopeText } from '../core/vocabulary/envelope-text.js';
+import { OutboxSender } from '../adapters/mqtt/outbox-sender.js';
+import type { IncomingRequest, TableLink } from '../adapters/mqtt/table-link.js';
+import type { GatewayStore, StoredMessage } from '../adapters/store/gateway-store.js';
+import { RequestAdmission, type RequestCounts } from './request-admission.js';
+import { countersOf, initialTableState, stateFromSnapshot, step } from '../core/table/table-machine.js';
+import type { Envelope, TableInput, TableOutput, TableSettings, TableState } from '../core/table/types.js';
+
+/** the problems of a step whose messages all match the topic map (shared: most steps) */
+const NOTHING_INVALID: ReadonlyMap<number, string> = new Map();
+
+export interface PublishedMessage {
+  topic: string;
+  retain: boolean;
+  payload: Envelope;
+  /** the input that caused it (its type and receive time `at`): for frame-to-publish latency */
+  cause?: { type: TableInput['type']; at: number };
+}
+
+export interface TableRuntimeOptions {
+  settings: TableSettings;
+  /** the table's config entry as validated (kept in the store for `replay`) */
+  tableConfig: unknown;
+  link: TableLink;
+  drivers: readonly DeviceDriver[];
+  store: GatewayStore;
+  log: Logger;
+  clock?: () => number;
+  /** turns an envelope into the text that is published (e.g. adds a signature to results) */
+  serialize?: (e: Envelope) => string;
+  /** take a snapshot at least every this many inputs (also at every round end) */
+  snapshotEvery?: number;
+  /** the outbox's bound: `outbox-filling` at 80%, `outbox-full` (and the shoes held) at 100% */
+  outboxMaxMessages?: number;
+  /** request size cap and rate limit, applied here before a request becomes an input (docs/SECURITY.md) */
+  requestLimits?: RequestLimitsConfig;
+  /** MQTT 5 response topics allowed besides the table's own `response/` (`requests.responseTopicPrefixes`) */
+  responseTopicPrefixes?: readonly string[];
+}
+
+export class TableRuntime {
+  readonly settings: TableSettings;
+  readonly drivers: readonly DeviceDriver[];
+  /** every message the table publishes, once it is committed and handed to the outbox */
+  readonly published$: Observable<PublishedMessage>;
+  /** every input the machine processed (after it was committed to the journal) */
+  readonly inputs$: Observable<TableInput>;
+  readonly outbox: OutboxSender;
+  private readonly publishedSubject = new Subject<PublishedMessage>();
+  private readonly inputSubject = new Subject<TableInput>();
+  private readonly timerInputs = new Subject<TableInput>();
+  private readonly timers = new Map<string, Subscription>();
+  private readonly link: TableLink;
+  private readonly store: GatewayStore;
+  private readonly log: Logger;
+  private readonly clock: () => number;
+  private readonly serialize: (e: Envelope) => string;
+  private state: TableState;
+  private sub: Subscription | null = null;
+  private sinceSnapshot = 0;
+  private stopped = false;
+  private outboxLevel: 'ok' | 'filling' | 'full' = 'ok';
+  private admission: RequestAdmission | null = null;
+  private droppedLoggedAt = -Infinity;
+  /** latency probe (bench only): when the last step() returned */
+  private probeSteppedAt = 0;
+
+  constructor(private readonly o: TableRuntimeOptions) {
+    this.settings = o.settings;
+    this.drivers = o.drivers;
+    this.link = o.link;
+    this.store = o.store;
+    this.log = o.log;
+    this.clock = o.clock ?? Date.now;
+    this.serialize = o.serialize ?? envelopeText;
+    this.state = initialTableState(o.settings, {});
+    this.published$ = this.publishedSubject.asObservable();
+    this.inputs$ = this.inputSubject.asObservable();
+    this.outbox = new OutboxSender(o.link, (seq) => this.store.acknowledge(o.settings.tableId, seq), 64,
+      (m, reason) => this.quarantined(m.seq, m.topic, m.payload, reason));
+  }
+
+  get snapshot(): TableState {
+    return this.state;
+  }
+
+  /** rebuilds the table from the store, delivers what is still undelivered, starts the devices */
+  start(): void {
+    this.recover();
+    // the last SEQ of every device is durable: after a restart the first frame is checked against it
+    const seqs = this.store.deviceSeqs(this.settings.tableId);
+    for (const d of this.drivers) {
+      if (seqs[d.deviceId] !== undefined) d.seedSeq(seqs[d.deviceId]);
+      d.onSeq = (seq) => this.store.noteDeviceSeq(this.settings.tableId, d.deviceId, seq);
+    }
+    this.requestAdmission();
+    const deviceInputs = this.drivers.map((d) => d.events$.pipe(map((ev) => this.deviceInput(d.deviceId, ev))));
+    const requestInputs = this.link.requests$.pipe(map((r) => this.admitRequest(r)), filter((i): i is TableInput => i !== null));
+    this.sub = merge(...deviceInputs, requestInputs, this.timerInputs).subscribe((input) => this.apply(input));
+    this.apply({ type: 'start', at: this.clock() });
+    for (const d of this.drivers) d.start();
+  }
+
+  private recover(): void {
+    const id = this.settings.tableId;
+    this.store.registerTable(id, this.o.tableConfig, () => initialTableState(this.settings, {}));
+    const rec = this.store.recover(id);
+    let state = rec.snapshot ? stateFromSnapshot(rec.snapshot.state as TableState) : initialTableState(this.settings, {});
+    const pendingTimers = new Map<string, number>();
+    for (const input of rec.inputs) {
+      const r = step(this.settings, state, input);
+      state = r.state;
+      for (const out of r.outputs) {
+        if (out.type === 'set-timer') pendingTimers.set(out.name, out.at);
+        else if (out.type === 'cancel-timer') pendingTimers.delete(out.name);
+        else if (out.type === 'publish' && out.payload.seq > rec.maxSeq) {
+          this.log.error(`recovery: journaled input produced seq ${out.payload.seq} beyond the stored ${rec.maxSeq}`);
+        }
+      }
+    }
+    this.state = state;
+    if (rec.inputs.length || rec.unacked.length) {
+      this.log.info(`recovered from the journal: ${rec.inputs.length} input(s) after the last snapshot, ${rec.unacked.length} undelivered message(s), seq ${state.seq}`);
+    }
+    for (const m of rec.unacked) this.outbox.push(m);
+    for (const [name, at] of pendingTimers) this.setTimer(name, at);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const t of this.timers.values()) t.unsubscribe();
+    this.timers.clear();
+    await Promise.all(this.drivers.map((d) => d.stop()));
+    this.sub?.unsubscribe();
+    this.store.flush(); // sends what is queued; the gateway waits for it in store.closeAsync()
+    this.publishedSubject.complete();
+    this.inputSubject.complete();
+  }
+
+  /**
+   * The request's input, `refused` when it is over the size cap or the rate limit (the machine
+   * answers it and changes nothing); null for a flood dropped unanswered (logged as a count).
+   */
+  private admitRequest(r: IncomingRequest): TableInput | null {
+    const at = this.clock();
+    const a = this.requestAdmission().admit(r, at);
+    if (a.kind === 'input') return a.input;
+    if (a.kind === 'retained') {
+      if (a.firstOfItsCommand) this.log.warn(`a retained request/${r.command.slice(0, 64)} was delivered (a stale copy the broker keeps): not executed; clear it with an empty retained message`);
+      return null;
+    }
+    if (at - this.droppedLoggedAt >= 10_000) {
+      this.droppedLoggedAt = at;
+      this.log.warn(`requests over the rate limit: ${this.requestAdmission().takeDropped()} dropped without an answer (latest: ${r.command.slice(0, 64)})`);
+    }
+    return null;
+  }
+
+  private requestAdmission(): RequestAdmission {
+    this.admission ??= new RequestAdmission({
+      tableId: this.settings.tableId,
+      ownResponsePrefix: this.link.topics.response(''),
+      responseTopicPrefixes: this.o.responseTopicPrefixes,
+      limits: this.o.requestLimits,
+      usedRoundIds: this.store.engineRoundIds(this.settings.tableId),
+    });
+    return this.admission;
+  }
+
+  /** what happened to the table's requests at the edge since the start (for `/metrics`) */
+  get requestCounts(): RequestCounts {
+    return this.requestAdmission().counts;
+  }
+
+  private deviceInput(deviceId: string, ev: DriverEvent): TableInput {
+    const at = this.clock();
+    switch (ev.kind) {
+      case 'frame': return { type: 'frame', at, deviceId, frame: ev.frame };
+      case 'status': return { type: 'device-status', at, deviceId, state: ev.state, ...(ev.detail ? { detail: ev.detail } : {}) };
+      case 'alert': return { type: 'device-alert', at, deviceId, kind: ev.alert, detail: ev.detail, ...(ev.data ? { data: ev.data } : {}) };
+      case 'restart': return { type: 'device-restart', at, deviceId };
+    }
+  }
+
+  /** runs one input through the machine, journals it, then carries out its outputs */
+  apply(input: TableInput): void {
+    if (this.stopped) return;
+    const applyAt = LATENCY_PROBE_ON ? probeNow() : 0;
+    let result;
+    try {
+      result = step(this.settings, this.state, input);
+    } catch (e) {
+      // The machine must never throw; if it does, the input is dropped and the state kept.
+      this.log.error(`table machine failed on a ${input.type} input: ${(e as Error).stack ?? e}`);
+      return;
+    }
+    if (LATENCY_PROBE_ON) this.probeSteppedAt = probeNow();
+    this.state = result.state;
+    const outputs = result.outputs;
+    const messages: StoredMessage[] = [];
+    let roundEnded = false;
+    for (const o of outputs) {
+      if (o.type !== 'publish') continue;
+      if (o.topic === 'result') roundEnded = true;
+      this.admission?.notePublished(o.payload);
+      messages.push({
+        seq: o.payload.seq, topic: o.topic, retain: o.retain, payload: this.serialize(o.payload),
+        ...(o.alsoTo ? { alsoTopic: o.alsoTo.topic, alsoCorrelation: o.alsoTo.correlationData } : {}),
+      });
+    }
+    let probe: CardProbe | undefined;
+    if (LATENCY_PROBE_ON) probe = this.probeCard(input, outputs, messages, applyAt);
+    this.sinceSnapshot++;
+    const snapshot = roundEnded || this.sinceSnapshot >= (this.o.snapshotEvery ?? 200) ? this.state : undefined;
+    if (snapshot) this.sinceSnapshot = 0;
+    // Each message is checked against the topic map before it may be published; what fails is
+    // journaled all the same (its seq is used) and quarantined. The check decides nothing that is
+    // journaled, so it runs while the batch commits (the store's `beside`: once the writer thread
+    // has the batch), or, with the inline writer, when the effects run.
+    let invalid: ReadonlyMap<number, string> | null = null;
+    const checked = (): ReadonlyMap<number, string> => (invalid ??= this.topicMapProblems(outputs));
+    this.store.enqueue({ tableId: this.settings.tableId, input, messages, snapshot, counters: countersOf(this.state) }, () => {
+      if (probe) {
+        probe.flushed = latencyProbe.lastFlushedAt;
+        probe.commitStart = latencyProbe.lastCommitStart;
+        probe.commitEnd = latencyProbe.lastCommitEnd;
+        probe.effects = probeNow();
+      }
+      const problems = checked();
+      this.inputSubject.next(input);
+      let i = 0;
+      for (const o of outputs) {
+        if (o.type !== 'publish') this.carryOut(o);
+        else {
+          const m = messages[i];
+          const problem = problems.get(i++);
+          if (problem === undefined) this.publishStored(m, o, input);
+          else {
+            // journaled (its seq is used and replays), never sent
+            this.store.acknowledge(this.settings.tableId, m.seq);
+            this.quarantined(m.seq, m.topic, m.payload, `it does not match the topic map: ${problem}`);
+          }
+        }
+      }
+    }, checked);
+  }
+
+  /** index among the step's published messages -> why it must not be published (its topic's schema in the topic map) */
+  private topicMapProblems(outputs: readonly TableOutput[]): ReadonlyMap<number, string> {
+    let invalid: Map<number, string> | undefined;
+    let i = 0;
+    for (const o of outputs) {
+      if (o.type !== 'publish') continue;
+      let problems: string[];
+      try {
+        problems = validateMessage(o.topic, o.payload);
+      } catch (e) {
+        // it runs beside a commit, in the store's flush: a check that throws quarantines the message, it never stops the flush
+        problems = [`the check itself failed (${(e as Error).message})`];
+      }
+      if (problems.length) (invalid ??= new Map()).set(i, problems.slice(0, 3).join('; '));
+      i++;
+    }
+    return invalid ?? NOTHING_INVALID;
+  }
+
+  /** the latency probe's record of a CARD frame's `card` event (bench only: LATENCY_PROBE_ON) */
+  private probeCard(input: TableInput, outputs: readonly TableOutput[], messages: readonly StoredMessage[], applyAt: number): CardProbe | undefined {
+    if (input.type !== 'frame' || input.frame.type !== 'CARD') return undefined;
+    let i = 0;
+    for (const o of outputs) {
+      if (o.type !== 'publish') continue;
+      const m = messages[i++];
+      if (o.topic === 'events' && (o.payload as { kind?: unknown }).kind === 'card') {
+        const r = latencyProbe.begin(this.settings.tableId, m.seq, applyAt);
+        r.stepped = this.probeSteppedAt;
+        r.serialised = probeNow();
+        latencyProbe.awaitPublish(m, r);
+        return r;
+      }
+    }
+    return undefined;
+  }
+
+  /**
+   * A message that is never to be delivered: invalid against the topic map, or refused by the
+   * broker. It is marked delivered so it cannot block the outbox, logged, and reported with a
+   * critical `message-quarantined` alert (not for such an alert itself: no loop).
+   */
+  private quarantined(seq: number, topic: string, payload: string, reason: string): void {
+    this.log.error(`message seq ${seq} on ${topic.slice(0, 200)} quarantined, not delivered: ${reason}`);
+    if (this.stopped || (topic === 'alerts' && payload.includes('"message-quarantined"'))) return;
+    setImmediate(() => this.apply({
+      type: 'gateway-alert', at: this.clock(), kind: 'message-quarantined',
+      detail: `message seq ${seq} on ${topic.slice(0, 200)} was not delivered: ${reason.slice(0, 300)}`,
+      data: { quarantinedSeq: seq, topic: topic.slice(0, 200) },
+    }));
+  }
+
+  private publishStored(m: StoredMessage, o: Extract<TableOutput, { type: 'publish' }>, input: TableInput): void {
+    this.outbox.push(m);
+    this.publishedSubject.next({ topic: o.topic, retain: o.retain, payload: o.payload, cause: { type: input.type, at: input.at } });
+    this.checkOutbox();
+  }
+
+  /**
+   * The outbox keeps every message until the broker has it, however long the outage. Its bound
+   * is an alarm, not a drop: every change of level (80% `filling`, 100% `full`, below 50% `ok`)
+   * reaches the machine as an `outbox-level` input; it raises `outbox-filling` / `outbox-full`
+   * and holds the table's shoes (`LOCK`) from full until ok (`UNLOCK`).
+   */
+  private checkOutbox(): void {
+    const max = this.o.outboxMaxMessages;
+    if (!max) return;
+    const depth = this.outbox.depth;
+    const level = depth >= max ? 'full' : depth >= max * 0.8 ? 'filling' : depth < max * 0.5 ? 'ok' : this.outboxLevel;
+    if (level === this.outboxLevel) return;
+    this.outboxLevel = level;
+    // The machine raises the alerts and owns the hold (src/core/table/card/holds.ts): LOCK at full, UNLOCK at ok.
+    setImmediate(() => this.apply({ type: 'outbox-level', at: this.clock(), level, depth, max }));
+  }
+
+  private setTimer(name: string, at: number): void {
+    this.timers.get(name)?.unsubscribe();
+    const delay = Math.max(0, at - this.clock());
+    this.timers.set(name, timer(delay).subscribe(() => {
+      this.timers.delete(name);
+      this.timerInputs.next({ type: 'timer', at: this.clock(), name });
+    }));
+  }
+
+  private carryOut(o: Exclude<TableOutput, { type: 'publish' }>): void {
+    if (this.stopped) return;
+    switch (o.type) {
+      case 'device-command': {
+        const d = this.drivers.find((x) => x.deviceId === o.deviceId);
+        if (!d?.send(o.command)) this.log.debug(`device ${o.deviceId} does not take ${o.command}`);
+        return;
+      }
+      case 'set-timer':
+        this.setTimer(o.name, o.at);
+        return;
+      case 'cancel-timer':
+        this.timers.get(o.name)?.unsubscribe();
+        this.timers.delete(o.name);
+        return;
+      case 'log':
+        this.log[o.level](o.msg, o.data);
+        return;
+    }
+  }
+}
