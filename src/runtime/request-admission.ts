@@ -13,13 +13,27 @@
  *   entry; otherwise the request is refused `not-allowed` and answered on `response/<command>` only;
  * - a round id an engine supplies in `open-betting` must not have the form of the gateway's own
  *   ids and must not have been used on this table within the journal's retention
- *   (`duplicate-round-id`).
+ *   (`duplicate-round-id`);
+ * - a privileged command (`void-round`, `correction`, `resume-round`, `end-shoe`, `new-shoe`) that
+ *   carries a signature has it checked (`RequestVerifier`, src/adapters/security/request-signing.ts):
+ *   a bad, unknown-key, not-allowed, stale or replayed one is refused with its code; a verified one
+ *   gets the key's configured name as the input's `signer`. Whether the request needed a signature
+ *   at all (a completed or held round) is the table machine's to say (src/core/table/privileged.ts).
  */
 import type { RequestLimitsConfig } from '../app/config/schema.js';
 import type { RequestErrorCode } from '../core/vocabulary/requests.js';
 import type { IncomingRequest } from '../adapters/mqtt/table-link.js';
 import { RequestGate } from '../adapters/security/request-limiter.js';
 import type { TableInput } from '../core/table/types.js';
+import { PRIVILEGED_COMMANDS } from '../core/vocabulary/requests.js';
+import { RequestVerifier, type RequestSignatureCheck } from '../adapters/security/request-signing.js';
+
+/** what the edge needs of a request verifier (src/adapters/security/request-signing.ts) */
+export interface RequestSignatureChecker {
+  check(command: string, payload: string, at: number): RequestSignatureCheck;
+}
+
+const PRIVILEGED: ReadonlySet<string> = new Set(PRIVILEGED_COMMANDS);
 
 /** the largest topic name MQTT allows, in UTF-8 bytes */
 const MAX_TOPIC_BYTES = 65_535;
@@ -63,6 +77,8 @@ export interface RequestAdmissionOptions {
   limits?: Pick<RequestLimitsConfig, 'ratePerSec' | 'burst' | 'maxPayloadBytes'>;
   /** round ids this table used within the journal's retention (from the store) */
   usedRoundIds?: Iterable<string>;
+  /** checks the signatures of privileged requests (default: one with no keys, so every signed request is `unknown-key`) */
+  verifier?: RequestSignatureChecker;
 }
 
 export type Admitted =
@@ -85,12 +101,14 @@ export class RequestAdmission {
   private readonly allowedPrefixes: readonly string[];
   private readonly usedRoundIds: Set<string>;
   private readonly retainedSeen = new Set<string>();
+  private readonly verifier: RequestSignatureChecker;
   readonly counts: RequestCounts = { refused: {}, droppedUnanswered: 0, retainedIgnored: 0 };
 
   constructor(private readonly o: RequestAdmissionOptions) {
     this.gate = o.limits ? new RequestGate(o.limits) : null;
     this.allowedPrefixes = [o.ownResponsePrefix, ...(o.responseTopicPrefixes ?? [])];
     this.usedRoundIds = new Set(o.usedRoundIds ?? []);
+    this.verifier = o.verifier ?? new RequestVerifier({ tableId: o.tableId, keys: [], maxSkewMs: 30_000 });
   }
 
   admit(r: IncomingRequest, at: number): Admitted {
@@ -120,6 +138,12 @@ export class RequestAdmission {
       }
     }
     if (topicProblem) return this.refuse(input, topicProblem, 'not-allowed');
+    // after the rate limit: a flood of signed requests costs one bucket check each, not a verification
+    if (PRIVILEGED.has(r.command)) {
+      const c = this.verifier.check(r.command, r.payload, at);
+      if (c.kind === 'refused') return this.refuse(input, c.reason, c.code);
+      if (c.kind === 'signed') input = { ...input, signer: c.signer };
+    }
     if (r.command === 'open-betting') {
       const roundId = this.engineRoundIdOf(r.payload);
       if (roundId !== undefined) {

@@ -19,6 +19,7 @@ import { OutboxSender } from '../adapters/mqtt/outbox-sender.js';
 import type { IncomingRequest, TableLink } from '../adapters/mqtt/table-link.js';
 import type { GatewayStore, StoredMessage } from '../adapters/store/gateway-store.js';
 import { RequestAdmission, type RequestCounts } from './request-admission.js';
+import type { RequestVerifier } from '../adapters/security/request-signing.js';
 import { countersOf, initialTableState, stateFromSnapshot, step } from '../core/table/table-machine.js';
 import type { Envelope, TableInput, TableOutput, TableSettings, TableState } from '../core/table/types.js';
 
@@ -52,6 +53,12 @@ export interface TableRuntimeOptions {
   requestLimits?: RequestLimitsConfig;
   /** MQTT 5 response topics allowed besides the table's own `response/` (`requests.responseTopicPrefixes`) */
   responseTopicPrefixes?: readonly string[];
+  /**
+   * checks privileged requests' signatures (`tables[].requests.privileged`, docs/SECURITY.md); seeded at
+   * start with the signed requests of the journal's last `replayWindowMs`. Absent: no keys, every
+   * request on a completed or held round is refused
+   */
+  requestVerifier?: RequestVerifier;
 }
 
 export class TableRuntime {
@@ -173,12 +180,19 @@ export class TableRuntime {
   }
 
   private requestAdmission(): RequestAdmission {
+    if (!this.admission && this.o.requestVerifier) {
+      // the signed requests taken within the window before a restart stay taken (replayed-request)
+      const v = this.o.requestVerifier;
+      const now = this.clock();
+      for (const r of this.store.signedRequestsSince(this.settings.tableId, now - 2 * v.maxSkewMs)) v.noteTaken(r.payload, r.at);
+    }
     this.admission ??= new RequestAdmission({
       tableId: this.settings.tableId,
       ownResponsePrefix: this.link.topics.response(''),
       responseTopicPrefixes: this.o.responseTopicPrefixes,
       limits: this.o.requestLimits,
       usedRoundIds: this.store.engineRoundIds(this.settings.tableId),
+      verifier: this.o.requestVerifier,
     });
     return this.admission;
   }
