@@ -5,7 +5,7 @@
  */
 import { setImmediate as yieldToLoop, setTimeout as sleep } from 'node:timers/promises';
 import type { Card } from '../src/core/vocabulary/card.js';
-import { randomSeed, seededRng, type Rng } from '../src/core/vocabulary/rng.js';
+import { randomSeed, seededRng, type Rng } from './rng.js';
 import type { CardGame, Expectation } from '../src/core/games/game.js';
 import { dealShoe } from './dealers/shoe-dealer.js';
 import { VirtualCardShoe, type ShoeFaults, NO_FAULTS } from './devices/card-shoe-device.js';

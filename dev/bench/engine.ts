@@ -18,7 +18,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { oneDeck, type Card } from '../../src/core/vocabulary/card.js';
-import { seededRng, shuffleInPlace, type Rng } from '../../src/core/vocabulary/rng.js';
+import { seededRng, shuffleInPlace, type Rng } from '../../simulators/rng.js';
 import { kenoOutcome } from '../../src/core/games/evaluators/keno.js';
 import { cardId, scoreBest, scoreBestIds, scoreThreeCard } from '../../src/core/games/evaluators/poker.js';
 import { sicBoOutcome } from '../../src/core/games/evaluators/sic-bo.js';

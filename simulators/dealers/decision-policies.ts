@@ -14,7 +14,7 @@
  * and a decision may be sent before it — are described by `windowDecision(game, state)`.
  */
 import { rankNumber, type Card } from '../../src/core/vocabulary/card.js';
-import type { Rng } from '../../src/core/vocabulary/rng.js';
+import type { Rng } from '../rng.js';
 import { blackjackTotal } from '../../src/core/games/evaluators/blackjack-hand.js';
 import { scoreThreeCard } from '../../src/core/games/evaluators/poker.js';
 import type { CardGame, Expectation } from '../../src/core/games/game.js';

@@ -18,7 +18,7 @@
  * card poker) from `windowDecision` (default: the same module; `null` to send none).
  */
 import { revealBurnCount, type Card } from '../../src/core/vocabulary/card.js';
-import { shuffledShoe, type Rng } from '../../src/core/vocabulary/rng.js';
+import { shuffledShoe, type Rng } from '../rng.js';
 import type { CardGame } from '../../src/core/games/game.js';
 import { decideFor, windowDecision as defaultWindowDecision, type DecideFn, type DecisionExpectation } from './decision-policies.js';
 

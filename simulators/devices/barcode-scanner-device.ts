@@ -8,7 +8,7 @@
  */
 import { keyboardReports } from '../../drivers/codecs/hid-keyboard.js';
 import type { Card } from '../../src/core/vocabulary/card.js';
-import type { Rng } from '../../src/core/vocabulary/rng.js';
+import type { Rng } from '../rng.js';
 import { type FrameWire, writeFrame } from './wire.js';
 
 /** The reports a keyboard-wedge scanner sends for `text` + Enter. Throws on a character a US keyboard cannot type. */

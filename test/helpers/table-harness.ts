@@ -8,7 +8,7 @@
  */
 import type { DeviceFrame, DeviceFrameBody } from '../../src/core/vocabulary/frames.js';
 import { validateConfig } from '../../src/app/config/load-config.js';
-import { validateMessage } from '../../src/core/vocabulary/messages.js';
+import { validateMessage } from '../../src/core/table/messages.js';
 import { countersOf, initialTableState, step } from '../../src/core/table/table-machine.js';
 import { tableSettings } from '../../src/core/table/table-settings.js';
 import type { DealerAction } from '../../simulators/dealers/shoe-dealer.js';
@@ -186,7 +186,7 @@ export class DeviceTableHarness extends MachineHarness {
     return this.published('round').at(-1);
   }
 
-  /** every published message that does not match its MQTT API schema (src/core/vocabulary/messages.ts), with why */
+  /** every published message that does not match its MQTT API schema (src/core/table/messages.ts), with why */
   invalidMessages(): string[] {
     const bad: string[] = [];
     for (const x of this.outputs) {

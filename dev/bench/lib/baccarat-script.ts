@@ -4,13 +4,13 @@
  * by the game's dealing order, CUT), shuffled from a fixed seed.
  */
 import type { DeviceFrame } from '../../../src/core/vocabulary/frames.js';
-import { seededRng } from '../../../src/core/vocabulary/rng.js';
+import { seededRng } from '../../../simulators/rng.js';
 import { validateConfig } from '../../../src/app/config/load-config.js';
 import { initialTableState, step } from '../../../src/core/table/table-machine.js';
 import { tableSettings } from '../../../src/core/table/table-settings.js';
 import type { CardTableSettings, TableInput, TableState } from '../../../src/core/table/types.js';
 import { dealShoe } from '../../../simulators/dealers/shoe-dealer.js';
-import { validateMessage } from '../../../src/core/vocabulary/messages.js';
+import { validateMessage } from '../../../src/core/table/messages.js';
 
 export function baccaratSettings(): CardTableSettings {
   const cfg = validateConfig({

@@ -3,7 +3,7 @@
  * docs/SECURITY.md "Privileged requests"), read once at start-up: a key file that cannot be read or
  * is not an Ed25519 public key stops the gateway with an error naming its config key.
  */
-import type { TableConfig } from '../../app/config/schema.js';
+import type { TableConfig } from '../../core/vocabulary/config-schema.js';
 import { publicKeyOf, RequestVerifier, type PrivilegedKey } from './request-signing.js';
 import { CredentialError, readConfigFile } from './secret-files.js';
 

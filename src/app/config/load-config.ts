@@ -9,7 +9,7 @@ function parseYaml(text: string): unknown {
 }
 import type * as z from 'zod';
 import { cardGame, GAME_IDS } from '../../core/games/registry.js';
-import { configSchema, type GatewayConfig } from './schema.js';
+import { configSchema, type GatewayConfig } from '../../core/vocabulary/config-schema.js';
 import { NON_CARD_GAME_IDS, nonCardGame } from '../../core/games/non-card-games.js';
 import { checkTableDevices } from './device-checks.js';
 import { checkDeviceProfiles } from './device-profiles.js';

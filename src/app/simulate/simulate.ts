@@ -10,7 +10,7 @@
  * (`ranks`, blackjack `cards`) are not counted; `null` counts as the value `null`, booleans and
  * numbers as their text.
  */
-import { seededRng } from '../../core/vocabulary/rng.js';
+import { seededRng } from '../../../simulators/rng.js';
 import type { AnyCardGame } from '../../core/games/game.js';
 import { cardGame, GAME_IDS } from '../../core/games/registry.js';
 import { dealShoe } from '../../../simulators/dealers/shoe-dealer.js';

@@ -15,7 +15,7 @@
  *   held): no signature needed, as before.
  * Pure: no I/O.
  */
-import type { HandledRequest } from './table-base.js';
+import type { ValidRequest } from '../vocabulary/requests.js';
 
 /** what the rule needs to know of the table: the round in progress and whether it is held */
 export interface PrivilegeView {
@@ -24,7 +24,7 @@ export interface PrivilegeView {
 }
 
 /** why `req` needs a verified signer (a sentence for the error answer), or null when it does not */
-export function privilegedBecause(req: HandledRequest, view: PrivilegeView): string | null {
+export function privilegedBecause(req: ValidRequest, view: PrivilegeView): string | null {
   const heldRound = view.held && view.roundId !== undefined ? `round ${view.roundId} is held` : null;
   switch (req.command) {
     case 'resume-round':
@@ -47,8 +47,8 @@ export function privilegedBecause(req: HandledRequest, view: PrivilegeView): str
  * The args a handler gets: `by` is the verified signer's name when there is one, and never the
  * request's own word (without a signer it is removed; only commands that need no signer get there).
  */
-export function argsWithSigner(req: HandledRequest, signer: string | undefined): HandledRequest {
+export function argsWithSigner<R extends ValidRequest>(req: R, signer: string | undefined): R {
   if (req.command !== 'void-round' && req.command !== 'correction' && req.command !== 'resume-round') return req;
   const { by: _by, ...rest } = req.args as Record<string, unknown>;
-  return { ...req, args: signer !== undefined ? { ...rest, by: signer } : rest } as HandledRequest;
+  return { ...req, args: signer !== undefined ? { ...rest, by: signer } : rest } as R;
 }

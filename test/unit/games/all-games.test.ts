@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { oneDeck, type Card } from '../../../src/core/vocabulary/card.js';
-import { seededRng } from '../../../src/core/vocabulary/rng.js';
+import { seededRng } from '../../../simulators/rng.js';
 import type { CardGame } from '../../../src/core/games/game.js';
 import { CARD_GAMES, GAME_IDS } from '../../../src/core/games/registry.js';
 import { decideFor, windowDecision } from '../../../simulators/dealers/decision-policies.js';

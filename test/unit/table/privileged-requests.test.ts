@@ -8,7 +8,6 @@
 import { describe, expect, it } from 'vitest';
 import { privilegedBecause } from '../../../src/core/table/privileged.js';
 import { parseRequest } from '../../../src/core/vocabulary/requests.js';
-import type { HandledRequest } from '../../../src/core/table/table-base.js';
 import { DeviceTableHarness } from '../../helpers/table-harness.js';
 
 const SHOE = { id: 'shoe-1', kind: 'card-shoe' };
@@ -17,7 +16,7 @@ const cards = (t: DeviceTableHarness, ...cs: string[]) => { for (const c of cs) 
 const req = (command: string, payload: Record<string, unknown> = {}) => {
   const r = parseRequest(command, JSON.stringify(payload));
   if (!r.ok) throw new Error(r.error);
-  return r as HandledRequest;
+  return r;
 };
 
 describe('privilegedBecause: the rule', () => {

@@ -3,7 +3,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { keyFingerprint } from '../../../adapters/security/signing.js';
-import type { CliCommand } from './index.js';
+import type { CliCommand } from './command.js';
 
 const help = `Usage: tablegw keygen --out <name> [--force]
 

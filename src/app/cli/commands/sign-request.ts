@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { signRequest } from '../../../adapters/security/request-signing.js';
 import { loadSigningKey } from '../../../adapters/security/signer.js';
 import { PRIVILEGED_COMMANDS } from '../../../core/vocabulary/requests.js';
-import type { CliCommand } from './index.js';
+import type { CliCommand } from './command.js';
 
 const help = `Usage: tablegw sign-request --key <file.key> --key-id <name> --table <id> --command <command>
                              [--transaction <id>] [<body JSON> | -]

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import mqtt, { type IClientOptions } from 'mqtt';
-import type { CliCommand } from './index.js';
+import type { CliCommand } from './command.js';
 
 const help = `Usage: tablegw tail [<table> | --table <table>] [--url <broker>] [--prefix <p>] [options]
        npm run tail -- bac-01 --url mqtt://10.1.2.3:1883

@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import mqtt, { type IClientOptions } from 'mqtt';
 import { loadMqttCredentials } from '../../../adapters/security/mqtt-credentials.js';
 import { checkEnvelopeSignature } from '../../../adapters/security/signing.js';
-import type { CliCommand } from './index.js';
+import type { CliCommand } from './command.js';
 
 const help = `Usage: tablegw verify --public-key <gateway.pub> [<file> | -]
        tablegw verify --public-key <gateway.pub> --url <broker> [--topic <filter>] [--count <n>] [--timeout <s>]
