@@ -273,8 +273,9 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
 
   /**
    * games.md Corrections: the completed round a `void-round` / `correction` names, within the
-   * correction window (the `completed` list the table keeps), with the operator who asks; or the
-   * error answer (`outside-window`, `invalid-args` without `by`, `wrong-phase` when already void).
+   * correction window (the `completed` list the table keeps), with the operator who asks (`by`: the
+   * verified signer's name, privileged.ts); or the error answer (`outside-window`, `invalid-args`
+   * without `by`, `wrong-phase` when already void).
    */
   protected completedRound<E extends { id: string; status: string }>(list: readonly E[] | undefined, args: Record<string, unknown>, window: number):
     | { error: string; code: RequestErrorCode }
