@@ -3,8 +3,8 @@
  * discipline every serial device shares: SEQ checks, `bad-frame` alerts at most once a second with
  * a count, and the stale timer. It turns everything into `DriverEvent`s for the table.
  */
-import { Observable, Subject, type Subscription } from 'rxjs';
-import type { DeviceFrame, FrameReject, Talker } from '../src/core/vocabulary/frames.js';
+import { type Observable, Subject, type Subscription } from 'rxjs';
+import type { DeviceFrame, FrameReject, } from '../src/core/vocabulary/frames.js';
 import { redactSample } from './codecs/redact.js';
 import { SeqTracker } from './codecs/seq-tracker.js';
 import type { Transport } from './transports/transport.js';

@@ -252,7 +252,7 @@ function nameSchemas(s: Json, name: string): void {
     const alts = s[key] as Json[] | undefined;
     alts?.forEach((a, i) => {
       const kind = (a.properties as Json | undefined)?.kind as Json | undefined;
-      nameSchemas(a, `${name}${pascal(String((kind && kind.const) || ''))}${alts.length > 1 && !kind ? `Option${i + 1}` : ''}`);
+      nameSchemas(a, `${name}${pascal(String((kind?.const) || ''))}${alts.length > 1 && !kind ? `Option${i + 1}` : ''}`);
     });
   }
   for (const d of Object.values((s.definitions as Record<string, Json> | undefined) ?? {})) nameSchemas(d, name);
@@ -397,7 +397,7 @@ export function buildConfigReference(): string {
   const rows: string[] = [];
   const walk = (s: Json, path: string) => {
     const alts = (s.anyOf ?? s.oneOf) as Json[] | undefined;
-    if (alts && alts.some((a) => a.type === 'object' && a.properties)) {
+    if (alts?.some((a) => a.type === 'object' && a.properties)) {
       for (const a of alts) if (a.properties) walkProps(a, path, a.properties && (a.properties as Json).type ? ` (type ${typeText((a.properties as Json).type as Json)})` : '');
       return;
     }

@@ -23,7 +23,7 @@ async function run(argv: string[]): Promise<number> {
   let failed = 0;
   const reports = [];
   for (const file of positionals) {
-    let report;
+    let report: Awaited<ReturnType<typeof runScenario>>;
     try {
       report = await runScenario(loadScenarioFile(file), { brokerUrl: values.broker }, file);
     } catch (e) {

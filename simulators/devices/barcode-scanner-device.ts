@@ -40,7 +40,10 @@ export class VirtualBarcodeScanner {
   /** scans the barcode of a card (`AS`), after a bad label now and then */
   scanCard(card: Card): void {
     if (this.faults.badBarcodeRate > 0 && this.rng() < this.faults.badBarcodeRate) this.scan('NO-CARD-42');
-    if (!this.wire) return this.scan(card);
+    if (!this.wire) {
+      this.scan(card);
+      return;
+    }
     const frame = this.wire.encode('SHOE', 0, 'CARD', [card]);
     if (frame === null) throw new Error(`profile ${this.wire.format} cannot say a card`);
     this.scans++;

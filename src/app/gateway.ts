@@ -3,7 +3,7 @@
  * device drivers, its pure table machine in a TableRuntime, and — for simulator transports — the
  * virtual devices and dealer that feed it.
  */
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { createDriver, createTransport } from './device-drivers.js';
 import { brokerUrls, type GatewayConfig } from '../core/vocabulary/config-schema.js';
 import { registerSecret, registerSecretFile, type Logger } from '../runtime/log.js';

@@ -216,7 +216,7 @@ export class TableRuntime {
   apply(input: TableInput): void {
     if (this.stopped) return;
     const applyAt = this.probe.on ? this.probe.now() : 0;
-    let result;
+    let result: ReturnType<typeof step>;
     try {
       result = step(this.settings, this.state, input);
     } catch (e) {
@@ -282,7 +282,10 @@ export class TableRuntime {
         // it runs beside a commit, in the store's flush: a check that throws quarantines the message, it never stops the flush
         problems = [`the check itself failed (${(e as Error).message})`];
       }
-      if (problems.length) (invalid ??= new Map()).set(i, problems.slice(0, 3).join('; '));
+      if (problems.length) {
+        invalid ??= new Map();
+        invalid.set(i, problems.slice(0, 3).join('; '));
+      }
       i++;
     }
     return invalid ?? NOTHING_INVALID;

@@ -53,7 +53,8 @@ export class MachineHarness {
 
   /** a valid frame from a device, with the device's next SEQ */
   deviceFrame(deviceId: string, talker: DeviceFrame['talker'], body: DeviceFrameBody): TableOutput[] {
-    const seq = (this.seqByDevice[deviceId] = (this.seqByDevice[deviceId] ?? -1) + 1);
+    const seq = (this.seqByDevice[deviceId] ?? -1) + 1;
+    this.seqByDevice[deviceId] = seq;
     return this.input({ type: 'frame', at: this.tick(), deviceId, frame: { talker, seq, ...body } as DeviceFrame });
   }
 
@@ -67,7 +68,7 @@ export class MachineHarness {
       type: 'request', at: this.tick(), command, payload: typeof payload === 'string' ? payload : JSON.stringify(payload), ...(signer !== undefined ? { signer } : {}),
     });
     const resp = out.find((o) => o.type === 'publish' && o.topic === `response/${command}`);
-    if (!resp || resp.type !== 'publish') throw new Error(`no response to ${command}`);
+    if (resp?.type !== 'publish') throw new Error(`no response to ${command}`);
     return resp.payload;
   }
 

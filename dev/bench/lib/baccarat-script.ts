@@ -33,7 +33,8 @@ export function baccaratScript(settings: CardTableSettings, shoes: number): Scri
   let at = Date.UTC(2026, 0, 1);
   let rounds = 0;
   const frame = (body: Record<string, unknown>) => {
-    inputs.push({ type: 'frame', at: (at += 100), deviceId: 'shoe-1', frame: { talker: 'SHOE', seq: seq++ & 0xffff, ...body } as DeviceFrame });
+    at += 100;
+    inputs.push({ type: 'frame', at, deviceId: 'shoe-1', frame: { talker: 'SHOE', seq: seq++ & 0xffff, ...body } as DeviceFrame });
   };
   for (let i = 0; i < shoes; i++) {
     for (const a of dealShoe({ game: settings.game, decks: 8, burnPerRound: 0, engine: false, cutCardFromEnd: 70 }, rng)) {

@@ -18,7 +18,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import type { Envelope, TableCounters, TableInput } from '../../core/table/types.js';
+import type { TableCounters, TableInput } from '../../core/table/types.js';
 import { NO_PROBE, type Probe } from '../../core/vocabulary/probe.js';
 import type { Journal, RecoveredTable, StepRecord, StoredMessage } from '../../runtime/ports.js';
 import { readMark } from './journal-integrity.js';

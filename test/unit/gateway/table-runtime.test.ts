@@ -52,7 +52,10 @@ class FakeLink {
   readonly sent: Array<{ topic: string; payload: Envelope; retain: boolean }> = [];
 
   publish(topic: string, payload: string, retain: boolean, _correlationData?: string, done?: (err?: Error) => void): void {
-    if (!this.connected) return done?.(new Error('not connected'));
+    if (!this.connected) {
+      done?.(new Error('not connected'));
+      return;
+    }
     this.sent.push({ topic, payload: JSON.parse(payload) as Envelope, retain });
     done?.();
   }

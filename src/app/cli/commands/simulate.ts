@@ -62,7 +62,10 @@ export const command: CliCommand = {
     const perSecond = Math.round(r.rounds / (ms / 1000));
     if (values.json) {
       const fields: Record<string, Record<string, { count: number; frequency: number }>> = {};
-      for (const row of frequencyRows(r)) (fields[row.field] ??= {})[row.value] = { count: row.count, frequency: row.frequency };
+      for (const row of frequencyRows(r)) {
+        fields[row.field] ??= {};
+        fields[row.field][row.value] = { count: row.count, frequency: row.frequency };
+      }
       console.log(JSON.stringify({
         game: r.game, rounds: r.rounds, seed: r.seed, decks: r.decks, engine: r.engine, shoes: r.shoes,
         elapsedMs: Math.round(ms), roundsPerSecond: perSecond, fields,
