@@ -1,11 +1,11 @@
 /** `tablegw sign-request`: a privileged request signed for one table (docs/SECURITY.md, "Privileged requests"). */
-import { randomUUID } from 'node:crypto';
+import { randomUUID, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { signRequest } from '../../../adapters/security/request-signing.js';
 import { loadSigningKey } from '../../../adapters/security/signer.js';
 import { PRIVILEGED_COMMANDS } from '../../../core/vocabulary/requests.js';
-import type { CliCommand } from './command.js';
+import { parsedOrNull, type CliCommand } from './command.js';
 
 const help = `Usage: tablegw sign-request --key <file.key> --key-id <name> --table <id> --command <command>
                              [--transaction <id>] [<body JSON> | -]
@@ -28,17 +28,12 @@ export const command: CliCommand = {
   summary: 'sign a privileged request (void-round, correction, resume-round, end-shoe, new-shoe) with a pit key',
   help,
   async run(argv) {
-    let values;
-    let positionals;
-    try {
-      ({ values, positionals } = parseArgs({
-        args: argv, allowPositionals: true,
-        options: { key: { type: 'string' }, 'key-id': { type: 'string' }, table: { type: 'string' }, command: { type: 'string' }, transaction: { type: 'string' } },
-      }));
-    } catch (e) {
-      console.error(`sign-request: ${(e as Error).message}\n\n${help}`);
-      return 2;
-    }
+    const parsed = parsedOrNull('sign-request', help, () => parseArgs({
+      args: argv, allowPositionals: true,
+      options: { key: { type: 'string' }, 'key-id': { type: 'string' }, table: { type: 'string' }, command: { type: 'string' }, transaction: { type: 'string' } },
+    }));
+    if (!parsed) return 2;
+    const { values, positionals } = parsed;
     const { key, 'key-id': keyId, table, command: cmd } = values;
     if (!key || !keyId || !table || !cmd || positionals.length > 1) {
       console.error(help);
@@ -62,7 +57,7 @@ export const command: CliCommand = {
       console.error('sign-request: the body is a JSON object');
       return 2;
     }
-    let privateKey;
+    let privateKey: KeyObject;
     try {
       privateKey = loadSigningKey(key, '--key');
     } catch (e) {
