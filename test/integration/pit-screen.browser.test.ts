@@ -266,6 +266,16 @@ describe.skipIf(!available)('the pit\'s screen in headless Chromium', () => {
       expect(await page.locator(`.tcard[data-table="${id}"] .line .k`).allTextContents()).not.toContain('shoe');
     }
     expect(await page.locator('.tcard[data-table="sim-bj-01"] .line .k').allTextContents()).toContain('shoe');
+    // their table pages: the same history, longer; no shoe box on sic bo and keno
+    mkdirSync(ARTIFACTS, { recursive: true });
+    for (const id of ['sim-bj-01', 'sim-sicbo-01', 'sim-keno-01']) {
+      await open(`#/table/${id}`);
+      const sec = page.locator(`section.table[data-table="${id}"]`);
+      expect(await sec.locator('.hist-box').count()).toBe(1);
+      expect(await sec.locator('.shoe-box').count()).toBe(id === 'sim-bj-01' ? 1 : 0);
+      await page.screenshot({ path: join(ARTIFACTS, `pit-table-${id}-1920x1080.png`) });
+    }
+    await open('');
   }, 120_000);
 
   it('the floor uses the 1920x1080 screen: every table on it, the cards filling it', async () => {

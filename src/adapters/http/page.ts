@@ -148,6 +148,7 @@ table.ph td i.bj { background:#d4a017; color:#231800; } table.ph td i.void { bac
 .recall .facts { color:var(--dim); font-size:11.5px; }
 .recall .corr { color:var(--warn); font-size:11.5px; } .recall .al { font-size:11px; }
 .recall .no { font-weight:700; font-variant-numeric:tabular-nums; }
+.recall .dice { font-size:24px; line-height:1; letter-spacing:2px; } .recall .balls { max-width:560px; } .recall .ball { width:20px; height:20px; font-size:10px; }
 .recall-status { color:var(--dim); font-size:11px; margin-left:8px; text-transform:none; letter-spacing:0; font-weight:400; }
 .card.die { font-size:34px; font-weight:400; }
 .balls { display:flex; flex-wrap:wrap; gap:3px; max-width:460px; }

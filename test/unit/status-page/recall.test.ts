@@ -110,6 +110,32 @@ describe('the recall from the journal', () => {
     expect(reader.read({ id: 'nobody', game: 'baccarat' }).recall).toEqual([]);
   });
 
+  it('survives a restart: a store opened again on the same journal recalls the same rounds; the page\'s history and roads start from it', () => {
+    const { dir, store, results } = journalOfTwelveRounds();
+    const log = createLogger({ json: false, level: 'error', write: () => {} });
+    const before = new RecallReader(store, log).read({ id: 'bac-01', game: 'baccarat' });
+    store.close();
+    const again = new GatewayStore(dir, { synchronous: 'normal', retentionDays: 14, writer: 'inline' });
+    stops.push(() => again.close());
+    expect(new RecallReader(again, log).read({ id: 'bac-01', game: 'baccarat' })).toEqual(before);
+    // the status feed of a restarted gateway: the last results from the journal, and the roads of the shoe
+    const feed = new StatusFeed({ countersIntervalMs: 0 });
+    feed.useJournal(again);
+    feed.addTable({
+      id: 'bac-01', game: 'baccarat',
+      runtime: { published$: new Subject<PublishedMessage>(), snapshot: { seq: 0, devices: {} } as unknown as TableState, drivers: [], apply: () => {} },
+      link: { connected: false, connected$: new Subject<boolean>() },
+    });
+    const snap = feed.snapshot()[0];
+    // 12 results, the correction of round 11 and the void of round 12
+    expect(snap.results.map((r) => r.seq)).toEqual([...results.map((r) => r.seq), ...snap.results.slice(12).map((r) => r.seq)]);
+    expect(snap.results).toHaveLength(14);
+    // on the roads: the plan's winners with round 11 corrected to banker and round 12 taken off
+    const letters = snap.roads!.bead.map((c) => c.winner[0].toUpperCase()).join('');
+    expect(letters).toBe('PBBTPPBPTBB');
+    feed.stop();
+  });
+
   it('skips a corrupt journal row with its reason, logged once, and recalls the rest', () => {
     const { dir, store, results } = journalOfTwelveRounds();
     const db = new Database(join(dir, 'gateway.db'));
