@@ -311,7 +311,7 @@ describe.skipIf(!available)('the pit\'s screen in headless Chromium', () => {
     const lastCard = (await page.locator('.tcard').last().boundingBox())!;
     expect(lastCard.y + lastCard.height).toBeLessThanOrEqual(floor.y + floor.height + 1);
     await open(`#/table/${TABLE}`);
-    await page.screenshot({ path: join(ARTIFACTS, 'pit-table-1280x720.png'), fullPage: true });
+    await page.screenshot({ path: join(ARTIFACTS, 'pit-table-1280x720.png') });
   }, 30_000);
 
   it('raised no console error and no page error', () => {

@@ -11,6 +11,7 @@ import type { Envelope } from '../../core/table/types.js';
 import { buildRoads, hasRoads, ROAD_SIDES, shoeRounds, type RoadResultMessage, type Roads } from '../../core/games/roads.js';
 import type { TableView } from './table-view.js';
 import { RECALL_SCAN_LIMIT, type JournalRow } from './recall.js';
+import { resultMessageSchema } from '../../core/vocabulary/messages.js';
 
 export type FeedEvent =
   | { kind: 'msg'; table: string; topic: string; retain: boolean; payload: Envelope }
@@ -125,12 +126,12 @@ export class StatusFeed {
           this.skipped(tableId, row.seq, `not JSON (${(e as Error).message})`);
           continue;
         }
-        const env = p as Envelope | null;
-        if (!env || typeof env !== 'object' || env.type !== 'result' || env.seq !== row.seq) {
-          this.skipped(tableId, row.seq, 'not a result message of its row');
+        const r = resultMessageSchema.safeParse(p);
+        if (!r.success || r.data.seq !== row.seq) {
+          this.skipped(tableId, row.seq, r.success ? `its seq ${r.data.seq} is not its row's` : 'not a valid result message');
           continue;
         }
-        out.push(env);
+        out.push(p as Envelope);
       }
     } catch {
       // an unreadable journal: the history starts empty (the page works without it)

@@ -157,6 +157,20 @@ describe('the recall from the journal', () => {
     expect(lines).toHaveLength(2);
     reader.read({ id: 'bac-01', game: 'baccarat' });
     expect(lines).toHaveLength(2);
+    // the page's history at start skips the broken result too, with its reason
+    const skippedByFeed: string[] = [];
+    const feed = new StatusFeed({ countersIntervalMs: 0 });
+    feed.useJournal(store, (table, seq, reason) => skippedByFeed.push(`${table} ${seq} ${reason}`));
+    feed.addTable({
+      id: 'bac-01', game: 'baccarat',
+      runtime: { published$: new Subject<PublishedMessage>(), snapshot: { seq: 0, devices: {} } as unknown as TableState, drivers: [], apply: () => {} },
+      link: { connected: false, connected$: new Subject<boolean>() },
+    });
+    expect(feed.snapshot()[0].results.map((r) => r.seq)).not.toContain(r7);
+    expect(feed.snapshot()[0].results).toHaveLength(13);
+    expect(skippedByFeed).toHaveLength(1);
+    expect(skippedByFeed[0].startsWith(`bac-01 ${r7} not JSON (`)).toBe(true);
+    feed.stop();
   });
 
   it('a result that fails its schema is skipped too (readRecall over rows)', () => {
