@@ -5,7 +5,8 @@
  *  - the big road of the scripted shoe, cell by cell, against a grid worked out by hand (and the
  *    roads started again at the new shoe);
  *  - the recall: the last 10 rounds in order after more than 12, on the table page and its API;
- *  - a held table (a frame gap mid-round) still shows its recall, without the round in progress;
+ *  - a held table (a frame gap mid-round), its shoe then in fault, still shows its recall, without
+ *    the round in progress;
  *  - one clock: 24-hour times, the time zone shown once; scores by name; no pill at 0;
  *  - the floor: at 1920x1080 all 11 tables on the screen and the cards filling it, at 1280x720 a
  *    scroll cue while tables are below the fold;
@@ -219,7 +220,7 @@ describe.skipIf(!available)('the pit\'s screen in headless Chromium', () => {
     expect(unknown.body.error.code).toBe('unknown-table');
   }, 30_000);
 
-  it('a held table (a frame gap in a round) still shows its recall, without the round in progress', async () => {
+  it('a held table (a frame gap in a round), its shoe then in fault, still shows its recall, without the round in progress', async () => {
     const before = (await tableState()).results.slice(-10).map((r) => r.roundId);
     await shoe.cards('4S');
     shoe.seq += 2; // two frames lost on the line: no REPEAT on this shoe, the round is held
@@ -235,6 +236,12 @@ describe.skipIf(!available)('the pit\'s screen in headless Chromium', () => {
     const sec = page.locator(`section.table[data-table="${TABLE}"]`);
     await expect.poll(() => sec.locator('.round .phase').textContent(), { timeout: 10_000 }).toBe('held');
     await expect.poll(() => sec.locator('table.recall tr[data-round]').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.round)), { timeout: 10_000 }).toEqual(before);
+    // and its shoe in fault as well: the recall answers the same
+    await shoe.send('ERR', 'JAM', 'card jam');
+    await expect.poll(async () => (await tableState()).retained['devices/shoe-1']?.state, { timeout: 15_000 }).toBe('fault');
+    expect((await api<Recall>(`/api/tables/${TABLE}/recall`)).body.recall.map((r) => r.roundId)).toEqual(before);
+    await expect.poll(() => sec.locator('li.dev[data-device="shoe-1"] .state').textContent(), { timeout: 10_000 }).toBe('fault');
+    expect(await sec.locator('table.recall tr[data-round]').count()).toBe(10);
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, 'pit-table-1920x1080.png'), fullPage: false });
   }, 40_000);
