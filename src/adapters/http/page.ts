@@ -122,7 +122,7 @@ dl.shoe dt { color:var(--dim); } dl.shoe dd { margin:0; font-variant-numeric:tab
 @container (min-height: 260px) { .tcard table.ph td i { min-width:20px; height:17px; line-height:17px; font-size:10.5px; margin:1px; } .tcard table.ph { font-size:11.5px; } }
 /* history per position (blackjack, Pok Deng, 3 Pictures, Three Card Poker, Hold'em) */
 table.ph { border-collapse:collapse; font-size:11px; font-variant-numeric:tabular-nums; }
-table.ph th { color:var(--dim); font-weight:600; padding:1px 4px; text-align:left; white-space:nowrap; }
+table.ph th { color:var(--dim); font-weight:600; padding:1px 4px; text-align:left; white-space:nowrap; position:sticky; left:0; background:var(--panel); z-index:1; }
 table.ph td { padding:0; text-align:center; }
 table.ph td i { display:inline-block; min-width:22px; height:17px; line-height:17px; margin:1px; border-radius:3px; font-style:normal; font-weight:700; font-size:10px; background:#2a332f; color:var(--dim); }
 table.ph td i.win { background:#1f6b3a; color:#dfffe9; } table.ph td i.lose { background:#7a2222; color:#ffe1e1; } table.ph td i.push, table.ph td i.tie { background:#6b6b6b; color:#fff; }

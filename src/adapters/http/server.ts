@@ -176,7 +176,14 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
       default: {
         const recall = /^\/api\/tables\/([^/]+)\/recall$/.exec(path);
         if (recall) {
-          answerRecall(res, decodeURIComponent(recall[1]), new URL(req.url ?? '/', 'http://x').searchParams);
+          let id: string;
+          try {
+            id = decodeURIComponent(recall[1]);
+          } catch {
+            json(res, 400, { error: { code: 'bad-request', message: 'the table id is not a valid URL component' } });
+            return;
+          }
+          answerRecall(res, id, new URL(req.url ?? '/', 'http://x').searchParams);
           return;
         }
         res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found\n');

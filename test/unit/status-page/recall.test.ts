@@ -221,6 +221,9 @@ describe('GET /api/tables/<id>/recall', () => {
     const unknown = await get(server.port, '/api/tables/nope-01/recall');
     expect(unknown.status).toBe(404);
     expect(JSON.parse(unknown.body)).toEqual({ error: { code: 'unknown-table', message: 'no table "nope-01" on this gateway' } });
+    const badId = await get(server.port, '/api/tables/%E0%A4%A/recall');
+    expect(badId.status).toBe(400);
+    expect(JSON.parse(badId.body).error.code).toBe('bad-request');
     for (const q of ['rounds=0', 'rounds=101', 'rounds=ten', 'other=1']) {
       const bad = await get(server.port, `/api/tables/bac-01/recall?${q}`);
       expect(bad.status, q).toBe(400);
