@@ -39,6 +39,8 @@ export class Observability {
 
   /** the journal the status page reads past rounds from (the recall; the results of the shoe in progress) */
   useJournal(journal: { messagesNewestFirst(tableId: string): Iterable<JournalRow> }): void {
+    // without the status page nobody reads them: the start does not scan the journal for them
+    if (!this.cfg.http.enabled) return;
     this.recall = new RecallReader(journal, this.log, this.cfg.http.recallRounds);
     this.feed.useJournal(journal, (table, seq, reason) => this.log.warn(`status page history of ${table}: journal message seq ${seq} skipped: ${reason}`));
   }
