@@ -146,7 +146,8 @@ table.ph td i.bj { background:#d4a017; color:#231800; } table.ph td i.void { bac
 .recall .pcards { display:flex; gap:10px; flex-wrap:wrap; } .recall .pcards .pl { color:var(--dim); font-size:10.5px; text-transform:uppercase; margin-right:3px; }
 .recall .pc { display:flex; align-items:center; }
 .recall .facts { color:var(--dim); font-size:11.5px; }
-.recall .corr { color:var(--warn); font-size:11.5px; } .recall .al { font-size:11px; }
+.recall .corr { color:var(--warn); font-size:11.5px; } .recall .corr.none { color:var(--dim); }
+.phase.ph-held, .phase.ph-void { color:var(--crit); } .phase.ph-awaiting-rescan { color:var(--warn); } .recall .al { font-size:11px; }
 .recall .no { font-weight:700; font-variant-numeric:tabular-nums; }
 .recall .dice { font-size:24px; line-height:1; letter-spacing:2px; } .recall .balls { max-width:560px; } .recall .ball { width:20px; height:20px; font-size:10px; }
 .recall-status { color:var(--dim); font-size:11px; margin-left:8px; text-transform:none; letter-spacing:0; font-weight:400; }
@@ -529,7 +530,7 @@ function drawRecall(id) {
       var txt = fmtTime(k.ts) + ' ' + (k.source === 'result' ? (k.status === 'void' ? 'voided' : 'corrected (' + (k.kind || '') + ')') + (k.by ? ' by ' + k.by : '') + (k.reason ? ': ' + k.reason : '') + (k.status !== 'void' ? ' \u2192 ' + outcomeText({ status: k.status, outcome: k.outcome, dice: k.dice }) : '') : (k.kind || 'correction') + (k.by ? ' by ' + k.by : ''));
       co.appendChild(el('div', null, txt));
     });
-    if (!x.corrections.length) co.textContent = '\u2014';
+    if (!x.corrections.length) { co.textContent = '\u2014'; co.className = 'corr none'; }
     tr.appendChild(co);
     tb.appendChild(tr);
   });
@@ -578,7 +579,7 @@ function renderCard(t) {
   c.appendChild(top);
   var r = t.retained['round'];
   var l1 = el('div', 'line'); l1.appendChild(el('span', 'k', 'round'));
-  l1.appendChild(el('span', 'phase', r ? r.phase : 'idle'));
+  l1.appendChild(el('span', 'phase ph-' + (r ? r.phase : 'idle'), r ? r.phase : 'idle'));
   l1.appendChild(el('span', 'rid', r && r.roundId ? r.roundId.replace(t.id + '-', '') : ''));
   c.appendChild(l1);
   var shoe = t.retained['shoe'];
@@ -727,7 +728,7 @@ function render(t) {
   var r = t.retained['round'];
   var rb = el('div', 'round');
   var head = el('div', 'head');
-  head.appendChild(el('span', 'phase', r ? r.phase : 'idle'));
+  head.appendChild(el('span', 'phase ph-' + (r ? r.phase : 'idle'), r ? r.phase : 'idle'));
   head.appendChild(el('span', 'rid', r && r.roundId ? r.roundId : ''));
   if (r && r.expect && r.expect.kind === 'card' && r.phase !== 'complete' && r.phase !== 'void') head.appendChild(el('span', 'rid', 'next: ' + r.expect.position));
   rb.appendChild(head);
