@@ -131,13 +131,16 @@ export function readRecall(
   skip: (seq: number, reason: string) => void,
 ): Recall {
   /** round id -> what was found of it, newest message first */
-  const found = new Map<string, { original?: Result; corrections: Result[]; alerts: Alert[]; events: Array<z.infer<typeof correctionEventSchema>>; roundNo: number | null }>();
+  type Found = { original?: Result; corrections: Result[]; alerts: Alert[]; events: Array<z.infer<typeof correctionEventSchema>>; roundNo: number | null };
+  const found = new Map<string, Found>();
   const originals: string[] = [];
   let skipped = 0;
   let scanned = 0;
   const entry = (roundId: string) => {
-    let e = found.get(roundId);
-    if (!e) found.set(roundId, (e = { corrections: [], alerts: [], events: [], roundNo: null }));
+    const known = found.get(roundId);
+    if (known) return known;
+    const e: Found = { corrections: [], alerts: [], events: [], roundNo: null };
+    found.set(roundId, e);
     return e;
   };
   for (const row of rowsNewestFirst) {
@@ -196,7 +199,7 @@ export function readRecall(
     // the corrections that apply to this result (a chain: each supersedes the one before), oldest first
     const chain: Result[] = [];
     const bySeq = new Map(e.corrections.map((c) => [c.supersedesSeq!, c]));
-    for (let at = r.seq, next = bySeq.get(at); next; at = next.seq, next = bySeq.get(at)) chain.push(next);
+    for (let next = bySeq.get(r.seq); next; next = bySeq.get(next.seq)) chain.push(next);
     const last = chain.length > 0 ? chain[chain.length - 1] : r;
     const corrections: RecallCorrection[] = [
       ...e.events.map((ev): RecallCorrection => ({ seq: ev.seq, ts: ev.ts, source: 'event', kind: ev.correction, ...(ev.by ? { by: ev.by } : {}) })),
