@@ -11,7 +11,7 @@ import type { Envelope } from '../../core/table/types.js';
 import { buildRoads, hasRoads, ROAD_SIDES, shoeRounds, type RoadResultMessage, type Roads } from '../../core/games/roads.js';
 import type { TableView } from './table-view.js';
 import { RECALL_SCAN_LIMIT, type JournalRow } from './recall.js';
-import { resultMessageSchema } from '../../core/vocabulary/messages.js';
+import { resultMessageSchema } from '../../core/table/messages.js';
 
 export type FeedEvent =
   | { kind: 'msg'; table: string; topic: string; retain: boolean; payload: Envelope }

@@ -12,7 +12,7 @@
  * a seq that does not match its row) is skipped and its reason logged once.
  */
 import * as z from 'zod';
-import { alertMessageSchema, envelopeSchema, EVENT_SCHEMAS, resultMessageSchema } from '../../core/vocabulary/messages.js';
+import { alertMessageSchema, envelopeSchema, EVENT_SCHEMAS, resultMessageSchema } from '../../core/table/messages.js';
 import type { Logger } from '../../runtime/log.js';
 
 export const DEFAULT_RECALL_ROUNDS = 10;
