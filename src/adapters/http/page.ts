@@ -113,7 +113,7 @@ dl.shoe dt { color:var(--dim); } dl.shoe dd { margin:0; font-variant-numeric:tab
 /* a floor card's roads: the newest columns at the right, the oldest cut off at the left; sized to the card */
 .tcard .roads-mini { container-type:size; }
 .tcard .rw { display:flex; justify-content:flex-end; overflow:hidden; min-width:0; }
-.tcard .rw .road { max-width:none; }
+.tcard .rw .road, .tcard .rw table { max-width:none; flex-shrink:0; }
 .tcard .road-row { display:flex; gap:6px; align-items:flex-end; justify-content:space-between; overflow:hidden; }
 .tcard .road { --c:12px; } .tcard .road.bead-plate { --c:10px; } .tcard .road.derived { --c:6px; } .tcard .road.big .cell { border-width:2px; }
 @container (max-height: 150px) { .tcard .road-row.second { display:none; } }
