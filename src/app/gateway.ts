@@ -104,6 +104,7 @@ export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Pr
     log.error(`journal commit failed: ${m}: stopping`);
     process.exit(70);
   });
+  observability.useJournal(store);
   const pruneTimer = setInterval(() => store.prune(Date.now()), 3_600_000);
   pruneTimer.unref();
   store.prune(Date.now());

@@ -483,6 +483,15 @@ export class GatewayStore implements Journal {
     return m ? fromRow(m) : undefined;
   }
 
+  /**
+   * A table's published messages, newest first (the recall of past rounds reads them, and stops
+   * when it has enough): the row as stored, the payload not parsed.
+   */
+  *messagesNewestFirst(tableId: string): Generator<{ seq: number; topic: string; payload: string }> {
+    const it = this.db.prepare('SELECT seq, topic, payload FROM messages WHERE table_id = ? ORDER BY seq DESC').iterate(tableId) as IterableIterator<{ seq: number; topic: string; payload: string }>;
+    for (const r of it) yield r;
+  }
+
   messagesOfInput(tableId: string, inputId: number): StoredMessage[] {
     return (this.db.prepare('SELECT seq, topic, retain, payload FROM messages WHERE table_id = ? AND input_id = ? ORDER BY seq').all(tableId, inputId) as Row[])
       .map(fromRow);

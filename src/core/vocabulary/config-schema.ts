@@ -274,6 +274,7 @@ export const configSchema = z.object({
     port: z.number().int().min(0).max(65535).default(8080).describe('0 = any free port (the URL is logged)'),
     allowedHosts: z.array(z.string().min(1).max(253)).default([]).describe('`Host` names accepted besides localhost, 127.0.0.1, ::1, this PC\'s name and addresses (DNS rebinding guard)'),
     tokenFile: z.string().min(1).optional().describe('a file holding a token that every path but /healthz and /readyz then requires (advised when host is not a loopback address)'),
+    recallRounds: z.number().int().min(1).max(100).default(10).describe('how many past rounds a table\'s recall shows (the table page and GET /api/tables/<id>/recall, which takes ?rounds= up to 100)'),
   }).strict().prefault({}).describe('the status page, /metrics, /healthz and /readyz (docs/OPERATIONS.md)'),
   /** the retained `<prefix>/<table>/health` message: every intervalMs and when a table's problems change (0 = on change only) */
   health: z.object({ intervalMs: ms.default(30_000).describe('milliseconds between two `health` messages (0 = on change only)') }).strict().prefault({}).describe('the retained `<prefix>/<table>/health` message: every intervalMs and when a table\'s problems change (0 = on change only)'),
