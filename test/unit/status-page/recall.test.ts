@@ -66,8 +66,9 @@ function journalOfTwelveRounds() {
   const results = t.results();
   expect(results.length).toBe(12);
   // the pit corrects round 11 (the cards were swapped: banker wins) and voids round 12
-  journal(() => expect(t.request('correction', { kind: 'cards', roundId: results[10].roundId, by: 'pit-7', reason: 'player and banker swapped', cards: { player: ['2H', '3H'], banker: ['9S', 'TS'] } })).toMatchObject({ status: 'ok' }));
-  journal(() => expect(t.request('void-round', { roundId: results[11].roundId, by: 'pit-7', reason: 'dealt before betting closed' })).toMatchObject({ status: 'ok' }));
+  // signed by the pit's key (the edge verified it; docs/SECURITY.md "Privileged requests"): `by` is the signer's name
+  journal(() => expect(t.request('correction', { kind: 'cards', roundId: results[10].roundId, by: 'pit-7', reason: 'player and banker swapped', cards: { player: ['2H', '3H'], banker: ['9S', 'TS'] } }, 'pit-7')).toMatchObject({ status: 'ok' }));
+  journal(() => expect(t.request('void-round', { roundId: results[11].roundId, by: 'pit-7', reason: 'dealt before betting closed' }, 'pit-7')).toMatchObject({ status: 'ok' }));
   // a 13th round in progress: two cards dealt, no result
   journal(() => t.cards('4S', '5S'));
   return { dir, store, results, inProgress: t.published('round').at(-1)!.roundId as string };
