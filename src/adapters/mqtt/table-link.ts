@@ -157,6 +157,8 @@ export class TableLink {
   private index = 0;
   private isConnected = false;
   private subscribed = false;
+  /** the broker refused the `request/+` subscription on this connection (retrying) */
+  private subscribeRefused = false;
   private connectedAt = 0;
   /** consecutive rounds of the URL list without a lasting connection */
   private failedRounds = 0;
@@ -209,6 +211,15 @@ export class TableLink {
   /** true while connected and `request/+` is subscribed (the broker granted the SUBACK) */
   get requestsSubscribed(): boolean {
     return this.isConnected && this.subscribed;
+  }
+
+  /**
+   * where the `request/+` subscription stands on this connection: `subscribing` until the first
+   * SUBACK, `refused` after a refusal (retrying), `subscribed`; `none` while not connected
+   */
+  get requestsSubscription(): 'none' | 'subscribing' | 'refused' | 'subscribed' {
+    if (!this.isConnected) return 'none';
+    return this.subscribed ? 'subscribed' : this.subscribeRefused ? 'refused' : 'subscribing';
   }
 
   /**
@@ -345,6 +356,7 @@ export class TableLink {
     this.lostAt = 0;
     this.connectedAt = now;
     this.subscribed = false;
+    this.subscribeRefused = false;
     const version = this.versions[this.index] === 5 ? '5' : '3.1.1';
     const where = this.urls.length > 1 ? ` (broker ${this.index + 1} of ${this.urls.length})` : '';
     this.o.logger.info(`connected to ${safeUrl(url)}${where} over MQTT ${version} as ${this.clientId}`
@@ -363,6 +375,7 @@ export class TableLink {
     const wasConnected = this.isConnected;
     this.isConnected = false;
     this.subscribed = false;
+    this.subscribeRefused = false;
     this.lostAt = Date.now();
     if (this.subscribeTimer) clearTimeout(this.subscribeTimer);
     if (this.failbackTimer) clearInterval(this.failbackTimer);
@@ -381,8 +394,13 @@ export class TableLink {
       if (!err && granted && granted.length > 0 && !refused) {
         if (attempt > 1) this.o.logger.info(`subscribed to ${this.topics.requests} after ${attempt} attempts`);
         this.subscribed = true;
+        this.subscribeRefused = false;
         this.changed$.next();
         return;
+      }
+      if (!this.subscribeRefused) {
+        this.subscribeRefused = true;
+        this.changed$.next();
       }
       const why = err ? err.message : `SUBACK 0x${(refused?.qos ?? 0x80).toString(16)}`;
       const delay = backoffDelay(attempt, Math.max(this.minMs, 1000), this.maxMs);
@@ -491,6 +509,25 @@ export class TableLink {
     });
   }
 
+  /**
+   * drops the current connection and makes it again (a broker that stopped acknowledging,
+   * outbox-sender.ts): the socket is destroyed at once (nothing is waited for from that broker),
+   * and the usual reconnect follows (the first URL of the list, with backoff after a short-lived
+   * connection); the outbox sends everything unacknowledged again on the new connection
+   */
+  dropConnection(reason: string): void {
+    const c = this.client;
+    if (!c || this.closed) return;
+    const url = this.urls[this.index];
+    this.o.logger.warn(`dropping the connection to ${safeUrl(url)}: ${reason}`);
+    // this client is finished: its late callbacks (mqtt.js fails what it had in flight) are dropped
+    this.gen++;
+    this.client = null;
+    this.onLost(url);
+    this.discard(c);
+    this.next(this.index, true);
+  }
+
   /** graceful shutdown: `offline` status, then disconnect */
   async close(): Promise<void> {
     if (this.closed) return;
@@ -508,7 +545,11 @@ export class TableLink {
         await withTimeout(new Promise<void>((resolve) => c.publish(this.statusTopic, this.statusPayload('offline'), { qos: PUBLISH_QOS, retain: true }, () => resolve())), 5_000);
       }
       c.on('error', () => {});
-      await new Promise<void>((resolve) => c.end(!c.connected, {}, () => resolve()));
+      // mqtt.js's end waits for every PUBACK still due: a broker that stopped acknowledging would
+      // hold the shutdown forever (nothing is lost: what is unacknowledged stays in the outbox)
+      let ended = false;
+      await withTimeout(new Promise<void>((resolve) => c.end(!c.connected, {}, () => { ended = true; resolve(); })), 5_000);
+      if (!ended) (c.stream as unknown as Socket | undefined)?.destroy?.();
     }
     this.requestSubject.complete();
     this.connected$.complete();

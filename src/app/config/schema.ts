@@ -155,6 +155,8 @@ export const mqttSchema = z.object({
   reconnectMaxMs: z.number().int().min(100).max(600_000).default(30_000).describe('the longest wait between two rounds of connection attempts'),
   connectTimeoutMs: z.number().int().min(500).max(120_000).default(5_000).describe('one connection attempt to one broker gives up after this (then the next URL is tried)'),
   failbackCheckMs: z.number().int().min(0).max(3_600_000).default(15_000).describe('while on a later URL of the list, how often the first is checked to return to it (0: never)'),
+  /** a published message the broker has not acknowledged after this: the broker is stalled (docs/FAULTS.md) */
+  ackTimeoutMs: z.number().int().min(500).max(600_000).default(5_000).describe('a message in flight that the broker has not acknowledged (PUBACK) after this many ms, with no other acknowledgement meanwhile: the broker is stalled; the table goes `degraded` and not ready, raises `broker-stalled`, drops the connection and makes it again (docs/FAULTS.md)'),
 }).strict().superRefine((m, ctx) => {
   // docs/SECURITY.md: one source of the password, no silent precedence
   const sources = (['password', 'passwordFile', 'passwordEnv'] as const).filter((k) => m[k] !== undefined);
@@ -216,7 +218,7 @@ export const configSchema = z.object({
   /** names the gateway's retained `<prefix>/gateway/<gatewayId>/info` topic (mqtt-api.md); default the host name */
   gatewayId: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1-64 characters of A-Z, a-z, 0-9, . _ and -').optional()
     .describe('names the gateway\'s retained `<prefix>/gateway/<gatewayId>/info` topic (mqtt-api.md); default: the host name'),
-  mqtt: mqttSchema.default({ url: 'embedded', topicPrefix: 'casino', clientIdPrefix: 'tablegw-', keepaliveSec: 30, reconnectMinMs: 500, reconnectMaxMs: 30_000, connectTimeoutMs: 5_000, failbackCheckMs: 15_000 }).describe('the broker connection (docs/SECURITY.md for TLS and credentials)'),
+  mqtt: mqttSchema.default({ url: 'embedded', topicPrefix: 'casino', clientIdPrefix: 'tablegw-', keepaliveSec: 30, reconnectMinMs: 500, reconnectMaxMs: 30_000, connectTimeoutMs: 5_000, failbackCheckMs: 15_000, ackTimeoutMs: 5_000 }).describe('the broker connection (docs/SECURITY.md for TLS and credentials)'),
   embeddedBroker: z.object({
     host: z.string().default('127.0.0.1').describe('address the embedded broker listens on'),
     port: z.number().int().min(0).max(65535).default(1883).describe('port the embedded broker listens on (`npm start -- --broker-port <n>`)'),

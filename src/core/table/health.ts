@@ -9,8 +9,12 @@ export interface HealthReport {
   mqtt: 'connected' | 'disconnected';
   /** the broker the table is on (credentials removed); absent or null while on none */
   broker?: string | null;
-  /** false while connected but the broker refused the `request/+` subscription */
+  /** false while connected but the broker refused the `request/+` subscription (or, with `subscribing`, has not answered yet) */
   requestsSubscribed?: boolean;
+  /** with `requestsSubscribed: false`: the SUBACK is still on its way (no refusal) */
+  subscribing?: boolean;
+  /** the broker stopped acknowledging (no PUBACK within `mqtt.ackTimeoutMs`): what was seen */
+  brokerStalled?: string;
   uptimeSec: number;
   /** messages waiting for the broker; null when no outbox reports it */
   outboxDepth: number | null;
@@ -18,11 +22,27 @@ export interface HealthReport {
   devices: Record<string, { frames: number; rejected: number; duplicates: number }>;
 }
 
-/** Why a table is not ready (empty = ready): its broker connection and every device must be up. */
-export function tableProblems(mqttConnected: boolean, devices: Readonly<Record<string, Pick<DeviceRecord, 'state' | 'detail'>>>, requestsSubscribed = true): string[] {
+/** what a link reports besides being connected (see HealthReport) */
+export interface LinkProblems {
+  /** the request subscription's SUBACK has not come yet (not a refusal) */
+  subscribing?: boolean;
+  /** the broker stopped acknowledging: what was seen (null/absent: it acknowledges) */
+  brokerStalled?: string | null;
+}
+
+/**
+ * Why a table is not ready (empty = ready): its broker connection and every device must be up,
+ * its requests subscribed, and the broker acknowledging what the table publishes.
+ */
+export function tableProblems(mqttConnected: boolean, devices: Readonly<Record<string, Pick<DeviceRecord, 'state' | 'detail'>>>, requestsSubscribed = true, link: LinkProblems = {}): string[] {
   const problems: string[] = [];
   if (!mqttConnected) problems.push('broker connection is down');
-  else if (!requestsSubscribed) problems.push('requests are not subscribed (the broker refused the subscription; retrying)');
+  else if (!requestsSubscribed) {
+    problems.push(link.subscribing
+      ? 'requests are not subscribed yet (subscribing: the SUBACK is on its way)'
+      : 'requests are not subscribed (the broker refused the subscription; retrying)');
+  }
+  if (link.brokerStalled) problems.push(`broker stalled: ${link.brokerStalled}`);
   for (const [id, d] of Object.entries(devices)) {
     if (d.state !== 'connected') problems.push(`device ${id} is ${d.state}${d.detail ? ` (${d.detail})` : ''}`);
   }
