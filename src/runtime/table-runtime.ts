@@ -12,6 +12,7 @@ import { filter, merge, Subject, timer, type Observable, type Subscription, map 
 import type { DeviceDriver, DriverEvent } from '../../drivers/device-driver.js';
 import type { RequestLimitsConfig } from '../app/config/schema.js';
 import type { Logger } from './log.js';
+import { wallClock } from './clock.js';
 import { LATENCY_PROBE_ON, latencyProbe, probeNow, type CardProbe } from './latency-probe.js';
 import { validateMessage } from '../core/vocabulary/messages.js';
 import { envelopeText } from '../core/vocabulary/envelope-text.js';
@@ -97,7 +98,7 @@ export class TableRuntime {
     this.link = o.link;
     this.store = o.store;
     this.log = o.log;
-    this.clock = o.clock ?? Date.now;
+    this.clock = o.clock ?? wallClock;
     this.serialize = o.serialize ?? envelopeText;
     this.state = initialTableState(o.settings, {});
     this.published$ = this.publishedSubject.asObservable();

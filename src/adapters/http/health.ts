@@ -12,6 +12,7 @@
 import type { Subscription } from 'rxjs';
 import { tableProblems, type HealthReport, type LinkProblems } from '../../core/table/health.js';
 import type { TableView } from './table-view.js';
+import { wallClock } from '../../runtime/clock.js';
 
 export interface Readiness {
   ready: boolean;
@@ -35,7 +36,7 @@ export function readiness(tables: readonly TableView[]): Readiness {
   return { ready: out.every((t) => t.ready), tables: out };
 }
 
-const processStart = Date.now() - Math.round(process.uptime() * 1000);
+const processStart = wallClock() - Math.round(process.uptime() * 1000);
 
 /** how long a scheduled `health` waits for the SUBACK of a new connection before it says `subscribing` */
 export const SUBACK_WAIT_MS = 2_000;
@@ -119,7 +120,7 @@ export class HealthReporter {
   }
 
   report(): HealthReport {
-    const clock = this.o.clock ?? Date.now;
+    const clock = this.o.clock ?? wallClock;
     const devices: HealthReport['devices'] = {};
     for (const d of this.t.runtime.drivers) devices[d.deviceId] = { frames: d.framesTotal, rejected: d.rejectedTotal, duplicates: d.duplicates };
     return {
@@ -137,7 +138,7 @@ export class HealthReporter {
   publish(): void {
     if (this.stopped) return;
     this.lastKey = this.problemsKey();
-    const clock = this.o.clock ?? Date.now;
+    const clock = this.o.clock ?? wallClock;
     this.t.runtime.apply({ type: 'health', at: clock(), report: this.report() });
   }
 }

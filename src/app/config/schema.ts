@@ -227,13 +227,15 @@ export const configSchema = z.object({
   journal: z.object({
     /** `full`: every commit is fsync'd before its messages leave (survives power loss); `normal`: survives a crash */
     synchronous: z.enum(['full', 'normal']).default('full').describe('`full`: every commit is fsync\'d before its messages leave (survives power loss); `normal`: survives a crash'),
-    /** journal entries and delivered messages older than this are deleted */
-    retentionDays: z.number().min(0.01).max(3650).default(14).describe('journal entries and delivered messages older than this are deleted'),
+    /** journal entries and delivered messages older than this are deleted (counted back from the journal's newest entry: docs/DURABILITY.md) */
+    retentionDays: z.number().min(0.01).max(3650).default(14).describe('journal entries and delivered messages older than this are deleted: counted back from the journal\'s newest entry, never a round of the current or previous shoe (docs/DURABILITY.md "Retention and the clock")'),
+    /** one prune deletes at most this share of the journal's inputs */
+    pruneMaxShare: z.number().min(0.001).max(1).default(0.1).describe('one prune (at start and hourly) deletes at most this share of the journal\'s inputs (with their messages and snapshots); what is left goes at the next prunes'),
     /** the outbox's bound per table: an alarm at 80%, the shoes held at 100% (nothing is dropped) */
     outboxMaxMessages: z.number().int().min(10).max(10_000_000).default(100_000).describe('the outbox\'s bound per table: an alarm at 80%, the shoes held at 100% (nothing is dropped)'),
     /** where commits run: on a writer thread (`thread`, the default) or on the event loop (`inline`) */
     writer: z.enum(['thread', 'inline']).default('thread').describe('where the commits run: `thread` (the default) on the journal\'s writer thread, so the event loop goes on reading devices and talking MQTT while a commit waits for the disk; `inline` on the event loop: no thread hops and a few MB less memory, but a slow disk holds everything up (docs/PERFORMANCE.md "Where the journal commits")'),
-  }).strict().default({ synchronous: 'full', retentionDays: 14, outboxMaxMessages: 100_000, writer: 'thread' }).describe('the durable journal and outbox (docs/DURABILITY.md)'),
+  }).strict().default({ synchronous: 'full', retentionDays: 14, pruneMaxShare: 0.1, outboxMaxMessages: 100_000, writer: 'thread' }).describe('the durable journal and outbox (docs/DURABILITY.md)'),
   log: z.object({ level: z.enum(['debug', 'info', 'warn', 'error']).default('info').describe('the lowest level logged (`--log-level` overrides it)') }).strict().default({ level: 'info' }).describe('logging (docs/OPERATIONS.md, Logs)'),
   /** the status page, /metrics, /healthz and /readyz (docs/OPERATIONS.md) */
   http: z.object({
