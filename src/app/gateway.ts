@@ -13,6 +13,7 @@ import { buildGatewayInfo, createGatewayInfoLink, resolveGatewayId, type Gateway
 import { TableLink, type TableLinkOptions } from '../adapters/mqtt/table-link.js';
 import { GatewayStore } from '../adapters/store/gateway-store.js';
 import { checkJournal } from '../adapters/store/journal-integrity.js';
+import { checkCapacity } from './config/capacity.js';
 import { loadGatewaySecurity } from '../adapters/security/gateway-security.js';
 import { tableSettings } from '../core/table/table-settings.js';
 import { watchDevices, type DeviceWatch } from '../runtime/device-watch.js';
@@ -30,6 +31,8 @@ export interface GatewayOptions {
   simulatorShoes?: number;
   /** the summary line's interval (rounds and faults per table; default 60 s, 0 = none) */
   summaryIntervalMs?: number;
+  /** start even far beyond the machine's measured capacity (`--over-capacity`; config `capacity.allowFarBeyond`) */
+  overCapacity?: boolean;
   /**
    * loads the virtual devices behind `transport: { type: simulator }` (simulators/load.ts); called
    * only when a table has one, and required then
@@ -55,6 +58,10 @@ export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Pr
   // credentials, signing key, allow-list: read and checked before anything starts (docs/SECURITY.md)
   // a missing, empty, corrupted or truncated journal is refused before anything starts (journal-integrity.ts)
   checkJournal(resolve(cfg.dataDir));
+  // the table count against the machine's measured capacity (docs/SCALING.md "Sizing")
+  const capacity = checkCapacity(cfg.tables.length, { allowFarBeyond: cfg.capacity?.allowFarBeyond || opts.overCapacity });
+  if (capacity.level === 'refuse') throw new Error(`tables: ${capacity.message}`);
+  if (capacity.level === 'warn') log.warn(`tables: ${capacity.message}`);
   const clockOffset = checkClockOffset();
   if (clockOffset !== 0) log.warn(`${CLOCK_OFFSET_ENV}=${clockOffset}: the gateway runs as if the clock were ${clockOffset} ms ${clockOffset > 0 ? 'ahead' : 'behind'} (a test facility: never on a floor gateway)`);
   const security = loadGatewaySecurity(cfg, log);

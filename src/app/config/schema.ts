@@ -257,6 +257,9 @@ export const configSchema = z.object({
     allowedDevices: z.array(allowedDeviceSchema).optional().describe('when set, a serial or HID device that matches no entry is not opened (simulators are exempt)'),
   }).strict().prefault({}).describe('device allow-list (docs/SECURITY.md)'),
   requests: requestLimitsSchema.prefault({}).describe('limits on engine requests, per table (docs/SECURITY.md)'),
+  capacity: z.object({
+    allowFarBeyond: z.boolean().default(false).describe('start even with more than 4 times the tables this machine was measured to carry (300 per 2 cores, docs/SCALING.md "Sizing"); beyond the capacity itself the gateway only warns'),
+  }).strict().prefault({}).describe('the gateway\'s check of its table count against the machine\'s measured capacity (docs/SCALING.md "Sizing")'),
 }).strict();
 
 export type GatewayConfig = z.infer<typeof configSchema>;
