@@ -122,7 +122,11 @@ export function pruneJournal(db: Database.Database, o: PruneOptions): PruneRepor
     record(db, o.now, r);
     return r;
   }
-  if (newest === null) return emptyReport('the journal is empty', null);
+  if (newest === null) {
+    const r = emptyReport('the journal is empty', null);
+    record(db, o.now, r);
+    return r;
+  }
   if (o.now < newest - 1_000) {
     const r = emptyReport(`the wall clock (${new Date(o.now).toISOString()}) is behind the journal's newest entry (${new Date(newest).toISOString()}): nothing deleted`, newest, 'clock-behind');
     record(db, o.now, r);
