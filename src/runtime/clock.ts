@@ -42,11 +42,6 @@ export function checkClockOffset(env: NodeJS.ProcessEnv = process.env): number {
   return clockOffsetFrom(env);
 }
 
-/** the wall clock the gateway stamps inputs with: Date.now() plus the test/ops offset */
-export function wallClock(): number {
-  return offsetMs === 0 ? Date.now() : Date.now() + offsetMs;
-}
-
 /** the monotonic clock, ms */
 export function monotonicMs(): number {
   return performance.now();
@@ -61,30 +56,71 @@ export interface ClockStep {
   wallAfter: number;
 }
 
+/** a step above this (either way) is reported */
+export const CLOCK_STEP_THRESHOLD_MS = 1_000;
+
+/** compares each reading of a wall clock with the monotonic time passed since the last one */
+class StepDetector {
+  private lastWall: number;
+  private lastMono: number;
+  constructor(private readonly wall: () => number, private readonly mono: () => number, private readonly thresholdMs: number) {
+    this.lastWall = wall();
+    this.lastMono = mono();
+  }
+
+  /** reads the wall clock; `onStep` first when it stepped since the last reading */
+  read(onStep: (s: ClockStep) => void): number {
+    const wall = this.wall();
+    const mono = this.mono();
+    const expected = this.lastWall + (mono - this.lastMono);
+    this.lastWall = wall;
+    this.lastMono = mono;
+    const stepMs = Math.round(wall - expected);
+    if (stepMs > this.thresholdMs || stepMs < -this.thresholdMs) onStep({ stepMs, wallBefore: Math.round(expected), wallAfter: wall });
+    return wall;
+  }
+}
+
+const stepListeners = new Set<(s: ClockStep) => void>();
+const dispatch = (s: ClockStep): void => {
+  for (const l of stepListeners) l(s);
+};
+const processClock = new StepDetector(() => Date.now() + offsetMs, monotonicMs, CLOCK_STEP_THRESHOLD_MS);
+
+/**
+ * the wall clock the gateway stamps inputs with: Date.now() plus the test/ops offset. Every reading
+ * is compared with the monotonic clock: a step is reported to the ClockWatches BEFORE the reading
+ * is returned, so the `clock-step` alert is journaled before the input stamped with the stepped clock.
+ */
+export function wallClock(): number {
+  return processClock.read(dispatch);
+}
+
 export interface ClockWatchOptions {
+  /** a wall clock and a monotonic clock of its own (tests); default: wallClock()'s, shared by the process */
   wall?: () => number;
   mono?: () => number;
-  /** how often the clocks are compared [1000] */
+  /** how often the clock is read when nothing else reads it [1000] */
   intervalMs?: number;
-  /** a difference above this is a step [1000] */
-  thresholdMs?: number;
   onStep(step: ClockStep): void;
 }
 
-/** watches the wall clock against the monotonic clock */
+/**
+ * Watches the wall clock against the monotonic clock: every step of more than 1 s is reported,
+ * at the first reading after it (any wallClock() of the process, or this watch's own every second).
+ */
 export class ClockWatch {
   private timer: NodeJS.Timeout | null = null;
-  private lastWall: number;
-  private lastMono: number;
   private count = 0;
-  private readonly wall: () => number;
-  private readonly mono: () => number;
+  private readonly own: StepDetector | null;
+  private readonly listener = (s: ClockStep): void => {
+    this.count++;
+    this.o.onStep(s);
+  };
 
   constructor(private readonly o: ClockWatchOptions) {
-    this.wall = o.wall ?? wallClock;
-    this.mono = o.mono ?? monotonicMs;
-    this.lastWall = this.wall();
-    this.lastMono = this.mono();
+    this.own = o.wall || o.mono ? new StepDetector(o.wall ?? wallClock, o.mono ?? monotonicMs, CLOCK_STEP_THRESHOLD_MS) : null;
+    if (!this.own) stepListeners.add(this.listener);
   }
 
   /** steps seen so far (a prune compares this with the count at the last prune) */
@@ -100,20 +136,25 @@ export class ClockWatch {
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    stepListeners.delete(this.listener);
   }
 
-  /** compares the clocks now (also called by the interval) */
+  /** reads the clock now (also every interval); the step seen, if any */
   check(): ClockStep | null {
-    const wall = this.wall();
-    const mono = this.mono();
-    const expected = this.lastWall + (mono - this.lastMono);
-    const stepMs = Math.round(wall - expected);
-    this.lastWall = wall;
-    this.lastMono = mono;
-    if (Math.abs(stepMs) <= (this.o.thresholdMs ?? 1_000)) return null;
-    const step = { stepMs, wallBefore: Math.round(expected), wallAfter: wall };
-    this.count++;
-    this.o.onStep(step);
-    return step;
+    let seen: ClockStep | null = null;
+    if (this.own) {
+      this.own.read((s) => {
+        seen = s;
+        this.listener(s);
+      });
+    } else {
+      const before = this.count;
+      const grab = (s: ClockStep): void => { seen = s; };
+      stepListeners.add(grab);
+      wallClock();
+      stepListeners.delete(grab);
+      if (this.count === before) seen = null;
+    }
+    return seen;
   }
 }
