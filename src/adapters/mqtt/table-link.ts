@@ -218,7 +218,7 @@ export class TableLink {
    * SUBACK, `refused` after a refusal (retrying), `subscribed`; `none` while not connected
    */
   get requestsSubscription(): 'none' | 'subscribing' | 'refused' | 'subscribed' {
-    if (!this.isConnected) return 'none';
+    if (!this.isConnected || this.o.presence) return 'none';
     return this.subscribed ? 'subscribed' : this.subscribeRefused ? 'refused' : 'subscribing';
   }
 
