@@ -58,6 +58,8 @@ describe.skipIf(!io.available)('a broker that stops acknowledging (PUBACKs swall
     // timeout plus at most one check interval (a quarter of it) and scheduling
     expect(detectedMs).toBeGreaterThanOrEqual(ACK_TIMEOUT_MS - 100);
     expect(detectedMs).toBeLessThan(ACK_TIMEOUT_MS * 1.25 + 500);
+    const metrics = await (await fetch(`${gw.observability.httpUrl}/metrics`)).text();
+    expect(metrics).toMatch(/^tablegw_mqtt_broker_stalled\{table="stall-01"\} 1$/m);
     const notReady = await readyz();
     expect(notReady.status).toBe(503);
     expect(notReady.body.status).toBe('not ready');
@@ -87,6 +89,7 @@ describe.skipIf(!io.available)('a broker that stops acknowledging (PUBACKs swall
     await until(() => sub.got.some((m) => m.payload?.seq === lastSeq), 10_000, `seq ${lastSeq} delivered`);
     const seqs = checkSeq(sub.got, T);
     expect(seqs.at(-1)).toBeGreaterThanOrEqual(lastSeq);
+    expect(await (await fetch(`${gw.observability.httpUrl}/metrics`)).text()).toMatch(/^tablegw_mqtt_broker_stalled\{table="stall-01"\} 0$/m);
     // the broker's part of readiness is back (the simulated shoe, dealt out, may be stale by now)
     const ready = await readyz();
     expect(ready.body.reasons.filter((r) => !/device shoe-1 is stale/.test(r))).toEqual([]);
