@@ -2,25 +2,9 @@
  * Table health (docs/OPERATIONS.md "Health"): the one definition of "ready" shared by `/readyz`
  * and the retained `health` message. Pure.
  */
-import type { DeviceRecord } from './types.js';
+import type { DeviceRecord, HealthReport } from './types.js';
 
-/** What the runtime observed for a `health` input. The machine adds what it knows (device states). */
-export interface HealthReport {
-  mqtt: 'connected' | 'disconnected';
-  /** the broker the table is on (credentials removed); absent or null while on none */
-  broker?: string | null;
-  /** false while connected but the broker refused the `request/+` subscription (or, with `subscribing`, has not answered yet) */
-  requestsSubscribed?: boolean;
-  /** with `requestsSubscribed: false`: the SUBACK is still on its way (no refusal) */
-  subscribing?: boolean;
-  /** the broker stopped acknowledging (no PUBACK within `mqtt.ackTimeoutMs`): what was seen */
-  brokerStalled?: string;
-  uptimeSec: number;
-  /** messages waiting for the broker; null when no outbox reports it */
-  outboxDepth: number | null;
-  /** per device: frames, rejected (bad) frames and dropped duplicates since the gateway started */
-  devices: Record<string, { frames: number; rejected: number; duplicates: number }>;
-}
+export type { HealthReport };
 
 /** what a link reports besides being connected (see HealthReport) */
 export interface LinkProblems {

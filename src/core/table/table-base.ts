@@ -5,7 +5,7 @@
  * with its own frames, requests and timers. Pure: time comes from the input, nothing else.
  */
 import type { DeviceFrame } from '../vocabulary/frames.js';
-import type { CorrectionKind, EventBody, EventKind, MessageBody } from '../vocabulary/messages.js';
+import type { CorrectionKind, EventBody, EventKind, MessageBody } from './messages.js';
 import { parseRequest, type RequestArgs, type RequestCommand, type RequestErrorCode, type ValidRequest } from '../vocabulary/requests.js';
 import { isRetained, relativeTopic, type MessageType, type ParameterisedMessageType } from '../vocabulary/topics.js';
 import { severityOf, type AlertKind, type Severity } from '../vocabulary/alerts.js';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { oneDeck } from '../../../src/core/vocabulary/card.js';
-import { seededRng } from '../../../src/core/vocabulary/rng.js';
+import { seededRng } from '../../../simulators/rng.js';
 import { blackjack as g, type BlackjackRound } from '../../../src/core/games/blackjack.js';
 import { blackjackTotal } from '../../../src/core/games/evaluators/blackjack-hand.js';
 import { simulate } from '../../../src/app/simulate/simulate.js';

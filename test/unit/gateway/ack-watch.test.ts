@@ -4,8 +4,8 @@
  */
 import { Subject } from 'rxjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { OutboxSender, type BrokerStall } from '../../../src/adapters/mqtt/outbox-sender.js';
-import type { TableLink } from '../../../src/adapters/mqtt/table-link.js';
+import { OutboxSender, type BrokerStall } from '../../../src/runtime/outbox-sender.js';
+import type { Publisher } from '../../../src/runtime/ports.js';
 import { tableProblems } from '../../../src/core/table/health.js';
 import { topicsFor } from '../../../src/core/vocabulary/topics.js';
 
@@ -27,7 +27,7 @@ describe('the acknowledgement watch', () => {
     const { link, pending, connected$ } = heldLink();
     const stalls: Array<{ s: BrokerStall; first: boolean }> = [];
     const moving: number[] = [];
-    const sender = new OutboxSender(link as unknown as TableLink, () => {}, 4);
+    const sender = new OutboxSender(link as unknown as Publisher, () => {}, 4);
     sender.watchAcks({ timeoutMs: 1_000, onStall: (s, first) => stalls.push({ s, first }), onMoving: (_s, ms) => moving.push(ms) });
     // nothing in flight: no stall however long
     vi.advanceTimersByTime(5_000);
@@ -72,7 +72,7 @@ describe('the acknowledgement watch', () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'performance'] });
     const { link } = heldLink();
     const stalls: BrokerStall[] = [];
-    const sender = new OutboxSender(link as unknown as TableLink, () => {}, 4);
+    const sender = new OutboxSender(link as unknown as Publisher, () => {}, 4);
     sender.watchAcks({ timeoutMs: 1_000, onStall: (s) => stalls.push(s), onMoving: () => {} });
     sender.push({ seq: 1, topic: 'events', retain: false, payload: '{"seq":1}' });
     link.connected = false;
