@@ -171,6 +171,7 @@ export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Pr
     });
     const runtime = new TableRuntime({ settings, tableConfig: t, link, drivers, store, log: tlog, outboxMaxMessages: cfg.journal.outboxMaxMessages,
       serialize: security.signer?.serialize, requestLimits: cfg.requests, responseTopicPrefixes: cfg.requests.responseTopicPrefixes, probe: opts.probe,
+      requestVerifier: security.requestVerifier(t.id),
       ackTimeoutMs: cfg.mqtt.ackTimeoutMs });
     observability.addTable({ id: t.id, game: t.game, runtime, link });
     watches.push(watchDevices(runtime, t.devices, tlog));
