@@ -1,13 +1,16 @@
 /**
  * Health: `/healthz` (the process is up), `/readyz` (every table's broker connection and every
- * device are up) and the retained `<prefix>/<table>/health` message.
+ * device are up, its requests subscribed, its broker acknowledging) and the retained
+ * `<prefix>/<table>/health` message.
  *
  * The `health` message goes THROUGH the table machine as a `health` input (like a timer firing):
  * so it gets its `seq` in the table's one ordered stream, the journal records it and a replay
  * reproduces it. The input carries what the runtime observed (broker connection, outbox depth,
  * device frame counters); the machine adds the device states it knows, publishes, and changes
  * nothing but `seq` (test/unit/table/health-input.test.ts holds it to that).
- * It is sent every `intervalMs` and, debounced, whenever the table's problems change.
+ * It is sent every `intervalMs` and, debounced, whenever the table's problems change; right after a
+ * connect a scheduled one waits up to SUBACK_WAIT_MS for the request subscription's SUBACK, then
+ * says `subscribing` rather than a refusal.
  */
 import type { Subscription } from 'rxjs';
 import { tableProblems, type HealthReport, type LinkProblems } from '../../core/table/health.js';
