@@ -5,6 +5,8 @@
  * ready), drop the connection and make it again, journal `broker-stalled` and publish it once the
  * broker moves again; and every message must arrive, in order, each seq with one content.
  */
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startGateway, type Gateway } from '../../src/app/gateway.js';
 import { loadSimulators } from '../../simulators/load.js';
@@ -34,7 +36,8 @@ describe.skipIf(!io.available)('a broker that stops acknowledging (PUBACKs swall
     cleanup.push(async () => { proxy.swallowing = false; });
     const sub = await subscriber(broker.url, 'stall-sub');
     cleanup.push(() => sub.close());
-    const cfg = floorConfig({ url: proxy.url, dataDir: await makeTempDir('teg-stall-'), tables: [T], cardIntervalMs: 60, decks: 2, mqtt: { ackTimeoutMs: ACK_TIMEOUT_MS } });
+    const dataDir = await makeTempDir('teg-stall-');
+    const cfg = floorConfig({ url: proxy.url, dataDir, tables: [T], cardIntervalMs: 60, decks: 2, mqtt: { ackTimeoutMs: ACK_TIMEOUT_MS } });
     cfg.http = { ...cfg.http, enabled: true, port: 0 };
     const { log, lines } = capturingLogger();
     const gw: Gateway = await startGateway(cfg, { simulators: loadSimulators, logger: log, simulatorShoes: 1 });
@@ -75,6 +78,12 @@ describe.skipIf(!io.available)('a broker that stops acknowledging (PUBACKs swall
     expect(alert.payload.severity).toBe('critical');
     expect(alert.payload.timeoutMs).toBe(ACK_TIMEOUT_MS);
     expect(alert.payload.inFlight).toBeGreaterThan(0);
+    // journaled as a machine input (replayed like any other), once for the whole stall
+    const db = new Database(join(dataDir, 'gateway.db'), { readonly: true });
+    const journaled = (db.prepare(`SELECT input FROM inputs WHERE table_id = ? AND json_extract(input, '$.type') = 'gateway-alert' AND json_extract(input, '$.kind') = 'broker-stalled'`).all(T) as Array<{ input: string }>);
+    db.close();
+    expect(journaled).toHaveLength(1);
+    expect(JSON.parse(journaled[0].input).data.timeoutMs).toBe(ACK_TIMEOUT_MS);
     await until(() => rt.brokerStall === null, 10_000, 'the stall over');
     await until(() => lines.some((l) => l.includes('acknowledges again')), 5_000, 'the recovery logged');
     const degraded = await sub.waitFor((m) => m.topic === `casino/${T}/health` && m.payload?.status === 'degraded'
