@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GatewayStore, type StoreOptions } from '../../../src/adapters/store/gateway-store.js';
-import { ClockWatch } from '../../../src/runtime/clock.js';
+import { CLOCK_OFFSET_ENV, ClockWatch, clockOffsetFrom } from '../../../src/runtime/clock.js';
 
 const DAY = 86_400_000;
 const T0 = Date.parse('2026-11-01T12:00:00Z');
@@ -181,5 +181,14 @@ describe('the clock watch', () => {
     expect(w.check()?.stepMs).toBe(20 * DAY - 1_000);
     expect(steps).toEqual([-5_000, 20 * DAY - 1_000]);
     expect(w.steps).toBe(2);
+  });
+});
+
+describe('the test/ops clock offset', () => {
+  it('is a whole number of ms from TABLEGW_CLOCK_OFFSET_MS, 0 when unset, an error naming the variable otherwise', () => {
+    expect(clockOffsetFrom({})).toBe(0);
+    expect(clockOffsetFrom({ [CLOCK_OFFSET_ENV]: '1728000000' })).toBe(20 * DAY);
+    expect(clockOffsetFrom({ [CLOCK_OFFSET_ENV]: '-5000' })).toBe(-5_000);
+    expect(() => clockOffsetFrom({ [CLOCK_OFFSET_ENV]: '20d' })).toThrow(/TABLEGW_CLOCK_OFFSET_MS: "20d" is not a whole number of milliseconds/);
   });
 });
