@@ -23,6 +23,7 @@ import net, { type Socket } from 'node:net';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import { Subject, type Observable } from 'rxjs';
 import type { Logger } from '../../runtime/log.js';
+import { wallClock } from '../../runtime/clock.js';
 import { RecyclingMessageIds, SlotStore } from './inflight-slots.js';
 import { describeConnectError, loadMqttCredentials, type MqttCredentials } from '../security/mqtt-credentials.js';
 import { PUBLISH_QOS, requestCommandOf, topicsFor, type TopicMap } from '../../core/vocabulary/topics.js';
@@ -232,7 +233,7 @@ export class TableLink implements Publisher, RequestSource {
   private statusPayload(state: 'online' | 'offline'): string {
     const p = this.o.presence;
     if (p) return state === 'online' ? p.online() : p.offline;
-    return JSON.stringify({ v: 1, type: 'status', table: this.o.tableId, game: this.o.gameId, ts: new Date().toISOString(), state });
+    return JSON.stringify({ v: 1, type: 'status', table: this.o.tableId, game: this.o.gameId, ts: new Date(wallClock()).toISOString(), state });
   }
 
   connect(): void {
