@@ -115,6 +115,7 @@ export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Pr
     log.error(`journal commit failed: ${m}: stopping`);
     process.exit(70);
   });
+  observability.useJournal(store);
   // the wall clock against the monotonic clock: every step of more than 1 s is journaled as a
   // `clock-step` alert on every table (so a subscriber sees why `ts` went back or jumped), and the
   // next prune is refused (docs/DURABILITY.md "Retention and the clock")

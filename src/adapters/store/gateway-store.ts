@@ -107,7 +107,7 @@ export class GatewayStore implements Journal {
    * the batch on the writer thread, waiting for its `done` (one at a time: what comes meanwhile is
    * the next batch): its callbacks in order, and (latency probe on) when it was handed over. A
    * field, not a map by batch id: a long-lived Map emptied after every batch allocates a new table
-   * in the old generation each time (docs/PERFORMANCE.md "Garbage collection").
+   * in the old generation each time (dev/bench/notes/performance-history.md "Garbage collection").
    */
   private inFlight: { id: number; callbacks: Array<() => void>; flushedAt: number } | null = null;
   /**
@@ -485,6 +485,15 @@ export class GatewayStore implements Journal {
   message(tableId: string, seq: number): StoredMessage | undefined {
     const m = this.db.prepare('SELECT seq, topic, retain, payload FROM messages WHERE table_id = ? AND seq = ?').get(tableId, seq) as Row | undefined;
     return m ? fromRow(m) : undefined;
+  }
+
+  /**
+   * A table's published messages, newest first (the recall of past rounds reads them, and stops
+   * when it has enough): the row as stored, the payload not parsed.
+   */
+  *messagesNewestFirst(tableId: string): Generator<{ seq: number; topic: string; payload: string }> {
+    const it = this.db.prepare('SELECT seq, topic, payload FROM messages WHERE table_id = ? ORDER BY seq DESC').iterate(tableId) as IterableIterator<{ seq: number; topic: string; payload: string }>;
+    for (const r of it) yield r;
   }
 
   messagesOfInput(tableId: string, inputId: number): StoredMessage[] {

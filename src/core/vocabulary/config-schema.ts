@@ -266,7 +266,7 @@ export const configSchema = z.object({
     /** the outbox's bound per table: an alarm at 80%, the shoes held at 100% (nothing is dropped) */
     outboxMaxMessages: z.number().int().min(10).max(10_000_000).default(100_000).describe('the outbox\'s bound per table: an alarm at 80%, the shoes held at 100% (nothing is dropped)'),
     /** where commits run: on a writer thread (`thread`, the default) or on the event loop (`inline`) */
-    writer: z.enum(['thread', 'inline']).default('thread').describe('where the commits run: `thread` (the default) on the journal\'s writer thread, so the event loop goes on reading devices and talking MQTT while a commit waits for the disk; `inline` on the event loop: no thread hops and a few MB less memory, but a slow disk holds everything up (docs/PERFORMANCE.md "Where the journal commits")'),
+    writer: z.enum(['thread', 'inline']).default('thread').describe('where the commits run: `thread` (the default) on the journal\'s writer thread, so the event loop goes on reading devices and talking MQTT while a commit waits for the disk; `inline` on the event loop: no thread hops and a few MB less memory, but a slow disk holds everything up (dev/bench/notes/performance-history.md "Where the journal commits")'),
   }).strict().default({ synchronous: 'full', retentionDays: 14, pruneMaxShare: 0.1, outboxMaxMessages: 100_000, writer: 'thread' }).describe('the durable journal and outbox (docs/DURABILITY.md)'),
   log: z.object({ level: z.enum(['debug', 'info', 'warn', 'error']).default('info').describe('the lowest level logged (`--log-level` overrides it)') }).strict().default({ level: 'info' }).describe('logging (docs/OPERATIONS.md, Logs)'),
   /** the status page, /metrics, /healthz and /readyz (docs/OPERATIONS.md) */
@@ -278,6 +278,7 @@ export const configSchema = z.object({
     port: z.number().int().min(0).max(65535).default(8080).describe('0 = any free port (the URL is logged)'),
     allowedHosts: z.array(z.string().min(1).max(253)).default([]).describe('`Host` names accepted besides localhost, 127.0.0.1, ::1, this PC\'s name and addresses (DNS rebinding guard)'),
     tokenFile: z.string().min(1).optional().describe('a file holding a token that every path but /healthz and /readyz then requires (advised when host is not a loopback address)'),
+    recallRounds: z.number().int().min(1).max(100).default(10).describe('how many past rounds a table\'s recall shows (the table page and GET /api/tables/<id>/recall, which takes ?rounds= up to 100)'),
   }).strict().prefault({}).describe('the status page, /metrics, /healthz and /readyz (docs/OPERATIONS.md)'),
   /** the retained `<prefix>/<table>/health` message: every intervalMs and when a table's problems change (0 = on change only) */
   health: z.object({ intervalMs: ms.default(30_000).describe('milliseconds between two `health` messages (0 = on change only)') }).strict().prefault({}).describe('the retained `<prefix>/<table>/health` message: every intervalMs and when a table\'s problems change (0 = on change only)'),
