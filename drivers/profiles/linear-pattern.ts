@@ -15,10 +15,13 @@
  * profiles' "not this talker" rules keep their form.
  *
  * Refusals happen at load (schema check, `tablegw profile check`, `check-config`, start-up);
- * compiling is done once per pattern and the matcher is reused for every frame.
+ * compiling is done once per pattern and the matcher is reused for every frame. A whole-body
+ * pattern simple enough to be matched in one deterministic pass (one-pass-pattern.ts: most
+ * device messages) runs on that direct matcher, the decoder's hot path; every other one on re2js.
  */
 import { createRequire } from 'node:module';
 import type * as Re2js from 're2js';
+import { compileOnePass } from './one-pass-pattern.js';
 
 type RE2JS = Re2js.RE2JS;
 let loaded: typeof Re2js | undefined;
@@ -418,7 +421,11 @@ function compileNew(source: string, flags: string, keyPath: string, options: Com
     const engineSource = options.whole ? `^(?:${t.out})$` : t.out;
     const re = compileEngine(engineSource, engineFlags);
     if (re.groupCount() !== t.groups) throw new Refused(`a group the engine counts differently (${re.groupCount()} vs ${t.groups})`);
-    return { ok: true, pattern: makePattern(source, engineSource, re, t.groups, t.names, options.whole === true, lookaheads) };
+    const general = makePattern(source, engineSource, re, t.groups, t.names, options.whole === true, lookaheads);
+    // the simple unambiguous whole-body patterns (most device messages) on the direct one-pass matcher
+    const direct = options.whole === true && lookaheads.length === 0 && flags === '' ? compileOnePass(source) : null;
+    if (direct !== null && direct.groupCount === t.groups) return { ok: true, pattern: { ...general, test: direct.test, exec: direct.exec } };
+    return { ok: true, pattern: general };
   } catch (e) {
     if (e instanceof Refused) return refuse('pattern-unsupported', e.construct);
     // anything else the engine's parser refuses (its message names the construct)
