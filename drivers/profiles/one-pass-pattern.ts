@@ -83,7 +83,7 @@ function parse(source: string): { nodes: Node[]; groups: number; names: Map<stri
   const names = new Map<string, number>();
 
   /** an escape at source[i] === '\\' standing for one character set */
-  const escape = (): CharSet => {
+  const escapeAt = (): CharSet => {
     const n = source[i + 1];
     i += 2;
     if (n === 'd') return DIGIT();
@@ -121,12 +121,12 @@ function parse(source: string): { nodes: Node[]; groups: number; names: Map<stri
           continue;
         }
         if (n === 'd' || n === 'w') {
-          const e = escape();
+          const e = escapeAt();
           for (let c = 0; c < 128; c++) s.ascii[c] |= e.ascii[c];
           continue;
         }
         if (n === 'b') throw new NoFit();
-        const e = escape();
+        const e = escapeAt();
         lo = e.ascii.indexOf(1);
         if (lo < 0 || e.high || e.ascii.lastIndexOf(1) !== lo) throw new NoFit();
       } else {
@@ -137,7 +137,7 @@ function parse(source: string): { nodes: Node[]; groups: number; names: Map<stri
         i++;
         let hi: number;
         if (source[i] === '\\') {
-          const e = escape();
+          const e = escapeAt();
           hi = e.ascii.indexOf(1);
           if (hi < 0 || e.high || e.ascii.lastIndexOf(1) !== hi) throw new NoFit();
         } else {
@@ -158,7 +158,7 @@ function parse(source: string): { nodes: Node[]; groups: number; names: Map<stri
   /** one atom standing for one character, or throws NoFit */
   const atom = (): CharSet => {
     const c = source[i];
-    if (c === '\\') return escape();
+    if (c === '\\') return escapeAt();
     if (c === '[') return cls();
     if ('.^$|?*+(){}]'.includes(c)) throw new NoFit();
     i++;
