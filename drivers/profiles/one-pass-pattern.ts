@@ -38,7 +38,6 @@ const single = (code: number): CharSet => {
   s.ascii[code] = 1;
   return s;
 };
-const has = (s: CharSet, c: number): boolean => (c < 128 ? s.ascii[c] === 1 : s.high);
 const overlap = (a: CharSet, b: CharSet): boolean => {
   if (a.high && b.high) return true;
   for (let i = 0; i < 128; i++) if (a.ascii[i] === 1 && b.ascii[i] === 1) return true;
@@ -305,48 +304,103 @@ export function compileOnePass(source: string): OnePassPattern | null {
     throw e;
   }
   const { nodes, groups, names } = parsed;
-  const count = nodes.length;
-  const ncap = 2 * (groups + 1);
-  const caps = new Int32Array(ncap);
+  const caps = new Int32Array(2 * (groups + 1));
+  // flat program: one op per step, a run of single literal characters as one string comparison
+  const SET = 0;
+  const ALT = 1;
+  const OPEN = 2;
+  const CLOSE = 3;
+  const LIT = 4;
+  const ops: number[] = [];
+  const args: number[] = [];
+  const maxes: number[] = [];
+  /** per step: the set's table (128 ASCII entries, [128] = every other code unit), or the literal */
+  const tables: Uint8Array[] = [];
+  const literals: string[] = [];
+  const alts: Uint8Array[][][] = [];
+  const table = (c: CharSet): Uint8Array => {
+    const t = new Uint8Array(129);
+    t.set(c.ascii);
+    t[128] = c.high ? 1 : 0;
+    return t;
+  };
+  const singleChar = (n: Node): number => {
+    if (n.kind !== 'set' || n.min !== 1 || n.max !== 1 || n.set.high) return -1;
+    const first = n.set.ascii.indexOf(1);
+    return first >= 0 && n.set.ascii.lastIndexOf(1) === first ? first : -1;
+  };
+  for (let k = 0; k < nodes.length; k++) {
+    const n = nodes[k];
+    let lit = '';
+    while (k < nodes.length && singleChar(nodes[k]) >= 0) lit += String.fromCharCode(singleChar(nodes[k++]));
+    if (lit !== '') {
+      ops.push(LIT);
+      args.push(lit.length);
+      maxes.push(0);
+      tables.push(new Uint8Array(0));
+      literals.push(lit);
+      alts.push([]);
+      k--;
+      continue;
+    }
+    ops.push(n.kind === 'set' ? SET : n.kind === 'alt' ? ALT : n.kind === 'open' ? OPEN : CLOSE);
+    args.push(n.kind === 'set' ? n.min : n.kind === 'alt' ? 0 : n.group);
+    maxes.push(n.kind === 'set' ? n.max : 0);
+    tables.push(n.kind === 'set' ? table(n.set) : new Uint8Array(0));
+    literals.push('');
+    alts.push(n.kind === 'alt' ? n.alts.map((a) => a.map(table)) : []);
+  }
+  const count = ops.length;
 
   /** runs the pass; the group bounds are left in `caps` */
   function run(text: string): boolean {
     const len = text.length;
     let pos = 0;
     for (let k = 0; k < count; k++) {
-      const n = nodes[k];
-      switch (n.kind) {
-        case 'set': {
-          const { set, min, max } = n;
+      switch (ops[k]) {
+        case LIT: {
+          const lit = literals[k];
+          if (!text.startsWith(lit, pos)) return false;
+          pos += args[k];
+          break;
+        }
+        case SET: {
+          const t = tables[k];
+          const max = maxes[k];
           let taken = 0;
-          while (taken < max && pos < len && has(set, text.charCodeAt(pos))) {
+          while (taken < max && pos < len) {
+            const c = text.charCodeAt(pos);
+            if (t[c < 128 ? c : 128] !== 1) break;
             pos++;
             taken++;
           }
-          if (taken < min) return false;
+          if (taken < args[k]) return false;
           break;
         }
-        case 'alt': {
+        case ALT: {
           if (pos >= len) return false;
           const c = text.charCodeAt(pos);
-          let alt: CharSet[] | undefined;
-          for (const a of n.alts) {
-            if (has(a[0], c)) {
+          const i = c < 128 ? c : 128;
+          let alt: Uint8Array[] | undefined;
+          for (const a of alts[k]) {
+            if (a[0][i] === 1) {
               alt = a;
               break;
             }
           }
           if (alt === undefined || pos + alt.length > len) return false;
-          for (let j = 1; j < alt.length; j++) if (!has(alt[j], text.charCodeAt(pos + j))) return false;
+          for (let j = 1; j < alt.length; j++) {
+            const cj = text.charCodeAt(pos + j);
+            if (alt[j][cj < 128 ? cj : 128] !== 1) return false;
+          }
           pos += alt.length;
           break;
         }
-        case 'open':
-          caps[2 * n.group] = pos;
+        case OPEN:
+          caps[2 * args[k]] = pos;
           break;
-        case 'close':
-          caps[2 * n.group + 1] = pos;
-          break;
+        default:
+          caps[2 * args[k] + 1] = pos;
       }
     }
     return pos === len;
