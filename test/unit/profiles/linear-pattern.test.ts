@@ -3,7 +3,11 @@
  * catastrophic patterns and 10 KB adversarial frames through the real profile decoder, refusals
  * at load with the key path and the construct, and JavaScript's meaning kept by the translation.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { validateConfig } from '../../../src/app/config/load-config.js';
 import { checkDevice } from '../../../src/app/config/device-checks.js';
 import type { DeviceConfig } from '../../../src/app/config/schema.js';
 import { compileUserPattern, mustCompileUserPattern, PatternRefusal } from '../../../drivers/profiles/linear-pattern.js';
@@ -105,6 +109,23 @@ describe('refused at load, with the key path and the construct', () => {
     expect(r.refusal).toBeInstanceOf(PatternRefusal);
     expect([r.refusal.code, r.refusal.keyPath, r.refusal.construct]).toEqual(['pattern-unsupported', 'tables[0].devices[1].barcode.pattern', 'the backreference \\1']);
     expect(compileUserPattern('x', 'g', 'k')).toMatchObject({ ok: false, refusal: { code: 'pattern-unsupported', construct: 'the flag g' } });
+  });
+
+  it('the config loader (check-config, start-up) refuses a profile file whose pattern the engine cannot run, and takes (a+)+$', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'teg-linear-'));
+    try {
+      const file = (name: string, pattern: string) => {
+        const f = join(dir, `${name}.yaml`);
+        writeFileSync(f, `name: ${name}\ntalker: SHOE\nframing: { end: "\\n" }\nmessages:\n  - { name: card, pattern: ${JSON.stringify(pattern)}, type: CARD }\n`);
+        return f;
+      };
+      const config = (profile: string) => ({ mqtt: { url: 'mqtt://127.0.0.1:1' }, tables: [{ id: 't', game: 'baccarat', devices: [{ id: 'shoe-1', kind: 'card-shoe', profile, transport: { type: 'serial', path: '/dev/null' } }] }] });
+      const bad = file('bad', '(?<card>..)\\1');
+      expect(() => validateConfig(config(bad))).toThrow(`tables[0].devices[0].profile: ${bad}: messages.card.pattern: pattern-unsupported: the backreference \\1`);
+      expect(() => validateConfig(config(file('evil', '(?<card>(?:a+)+[SHDC])')))).not.toThrow();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('check-config refuses a barcode.pattern the engine cannot run, at its key path', () => {
