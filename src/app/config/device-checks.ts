@@ -9,7 +9,7 @@ import { loadDeckRegistry } from '../../../drivers/deck-registry.js';
 import { compileUserPattern } from '../../../drivers/profiles/linear-pattern.js';
 import { parseCard } from '../../core/vocabulary/card.js';
 import { CARD_TABLE_DEVICES, nonCardGame } from '../../core/games/non-card-games.js';
-import type { DeviceConfig, TableConfig } from './schema.js';
+import type { DeviceConfig, TableConfig } from '../../core/vocabulary/config-schema.js';
 
 const HID_KINDS = new Set(['barcode-scanner', 'dice-sensor']);
 
