@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateConfig } from '../../../src/app/config/load-config.js';
 import { checkDevice } from '../../../src/app/config/device-checks.js';
-import type { DeviceConfig } from '../../../src/app/config/schema.js';
+import type { DeviceConfig } from '../../../src/core/vocabulary/config-schema.js';
 import { compileUserPattern, mustCompileUserPattern, PatternRefusal } from '../../../drivers/profiles/linear-pattern.js';
 import { compileProfile } from '../../../drivers/profiles/profile-decoder.js';
 import { validateProfile } from '../../../drivers/profiles/profile-schema.js';
