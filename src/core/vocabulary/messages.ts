@@ -8,6 +8,7 @@
  */
 import * as z from 'zod';
 import { NON_CARD_GAME_IDS } from '../games/non-card-games.js';
+import { OUTCOME_SCHEMAS, VOID_OUTCOME_SCHEMAS, type OutcomeGameId } from '../games/outcomes.js';
 import { CARD_GAMES, GAME_IDS } from '../games/registry.js';
 import { ALERT_KINDS } from './alerts.js';
 import { REQUEST_ERROR_CODES, REQUEST_SCHEMAS } from './requests.js';
@@ -208,25 +209,41 @@ const resultFields = {
   outcome: z.union([z.record(z.string(), z.unknown()), z.null()]).describe('the game\'s outcome (games.md); null for a void round'),
 };
 
-export const cardResultMessageSchema = message('result', {
-  ...resultFields,
-  cards: z.record(z.string(), z.array(z.union([cardSchema, z.null()]))).describe('position -> cards; `burn` holds the round\'s burns (null for a burn card dropped unread)'),
-}).describe('card games: the final result of a round');
-
-export const diceResultMessageSchema = message('result', {
-  ...resultFields,
+const cardsField = z.record(z.string(), z.array(z.union([cardSchema, z.null()]))).describe('position -> cards; `burn` holds the round\'s burns (null for a burn card dropped unread)');
+const diceFields = {
   dice: z.union([z.tuple([die, die, die]), z.null()]).describe('the valid roll (null when void)'),
   bounces: z.number().int().min(0).optional(),
   attempts: z.number().int().min(0).optional().describe('void attempts before the valid roll (not on a result that corrects a completed round)'),
-}).describe('sic bo: the final result of a round');
+};
+const kenoFields = { balls: z.array(ball).describe('the balls drawn, in order (20 when complete)') };
 
-export const kenoResultMessageSchema = message('result', {
-  ...resultFields,
-  balls: z.array(ball).describe('the balls drawn, in order (20 when complete)'),
-}).describe('keno: the final result of a draw');
+/** the loose shapes of a result by kind of table (the table machine's view: any outcome object) */
+export const cardResultMessageSchema = message('result', { ...resultFields, cards: cardsField }).describe('card games: the final result of a round');
+export const diceResultMessageSchema = message('result', { ...resultFields, ...diceFields }).describe('sic bo: the final result of a round');
+export const kenoResultMessageSchema = message('result', { ...resultFields, ...kenoFields }).describe('keno: the final result of a draw');
+const anyResultMessageSchema = z.union([cardResultMessageSchema, diceResultMessageSchema, kenoResultMessageSchema]);
 
-export const resultMessageSchema = z.union([cardResultMessageSchema, diceResultMessageSchema, kenoResultMessageSchema])
-  .describe('the final result of a round, by kind of table');
+function outcomeField(game: OutcomeGameId): z.ZodType {
+  const typed = OUTCOME_SCHEMAS[game];
+  const voided = VOID_OUTCOME_SCHEMAS[game];
+  const alternatives = voided ? [typed, voided, z.null()] : [typed, z.null()];
+  return z.union(alternatives as unknown as [z.ZodType, z.ZodType, ...z.ZodType[]])
+    .describe(voided ? `the ${game} outcome (games.md); on a void round ${voided.description ?? 'what it still carries'}, or null` : `the ${game} outcome (games.md); null for a void round`);
+}
+
+/** game id -> the result message of that game: its own `game` and its typed `outcome` */
+export const RESULT_SCHEMAS_BY_GAME = Object.fromEntries((Object.keys(OUTCOME_SCHEMAS) as OutcomeGameId[]).map((game) => {
+  const table = game === 'sic-bo' ? diceFields : game === 'keno' ? kenoFields : { cards: cardsField };
+  return [game, message('result', { ...resultFields, game: z.literal(game), outcome: outcomeField(game), ...table })
+    .describe(`${game}: the final result of a round, with the facts every bet of the game settles from`)];
+})) as unknown as Record<OutcomeGameId, z.ZodObject>;
+
+/**
+ * The result of any game, by its `game`. Typed for the table machine as the loose shapes above
+ * (it composes outcomes as plain objects); validated against the typed schema of each game.
+ */
+export const resultMessageSchema = z.discriminatedUnion('game', Object.values(RESULT_SCHEMAS_BY_GAME) as [z.ZodObject, ...z.ZodObject[]])
+  .describe('the final result of a round, by game') as unknown as typeof anyResultMessageSchema;
 
 // ------------------------------------------------------------------ alerts
 
