@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Ajv2020 from 'ajv/dist/2020.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { SCHEMA_DIALECT, SCHEMA_FORMAT } from '../../../dev/docs/api-docs.js';
 import { OUTCOME_SCHEMAS } from '../../../src/core/games/outcomes.js';
