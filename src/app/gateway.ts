@@ -81,7 +81,7 @@ export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Pr
     url: urls, topicPrefix: cfg.mqtt.topicPrefix, clientIdPrefix: cfg.mqtt.clientIdPrefix,
     protocolVersion: broker ? 4 : (cfg.mqtt.protocolVersion ?? 5), keepaliveSec: cfg.mqtt.keepaliveSec,
     reconnectMinMs: cfg.mqtt.reconnectMinMs, reconnectMaxMs: cfg.mqtt.reconnectMaxMs,
-    connectTimeoutMs: cfg.mqtt.connectTimeoutMs, failbackCheckMs: cfg.mqtt.failbackCheckMs,
+    connectTimeoutMs: cfg.mqtt.connectTimeoutMs, failbackCheckMs: cfg.mqtt.failbackCheckMs, sessionExpirySec: cfg.mqtt.sessionExpirySec,
     username: cfg.mqtt.username, password: cfg.mqtt.password, passwordFile: cfg.mqtt.passwordFile,
     ca: cfg.mqtt.ca, cert: cfg.mqtt.cert, key: cfg.mqtt.key,
     credentials: security.credentials, maxPacketBytes: security.maxPacketBytes,
@@ -129,7 +129,8 @@ export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Pr
       return createDriver(d, transport, { registry: virtual.registries.get(d.id) });
     });
     const runtime = new TableRuntime({ settings, tableConfig: t, link, drivers, store, log: tlog, outboxMaxMessages: cfg.journal.outboxMaxMessages,
-      serialize: security.signer?.serialize, requestLimits: cfg.requests, responseTopicPrefixes: cfg.requests.responseTopicPrefixes });
+      serialize: security.signer?.serialize, requestLimits: cfg.requests, responseTopicPrefixes: cfg.requests.responseTopicPrefixes,
+      idempotencyWindowMs: Math.min(cfg.requests.idempotencyWindowSec * 1000, cfg.journal.retentionDays * 86_400_000) });
     observability.addTable({ id: t.id, game: t.game, runtime, link });
     watches.push(watchDevices(runtime, t.devices, tlog));
     runtime.published$.subscribe((m) => summary.count(t.id, m.payload));

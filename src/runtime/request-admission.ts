@@ -11,6 +11,10 @@
  * - an MQTT 5 response topic is honoured only when it is a valid topic name (no `+`, `#`, empty
  *   level or U+0000) under this table's own `response/` or a `requests.responseTopicPrefixes`
  *   entry; otherwise the request is refused `not-allowed` and answered on `response/<command>` only;
+ * - a retry of a request the table already answered (its `transaction` or correlation data and
+ *   the same body, within `requests.idempotencyWindowSec`) is handed to the machine with its first
+ *   answer to publish again (`replayed: true`), never executed twice; the same key with another
+ *   body is refused `transaction-reused` (answered-requests.ts);
  * - a round id an engine supplies in `open-betting` must not have the form of the gateway's own
  *   ids and must not have been used on this table within the journal's retention
  *   (`duplicate-round-id`).
@@ -20,6 +24,7 @@ import type { RequestErrorCode } from '../core/vocabulary/requests.js';
 import type { IncomingRequest } from '../adapters/mqtt/table-link.js';
 import { RequestGate } from '../adapters/security/request-limiter.js';
 import type { TableInput } from '../core/table/types.js';
+import type { AnsweredRequests } from './answered-requests.js';
 
 /** the largest topic name MQTT allows, in UTF-8 bytes */
 const MAX_TOPIC_BYTES = 65_535;
@@ -63,6 +68,8 @@ export interface RequestAdmissionOptions {
   limits?: Pick<RequestLimitsConfig, 'ratePerSec' | 'burst' | 'maxPayloadBytes'>;
   /** round ids this table used within the journal's retention (from the store) */
   usedRoundIds?: Iterable<string>;
+  /** the requests this table answered within the idempotency window: a retry is replayed, not executed */
+  answered?: AnsweredRequests;
 }
 
 export type Admitted =
@@ -78,6 +85,8 @@ export interface RequestCounts {
   droppedUnanswered: number;
   /** delivered with the retain flag: not executed */
   retainedIgnored: number;
+  /** retries of answered requests, answered again without being executed */
+  replayed: number;
 }
 
 export class RequestAdmission {
@@ -85,7 +94,7 @@ export class RequestAdmission {
   private readonly allowedPrefixes: readonly string[];
   private readonly usedRoundIds: Set<string>;
   private readonly retainedSeen = new Set<string>();
-  readonly counts: RequestCounts = { refused: {}, droppedUnanswered: 0, retainedIgnored: 0 };
+  readonly counts: RequestCounts = { refused: {}, droppedUnanswered: 0, retainedIgnored: 0, replayed: 0 };
 
   constructor(private readonly o: RequestAdmissionOptions) {
     this.gate = o.limits ? new RequestGate(o.limits) : null;
@@ -120,6 +129,13 @@ export class RequestAdmission {
       }
     }
     if (topicProblem) return this.refuse(input, topicProblem, 'not-allowed');
+    // a retry of an answered request: its first answer again, before any rule that would refuse a second execution
+    const seen = this.o.answered?.lookup(input, at);
+    if (seen?.kind === 'replay') {
+      this.counts.replayed++;
+      return { kind: 'input', input: { ...input, replay: seen.replay } };
+    }
+    if (seen?.kind === 'reused') return this.refuse(input, seen.reason, 'transaction-reused');
     if (r.command === 'open-betting') {
       const roundId = this.engineRoundIdOf(r.payload);
       if (roundId !== undefined) {

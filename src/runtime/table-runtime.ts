@@ -19,6 +19,7 @@ import { OutboxSender } from '../adapters/mqtt/outbox-sender.js';
 import type { IncomingRequest, TableLink } from '../adapters/mqtt/table-link.js';
 import type { GatewayStore, StoredMessage } from '../adapters/store/gateway-store.js';
 import { RequestAdmission, type RequestCounts } from './request-admission.js';
+import { AnsweredRequests } from './answered-requests.js';
 import { countersOf, initialTableState, stateFromSnapshot, step } from '../core/table/table-machine.js';
 import type { Envelope, TableInput, TableOutput, TableSettings, TableState } from '../core/table/types.js';
 
@@ -52,6 +53,8 @@ export interface TableRuntimeOptions {
   requestLimits?: RequestLimitsConfig;
   /** MQTT 5 response topics allowed besides the table's own `response/` (`requests.responseTopicPrefixes`) */
   responseTopicPrefixes?: readonly string[];
+  /** how long an answered request is remembered, so that its retry is answered again, not executed (0: never) */
+  idempotencyWindowMs?: number;
 }
 
 export class TableRuntime {
@@ -77,6 +80,7 @@ export class TableRuntime {
   private stopped = false;
   private outboxLevel: 'ok' | 'filling' | 'full' = 'ok';
   private admission: RequestAdmission | null = null;
+  private answered: AnsweredRequests | null = null;
   private droppedLoggedAt = -Infinity;
   /** latency probe (bench only): when the last step() returned */
   private probeSteppedAt = 0;
@@ -173,7 +177,13 @@ export class TableRuntime {
   }
 
   private requestAdmission(): RequestAdmission {
+    if (!this.answered) {
+      const windowMs = this.o.idempotencyWindowMs ?? 0;
+      this.answered = new AnsweredRequests({ windowMs });
+      if (windowMs > 0) this.answered.rebuild(this.store.answeredRequests(this.settings.tableId, this.clock() - windowMs));
+    }
     this.admission ??= new RequestAdmission({
+      answered: this.answered,
       tableId: this.settings.tableId,
       ownResponsePrefix: this.link.topics.response(''),
       responseTopicPrefixes: this.o.responseTopicPrefixes,
@@ -218,6 +228,7 @@ export class TableRuntime {
     for (const o of outputs) {
       if (o.type !== 'publish') continue;
       if (o.topic === 'result') roundEnded = true;
+      if (input.type === 'request' && o.payload.type === 'response') this.answered?.record(input, o.payload.seq, o.payload as unknown as Record<string, unknown>);
       this.admission?.notePublished(o.payload);
       messages.push({
         seq: o.payload.seq, topic: o.topic, retain: o.retain, payload: this.serialize(o.payload),

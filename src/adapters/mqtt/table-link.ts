@@ -54,6 +54,12 @@ export interface TableLinkOptions {
   connectTimeoutMs?: number;
   /** while on a later URL, how often the first one is checked [15000]; 0 = stay */
   failbackCheckMs?: number;
+  /**
+   * the table's session outlives its connection this long [0 = clean]: MQTT 5 clean start off with
+   * this session expiry, 3.1.1 clean session off; the client id is the table's, stable across
+   * restarts, so the broker delivers the requests it queued while the gateway was away
+   */
+  sessionExpirySec?: number;
   logger: Logger;
   /**
    * Instead of the table's `status`: a retained presence message published on every connect, with
@@ -101,7 +107,7 @@ const MQTTJS_DEBUG = /(^|[,\s])(mqttjs|\*)/.test(process.env.DEBUG ?? '');
  * last will), without reconnect handling; also used for the gateway's own connections.
  */
 export function clientOptionsFor(
-  o: Pick<TableLinkOptions, 'keepaliveSec' | 'maxPacketBytes'> & { protocolVersion: 4 | 5 },
+  o: Pick<TableLinkOptions, 'keepaliveSec' | 'maxPacketBytes' | 'sessionExpirySec'> & { protocolVersion: 4 | 5 },
   cred: MqttCredentials,
   clientId: string,
   will?: { topic: string; payload: string },
@@ -111,7 +117,7 @@ export function clientOptionsFor(
     clientId,
     protocolVersion: o.protocolVersion,
     keepalive: o.keepaliveSec,
-    clean: true,
+    clean: !(o.sessionExpirySec && o.sessionExpirySec > 0),
     reconnectPeriod: 0,
     connectTimeout: connectTimeoutMs,
     rejectUnauthorized: true,
@@ -130,7 +136,12 @@ export function clientOptionsFor(
   if (cred.ca) opts.ca = cred.ca;
   if (cred.cert) opts.cert = cred.cert;
   if (cred.key) opts.key = cred.key;
-  if (o.maxPacketBytes && o.protocolVersion === 5) opts.properties = { maximumPacketSize: o.maxPacketBytes };
+  if (o.protocolVersion === 5) {
+    const props: NonNullable<IClientOptions['properties']> = {};
+    if (o.maxPacketBytes) props.maximumPacketSize = o.maxPacketBytes;
+    if (!opts.clean) props.sessionExpiryInterval = o.sessionExpirySec;
+    if (Object.keys(props).length) opts.properties = props;
+  }
   return opts;
 }
 
@@ -246,7 +257,9 @@ export class TableLink {
     const url = this.urls[index];
     const version = this.versions[index];
     const gen = ++this.gen;
-    const opts = clientOptionsFor({ keepaliveSec: this.o.keepaliveSec, maxPacketBytes: this.o.maxPacketBytes, protocolVersion: version },
+    // the gateway's own presence link subscribes to nothing: its session need not outlive it
+    const sessionExpirySec = this.o.presence ? 0 : this.o.sessionExpirySec;
+    const opts = clientOptionsFor({ keepaliveSec: this.o.keepaliveSec, maxPacketBytes: this.o.maxPacketBytes, protocolVersion: version, sessionExpirySec },
       this.cred!, this.clientId, { topic: this.statusTopic, payload: this.statusPayload('offline') }, this.o.connectTimeoutMs ?? 5_000);
     const client = mqtt.connect(url, opts);
     this.client = client;

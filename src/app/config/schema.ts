@@ -155,6 +155,7 @@ export const mqttSchema = z.object({
   reconnectMaxMs: z.number().int().min(100).max(600_000).default(30_000).describe('the longest wait between two rounds of connection attempts'),
   connectTimeoutMs: z.number().int().min(500).max(120_000).default(5_000).describe('one connection attempt to one broker gives up after this (then the next URL is tried)'),
   failbackCheckMs: z.number().int().min(0).max(3_600_000).default(15_000).describe('while on a later URL of the list, how often the first is checked to return to it (0: never)'),
+  sessionExpirySec: z.number().int().min(0).max(604_800).default(600).describe('each table\'s MQTT session outlives its connection this long (MQTT 5: clean start off and this session expiry; 3.1.1: clean session off, the broker\'s own expiry applies): requests the broker queued while the gateway was down are delivered when it is back and answered once. 0: a clean session on every connect'),
 }).strict().superRefine((m, ctx) => {
   // docs/SECURITY.md: one source of the password, no silent precedence
   const sources = (['password', 'passwordFile', 'passwordEnv'] as const).filter((k) => m[k] !== undefined);
@@ -210,13 +211,15 @@ export const requestLimitsSchema = z.object({
   maxPayloadBytes: z.number().int().min(64).max(1024 * 1024).default(16 * 1024).describe('a request payload larger than this is refused unread'),
   responseTopicPrefixes: z.array(z.string().min(1).max(256).refine((p) => !/[+#]/.test(p) && !p.includes('\u0000'), 'a prefix has no wildcard (+, #)')).max(64).default([])
     .describe('MQTT 5 response topics honoured besides the table\'s own `<prefix>/<table>/response/`: each a topic prefix without wildcards, e.g. `engines/baccarat/replies/`; any other is refused `not-allowed`'),
+  idempotencyWindowSec: z.number().int().min(0).max(30 * 86_400).default(86_400)
+    .describe('how long a table remembers each answered request (by its `transaction`, or MQTT 5 correlation data): a retry within it gets the same answer again (`replayed: true`) and is not executed twice; the same key with another body is refused `transaction-reused`. Kept in the journal, so it survives restarts (never longer than journal.retentionDays). 0: off'),
 }).strict();
 
 export const configSchema = z.object({
   /** names the gateway's retained `<prefix>/gateway/<gatewayId>/info` topic (mqtt-api.md); default the host name */
   gatewayId: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1-64 characters of A-Z, a-z, 0-9, . _ and -').optional()
     .describe('names the gateway\'s retained `<prefix>/gateway/<gatewayId>/info` topic (mqtt-api.md); default: the host name'),
-  mqtt: mqttSchema.default({ url: 'embedded', topicPrefix: 'casino', clientIdPrefix: 'tablegw-', keepaliveSec: 30, reconnectMinMs: 500, reconnectMaxMs: 30_000, connectTimeoutMs: 5_000, failbackCheckMs: 15_000 }).describe('the broker connection (docs/SECURITY.md for TLS and credentials)'),
+  mqtt: mqttSchema.default({ url: 'embedded', topicPrefix: 'casino', clientIdPrefix: 'tablegw-', keepaliveSec: 30, reconnectMinMs: 500, reconnectMaxMs: 30_000, connectTimeoutMs: 5_000, failbackCheckMs: 15_000, sessionExpirySec: 600 }).describe('the broker connection (docs/SECURITY.md for TLS and credentials)'),
   embeddedBroker: z.object({
     host: z.string().default('127.0.0.1').describe('address the embedded broker listens on'),
     port: z.number().int().min(0).max(65535).default(1883).describe('port the embedded broker listens on (`npm start -- --broker-port <n>`)'),

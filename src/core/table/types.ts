@@ -71,7 +71,7 @@ export type TableInput =
   | { type: 'device-alert'; at: number; deviceId: string; kind: AlertKind; detail: string; data?: Record<string, unknown> }
   | { type: 'device-restart'; at: number; deviceId: string }
   /** `refused`: the runtime's edge refused it (rate limit, size; docs/SECURITY.md): the machine answers with that error and changes nothing */
-  | { type: 'request'; at: number; command: string; payload: string; responseTopic?: string; correlationData?: string; refused?: string; refusedCode?: RequestErrorCode }
+  | { type: 'request'; at: number; command: string; payload: string; responseTopic?: string; correlationData?: string; refused?: string; refusedCode?: RequestErrorCode; replay?: RequestReplay }
   | { type: 'timer'; at: number; name: string }
   /** the outbox changed level (table-runtime.ts): `full` holds the shoes until it is back to `ok` (src/core/table/card/holds.ts) */
   | { type: 'outbox-level'; at: number; level: 'ok' | 'filling' | 'full'; depth: number; max: number }
@@ -301,3 +301,14 @@ export type TableState = CardTableState | DiceTableState | KenoTableState;
 
 /** Numbers that must never go back across restarts (persisted after every step). */
 export type TableCounters = Record<string, number>;
+
+/**
+ * A retried request the table already answered (the runtime found its `transaction` or
+ * correlation data in the journal, src/runtime/answered-requests.ts): it is not executed again;
+ * the machine publishes `answer` (the first answer's body) once more with `replayed: true` and
+ * `replayOf`, the first answer's `seq`.
+ */
+export interface RequestReplay {
+  answer: Readonly<Record<string, unknown>>;
+  of: number;
+}

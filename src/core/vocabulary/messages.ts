@@ -281,6 +281,8 @@ export const responseMessageSchema = message('response', {
   code: z.enum(REQUEST_ERROR_CODES).optional().describe('with status "error": a stable machine-readable reason (mqtt-api.md)'),
   error: z.string().optional(),
   data: z.record(z.string(), z.unknown()).optional(),
+  replayed: z.literal(true).optional().describe('a retry of a request the table already answered (the same `transaction`, or MQTT 5 correlation data, and the same body): not executed again; this is the first answer once more'),
+  replayOf: z.number().int().min(1).optional().describe('with `replayed`: the `seq` of the first answer'),
 }).describe('the answer to a request/<command>');
 
 // ------------------------------------------------------------------ health

@@ -40,7 +40,7 @@ export const REQUEST_COMMANDS = Object.keys(REQUEST_SCHEMAS) as RequestCommand[]
  */
 export const REQUEST_ERROR_CODES = [
   'invalid-json', 'not-an-object', 'invalid-args', 'unknown-command', 'wrong-phase',
-  'duplicate-round-id', 'too-large', 'rate-limited', 'not-allowed', 'outside-window',
+  'duplicate-round-id', 'too-large', 'rate-limited', 'not-allowed', 'outside-window', 'transaction-reused',
 ] as const;
 export type RequestErrorCode = (typeof REQUEST_ERROR_CODES)[number];
 
