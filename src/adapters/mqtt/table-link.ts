@@ -487,8 +487,12 @@ export class TableLink {
     return this.failure ? { reason: this.failure.reason || [...this.roundErrors.values()][0] || 'connecting', attempts: this.failure.attempts } : null;
   }
 
-  /** publishes at QoS 1; `done` runs on the broker's PUBACK (or with the error); never for a connection that has ended */
-  publish(topic: string, payload: string, retain: boolean, correlationData?: string, done?: (err?: Error) => void): void {
+  /**
+   * publishes at QoS 1; `done` runs on the broker's PUBACK (or with the error); never for a
+   * connection that has ended. `copyOf`: this is a copy of the message on that topic (an answer on
+   * a response topic): MQTT 5 says so in the user property `copy-of`
+   */
+  publish(topic: string, payload: string, retain: boolean, correlationData?: string, done?: (err?: Error) => void, copyOf?: string): void {
     const c = this.client;
     if (!c) {
       done?.(new Error('not connected'));
@@ -496,7 +500,12 @@ export class TableLink {
     }
     const gen = this.gen;
     const opts: mqtt.IClientPublishOptions = { qos: PUBLISH_QOS, retain };
-    if (correlationData && this.protocolVersion === 5) opts.properties = { correlationData: Buffer.from(correlationData, 'base64') };
+    if (this.protocolVersion === 5 && (correlationData || copyOf)) {
+      opts.properties = {
+        ...(correlationData ? { correlationData: Buffer.from(correlationData, 'base64') } : {}),
+        ...(copyOf ? { userProperties: { 'copy-of': copyOf } } : {}),
+      };
+    }
     c.publish(topic, payload, opts, (err) => {
       if (gen !== this.gen) return; // that connection ended: the outbox resends on the next one
       if (err) this.o.logger.warn(`publish to ${topic} failed: ${err.message}`);
