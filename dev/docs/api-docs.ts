@@ -177,7 +177,7 @@ export function buildAsyncApi(examples: Examples): Json {
   channels['gateway-info'] = {
     address: '{prefix}/gateway/{gatewayId}/info',
     title: 'gateway info',
-    description: 'One per gateway: its version, tables and devices, published on every connect; `{"state":"offline"}` as its last will and on a clean stop. QoS 1, retained. Subscribe to `{prefix}/gateway/+/info` to find every table of a floor.',
+    description: 'One per gateway: its version, tables and devices, published on every connect (`state: online`, `reason` `start` or `reconnect`); `{"state":"offline","reason":"connection-lost",...}` as its last will and `reason: stopped` on a clean stop (docs/ENGINES.md, Presence). QoS 1, retained. Subscribe to `{prefix}/gateway/+/info` to find every table of a floor.',
     parameters: params(['prefix', 'gatewayId']),
     messages: { 'gateway-info': { $ref: '#/components/messages/gateway-info' }, 'gateway-offline': { $ref: '#/components/messages/gateway-offline' } },
   };
@@ -186,7 +186,16 @@ export function buildAsyncApi(examples: Examples): Json {
     summary: 'The gateway announces itself on {prefix}/gateway/{gatewayId}/info', bindings: mqttBinding(true),
   };
   schemas['gateway-info'] = { $schema: SCHEMA_DIALECT, ...GATEWAY_INFO_SCHEMA };
-  schemas['gateway-offline'] = { $schema: SCHEMA_DIALECT, type: 'object', properties: { state: { const: 'offline' } }, required: ['state'], additionalProperties: false };
+  schemas['gateway-offline'] = {
+    $schema: SCHEMA_DIALECT, type: 'object',
+    properties: {
+      state: { const: 'offline' },
+      reason: { enum: ['stopped', 'connection-lost', 'moved'], description: '`stopped`: a clean stop; `connection-lost`: the last will (the broker lost the connection: the gateway, the network or the broker went away); `moved`: left on a broker the gateway moved away from' },
+      gatewayId: { type: 'string' },
+      startedAt: { type: 'string', format: 'date-time', description: 'the run of the gateway this is about' },
+    },
+    required: ['state', 'reason', 'gatewayId', 'startedAt'], additionalProperties: false,
+  };
   messages['gateway-info'] = {
     name: 'gateway-info', title: 'gateway info', summary: 'the gateway, its version, tables and devices', contentType: 'application/json',
     payload: payloadRef('gateway-info'),
@@ -194,7 +203,7 @@ export function buildAsyncApi(examples: Examples): Json {
   };
   messages['gateway-offline'] = {
     name: 'gateway-offline', title: 'gateway offline', summary: 'the last will: the gateway is gone', contentType: 'application/json',
-    payload: payloadRef('gateway-offline'), examples: [{ name: 'gateway-offline-1', payload: { state: 'offline' } }],
+    payload: payloadRef('gateway-offline'), examples: [{ name: 'gateway-offline-1', payload: { state: 'offline', reason: 'connection-lost', gatewayId: 'pit-3-pc-1', startedAt: '2026-01-01T12:00:00.000Z' } }],
   };
   for (const [name, s] of Object.entries(schemas)) nameSchemas(s as Json, pascal(name));
 
@@ -291,14 +300,17 @@ const GATEWAY_INFO_SCHEMA: Json = {
         required: ['id', 'game', 'betting', 'devices'],
       },
     },
-    signing: { type: 'object', properties: { keyId: { type: 'string' } }, required: ['keyId'] },
+    signing: { type: 'object', properties: { keyId: { type: 'string', description: '`signing.keyId`, else `ed25519:` + the first 16 hex digits of the SHA-256 of the raw 32-byte Ed25519 public key (its RFC 8032 encoding, the JWK `x` decoded; not the PEM or DER) (docs/SECURITY.md)' } }, required: ['keyId'] },
+    state: { const: 'online' },
+    reason: { enum: ['start', 'reconnect'], description: '`start`: the first connection of this gateway run (`startedAt` is new); `reconnect`: the same run connected again (a broker restart, a network loss, a failover): nothing was lost' },
   },
-  required: ['v', 'type', 'gatewayId', 'version', 'startedAt', 'node', 'tables'],
+  required: ['v', 'type', 'gatewayId', 'version', 'startedAt', 'node', 'tables', 'state', 'reason'],
 };
 
 const GATEWAY_INFO_EXAMPLE: Json = {
   v: 1, type: 'info', gatewayId: 'pit-3-pc-1', version: '0.1.0', commit: '6a3fefa4831b', startedAt: '2026-01-01T12:00:00.000Z', node: 'v24.11.0',
   tables: [{ id: 'bac-01', game: 'baccarat', betting: 'engine', devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: 'serial' }, { id: 'shuffler-1', kind: 'shuffler', transport: 'serial' }] }],
+  state: 'online', reason: 'start',
 };
 
 /** `round` message names: the card-game variant keeps the plain name */

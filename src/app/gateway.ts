@@ -85,6 +85,8 @@ export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Pr
     username: cfg.mqtt.username, password: cfg.mqtt.password, passwordFile: cfg.mqtt.passwordFile,
     ca: cfg.mqtt.ca, cert: cfg.mqtt.cert, key: cfg.mqtt.key,
     credentials: security.credentials, maxPacketBytes: security.maxPacketBytes,
+    // one run of the gateway: every presence message of its tables and of itself names it
+    startedAt: info.startedAt,
   };
   const gatewayLink = createGatewayInfoLink({ ...linkBase, logger: log.child({ gateway: gatewayId }) }, cfg.mqtt.topicPrefix, info);
   gatewayLink.connect();

@@ -132,11 +132,11 @@ describe('tablegw on the command line', () => {
       const after: RecordedMessage[] = rec.messages.slice(before);
       for (const t of cfg.tables as Array<{ id: string }>) {
         const last = after.filter((m) => m.topic === `casino/${t.id}/status`).at(-1);
-        expect(last?.payload?.state, `${t.id} status`).toBe('offline');
+        expect(last?.payload, `${t.id} status`).toMatchObject({ state: 'offline', reason: 'stopped' });
       }
       expect(after.filter((m) => m.topic.includes('/devices/') && m.payload?.state !== 'connected')).toEqual([]);
       expect(after.filter((m) => m.topic.endsWith('/alerts') && m.payload?.kind === 'device-stale')).toEqual([]);
-      expect(after.filter((m) => m.topic === 'casino/gateway/gw-test/info').at(-1)?.payload).toEqual({ state: 'offline' });
+      expect(after.filter((m) => m.topic === 'casino/gateway/gw-test/info').at(-1)?.payload).toEqual({ state: 'offline', reason: 'stopped', gatewayId: 'gw-test', startedAt: expect.any(String) });
       expect(r.out()).not.toContain('device-stale');
       expect(ms).toBeLessThan(5000); // generous: the figure is printed above (typically well under 1 s)
       await rec.close();
@@ -174,7 +174,7 @@ describe.skipIf(!io.available)('the gateway info topic on a real Mosquitto', () 
       expect(info.retain).toBe(true);
       expect(info.topic).toBe('casino/gateway/gw-test/info');
       expect(info.payload).toMatchObject({
-        v: 1, type: 'info', gatewayId: 'gw-test', version: VERSION, node: process.version,
+        v: 1, type: 'info', gatewayId: 'gw-test', version: VERSION, node: process.version, state: 'online', reason: 'start',
         tables: [
           { id: 'sim-bac-01', game: 'baccarat', betting: 'none', devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: 'simulator' }] },
           { id: 'sim-sicbo-01', game: 'sic-bo', betting: 'none', devices: [{ id: 'dice-1', kind: 'dice-sensor', transport: 'simulator' }] },
@@ -186,12 +186,13 @@ describe.skipIf(!io.available)('the gateway info topic on a real Mosquitto', () 
       r.child.kill('SIGKILL');
       await r.exited;
       const will = await rec.waitFor((m) => m.payload?.state === 'offline', 10_000);
-      expect(will.payload).toEqual({ state: 'offline' });
+      // the last will names its reason and the run it is about: a lost gateway, not a clean stop
+      expect(will.payload).toEqual({ state: 'offline', reason: 'connection-lost', gatewayId: 'gw-test', startedAt: info.payload.startedAt });
       await rec.close();
       const later = await recordMqtt(broker.url, 'casino/gateway/+/info');
       const retained = await later.waitFor(() => true, 5000);
       expect(retained.retain).toBe(true);
-      expect(retained.payload).toEqual({ state: 'offline' });
+      expect(retained.payload).toMatchObject({ state: 'offline', reason: 'connection-lost' });
       await later.close();
     } finally {
       r.child.kill('SIGKILL');

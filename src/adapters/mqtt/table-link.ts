@@ -66,8 +66,23 @@ export interface TableLinkOptions {
    * `offline` as the last will and on close, and no request subscription. The gateway's own
    * connection (`info` topic, src/adapters/mqtt/gateway-info.ts) is a link with this set.
    */
-  presence?: { clientId: string; topic: string; online: () => string; offline: string };
+  presence?: { clientId: string; topic: string; online: (reason: OnlineReason) => string; offline: (reason: OfflineReason) => string };
+  /** when the gateway process started (ISO): on every presence message, the same for one run [the link's creation] */
+  startedAt?: string;
 }
+
+/**
+ * Why a presence message says `online` (mqtt-api.md v1.2, docs/ENGINES.md "Presence"): `start` —
+ * the first connection of this gateway run (`startedAt` is new); `reconnect` — the same run
+ * connected again (a broker restart, a network loss, a failover): nothing of the table was lost.
+ */
+export type OnlineReason = 'start' | 'reconnect';
+/**
+ * Why `offline`: `stopped` — a clean stop; `connection-lost` — the last will: the broker lost the
+ * connection (the gateway, the network or the broker went away); `moved` — left on a broker the
+ * table moved away from (failover back to the first URL).
+ */
+export type OfflineReason = 'stopped' | 'connection-lost' | 'moved';
 
 /** a failed connection attempt is logged when its reason changes, else at most this often */
 const REPEAT_FAILURE_LOG_MS = 60_000;
@@ -183,6 +198,9 @@ export class TableLink {
   private lastSwitch: { url: string; at: number; downMs: number } | null = null;
   /** this connection is on another broker than the one before it */
   private moved = false;
+  /** a connection of this run was up before: the next `online` is a reconnect */
+  private wasUp = false;
+  private readonly startedAt: string;
 
   constructor(private readonly o: TableLinkOptions) {
     this.topics = topicsFor(o.topicPrefix, o.tableId);
@@ -191,6 +209,7 @@ export class TableLink {
     if (this.urls.length === 0) throw new Error('TableLink: no broker URL');
     this.versions = this.urls.map(() => o.protocolVersion);
     this.clientId = o.presence?.clientId ?? o.clientIdPrefix + o.tableId;
+    this.startedAt = o.startedAt ?? new Date().toISOString();
   }
 
   /** the retained presence topic: the table's `status`, or `presence.topic` */
@@ -235,10 +254,12 @@ export class TableLink {
     return this.lastSwitch;
   }
 
-  private statusPayload(state: 'online' | 'offline'): string {
+  private statusPayload(state: 'online', reason: OnlineReason): string;
+  private statusPayload(state: 'offline', reason: OfflineReason): string;
+  private statusPayload(state: 'online' | 'offline', reason: OnlineReason | OfflineReason): string {
     const p = this.o.presence;
-    if (p) return state === 'online' ? p.online() : p.offline;
-    return JSON.stringify({ v: 1, type: 'status', table: this.o.tableId, game: this.o.gameId, ts: new Date().toISOString(), state });
+    if (p) return state === 'online' ? p.online(reason as OnlineReason) : p.offline(reason as OfflineReason);
+    return JSON.stringify({ v: 1, type: 'status', table: this.o.tableId, game: this.o.gameId, ts: new Date().toISOString(), state, reason, startedAt: this.startedAt });
   }
 
   connect(): void {
@@ -260,7 +281,7 @@ export class TableLink {
     // the gateway's own presence link subscribes to nothing: its session need not outlive it
     const sessionExpirySec = this.o.presence ? 0 : this.o.sessionExpirySec;
     const opts = clientOptionsFor({ keepaliveSec: this.o.keepaliveSec, maxPacketBytes: this.o.maxPacketBytes, protocolVersion: version, sessionExpirySec },
-      this.cred!, this.clientId, { topic: this.statusTopic, payload: this.statusPayload('offline') }, this.o.connectTimeoutMs ?? 5_000);
+      this.cred!, this.clientId, { topic: this.statusTopic, payload: this.statusPayload('offline', 'connection-lost') }, this.o.connectTimeoutMs ?? 5_000);
     const client = mqtt.connect(url, opts);
     this.client = client;
     let lastError: Error | null = null;
@@ -364,7 +385,8 @@ export class TableLink {
       + `${f ? ` after ${f.attempts} failed attempt(s)` : ''}${downMs ? ` (${downMs} ms without a broker)` : ''}`);
     // the retained `online` first, on every connect: the broker this table lands on must show it
     // online whatever will an old connection left; then the outbox (connected$) and the requests
-    client.publish(this.statusTopic, this.statusPayload('online'), { qos: PUBLISH_QOS, retain: true });
+    client.publish(this.statusTopic, this.statusPayload('online', this.wasUp ? 'reconnect' : 'start'), { qos: PUBLISH_QOS, retain: true });
+    this.wasUp = true;
     this.isConnected = true;
     this.connected$.next(true);
     this.changed$.next();
@@ -436,7 +458,7 @@ export class TableLink {
     this.gen++;
     this.client = null;
     this.onLost(from);
-    await withTimeout(new Promise<void>((resolve) => c.publish(this.statusTopic, this.statusPayload('offline'), { qos: PUBLISH_QOS, retain: true }, () => resolve())), 2_000);
+    await withTimeout(new Promise<void>((resolve) => c.publish(this.statusTopic, this.statusPayload('offline', 'moved'), { qos: PUBLISH_QOS, retain: true }, () => resolve())), 2_000);
     this.discard(c, false);
     this.failedRounds = 0;
     this.roundErrors.clear();
@@ -527,7 +549,7 @@ export class TableLink {
     this.gen++;
     if (c) {
       if (wasConnected && c.connected) {
-        await withTimeout(new Promise<void>((resolve) => c.publish(this.statusTopic, this.statusPayload('offline'), { qos: PUBLISH_QOS, retain: true }, () => resolve())), 5_000);
+        await withTimeout(new Promise<void>((resolve) => c.publish(this.statusTopic, this.statusPayload('offline', 'stopped'), { qos: PUBLISH_QOS, retain: true }, () => resolve())), 5_000);
       }
       c.on('error', () => {});
       await new Promise<void>((resolve) => c.end(!c.connected, {}, () => resolve()));

@@ -37,7 +37,7 @@ export const envelopeFields = {
   roundId: z.string().optional().describe('the round this message belongs to, when there is one'),
   signature: z.object({
     alg: z.literal('Ed25519'),
-    keyId: z.string().describe('the signing key: `signing.keyId`, else `ed25519:` + 16 hex digits of the public key\'s SHA-256'),
+    keyId: z.string().describe('the signing key: `signing.keyId`, else `ed25519:` + the first 16 hex digits of the SHA-256 of the raw 32-byte Ed25519 public key (its RFC 8032 encoding, the JWK `x` decoded; not the PEM or DER)'),
     sig: z.string().regex(/^[A-Za-z0-9+/]{86}==$/).describe('base64 of the 64-byte Ed25519 signature'),
   }).strict().optional().describe('with `signing` configured (results by default): an Ed25519 signature over the canonical JSON of the message without this field (docs/SECURITY.md)'),
 };
@@ -58,7 +58,9 @@ export const statusMessageSchema = z.object({
   table: tableId,
   game: gameId,
   ts: z.iso.datetime(),
-  state: z.enum(['online', 'offline']).describe('"offline" is the MQTT last will, fixed when the connection opens'),
+  state: z.enum(['online', 'offline']).describe('"offline" is the MQTT last will, fixed when the connection opens, or a clean stop'),
+  reason: z.enum(['start', 'reconnect', 'stopped', 'connection-lost', 'moved']).describe('why: online `start` (the first connection of this gateway run) or `reconnect` (the same run connected again after a broker restart, a network loss or a failover: nothing of the table was lost); offline `stopped` (a clean stop), `connection-lost` (the last will: the broker lost the gateway\'s connection; the gateway may still be running) or `moved` (left on a broker the table moved away from)'),
+  startedAt: z.iso.datetime().describe('when this gateway run started: the same on every status of one run; a new value after `online` means the gateway restarted (from its journal)'),
 }).strict().describe('`status` carries no `seq`: its offline form is the last will, composed before anything else is known');
 
 // ------------------------------------------------------------------ devices/<deviceId>
