@@ -107,8 +107,17 @@ export const deviceSchema = z.object({
   }).strict().optional().describe('barcode-scanner: how a barcode maps to a card'),
 }).strict();
 
+/**
+ * A table id must not be one of the gateway's own names: `<prefix>/gateway/...` holds the
+ * gateways' info topics, and `<clientIdPrefix>gateway-<gatewayId>` is the gateway's own MQTT
+ * client id (a table `gateway-x` could take a gateway's connection away, and the other way round).
+ */
+export const RESERVED_TABLE_ID = /^gateway(-|$)/;
+
+const tableId = id.refine((t) => !RESERVED_TABLE_ID.test(t), 'is reserved: `gateway` and `gateway-...` are the gateway\'s own topic level and MQTT client id; choose another table id');
+
 export const tableSchema = z.object({
-  id: id.describe('the table id: the second topic level (`<prefix>/<id>/...`)'),
+  id: tableId.describe('the table id: the second topic level (`<prefix>/<id>/...`); not `gateway` nor `gateway-...` (the gateway\'s own topics and client id)'),
   game: z.string().describe('the game id (games.md): baccarat, seven-up-baccarat, dragon-tiger, pok-deng, three-pictures, three-card-poker, blackjack, holdem, sic-bo, keno'),
   decks: z.number().int().min(1).max(16).optional().describe('decks in the shoe (default: the game\'s own)'),
   betting: z.enum(['engine', 'none']).default('none').describe('`engine`: rounds open on the engine\'s open-betting request; `none`: the table deals on its own'),
