@@ -202,4 +202,39 @@ describe.skipIf(!io.available)('the gateway info topic on a real Mosquitto', () 
       await broker.stop();
     }
   }, 90_000);
+
+  it('start --broker runs the demo on Mosquitto in MQTT 5: an engine\'s response topic gets its answer, with its correlation data', async () => {
+    const broker = await startMosquitto();
+    const { file } = await demoConfig((c) => { c.tables = c.tables.slice(0, 1); });
+    const r = cli(['start', '--config', file, '--broker', broker.url, '--http-port', '0', '--summary-every', '0']);
+    try {
+      await waitForOutput(r, `(broker ${broker.url})`);
+      const mqtt = (await import('mqtt')).default;
+      const engine = mqtt.connect(broker.url, { protocolVersion: 5, clientId: 'cli-engine', clean: true });
+      await new Promise<void>((resolve) => engine.once('connect', () => resolve()));
+      await engine.subscribeAsync('casino/sim-bac-01/response/engine-1', { qos: 1 });
+      const got = new Promise<{ payload: any; props: any }>((resolve) => engine.on('message', (_t, p, packet) => resolve({ payload: JSON.parse(p.toString()), props: packet.properties })));
+      // the table subscribes to requests right after it connects: ask until it answers
+      let answer: { payload: any; props: any } | null = null;
+      for (let i = 0; i < 40 && !answer; i++) {
+        await engine.publishAsync('casino/sim-bac-01/request/status', JSON.stringify({ transaction: `cli-${i}` }), {
+          qos: 1, properties: { responseTopic: 'casino/sim-bac-01/response/engine-1', correlationData: Buffer.from('corr-1') },
+        });
+        answer = await Promise.race([got, new Promise<null>((res) => setTimeout(() => res(null), 250))]);
+      }
+      expect(answer?.payload).toMatchObject({ type: 'response', table: 'sim-bac-01', command: 'status', status: 'ok' });
+      expect(Buffer.from(answer!.props.correlationData).toString()).toBe('corr-1');
+      expect(answer!.props.userProperties).toEqual({ 'copy-of': 'casino/sim-bac-01/response/status' });
+      await engine.endAsync(true);
+    } finally {
+      r.child.kill('SIGKILL');
+      await broker.stop();
+    }
+  }, 90_000);
+
+  it('start --broker refuses what is not a broker URL', async () => {
+    const r = cli(['start', '--broker', 'localhost:1883']);
+    expect(await r.exited).not.toBe(0);
+    expect(r.out()).toContain('--broker must be a broker URL');
+  }, 30_000);
 });
