@@ -78,6 +78,8 @@ export const simulatorTransportSchema = z.object({
   protocol: z.enum(['line', 'hid']).default('line').describe('dice-sensor: `line` (DICE serial frames) or `hid` (8-byte HID reports)'),
   /** how long a simulated unplug (faults.unplugRate) lasts */
   unplugMs: ms.default(2000).describe('how long a simulated unplug (faults.unplugRate) lasts'),
+  engine: z.enum(['virtual', 'external']).default('virtual')
+    .describe('with `betting: engine`, who sends the table\'s betting requests: `virtual` (the built-in virtual engine) or `external` (an engine of your own: the virtual dealer waits for its open-betting, close-betting and close-decisions; docs/ENGINES.md). Not for games whose player decisions change the deal (blackjack, holdem)'),
 }).strict();
 
 export const transportSchema = z.discriminatedUnion('type', [serialTransportSchema, hidTransportSchema, simulatorTransportSchema]);
