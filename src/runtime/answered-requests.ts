@@ -10,11 +10,16 @@
  * them, `GatewayStore.answeredRequests`), so it survives restarts and crashes exactly as the
  * journal does: an answer journaled is an answer remembered.
  *
- * Not remembered (a retry runs again): requests without a key, and refusals that executed nothing
- * and that a retry may cure — `rate-limited`, `too-large`, `not-allowed` (a bad response topic).
- * Neither are `transaction-reused` refusals nor replays themselves (the first answer stays).
+ * Not remembered (a retry runs again): requests without a key; `status` (it changes nothing, and
+ * a retry should see the table as it is now; its answers are also the large ones); refusals that
+ * executed nothing and that a retry may cure — `rate-limited`, `too-large`, `not-allowed` (a bad
+ * response topic). Neither are `transaction-reused` refusals nor replays themselves (the first
+ * answer stays). At most `maxEntries` answers per table are kept (20,000: the oldest go first).
  */
 import type { RequestReplay, TableInput } from '../core/table/types.js';
+
+/** commands a retry simply runs again: they change nothing */
+export const NOT_REMEMBERED_COMMANDS: ReadonlySet<string> = new Set(['status']);
 
 type RequestInput = Extract<TableInput, { type: 'request' }>;
 
@@ -78,7 +83,7 @@ export class AnsweredRequests {
   private readonly max: number;
 
   constructor(private readonly o: AnsweredRequestsOptions) {
-    this.max = o.maxEntries ?? 100_000;
+    this.max = o.maxEntries ?? 20_000;
   }
 
   get size(): number {
@@ -91,7 +96,7 @@ export class AnsweredRequests {
 
   /** what to do with a request received at `at` */
   lookup(r: Pick<RequestInput, 'command' | 'payload' | 'correlationData'>, at: number): AnsweredLookup {
-    if (!this.enabled) return { kind: 'new' };
+    if (!this.enabled || NOT_REMEMBERED_COMMANDS.has(r.command)) return { kind: 'new' };
     const id = requestIdentity(r.command, r.payload, r.correlationData);
     if (!id) return { kind: 'new' };
     const a = this.byKey.get(id.key);
@@ -109,7 +114,7 @@ export class AnsweredRequests {
 
   /** remembers the answer (`payload` of the published response, `seq`) to a request input */
   record(input: RequestInput, seq: number, answer: Record<string, unknown>): void {
-    if (!this.enabled || input.replay) return;
+    if (!this.enabled || input.replay || NOT_REMEMBERED_COMMANDS.has(input.command)) return;
     if (typeof answer.code === 'string' && RETRYABLE_CODES.has(answer.code)) return;
     if (input.refusedCode && RETRYABLE_CODES.has(input.refusedCode)) return;
     const id = requestIdentity(input.command, input.payload, input.correlationData);

@@ -295,7 +295,7 @@ export class GatewayStore {
    */
   answeredRequests(tableId: string, sinceMs: number): Array<{ seq: number; at: number; input: TableInput; answer: string }> {
     const rows = this.db.prepare(`SELECT m.seq AS seq, i.at AS at, i.input AS input, m.payload AS answer FROM messages m JOIN inputs i ON i.id = m.input_id
-      WHERE m.table_id = ? AND substr(m.topic, 1, 9) = 'response/' AND i.at >= ? ORDER BY m.seq`).all(tableId, sinceMs) as Array<{ seq: number; at: number; input: string; answer: string }>;
+      WHERE m.table_id = ? AND substr(m.topic, 1, 9) = 'response/' AND m.topic != 'response/status' AND i.at >= ? ORDER BY m.seq`).all(tableId, sinceMs) as Array<{ seq: number; at: number; input: string; answer: string }>;
     return rows.map((r) => ({ seq: r.seq, at: r.at, input: JSON.parse(r.input) as TableInput, answer: r.answer }));
   }
 

@@ -100,11 +100,18 @@ describe('a request\'s identity', () => {
   it('forgets the oldest answers beyond its bound', () => {
     const a = new AnsweredRequests({ windowMs: 1000, maxEntries: 2 });
     for (const t of ['a', 'b', 'c']) {
-      a.record({ type: 'request', at: 0, command: 'status', payload: JSON.stringify({ transaction: t }) }, 1, { command: 'status', transaction: t, status: 'ok' });
+      a.record({ type: 'request', at: 0, command: 'new-shoe', payload: JSON.stringify({ transaction: t }) }, 1, { command: 'new-shoe', transaction: t, status: 'ok' });
     }
     expect(a.size).toBe(2);
-    expect(a.lookup({ command: 'status', payload: '{"transaction":"a"}' }, 1).kind).toBe('new');
-    expect(a.lookup({ command: 'status', payload: '{"transaction":"c"}' }, 1).kind).toBe('replay');
+    expect(a.lookup({ command: 'new-shoe', payload: '{"transaction":"a"}' }, 1).kind).toBe('new');
+    expect(a.lookup({ command: 'new-shoe', payload: '{"transaction":"c"}' }, 1).kind).toBe('replay');
+  });
+
+  it('does not remember status: a retry sees the table as it is now', () => {
+    const a = new AnsweredRequests({ windowMs: 1000 });
+    a.record({ type: 'request', at: 0, command: 'status', payload: '{"transaction":"s1"}' }, 1, { command: 'status', transaction: 's1', status: 'ok', data: {} });
+    expect(a.size).toBe(0);
+    expect(a.lookup({ command: 'status', payload: '{"transaction":"s1"}' }, 1).kind).toBe('new');
   });
 });
 
