@@ -8,7 +8,7 @@
  */
 import * as z from 'zod';
 import { NON_CARD_GAME_IDS } from '../games/non-card-games.js';
-import { OUTCOME_SCHEMAS, VOID_OUTCOME_SCHEMAS, type OutcomeGameId } from '../games/outcomes.js';
+import { holdemVoidOutcomeSchema, OUTCOME_SCHEMAS, VOID_OUTCOME_SCHEMAS, type OutcomeGameId, type OutcomeOf } from '../games/outcomes.js';
 import { CARD_GAMES, GAME_IDS } from '../games/registry.js';
 import { ALERT_KINDS } from './alerts.js';
 import { REQUEST_ERROR_CODES, REQUEST_SCHEMAS } from './requests.js';
@@ -334,6 +334,18 @@ export type MessageBody<T extends PublishedType> = WithoutEnvelope<MessageOf<T>>
 /** the kinds of event the API describes, and each one's body */
 export type EventKind = keyof typeof EVENT_SCHEMAS;
 export type EventBody<K extends EventKind> = WithoutEnvelope<z.infer<(typeof EVENT_SCHEMAS)[K]>>;
+/**
+ * The result of a game `G` as an engine reads it: the result message with its own `game` and the
+ * typed outcome of that game (null on a void round; Hold'em's void outcome aside). The type the
+ * schema in RESULT_SCHEMAS_BY_GAME validates.
+ */
+export type GameResultMessage<G extends OutcomeGameId> = G extends OutcomeGameId
+  ? Omit<Extract<MessageOf<'result'>, G extends 'sic-bo' ? { dice: unknown } : G extends 'keno' ? { balls: unknown } : { cards: unknown }>, 'game' | 'outcome'>
+    & { game: G; outcome: OutcomeOf<G> | (G extends 'holdem' ? z.infer<typeof holdemVoidOutcomeSchema> : never) | null }
+  : never;
+/** the result of any game, discriminated by `game` */
+export type AnyGameResultMessage = GameResultMessage<OutcomeGameId>;
+
 /** what the pit did to a completed round (a result's `correction.kind`) */
 export type CorrectionKind = NonNullable<MessageBody<'result'>['correction']>['kind'];
 

@@ -5,7 +5,7 @@
  * three dice, seeded keno draws. A fact a module returns that the schema does not name, or names
  * differently, fails here — and would otherwise be quarantined by the gateway's own check.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import * as z from 'zod';
 import { dealShoe } from '../../../simulators/dealers/shoe-dealer.js';
 import { holdem } from '../../../src/core/games/holdem.js';
@@ -16,6 +16,7 @@ import { CARD_GAMES, GAME_IDS } from '../../../src/core/games/registry.js';
 import { NON_CARD_GAME_IDS } from '../../../src/core/games/non-card-games.js';
 import { seededRng } from '../../../src/core/vocabulary/rng.js';
 import type { Card } from '../../../src/core/vocabulary/card.js';
+import { resultMessageSchema, type AnyGameResultMessage } from '../../../src/core/vocabulary/messages.js';
 
 function outcomesOf(gameId: string, rounds: number, engine: boolean, gameOptions?: Record<string, unknown>): unknown[] {
   const game = CARD_GAMES[gameId];
@@ -118,5 +119,20 @@ describe('typed outcomes', () => {
       walk(z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'output' }) as Record<string, unknown>, id);
     }
     expect(undescribed).toEqual([]);
+  });
+
+  it('a result narrows by its game to that game\'s outcome type', () => {
+    const outcome = outcomesOf('dragon-tiger', 1, false)[0];
+    const message = {
+      v: 1, type: 'result', table: 'dt-01', game: 'dragon-tiger', seq: 7, ts: '2026-12-07T00:00:00.000Z', shoeId: 'dt-01-s0001', roundId: 'dt-01-s0001-r0001',
+      status: 'complete', cards: { dragon: ['KS'], tiger: ['QH'], burn: ['4D'] }, outcome,
+    };
+    const r = resultMessageSchema.parse(message) as AnyGameResultMessage;
+    if (r.game !== 'dragon-tiger' || !r.outcome) throw new Error('not a complete dragon-tiger result');
+    expectTypeOf(r.outcome.dragonColor).toEqualTypeOf<'red' | 'black'>();
+    expectTypeOf(r.cards).toEqualTypeOf<Record<string, Array<string | null>>>();
+    expect(['red', 'black']).toContain(r.outcome.dragonColor);
+    // the same message under another game's name is refused
+    expect(resultMessageSchema.safeParse({ ...message, game: 'baccarat' }).success).toBe(false);
   });
 });
