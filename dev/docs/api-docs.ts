@@ -147,7 +147,7 @@ export function buildAsyncApi(examples: Examples): Json {
   channels.request = {
     address: '{prefix}/{tableId}/request/{command}',
     title: 'request',
-    description: 'Requests from game engines. The answer goes to response/{command} (and to the MQTT 5 response topic with the correlation data, when the request carries them). A request that fails validation is answered with status "error" and changes nothing.',
+    description: 'Requests from game engines (QoS 1, with a `transaction`). The answer\'s place is response/{command}, in the table\'s stream (its `seq`); a request with an MQTT 5 response topic also gets a copy there: the same bytes (same `seq`), with its correlation data and the user property `copy-of` naming the answer\'s topic (one message under the dedupe rule by table and seq). A retry with the same `transaction` (or correlation data) and body within requests.idempotencyWindowSec is not executed again: its first answer is published again with `replayed: true`; the same transaction with another body is refused `transaction-reused` (docs/ENGINES.md). A request that fails validation is answered with status "error" and changes nothing.',
     parameters: params(['prefix', 'tableId', 'command']),
     messages: Object.fromEntries(Object.keys(REQUEST_SCHEMAS).map((c) => [`request-${c}`, { $ref: `#/components/messages/request-${c}` }])),
   };
