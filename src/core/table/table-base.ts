@@ -217,7 +217,9 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
         this.event('device-restart', { deviceId: input.deviceId });
         this.log('warn', `device ${input.deviceId} restarted (SEQ back to 0)`);
         return;
-      case 'request': return this.onRequest(input.command, input.payload, input.responseTopic, input.correlationData, input.refused, input.refusedCode, input.signer);
+      case 'request': return input.replay
+        ? this.publishAnswer(input.command, { ...input.replay.answer, command: input.command, replayed: true, replayOf: input.replay.of }, input.responseTopic, input.correlationData)
+        : this.onRequest(input.command, input.payload, input.responseTopic, input.correlationData, input.refused, input.refusedCode, input.signer);
       case 'timer':
         if (input.name.startsWith('coalesce:')) return this.flushCoalesced(input.name.slice('coalesce:'.length));
         if (input.name.startsWith('repeat:')) return this.onRepeatTimeout(input.name);
@@ -439,12 +441,17 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
       body.error = answer.error;
     }
     else if (answer.data) body.data = answer.data;
+    this.publishAnswer(command, body, responseTopic, correlationData);
+    if ('error' in answer) this.log('warn', `request ${command.slice(0, 64)} refused (${String(body.code)}): ${answer.error}`);
+  }
+
+  /** an answer on `response/<command>`, and a copy on the request's MQTT 5 response topic when it had one */
+  private publishAnswer(command: string, body: Record<string, unknown>, responseTopic?: string, correlationData?: string): void {
     const env = this.envelope('response', body);
     this.out.push({
       type: 'publish', topic: relativeTopic('response', command), retain: isRetained('response'), payload: env,
       ...(responseTopic ? { alsoTo: { topic: responseTopic, ...(correlationData ? { correlationData } : {}) } } : {}),
     });
-    if ('error' in answer) this.log('warn', `request ${command.slice(0, 64)} refused (${String(body.code)}): ${answer.error}`);
   }
 
   /** the pit's `void-round` request, the same on every table: `voidIt` voids the round in progress */

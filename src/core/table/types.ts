@@ -71,9 +71,10 @@ export type TableInput =
   | { type: 'device-restart'; at: number; deviceId: string }
   /**
    * `refused`: the runtime's edge refused it (rate limit, size, signature; docs/SECURITY.md): the machine answers with that error and changes nothing.
-   * `signer`: the configured name of the key whose signature the edge verified (privileged requests): the only `by` the machine publishes
+   * `signer`: the configured name of the key whose signature the edge verified (privileged requests): the only `by` the machine publishes.
+   * `replay`: a retry of a request the table already answered (its answer is published again, nothing is executed).
    */
-  | { type: 'request'; at: number; command: string; payload: string; responseTopic?: string; correlationData?: string; refused?: string; refusedCode?: RequestErrorCode; signer?: string }
+  | { type: 'request'; at: number; command: string; payload: string; responseTopic?: string; correlationData?: string; refused?: string; refusedCode?: RequestErrorCode; signer?: string; replay?: RequestReplay }
   | { type: 'timer'; at: number; name: string }
   /** the outbox changed level (table-runtime.ts): `full` holds the shoes until it is back to `ok` (src/core/table/card/holds.ts) */
   | { type: 'outbox-level'; at: number; level: 'ok' | 'filling' | 'full'; depth: number; max: number }
@@ -311,4 +312,15 @@ export interface HealthReport {
   outboxDepth: number | null;
   /** per device: frames, rejected (bad) frames and dropped duplicates since the gateway started */
   devices: Record<string, { frames: number; rejected: number; duplicates: number }>;
+}
+
+/**
+ * A retried request the table already answered (the runtime found its `transaction` or
+ * correlation data in the journal, src/runtime/answered-requests.ts): it is not executed again;
+ * the machine publishes `answer` (the first answer's body) once more with `replayed: true` and
+ * `replayOf`, the first answer's `seq`.
+ */
+export interface RequestReplay {
+  answer: Readonly<Record<string, unknown>>;
+  of: number;
 }
