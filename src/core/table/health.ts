@@ -2,7 +2,7 @@
  * Table health (docs/OPERATIONS.md "Health"): the one definition of "ready" shared by `/readyz`
  * and the retained `health` message. Pure.
  */
-import type { DeviceRecord } from './types.js';
+import type { DeviceRecord } from './base-state.js';
 
 /** What the runtime observed for a `health` input. The machine adds what it knows (device states). */
 export interface HealthReport {
