@@ -2,7 +2,7 @@ import { SerialPortStream } from '@serialport/stream';
 import { BehaviorSubject, Subject, type Observable } from 'rxjs';
 import type { Transport, TransportStatus } from './transport.js';
 import { mainThreadReadBinding } from './main-thread-read.js';
-import { LATENCY_PROBE_ON, latencyProbe, probeNow } from '../../src/runtime/latency-probe.js';
+import { NO_PROBE, type Probe } from '../../src/core/vocabulary/probe.js';
 
 export interface SerialTransportOptions {
   /** Device path, e.g. /dev/ttyUSB0 or a socat pty link. */
@@ -23,6 +23,8 @@ export interface SerialTransportOptions {
   lock?: boolean;
   /** write() drops data while more than this many bytes are still queued (default 1 MiB). */
   maxQueuedBytes?: number;
+  /** marks each chunk read (a measuring tool's; none by default) */
+  probe?: Probe;
 }
 
 /**
@@ -39,7 +41,8 @@ export class SerialTransport implements Transport {
   readonly data$: Observable<Buffer>;
   readonly status$: Observable<TransportStatus>;
 
-  private readonly options: Required<SerialTransportOptions>;
+  private readonly options: Required<Omit<SerialTransportOptions, 'probe'>>;
+  private readonly probe: Probe;
   private readonly dataSubject = new Subject<Buffer>();
   private readonly statusSubject = new BehaviorSubject<TransportStatus>({
     state: 'disconnected',
@@ -67,6 +70,7 @@ export class SerialTransport implements Transport {
       lock: options.lock ?? true,
       maxQueuedBytes: options.maxQueuedBytes ?? 1024 * 1024,
     };
+    this.probe = options.probe ?? NO_PROBE;
     this.backoffMs = this.options.minBackoffMs;
     this.description = `serial ${this.options.path} @${this.options.baudRate}`;
     this.data$ = this.dataSubject.asObservable();
@@ -141,7 +145,7 @@ export class SerialTransport implements Transport {
     this.port = port;
 
     port.on('data', (chunk: Buffer) => {
-      if (LATENCY_PROBE_ON) latencyProbe.lastReadAt = probeNow();
+      if (this.probe.on) this.probe.chunkRead();
       if (this.port === port && !this.stopped) this.dataSubject.next(chunk);
     });
     port.on('error', (err: Error) => this.fail(port, err));

@@ -15,28 +15,12 @@
  *   ids and must not have been used on this table within the journal's retention
  *   (`duplicate-round-id`).
  */
-import type { RequestLimitsConfig } from '../app/config/schema.js';
+import type { RequestLimitsConfig } from '../core/vocabulary/config-schema.js';
 import type { RequestErrorCode } from '../core/vocabulary/requests.js';
-import type { IncomingRequest } from '../adapters/mqtt/table-link.js';
-import { RequestGate } from '../adapters/security/request-limiter.js';
+import type { IncomingRequest } from './ports.js';
+import { RequestGate } from './request-limiter.js';
+import { topicNameProblem } from '../core/vocabulary/topics.js';
 import type { TableInput } from '../core/table/types.js';
-
-/** the largest topic name MQTT allows, in UTF-8 bytes */
-const MAX_TOPIC_BYTES = 65_535;
-
-/**
- * A topic a message may be published on (MQTT 3.1.1 / 5, section 4.7): not empty, no wildcard
- * (`+`, `#`), no U+0000, at most 65,535 bytes; and, by the gateway's rule, no empty level
- * (`a//b`, a leading or trailing `/`), which brokers accept but no table topic ever has.
- */
-export function topicNameProblem(topic: string): string | null {
-  if (topic.length === 0) return 'it is empty';
-  if (topic.includes('+') || topic.includes('#')) return 'it contains a wildcard (+ or #)';
-  if (topic.includes('\u0000')) return 'it contains U+0000';
-  if (topic.split('/').some((level) => level === '')) return 'it has an empty level';
-  if (Buffer.byteLength(topic, 'utf8') > MAX_TOPIC_BYTES) return 'it is longer than 65,535 bytes';
-  return null;
-}
 
 /** why `topic` may not be used as a response topic, or null when it may */
 export function responseTopicProblem(topic: string, allowedPrefixes: readonly string[]): string | null {

@@ -4,7 +4,7 @@
  * starts; errors name the config key), the result signer, the device allow-list around each
  * transport, and the request limits.
  */
-import type { DeviceConfig, GatewayConfig } from '../../app/config/schema.js';
+import type { DeviceConfig, GatewayConfig } from '../../core/vocabulary/config-schema.js';
 import type { Logger } from '../../runtime/log.js';
 import type { TableInput } from '../../core/table/types.js';
 import type { Transport } from '../../../drivers/transports/transport.js';

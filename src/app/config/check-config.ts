@@ -9,7 +9,7 @@ import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { loadMqttCredentials } from '../../adapters/security/mqtt-credentials.js';
 import { readConfigFile } from '../../adapters/security/secret-files.js';
-import type { GatewayConfig } from './schema.js';
+import type { GatewayConfig } from '../../core/vocabulary/config-schema.js';
 
 const CENSOR = '[redacted]';
 

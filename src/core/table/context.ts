@@ -5,7 +5,7 @@
  * `at`, nothing else. Repeatable device alerts are coalesced here (one per kind per device per
  * second, with a `count`; the rest counted and published when the window ends).
  */
-import type { EventBody, EventKind, MessageBody } from '../vocabulary/messages.js';
+import type { EventBody, EventKind, MessageBody } from './messages.js';
 import { isRetained, relativeTopic, type MessageType, type ParameterisedMessageType } from '../vocabulary/topics.js';
 import { severityOf, type AlertKind, type Severity } from '../vocabulary/alerts.js';
 import type { BaseTableSettings, BaseTableState } from './base-state.js';

@@ -4,7 +4,7 @@
  * table), and the answer published as `response/<command>` (and to the request's response topic).
  * Also what the pit's voids and corrections of completed rounds share on every table.
  */
-import type { CorrectionKind } from '../vocabulary/messages.js';
+import type { CorrectionKind } from './messages.js';
 import { parseRequest, type RequestArgs, type RequestCommand, type RequestErrorCode, type ValidRequest } from '../vocabulary/requests.js';
 import { isRetained, relativeTopic } from '../vocabulary/topics.js';
 import type { BaseTableState } from './base-state.js';

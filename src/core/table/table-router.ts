@@ -5,7 +5,7 @@
  * kind of table: cards, numbered rounds). Pure: time comes from the input, nothing else.
  */
 import type { DeviceFrame } from '../vocabulary/frames.js';
-import type { MessageBody } from '../vocabulary/messages.js';
+import type { MessageBody } from './messages.js';
 import type { AlertKind, Severity } from '../vocabulary/alerts.js';
 import type { BaseTableSettings, BaseTableState } from './base-state.js';
 import { createContext, flushCoalesced, type StepContext } from './context.js';

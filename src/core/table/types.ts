@@ -4,8 +4,8 @@
  */
 import type { DeviceFrame } from '../vocabulary/frames.js';
 import type { AlertKind } from '../vocabulary/alerts.js';
-import type { HealthReport } from './health.js';
 import type { RequestErrorCode } from '../vocabulary/requests.js';
+import type { Envelope } from '../vocabulary/envelope-text.js';
 import type { CardTableSettings, CardTableState } from './card/card-types.js';
 import type { DiceTableSettings, DiceTableState, KenoTableSettings, KenoTableState } from './numbered/numbered-types.js';
 
@@ -19,6 +19,7 @@ export type {
 export type {
   DiceRoundData, DiceTableSettings, DiceTableState, KenoRoundData, KenoTableSettings, KenoTableState, NumberedCompletedRound,
 } from './numbered/numbered-types.js';
+export type { Envelope };
 
 /** Settings of any table; each kind of table machine adds its own variant here. */
 export type TableSettings = CardTableSettings | DiceTableSettings | KenoTableSettings;
@@ -40,18 +41,6 @@ export type TableInput =
   /** a condition of the gateway itself (e.g. the outbox filling up), published as an alert */
   | { type: 'gateway-alert'; at: number; kind: AlertKind; detail: string; data?: Record<string, unknown> };
 
-export interface Envelope {
-  v: 1;
-  type: string;
-  table: string;
-  game: string;
-  seq: number;
-  ts: string;
-  shoeId?: string;
-  roundId?: string;
-  [k: string]: unknown;
-}
-
 export type TableOutput =
   | { type: 'publish'; topic: string; retain: boolean; payload: Envelope; alsoTo?: { topic: string; correlationData?: string } }
   | { type: 'device-command'; deviceId: string; command: 'RESCAN' | 'LOCK' | 'UNLOCK' | `REPEAT,${number}` }
@@ -62,3 +51,16 @@ export type TableOutput =
 /** The state of any table; each kind of table machine adds its own variant here. */
 export type TableState = CardTableState | DiceTableState | KenoTableState;
 
+/** What the runtime observed for a `health` input. The machine adds what it knows (device states). */
+export interface HealthReport {
+  mqtt: 'connected' | 'disconnected';
+  /** the broker the table is on (credentials removed); absent or null while on none */
+  broker?: string | null;
+  /** false while connected but the broker refused the `request/+` subscription */
+  requestsSubscribed?: boolean;
+  uptimeSec: number;
+  /** messages waiting for the broker; null when no outbox reports it */
+  outboxDepth: number | null;
+  /** per device: frames, rejected (bad) frames and dropped duplicates since the gateway started */
+  devices: Record<string, { frames: number; rejected: number; duplicates: number }>;
+}

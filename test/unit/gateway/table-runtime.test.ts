@@ -12,12 +12,12 @@ import { Subject } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { encodeLine } from '../../../drivers/codecs/nmea-line.js';
 import type { DeviceDriver } from '../../../drivers/device-driver.js';
-import { createDriver } from '../../../src/runtime/device-drivers.js';
+import { createDriver } from '../../../src/app/device-drivers.js';
 import { MemoryTransport } from '../../../drivers/transports/memory-transport.js';
 import { validateConfig } from '../../../src/app/config/load-config.js';
 import { TableRuntime } from '../../../src/runtime/table-runtime.js';
 import { silentLogger } from '../../../src/runtime/log.js';
-import type { IncomingRequest, TableLink } from '../../../src/adapters/mqtt/table-link.js';
+import type { IncomingRequest } from '../../../src/runtime/ports.js';
 import { topicsFor } from '../../../src/core/vocabulary/topics.js';
 import { GatewayStore } from '../../../src/adapters/store/gateway-store.js';
 import { tableSettings } from '../../../src/core/table/table-settings.js';
@@ -26,8 +26,8 @@ import type { Envelope } from '../../../src/core/table/types.js';
 // The machine never publishes what the topic map refuses (every game test checks it), so the
 // runtime's quarantine of such a message is reached here by refusing chosen cards' events.
 const refused = vi.hoisted(() => ({ cards: new Set<string>(), throwOn: new Set<string>() }));
-vi.mock('../../../src/core/vocabulary/messages.js', async (importOriginal) => {
-  const m = await importOriginal<typeof import('../../../src/core/vocabulary/messages.js')>();
+vi.mock('../../../src/core/table/messages.js', async (importOriginal) => {
+  const m = await importOriginal<typeof import('../../../src/core/table/messages.js')>();
   return {
     ...m,
     validateMessage: (topic: string, payload: unknown): string[] => {
@@ -42,6 +42,7 @@ vi.mock('../../../src/core/vocabulary/messages.js', async (importOriginal) => {
 /** a broker connection that acknowledges at once while `connected`, and records what it got */
 class FakeLink {
   connected = true;
+  readonly movedBroker = false;
   readonly topics = topicsFor('casino', 'bac-01');
   readonly connected$ = new Subject<boolean>();
   readonly requests = new Subject<IncomingRequest>();
@@ -49,7 +50,10 @@ class FakeLink {
   readonly sent: Array<{ topic: string; payload: Envelope; retain: boolean }> = [];
 
   publish(topic: string, payload: string, retain: boolean, _correlationData?: string, done?: (err?: Error) => void): void {
-    if (!this.connected) return done?.(new Error('not connected'));
+    if (!this.connected) {
+      done?.(new Error('not connected'));
+      return;
+    }
     this.sent.push({ topic, payload: JSON.parse(payload) as Envelope, retain });
     done?.();
   }
@@ -88,7 +92,7 @@ function startRig(store: GatewayStore, o: { outboxMaxMessages?: number } = {}): 
   const drivers: DeviceDriver[] = [createDriver(table.devices[0], shoe)];
   const link = new FakeLink();
   const runtime = new TableRuntime({
-    settings: tableSettings(table), tableConfig: table, link: link as unknown as TableLink, drivers, store, log: silentLogger,
+    settings: tableSettings(table), tableConfig: table, link: link, drivers, store, log: silentLogger,
     ...(o.outboxMaxMessages ? { outboxMaxMessages: o.outboxMaxMessages } : {}),
   });
   runtime.start();

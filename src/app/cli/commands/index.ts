@@ -1,18 +1,13 @@
 /**
  * Subcommands of `tablegw` beyond `start` and `check-config` (which live in main.ts).
- * Each module exports `run(argv: string[]): Promise<number>` (the exit code) and `help`.
+ * Each module exports `command` (`CliCommand`, ./command.ts): `run(argv)` gives the exit code.
  */
-export interface CliCommand {
-  summary: string;
-  help: string;
-  run(argv: string[]): Promise<number>;
-}
+import type { CliCommand } from './command.js';
 
 export const COMMANDS: Record<string, () => Promise<CliCommand>> = {
   tail: () => import('./tail.js').then((m) => m.command),
   simulate: () => import('./simulate.js').then((m) => m.command),
   replay: () => import('./replay.js').then((m) => m.command),
-  scenario: () => import('./scenario.js').then((m) => m.command),
   devices: () => import('./devices.js').then((m) => m.command),
   capture: () => import('./capture.js').then((m) => m.command),
   profile: () => import('./profile.js').then((m) => m.command),

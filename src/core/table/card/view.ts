@@ -4,7 +4,7 @@
  */
 import { type Card } from '../../vocabulary/card.js';
 import { type Expectation } from '../../games/game.js';
-import type { MessageBody } from '../../vocabulary/messages.js';
+import type { MessageBody } from '../messages.js';
 import { readsCards } from '../../vocabulary/device-kinds.js';
 import type { CardContext } from './card-context.js';
 import type { CardTableState, RoundStateData } from './card-types.js';

@@ -19,7 +19,7 @@
  */
 import type { DeviceFrame } from '../../vocabulary/frames.js';
 import { kenoOutcome } from '../../games/evaluators/keno.js';
-import type { MessageBody } from '../../vocabulary/messages.js';
+import type { MessageBody } from '../messages.js';
 import type { AlertKind } from '../../vocabulary/alerts.js';
 import { initialDevices } from '../devices.js';
 import type { NumberedContext, NumberedGame } from './numbered-game.js';

@@ -5,7 +5,7 @@
  * each give one (`sic-bo.ts`, `keno.ts`).
  */
 import type { DeviceFrame } from '../../vocabulary/frames.js';
-import type { MessageBody } from '../../vocabulary/messages.js';
+import type { MessageBody } from '../messages.js';
 import type { AlertKind } from '../../vocabulary/alerts.js';
 import type { TableCounters } from '../base-state.js';
 import type { StepContext } from '../context.js';

@@ -5,7 +5,7 @@
  * completed rounds, with `by`: a superseding result (status corrected | void, supersedesSeq,
  * correction {kind, by, reason}). A refusal changes nothing.
  */
-import type { MessageBody } from '../../vocabulary/messages.js';
+import type { MessageBody } from '../messages.js';
 import type { RequestArgs } from '../../vocabulary/requests.js';
 import { completedRound, pitVoid, type RequestAnswer, type RequestHandlers } from '../requests.js';
 import type { NumberedContext, NumberedSettings, NumberedState } from './numbered-game.js';

@@ -4,7 +4,7 @@
  * `open-betting` or the first frame), complete, void, finish; the completed rounds kept for
  * corrections.
  */
-import type { MessageBody } from '../../vocabulary/messages.js';
+import type { MessageBody } from '../messages.js';
 import type { AlertKind } from '../../vocabulary/alerts.js';
 import type { TableCounters } from '../base-state.js';
 import type { NumberedContext, NumberedSettings, NumberedState, RoundOf } from './numbered-game.js';

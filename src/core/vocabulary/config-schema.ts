@@ -3,7 +3,7 @@
  * the error messages a technician reads all come from here.
  */
 import * as z from 'zod';
-import { DEVICE_KINDS } from '../../core/vocabulary/device-kinds.js';
+import { DEVICE_KINDS } from './device-kinds.js';
 
 const id = z.string().regex(/^[a-z0-9-]{1,32}$/, 'must be 1-32 characters of a-z, 0-9 and -');
 const ms = z.number().int().min(0).max(24 * 3600 * 1000);
