@@ -132,7 +132,8 @@ export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Pr
       return createDriver(d, transport, { registry: virtual.registries.get(d.id), probe: opts.probe });
     });
     const runtime = new TableRuntime({ settings, tableConfig: t, link, drivers, store, log: tlog, outboxMaxMessages: cfg.journal.outboxMaxMessages,
-      serialize: security.signer?.serialize, requestLimits: cfg.requests, responseTopicPrefixes: cfg.requests.responseTopicPrefixes, probe: opts.probe });
+      serialize: security.signer?.serialize, requestLimits: cfg.requests, responseTopicPrefixes: cfg.requests.responseTopicPrefixes, probe: opts.probe,
+      requestVerifier: security.requestVerifier(t.id) });
     observability.addTable({ id: t.id, game: t.game, runtime, link });
     watches.push(watchDevices(runtime, t.devices, tlog));
     runtime.published$.subscribe((m) => summary.count(t.id, m.payload));

@@ -75,5 +75,7 @@ export interface Journal {
   noteDeviceSeq(tableId: string, deviceId: string, seq: number): void;
   deviceSeqs(tableId: string): Record<string, number>;
   engineRoundIds(tableId: string): string[];
+  /** the payloads of the signed requests (inputs with a `signer`) received at or after `since` (ms) */
+  signedRequestsSince(tableId: string, since: number): Array<{ at: number; payload: string }>;
   flush(): void;
 }

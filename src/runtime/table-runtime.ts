@@ -17,7 +17,7 @@ import { validateMessage } from '../core/table/messages.js';
 import { envelopeText } from '../core/vocabulary/envelope-text.js';
 import { OutboxSender } from './outbox-sender.js';
 import type { IncomingRequest, Journal, Publisher, RequestSource, StoredMessage } from './ports.js';
-import { RequestAdmission, type RequestCounts } from './request-admission.js';
+import { RequestAdmission, type RequestCounts, type RequestSignatureChecker } from './request-admission.js';
 import { countersOf, initialTableState, stateFromSnapshot, step } from '../core/table/table-machine.js';
 import type { Envelope, TableInput, TableOutput, TableSettings, TableState } from '../core/table/types.js';
 
@@ -53,6 +53,12 @@ export interface TableRuntimeOptions {
   responseTopicPrefixes?: readonly string[];
   /** marks of a card's way through the runtime (a measuring tool's; none by default) */
   probe?: Probe;
+  /**
+   * checks privileged requests' signatures (`tables[].requests.privileged`, docs/SECURITY.md;
+   * src/adapters/security/request-signing.ts), seeded at start with the signed requests the journal
+   * took within the window. Absent: no keys, so every request on a completed or held round is refused
+   */
+  requestVerifier?: RequestSignatureChecker;
 }
 
 export class TableRuntime {
@@ -174,12 +180,19 @@ export class TableRuntime {
   }
 
   private requestAdmission(): RequestAdmission {
+    if (!this.admission && this.o.requestVerifier) {
+      // the signed requests taken within the window before a restart stay taken (replayed-request)
+      const v = this.o.requestVerifier;
+      const now = this.clock();
+      for (const r of this.store.signedRequestsSince(this.settings.tableId, now - 2 * v.maxSkewMs)) v.noteTaken(r.payload, r.at);
+    }
     this.admission ??= new RequestAdmission({
       tableId: this.settings.tableId,
       ownResponsePrefix: this.link.topics.response(''),
       responseTopicPrefixes: this.o.responseTopicPrefixes,
       limits: this.o.requestLimits,
       usedRoundIds: this.store.engineRoundIds(this.settings.tableId),
+      verifier: this.o.requestVerifier,
     });
     return this.admission;
   }

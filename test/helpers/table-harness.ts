@@ -61,8 +61,15 @@ export class MachineHarness {
     return this.input({ type: 'frame', at: this.tick(), deviceId, frame: { talker, seq, ...body } as DeviceFrame });
   }
 
-  request(command: string, payload: Record<string, unknown> | string = {}): Envelope {
-    const out = this.input({ type: 'request', at: this.tick(), command, payload: typeof payload === 'string' ? payload : JSON.stringify(payload) });
+  /**
+   * A request as the runtime's edge hands it to the machine. `signer`: the configured name of the key
+   * whose signature the edge verified (privileged requests, docs/SECURITY.md): the machine never sees
+   * the signature itself, so its tests pass the verified signer.
+   */
+  request(command: string, payload: Record<string, unknown> | string = {}, signer?: string): Envelope {
+    const out = this.input({
+      type: 'request', at: this.tick(), command, payload: typeof payload === 'string' ? payload : JSON.stringify(payload), ...(signer !== undefined ? { signer } : {}),
+    });
     const resp = out.find((o) => o.type === 'publish' && o.topic === `response/${command}`);
     if (resp?.type !== 'publish') throw new Error(`no response to ${command}`);
     return resp.payload;

@@ -269,6 +269,24 @@ export class GatewayStore implements Journal {
     return rows.map((r) => r.id).filter((id): id is string => typeof id === 'string');
   }
 
+  /**
+   * The payloads of the signed requests a table took (journaled request inputs with a `signer`)
+   * received at or after `since` (ms): the runtime's edge remembers their transactions, so a copy is
+   * refused `replayed-request` after a restart too. Reads the journal backwards from its newest
+   * input and stops at the first one older than `since` (a window of seconds: a few rows).
+   */
+  signedRequestsSince(tableId: string, since: number): Array<{ at: number; payload: string }> {
+    const out: Array<{ at: number; payload: string }> = [];
+    const rows = this.db.prepare('SELECT at, input FROM inputs WHERE table_id = ? ORDER BY id DESC').iterate(tableId) as IterableIterator<{ at: number; input: string }>;
+    for (const r of rows) {
+      if (r.at < since) break;
+      if (!r.input.includes('"signer"')) continue;
+      const input = JSON.parse(r.input) as { type?: string; signer?: unknown; payload?: unknown };
+      if (input.type === 'request' && typeof input.signer === 'string' && typeof input.payload === 'string') out.push({ at: r.at, payload: input.payload });
+    }
+    return out;
+  }
+
   unackedCount(tableId: string): number {
     const r = this.db.prepare('SELECT COUNT(*) AS n FROM messages WHERE table_id = ? AND acked = 0').get(tableId) as { n: number };
     return r.n;

@@ -9,6 +9,7 @@ import { parseRequest, type RequestArgs, type RequestCommand, type RequestErrorC
 import { isRetained, relativeTopic } from '../vocabulary/topics.js';
 import type { BaseTableState } from './base-state.js';
 import type { StepContext } from './context.js';
+import { argsWithSigner, privilegedBecause, type PrivilegeView } from './privileged.js';
 import type { TableInput } from './types.js';
 
 /** a request's answer: its data, or an error with its stable `code` (mostly `wrong-phase`: "not now") */
@@ -36,17 +37,29 @@ function refusalCode(reason: string): RequestErrorCode {
 /** what answers a valid request: `status` with the table's snapshot, the rest by the table kind */
 export interface RequestDesk {
   status(): Record<string, unknown>;
+  /** the round in progress and whether it is held: whether a request needs a verified signer (privileged.ts) */
+  privilege(): PrivilegeView;
   answer(req: HandledRequest): RequestAnswer;
 }
 
-/** a `request` input: parsed, answered, and the answer published as the command's response */
+/**
+ * A `request` input: parsed, answered, and the answer published as the command's response. A
+ * request on a completed or held round needs the signer the runtime's edge verified (`signer`,
+ * privileged.ts); the handler's `by` is that signer's name, never the request's own word.
+ */
 export function respond(ctx: StepContext, desk: RequestDesk, input: Extract<TableInput, { type: 'request' }>): void {
-  const { command, responseTopic, correlationData, refused } = input;
+  const { command, responseTopic, correlationData, refused, signer } = input;
   const req = parseRequest(command, input.payload);
   let answer: RequestAnswer;
   if (refused !== undefined) answer = { error: refused, code: input.refusedCode ?? refusalCode(refused) };
   else if (!req.ok) answer = { error: req.error, code: req.code };
-  else answer = req.command === 'status' ? { data: desk.status() } : desk.answer(req);
+  else if (req.command === 'status') answer = { data: desk.status() };
+  else {
+    const because = signer === undefined ? privilegedBecause(req, desk.privilege()) : null;
+    answer = because
+      ? { code: 'signature-required', error: `${command} must be signed by a key this table's config lists for it (requests.privileged): ${because}` }
+      : desk.answer(argsWithSigner(req, signer));
+  }
   const body: Record<string, unknown> = { command, transaction: req.transaction ?? null, status: 'error' in answer ? 'error' : 'ok' };
   if ('error' in answer) {
     body.code = answer.code;
@@ -83,8 +96,9 @@ export function pitVoid(ctx: StepContext, roundId: string | undefined, reason: s
 
 /**
  * games.md Corrections: the completed round a `void-round` / `correction` names, within the
- * correction window (the `completed` list the table keeps), with the operator who asks; or the
- * error answer (`outside-window`, `invalid-args` without `by`, `wrong-phase` when already void).
+ * correction window (the `completed` list the table keeps), with the operator who asks (`by`: the
+ * verified signer's name, privileged.ts); or the error answer (`outside-window`, `invalid-args`
+ * without `by`, `wrong-phase` when already void).
  */
 export function completedRound<E extends { id: string; status: string }>(list: readonly E[] | undefined, args: Record<string, unknown>, window: number):
   | { error: string; code: RequestErrorCode }

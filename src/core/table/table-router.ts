@@ -25,6 +25,8 @@ export interface TableKind<S extends BaseTableState, Se extends BaseTableSetting
   readonly name: string;
   /** the shoe and round ids an envelope carries by default */
   ids(s: S): { shoeId?: string; roundId?: string };
+  /** whether the round in progress is held (privileged requests; default: never) */
+  held?(s: S): boolean;
   context(base: StepContext<Se>, s: S): C;
   start(ctx: C, s: S): S;
   /** a valid frame other than HB / VER / ERR */
@@ -83,7 +85,11 @@ function route<S extends BaseTableState, Se extends BaseTableSettings, C extends
       ctx.log('warn', `device ${input.deviceId} restarted (SEQ back to 0)`);
       return s;
     case 'request':
-      respond(ctx, { status: () => statusSnapshot(ctx, s, kind.snapshot(ctx, s)), answer: (req) => kind.request(ctx, s, req) }, input);
+      respond(ctx, {
+        status: () => statusSnapshot(ctx, s, kind.snapshot(ctx, s)),
+        privilege: () => ({ roundId: kind.ids(s).roundId, held: kind.held?.(s) ?? false }),
+        answer: (req) => kind.request(ctx, s, req),
+      }, input);
       return s;
     case 'timer':
       if (input.name.startsWith('coalesce:')) return flushCoalesced(ctx, s, input.name.slice('coalesce:'.length));

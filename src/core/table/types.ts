@@ -31,8 +31,11 @@ export type TableInput =
   | { type: 'device-status'; at: number; deviceId: string; state: 'connected' | 'disconnected' | 'stale'; detail?: string }
   | { type: 'device-alert'; at: number; deviceId: string; kind: AlertKind; detail: string; data?: Record<string, unknown> }
   | { type: 'device-restart'; at: number; deviceId: string }
-  /** `refused`: the runtime's edge refused it (rate limit, size; docs/SECURITY.md): the machine answers with that error and changes nothing */
-  | { type: 'request'; at: number; command: string; payload: string; responseTopic?: string; correlationData?: string; refused?: string; refusedCode?: RequestErrorCode }
+  /**
+   * `refused`: the runtime's edge refused it (rate limit, size, signature; docs/SECURITY.md): the machine answers with that error and changes nothing.
+   * `signer`: the configured name of the key whose signature the edge verified (privileged requests): the only `by` the machine publishes
+   */
+  | { type: 'request'; at: number; command: string; payload: string; responseTopic?: string; correlationData?: string; refused?: string; refusedCode?: RequestErrorCode; signer?: string }
   | { type: 'timer'; at: number; name: string }
   /** the outbox changed level (table-runtime.ts): `full` holds the shoes until it is back to `ok` (src/core/table/card/holds.ts) */
   | { type: 'outbox-level'; at: number; level: 'ok' | 'filling' | 'full'; depth: number; max: number }

@@ -13,5 +13,6 @@ export const COMMANDS: Record<string, () => Promise<CliCommand>> = {
   profile: () => import('./profile.js').then((m) => m.command),
   verify: () => import('./verify.js').then((m) => m.command),
   keygen: () => import('./keygen.js').then((m) => m.command),
+  'sign-request': () => import('./sign-request.js').then((m) => m.command),
   recover: () => import('./recover.js').then((m) => m.command),
 };

@@ -65,6 +65,7 @@ function snapshot(ctx: CardContext, s: CardTableState): Record<string, unknown> 
 export const CARD_TABLE: TableKind<CardTableState, CardTableSettings, CardContext> = {
   name: 'card',
   ids: (s) => ({ shoeId: s.shoe.id, roundId: s.round?.id }),
+  held: (s) => !!s.held,
   context: (base) => {
     const ctx: CardContext = {
       ...base,
