@@ -31,7 +31,7 @@ function brokerRefusal(err: Error): string | null {
 /**
  * what an acknowledged message's slot in the queue holds until the queue is compacted: the message
  * itself is let go at once, so it dies young instead of being promoted to the old generation and
- * left for a full collection (docs/PERFORMANCE.md "Garbage collection")
+ * left for a full collection (dev/bench/notes/performance-history.md "Garbage collection")
  */
 const TOPIC_CACHE_MAX = 1024;
 

@@ -102,7 +102,7 @@ export class GatewayStore implements Journal {
    * the batch on the writer thread, waiting for its `done` (one at a time: what comes meanwhile is
    * the next batch): its callbacks in order, and (latency probe on) when it was handed over. A
    * field, not a map by batch id: a long-lived Map emptied after every batch allocates a new table
-   * in the old generation each time (docs/PERFORMANCE.md "Garbage collection").
+   * in the old generation each time (dev/bench/notes/performance-history.md "Garbage collection").
    */
   private inFlight: { id: number; callbacks: Array<() => void>; flushedAt: number } | null = null;
   /**

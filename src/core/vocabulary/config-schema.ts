@@ -262,7 +262,7 @@ export const configSchema = z.object({
     /** the outbox's bound per table: an alarm at 80%, the shoes held at 100% (nothing is dropped) */
     outboxMaxMessages: z.number().int().min(10).max(10_000_000).default(100_000).describe('the outbox\'s bound per table: an alarm at 80%, the shoes held at 100% (nothing is dropped)'),
     /** where commits run: on a writer thread (`thread`, the default) or on the event loop (`inline`) */
-    writer: z.enum(['thread', 'inline']).default('thread').describe('where the commits run: `thread` (the default) on the journal\'s writer thread, so the event loop goes on reading devices and talking MQTT while a commit waits for the disk; `inline` on the event loop: no thread hops and a few MB less memory, but a slow disk holds everything up (docs/PERFORMANCE.md "Where the journal commits")'),
+    writer: z.enum(['thread', 'inline']).default('thread').describe('where the commits run: `thread` (the default) on the journal\'s writer thread, so the event loop goes on reading devices and talking MQTT while a commit waits for the disk; `inline` on the event loop: no thread hops and a few MB less memory, but a slow disk holds everything up (dev/bench/notes/performance-history.md "Where the journal commits")'),
   }).strict().default({ synchronous: 'full', retentionDays: 14, outboxMaxMessages: 100_000, writer: 'thread' }).describe('the durable journal and outbox (docs/DURABILITY.md)'),
   log: z.object({ level: z.enum(['debug', 'info', 'warn', 'error']).default('info').describe('the lowest level logged (`--log-level` overrides it)') }).strict().default({ level: 'info' }).describe('logging (docs/OPERATIONS.md, Logs)'),
   /** the status page, /metrics, /healthz and /readyz (docs/OPERATIONS.md) */
