@@ -29,42 +29,33 @@ export type FixedTopicType = Exclude<MessageType, 'status' | ParameterisedMessag
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type DeviceCommand = Extract<TableOutput, { type: 'device-command' }>['command'];
 
-export interface StepContext<Se extends BaseTableSettings = BaseTableSettings> {
-  readonly settings: Se;
-  /** the input's time (ms) */
-  readonly at: number;
-  /** the outputs so far, in order */
-  readonly out: TableOutput[];
-  /** the next envelope (`seq` taken) of a message of `type`; the shoe and round ids are the current ones unless `ids` says */
-  envelope(type: MessageType, body: Record<string, unknown>, ids?: EnvelopeIds): Envelope;
-  /** a message of `type` on its topic, retained or not as the topic map says (src/core/vocabulary/topics.ts) */
-  publish<T extends FixedTopicType>(type: T, body: MessageBody<T>, ids?: EnvelopeIds): Envelope;
-  /** a message on a topic of its own (`devices/<id>`) */
-  publishOn(type: MessageType, topic: string, body: Record<string, unknown>, ids?: EnvelopeIds): Envelope;
-  /** an event of `kind` (one of the API's event kinds) with that kind's fields */
-  event<K extends EventKind>(kind: K, body: Omit<EventBody<K>, 'kind'>): void;
-  alert(kind: AlertKind, detail: string, extra?: Record<string, unknown>, severity?: Severity): void;
-  log(level: LogLevel, msg: string, data?: Record<string, unknown>): void;
-  command(deviceId: string, command: DeviceCommand): void;
-  setTimer(name: string, at: number): void;
-  cancelTimer(name: string): void;
-}
-
 const logLevelOf = (severity: Severity): LogLevel => (severity === 'info' ? 'info' : severity === 'warning' ? 'warn' : 'error');
 
+/** where the context reads the current shoe and round ids (the table kind) */
+export interface IdSource<S> {
+  ids(s: S): { shoeId?: string; roundId?: string };
+}
+
 /**
- * The context of one step: `state` is the step's private copy (its `seq` and `alertWindows` are
- * written here); `ids` names the current shoe and round.
+ * The context of one step. `state` is the step's private copy (its `seq` and `alertWindows` are
+ * written here); `kind` is what the table kind's procedures call of each other through the
+ * context (the card table's hooks, a numbered game's description). A plain class, made once per
+ * step: its methods are shared, nothing is allocated per step but the outputs.
  */
-export function createContext<Se extends BaseTableSettings>(settings: Se, state: BaseTableState, at: number, ids: () => { shoeId?: string; roundId?: string }): StepContext<Se> {
-  const out: TableOutput[] = [];
-  const ts = isoTime(at);
-  const log = (level: LogLevel, msg: string, data?: Record<string, unknown>) => {
-    out.push({ type: 'log', level, msg, ...(data ? { data } : {}) });
-  };
-  const envelope = (type: MessageType, body: Record<string, unknown>, given?: EnvelopeIds): Envelope => {
-    const env: Envelope = { v: 1, type, table: settings.tableId, game: settings.gameId, seq: ++state.seq, ts };
-    const cur = ids();
+export class StepContext<Se extends BaseTableSettings = BaseTableSettings, K = unknown, S extends BaseTableState = BaseTableState> {
+  /** the outputs so far, in order */
+  readonly out: TableOutput[] = [];
+  private readonly ts: string;
+
+  /** `at`: the input's time (ms) */
+  constructor(readonly settings: Se, readonly kind: K, private readonly state: S, readonly at: number, private readonly source: IdSource<S>) {
+    this.ts = isoTime(at);
+  }
+
+  /** the next envelope (`seq` taken) of a message of `type`; the shoe and round ids are the current ones unless `ids` says */
+  envelope(type: MessageType, body: Record<string, unknown>, given?: EnvelopeIds): Envelope {
+    const env: Envelope = { v: 1, type, table: this.settings.tableId, game: this.settings.gameId, seq: ++this.state.seq, ts: this.ts };
+    const cur = this.source.ids(this.state);
     const shoeId = given && 'shoeId' in given ? given.shoeId : cur.shoeId;
     const roundId = given && 'roundId' in given ? given.roundId : cur.roundId;
     if (shoeId) env.shoeId = shoeId;
@@ -72,44 +63,58 @@ export function createContext<Se extends BaseTableSettings>(settings: Se, state:
     // the body never overrides an envelope field (a device's own SEQ is not the table's seq)
     for (const k in body) if (!ENVELOPE_KEYS.has(k)) env[k] = body[k];
     return env;
-  };
-  const publishOn = (type: MessageType, topic: string, body: Record<string, unknown>, given?: EnvelopeIds): Envelope => {
-    const payload = envelope(type, body, given);
-    out.push({ type: 'publish', topic, retain: isRetained(type), payload });
+  }
+
+  /** a message on a topic of its own (`devices/<id>`) */
+  publishOn(type: MessageType, topic: string, body: Record<string, unknown>, given?: EnvelopeIds): Envelope {
+    const payload = this.envelope(type, body, given);
+    this.out.push({ type: 'publish', topic, retain: isRetained(type), payload });
     return payload;
-  };
-  const publish = <T extends FixedTopicType>(type: T, body: MessageBody<T>, given?: EnvelopeIds) => publishOn(type, relativeTopic(type), body, given);
-  const alert = (kind: AlertKind, detail: string, extra: Record<string, unknown> = {}, severity: Severity = severityOf(kind)): void => {
+  }
+
+  /** a message of `type` on its topic, retained or not as the topic map says (src/core/vocabulary/topics.ts) */
+  publish<T extends FixedTopicType>(type: T, body: MessageBody<T>, given?: EnvelopeIds): Envelope {
+    return this.publishOn(type, relativeTopic(type), body, given);
+  }
+
+  /** an event of `kind` (one of the API's event kinds) with that kind's fields */
+  event<E extends EventKind>(kind: E, body: Omit<EventBody<E>, 'kind'>): void {
+    this.publish('event', { kind, ...body } as MessageBody<'event'>);
+  }
+
+  alert(kind: AlertKind, detail: string, extra: Record<string, unknown> = {}, severity: Severity = severityOf(kind)): void {
     const dev = extra.deviceId;
+    const s = this.state;
     if (typeof dev === 'string' && COALESCED_ALERTS.has(kind)) {
       const key = `${kind}|${dev}`;
-      const w = state.alertWindows?.[key];
-      if (w && at < w.until) {
-        state.alertWindows = { ...state.alertWindows, [key]: { ...w, pending: w.pending + 1, detail, extra } };
-        if (w.pending === 0) out.push({ type: 'set-timer', name: `coalesce:${key}`, at: w.until });
+      const w = s.alertWindows?.[key];
+      if (w && this.at < w.until) {
+        s.alertWindows = { ...s.alertWindows, [key]: { ...w, pending: w.pending + 1, detail, extra } };
+        if (w.pending === 0) this.setTimer(`coalesce:${key}`, w.until);
         return;
       }
-      state.alertWindows = { ...state.alertWindows, [key]: { until: at + COALESCE_WINDOW_MS, pending: 0 } };
+      s.alertWindows = { ...s.alertWindows, [key]: { until: this.at + COALESCE_WINDOW_MS, pending: 0 } };
       extra = { ...extra, count: 1 };
     }
-    publish('alert', { kind, severity, detail, ...extra });
-    log(logLevelOf(severity), `alert ${kind}: ${detail}`, extra);
-  };
-  return {
-    settings, at, out, envelope, publish, publishOn, alert, log,
-    event: (kind, body) => {
-      publish('event', { kind, ...body } as MessageBody<'event'>);
-    },
-    command: (deviceId, command) => {
-      out.push({ type: 'device-command', deviceId, command });
-    },
-    setTimer: (name, when) => {
-      out.push({ type: 'set-timer', name, at: when });
-    },
-    cancelTimer: (name) => {
-      out.push({ type: 'cancel-timer', name });
-    },
-  };
+    this.publish('alert', { kind, severity, detail, ...extra });
+    this.log(logLevelOf(severity), `alert ${kind}: ${detail}`, extra);
+  }
+
+  log(level: LogLevel, msg: string, data?: Record<string, unknown>): void {
+    this.out.push({ type: 'log', level, msg, ...(data ? { data } : {}) });
+  }
+
+  command(deviceId: string, command: DeviceCommand): void {
+    this.out.push({ type: 'device-command', deviceId, command });
+  }
+
+  setTimer(name: string, at: number): void {
+    this.out.push({ type: 'set-timer', name, at });
+  }
+
+  cancelTimer(name: string): void {
+    this.out.push({ type: 'cancel-timer', name });
+  }
 }
 
 /** the end of a coalescing window (`coalesce:<key>` timer): the alerts counted in it, as one alert with their `count` */

@@ -15,12 +15,12 @@ import type { StepContext } from './context.js';
 const MAX_REPEAT = 1024;
 
 /** where repaired frames go, and what an unrepaired gap means to the table kind (the severity of its alert) */
-export interface FrameSink {
-  take(deviceId: string, frame: DeviceFrame): void;
-  unrepaired(deviceId: string): Severity;
+export interface FrameSink<C extends StepContext, S extends BaseTableState> {
+  take(ctx: C, s: S, deviceId: string, frame: DeviceFrame): S;
+  unrepaired(ctx: C, s: S, deviceId: string): Severity;
 }
 
-export function frameGap(ctx: StepContext, s: BaseTableState, sink: FrameSink, deviceId: string, detail: string, data: Record<string, unknown>): void {
+export function frameGap<C extends StepContext, S extends BaseTableState>(ctx: C, s: S, sink: FrameSink<C, S>, deviceId: string, detail: string, data: Record<string, unknown>): S {
   const fromSeq = typeof data.fromSeq === 'number' ? data.fromSeq : undefined;
   const missing = typeof data.missing === 'number' ? data.missing : 0;
   const canRepeat = !!s.devices[deviceId]?.capabilities?.includes('REPEAT');
@@ -33,16 +33,17 @@ export function frameGap(ctx: StepContext, s: BaseTableState, sink: FrameSink, d
     ctx.command(deviceId, `REPEAT,${fromSeq}`);
     ctx.setTimer(`repeat:${deviceId}:${no}`, ctx.at + (ctx.settings.repeatTimeoutMs ?? 500));
     ctx.log('warn', `device ${deviceId}: ${detail}; asked it to repeat from SEQ ${fromSeq}`);
-    return;
+    return s;
   }
-  const severity = sink.unrepaired(deviceId);
+  const severity = sink.unrepaired(ctx, s, deviceId);
   ctx.alert('frame-gap', detail, { deviceId, ...data, repaired: false }, severity);
+  return s;
 }
 
 const modulusOf = (s: BaseTableState, deviceId: string): number => s.repairs?.[deviceId]?.modulus ?? 65536;
 
 /** a frame of a device whose gap is being repaired: taken in SEQ order */
-export function repairFrame(ctx: StepContext, s: BaseTableState, sink: FrameSink, deviceId: string, frame: DeviceFrame): void {
+export function repairFrame<C extends StepContext, S extends BaseTableState>(ctx: C, s: S, sink: FrameSink<C, S>, deviceId: string, frame: DeviceFrame): S {
   const rep = s.repairs![deviceId];
   const mod = modulusOf(s, deviceId);
   const k = (frame.seq - rep.fromSeq + mod) % mod;
@@ -50,17 +51,16 @@ export function repairFrame(ctx: StepContext, s: BaseTableState, sink: FrameSink
     // the repair timed out: a missing frame that still comes is late, the gap was reported
     if (k < rep.missing) {
       ctx.log('warn', `device ${deviceId}: frame SEQ ${frame.seq} came after the repeat timeout: not taken`);
-      return;
+      return s;
     }
     if (k > rep.missing + MAX_REPEAT) {
       const { [deviceId]: _r, ...rest } = s.repairs!;
       s.repairs = rest;
     }
-    sink.take(deviceId, frame);
-    return;
+    return sink.take(ctx, s, deviceId, frame);
   }
   // a repeated frame already taken (the device re-sends from fromSeq on): dropped
-  if (k < rep.filled || rep.queued.some((q) => q.k === k)) return;
+  if (k < rep.filled || rep.queued.some((q) => q.k === k)) return s;
   const queued = [...rep.queued, { k, frame }].sort((a, b) => a.k - b.k);
   let filled = rep.filled;
   const take: DeviceFrame[] = [];
@@ -79,22 +79,26 @@ export function repairFrame(ctx: StepContext, s: BaseTableState, sink: FrameSink
   } else {
     s.repairs = { ...s.repairs, [deviceId]: { ...rep, filled, queued } };
   }
-  for (const f of take) sink.take(deviceId, f);
+  let next = s;
+  for (const f of take) next = sink.take(ctx, next, deviceId, f);
+  return next;
 }
 
 /** the `repeat:<device>:<no>` timer: the frames asked for did not all come in time */
-export function repeatTimeout(ctx: StepContext, s: BaseTableState, sink: FrameSink, name: string): void {
+export function repeatTimeout<C extends StepContext, S extends BaseTableState>(ctx: C, s: S, sink: FrameSink<C, S>, name: string): S {
   const [, deviceId, noText] = name.split(':');
   const rep = s.repairs?.[deviceId];
-  if (!rep || String(rep.no) !== noText) return;
+  if (!rep || String(rep.no) !== noText) return s;
   const mod = modulusOf(s, deviceId);
   // kept as a marker, so that missing frames that come too late are not taken out of order
   s.repairs = { ...s.repairs, [deviceId]: { ...rep, queued: [], expired: true } };
   const lost = rep.missing - rep.filled;
-  const severity = sink.unrepaired(deviceId);
+  const severity = sink.unrepaired(ctx, s, deviceId);
   ctx.alert('frame-gap', `${lost} frame(s) lost on the line from SEQ ${(rep.fromSeq + rep.filled) % mod} were not repeated by ${deviceId} within ${ctx.at - rep.since} ms`, {
     deviceId, missing: lost, fromSeq: (rep.fromSeq + rep.filled) % mod, repaired: false,
   }, severity);
   // what came meanwhile is taken now, in order (a held round keeps its cards for the pit's answer)
-  for (const q of rep.queued) sink.take(deviceId, q.frame);
+  let next = s;
+  for (const q of rep.queued) next = sink.take(ctx, next, deviceId, q.frame);
+  return next;
 }

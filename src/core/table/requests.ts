@@ -35,11 +35,11 @@ function refusalCode(reason: string): RequestErrorCode {
 }
 
 /** what answers a valid request: `status` with the table's snapshot, the rest by the table kind */
-export interface RequestDesk {
-  status(): Record<string, unknown>;
+export interface RequestDesk<C, S> {
+  status(ctx: C, s: S): Record<string, unknown>;
   /** the round in progress and whether it is held: whether a request needs a verified signer (privileged.ts) */
-  privilege(): PrivilegeView;
-  answer(req: HandledRequest): RequestAnswer;
+  privilege(s: S): PrivilegeView;
+  answer(ctx: C, s: S, req: HandledRequest): RequestAnswer;
 }
 
 /**
@@ -47,18 +47,18 @@ export interface RequestDesk {
  * request on a completed or held round needs the signer the runtime's edge verified (`signer`,
  * privileged.ts); the handler's `by` is that signer's name, never the request's own word.
  */
-export function respond(ctx: StepContext, desk: RequestDesk, input: Extract<TableInput, { type: 'request' }>): void {
+export function respond<C extends StepContext, S>(ctx: C, s: S, desk: RequestDesk<C, S>, input: Extract<TableInput, { type: 'request' }>): void {
   const { command, responseTopic, correlationData, refused, signer } = input;
   const req = parseRequest(command, input.payload);
   let answer: RequestAnswer;
   if (refused !== undefined) answer = { error: refused, code: input.refusedCode ?? refusalCode(refused) };
   else if (!req.ok) answer = { error: req.error, code: req.code };
-  else if (req.command === 'status') answer = { data: desk.status() };
+  else if (req.command === 'status') answer = { data: desk.status(ctx, s) };
   else {
-    const because = signer === undefined ? privilegedBecause(req, desk.privilege()) : null;
+    const because = signer === undefined ? privilegedBecause(req, desk.privilege(s)) : null;
     answer = because
       ? { code: 'signature-required', error: `${command} must be signed by a key this table's config lists for it (requests.privileged): ${because}` }
-      : desk.answer(argsWithSigner(req, signer));
+      : desk.answer(ctx, s, argsWithSigner(req, signer));
   }
   const body: Record<string, unknown> = { command, transaction: req.transaction ?? null, status: 'error' in answer ? 'error' : 'ok' };
   if ('error' in answer) {

@@ -8,26 +8,27 @@ import type { DeviceFrame } from '../vocabulary/frames.js';
 import type { MessageBody } from './messages.js';
 import type { AlertKind, Severity } from '../vocabulary/alerts.js';
 import type { BaseTableSettings, BaseTableState } from './base-state.js';
-import { createContext, flushCoalesced, type StepContext } from './context.js';
+import { flushCoalesced, StepContext } from './context.js';
 import { deviceFrame, deviceStatus, publishDevice } from './devices.js';
 import { frameGap, repairFrame, repeatTimeout, type FrameSink } from './frame-repair.js';
 import { tableProblems, type HealthReport } from './health.js';
-import { respond, statusSnapshot, type HandledRequest, type RequestAnswer } from './requests.js';
+import { respond, statusSnapshot, type HandledRequest, type RequestAnswer, type RequestDesk } from './requests.js';
 import type { TableInput, TableOutput } from './types.js';
 
 /**
  * A kind of table: its procedures, each working on the step's private copy of the state `s` (and
- * returning it), emitting through the context. `C` is the kind's own context (the base one plus
- * whatever its procedures need of each other).
+ * returning it), emitting through the context. `K` is what the kind puts in its context for its
+ * procedures to call of each other (`ctx.kind`).
  */
-export interface TableKind<S extends BaseTableState, Se extends BaseTableSettings, C extends StepContext<Se> = StepContext<Se>> {
+export interface TableKind<S extends BaseTableState, Se extends BaseTableSettings, K, C extends StepContext<Se, K, S> = StepContext<Se, K, S>> {
   /** the table kind as answers name it: `card`, `sic bo`, `keno` */
   readonly name: string;
   /** the shoe and round ids an envelope carries by default */
   ids(s: S): { shoeId?: string; roundId?: string };
   /** whether the round in progress is held (privileged requests; default: never) */
   held?(s: S): boolean;
-  context(base: StepContext<Se>, s: S): C;
+  /** `ctx.kind` of every step */
+  readonly context: K;
   start(ctx: C, s: S): S;
   /** a valid frame other than HB / VER / ERR */
   gameFrame(ctx: C, s: S, deviceId: string, frame: DeviceFrame): S;
@@ -47,37 +48,58 @@ export interface TableKind<S extends BaseTableState, Se extends BaseTableSetting
   deviceAlert?(ctx: C, s: S, deviceId: string, kind: AlertKind): S;
 }
 
+type AnyKind<S extends BaseTableState, Se extends BaseTableSettings, K> = TableKind<S, Se, K, StepContext<Se, K, S>>;
+type Ctx<S extends BaseTableState, Se extends BaseTableSettings, K> = StepContext<Se, K, S>;
+
 /** runs one input through a table of `kind`; `s` is the step's private copy of the state */
-export function runTable<S extends BaseTableState, Se extends BaseTableSettings, C extends StepContext<Se>>(
-  kind: TableKind<S, Se, C>, settings: Se, s: S, input: TableInput,
-): { state: S; outputs: TableOutput[] } {
-  const ctx = kind.context(createContext(settings, s, input.at, () => kind.ids(s)), s);
+export function runTable<S extends BaseTableState, Se extends BaseTableSettings, K>(kind: AnyKind<S, Se, K>, settings: Se, s: S, input: TableInput): { state: S; outputs: TableOutput[] } {
+  const ctx = new StepContext(settings, kind.context, s, input.at, kind);
   return { state: route(kind, ctx, s, input), outputs: ctx.out };
 }
 
-function route<S extends BaseTableState, Se extends BaseTableSettings, C extends StepContext<Se>>(kind: TableKind<S, Se, C>, ctx: C, s: S, input: TableInput): S {
-  const sink: FrameSink = {
-    take: (deviceId, frame) => {
-      s = takeFrame(kind, ctx, s, deviceId, frame);
-    },
-    unrepaired: (deviceId) => kind.unrepairedGap?.(ctx, s, deviceId) ?? 'warning',
-  };
+/** where a kind's repaired frames go, and its desk for requests: made once per kind */
+const sinks = new WeakMap<object, FrameSink<never, never>>();
+const desks = new WeakMap<object, RequestDesk<never, never>>();
+
+function sinkOf<S extends BaseTableState, Se extends BaseTableSettings, K>(kind: AnyKind<S, Se, K>): FrameSink<Ctx<S, Se, K>, S> {
+  let sink = sinks.get(kind) as FrameSink<Ctx<S, Se, K>, S> | undefined;
+  if (!sink) {
+    sink = {
+      take: (ctx, s, deviceId, frame) => takeFrame(kind, ctx, s, deviceId, frame),
+      unrepaired: (ctx, s, deviceId) => kind.unrepairedGap?.(ctx, s, deviceId) ?? 'warning',
+    };
+    sinks.set(kind, sink as FrameSink<never, never>);
+  }
+  return sink;
+}
+
+function deskOf<S extends BaseTableState, Se extends BaseTableSettings, K>(kind: AnyKind<S, Se, K>): RequestDesk<Ctx<S, Se, K>, S> {
+  let desk = desks.get(kind) as RequestDesk<Ctx<S, Se, K>, S> | undefined;
+  if (!desk) {
+    desk = {
+      status: (ctx, s) => statusSnapshot(ctx, s, kind.snapshot(ctx, s)),
+      privilege: (s) => ({ roundId: kind.ids(s).roundId, held: kind.held?.(s) ?? false }),
+      answer: (ctx, s, req) => kind.request(ctx, s, req),
+    };
+    desks.set(kind, desk as RequestDesk<never, never>);
+  }
+  return desk;
+}
+
+function route<S extends BaseTableState, Se extends BaseTableSettings, K>(kind: AnyKind<S, Se, K>, ctx: Ctx<S, Se, K>, s: S, input: TableInput): S {
+  const sink = sinkOf(kind);
   switch (input.type) {
     case 'start':
       for (const [id, d] of Object.entries(s.devices)) publishDevice(ctx, s, id, d.state, d.detail);
       return kind.start(ctx, s);
     case 'frame':
-      if (s.repairs?.[input.deviceId]) repairFrame(ctx, s, sink, input.deviceId, input.frame);
-      else sink.take(input.deviceId, input.frame);
-      return s;
+      if (s.repairs?.[input.deviceId]) return repairFrame(ctx, s, sink, input.deviceId, input.frame);
+      return takeFrame(kind, ctx, s, input.deviceId, input.frame);
     case 'device-status':
       if (deviceStatus(ctx, s, input.deviceId, input.state, input.detail)) return kind.deviceTrouble?.(ctx, s, input.deviceId) ?? s;
       return s;
     case 'device-alert':
-      if (input.kind === 'frame-gap') {
-        frameGap(ctx, s, sink, input.deviceId, input.detail, input.data ?? {});
-        return s;
-      }
+      if (input.kind === 'frame-gap') return frameGap(ctx, s, sink, input.deviceId, input.detail, input.data ?? {});
       ctx.alert(input.kind, input.detail, { deviceId: input.deviceId, ...input.data });
       return kind.deviceAlert?.(ctx, s, input.deviceId, input.kind) ?? s;
     case 'device-restart':
@@ -85,18 +107,11 @@ function route<S extends BaseTableState, Se extends BaseTableSettings, C extends
       ctx.log('warn', `device ${input.deviceId} restarted (SEQ back to 0)`);
       return s;
     case 'request':
-      respond(ctx, {
-        status: () => statusSnapshot(ctx, s, kind.snapshot(ctx, s)),
-        privilege: () => ({ roundId: kind.ids(s).roundId, held: kind.held?.(s) ?? false }),
-        answer: (req) => kind.request(ctx, s, req),
-      }, input);
+      respond(ctx, s, deskOf(kind), input);
       return s;
     case 'timer':
       if (input.name.startsWith('coalesce:')) return flushCoalesced(ctx, s, input.name.slice('coalesce:'.length));
-      if (input.name.startsWith('repeat:')) {
-        repeatTimeout(ctx, s, sink, input.name);
-        return s;
-      }
+      if (input.name.startsWith('repeat:')) return repeatTimeout(ctx, s, sink, input.name);
       return kind.timer(ctx, s, input.name);
     case 'health':
       publishHealth(ctx, s, input.report);
@@ -109,7 +124,7 @@ function route<S extends BaseTableState, Se extends BaseTableSettings, C extends
 }
 
 /** a valid frame: what it says of its device, then the game's part */
-function takeFrame<S extends BaseTableState, Se extends BaseTableSettings, C extends StepContext<Se>>(kind: TableKind<S, Se, C>, ctx: C, s: S, deviceId: string, f: DeviceFrame): S {
+function takeFrame<S extends BaseTableState, Se extends BaseTableSettings, K>(kind: AnyKind<S, Se, K>, ctx: Ctx<S, Se, K>, s: S, deviceId: string, f: DeviceFrame): S {
   switch (deviceFrame(ctx, s, deviceId, f)) {
     case 'game': return kind.gameFrame(ctx, s, deviceId, f);
     case 'trouble': return kind.deviceTrouble?.(ctx, s, deviceId) ?? s;
@@ -122,8 +137,8 @@ function takeFrame<S extends BaseTableState, Se extends BaseTableSettings, C ext
  * replayed like every other effect): `outbox-filling` at 80%, `outbox-full` (critical) at 100%;
  * a table with shoes holds them from `full` until the level is back to `ok` (`outboxHold`).
  */
-function outboxLevel<S extends BaseTableState, Se extends BaseTableSettings, C extends StepContext<Se>>(
-  kind: TableKind<S, Se, C>, ctx: C, s: S, level: 'ok' | 'filling' | 'full', depth: number, max: number,
+function outboxLevel<S extends BaseTableState, Se extends BaseTableSettings, K>(
+  kind: AnyKind<S, Se, K>, ctx: Ctx<S, Se, K>, s: S, level: 'ok' | 'filling' | 'full', depth: number, max: number,
 ): S {
   const before = s.outboxLevel ?? 'ok';
   if (level === before) return s;

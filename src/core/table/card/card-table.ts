@@ -10,7 +10,7 @@
 import type { DeviceFrame } from '../../vocabulary/frames.js';
 import { answerRequest } from '../requests.js';
 import type { TableKind } from '../table-router.js';
-import type { CardContext } from './card-context.js';
+import type { CardContext, CardHooks } from './card-context.js';
 import type { CardTableSettings, CardTableState } from './card-types.js';
 import { outboxHold, unrepairedGap } from './holds.js';
 import { CARD_REQUESTS } from './requests.js';
@@ -62,22 +62,11 @@ function snapshot(ctx: CardContext, s: CardTableState): Record<string, unknown> 
   };
 }
 
-export const CARD_TABLE: TableKind<CardTableState, CardTableSettings, CardContext> = {
+export const CARD_TABLE: TableKind<CardTableState, CardTableSettings, CardHooks> = {
   name: 'card',
   ids: (s) => ({ shoeId: s.shoe.id, roundId: s.round?.id }),
   held: (s) => !!s.held,
-  context: (base) => {
-    const ctx: CardContext = {
-      ...base,
-      gameFrame: (s, deviceId, frame) => {
-        gameFrame(ctx, s, deviceId, frame);
-      },
-      newShoe: (s, why) => {
-        startNewShoe(ctx, s, why);
-      },
-    };
-    return ctx;
-  },
+  context: { gameFrame, newShoe: startNewShoe },
   start,
   gameFrame,
   timer: rescanTimer,

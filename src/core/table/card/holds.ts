@@ -65,6 +65,6 @@ export function releaseHold(ctx: CardContext, s: CardTableState, resume: boolean
       ctx.event('card', { deviceId: q.deviceId, role: 'discard', card: q.frame.card, faceDown: false, cardNo: s.shoe.cardsDealt });
       continue;
     }
-    ctx.gameFrame(s, q.deviceId, q.frame);
+    ctx.kind.gameFrame(ctx, s, q.deviceId, q.frame);
   }
 }

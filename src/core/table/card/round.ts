@@ -128,7 +128,7 @@ export function finishRound(ctx: CardContext, s: CardTableState, status: 'comple
   const shuf = s.shuffler;
   if (shuf?.freshDeckAfterRound) {
     s.shuffler = { ...shuf, freshDeckAfterRound: false };
-    ctx.newShoe(s, `shuffler ${shuf.deviceId} READY after COUNT (during round ${r.id})`);
+    ctx.kind.newShoe(ctx, s, `shuffler ${shuf.deviceId} READY after COUNT (during round ${r.id})`);
   }
 }
 

@@ -15,10 +15,8 @@ export type NumberedState = DiceTableState | KenoTableState;
 export type NumberedSettings = DiceTableSettings | KenoTableSettings;
 export type RoundOf<S extends NumberedState> = NonNullable<S['round']>;
 
-/** the numbered-round machine's step context: the base one and the game's description */
-export interface NumberedContext<S extends NumberedState, Se extends NumberedSettings> extends StepContext<Se> {
-  readonly game: NumberedGame<S, Se>;
-}
+/** the numbered-round machine's step context: the base one, with the game's description as its `kind` */
+export type NumberedContext<S extends NumberedState, Se extends NumberedSettings> = StepContext<Se, NumberedGame<S, Se>, S>;
 
 export interface NumberedGame<S extends NumberedState, Se extends NumberedSettings> {
   readonly kind: S['kind'];

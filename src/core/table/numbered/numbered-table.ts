@@ -10,11 +10,11 @@ import type { NumberedContext, NumberedGame, NumberedSettings, NumberedState } f
 import { NUMBERED_REQUESTS } from './requests.js';
 import { publishRound } from './rounds.js';
 
-export function numberedTable<S extends NumberedState, Se extends NumberedSettings>(game: NumberedGame<S, Se>): TableKind<S, Se, NumberedContext<S, Se>> {
+export function numberedTable<S extends NumberedState, Se extends NumberedSettings>(game: NumberedGame<S, Se>): TableKind<S, Se, NumberedGame<S, Se>> {
   return {
     name: game.name,
     ids: (s) => ({ roundId: s.round?.id }),
-    context: (base) => ({ ...base, game }),
+    context: game,
     start: (ctx, s) => {
       publishRound(ctx, s);
       ctx.log('info', game.startLog(ctx.settings));

@@ -28,7 +28,7 @@ export function phase(s: NumberedState): 'idle' | 'betting' | 'dealing' {
 
 export function openRound<S extends NumberedState, Se extends NumberedSettings>(ctx: NumberedContext<S, Se>, s: S, engineRoundId?: string): RoundOf<S> {
   s.roundNo += 1;
-  const round = ctx.game.newRound(ctx, engineRoundId ?? numberedRoundId(ctx.settings.tableId, s.roundNo), s.roundNo);
+  const round = ctx.kind.newRound(ctx, engineRoundId ?? numberedRoundId(ctx.settings.tableId, s.roundNo), s.roundNo);
   s.round = round;
   return round;
 }
@@ -38,7 +38,7 @@ export function publishRound<S extends NumberedState, Se extends NumberedSetting
   ctx: NumberedContext<S, Se>, s: S, phaseOverride?: 'complete' | 'void', extra: Record<string, unknown> = {},
 ): void {
   const r = s.round;
-  const body = { phase: phaseOverride ?? phase(s), roundNo: r?.no ?? null, ...ctx.game.roundFields(ctx, s, !!phaseOverride), ...extra } as MessageBody<'round'>;
+  const body = { phase: phaseOverride ?? phase(s), roundNo: r?.no ?? null, ...ctx.kind.roundFields(ctx, s, !!phaseOverride), ...extra } as MessageBody<'round'>;
   ctx.publish('round', body, { roundId: r ? r.id : s.lastRound?.id ?? null });
 }
 
@@ -57,7 +57,7 @@ export function completeRound<S extends NumberedState, Se extends NumberedSettin
 export function voidRound<S extends NumberedState, Se extends NumberedSettings>(ctx: NumberedContext<S, Se>, s: S, reason: AlertKind, detail: string): void {
   const round = s.round as RoundOf<S> | null;
   if (!round) return;
-  ctx.publish('result', ctx.game.voidResult(round, reason, detail));
+  ctx.publish('result', ctx.kind.voidResult(round, reason, detail));
   publishRound(ctx, s, 'void', { reason });
   finishRound(s, 'void');
   ctx.log('warn', `${round.id} void: ${reason} (${detail})`);
