@@ -21,6 +21,7 @@ import { HID_KEYBOARD_REPORT_BYTES, keyboardReports } from '../codecs/hid-keyboa
 import { RANKS, type Rank, type Suit } from '../../src/core/vocabulary/card.js';
 import type { CardCodeOptions } from './card-codes.js';
 import { checksum, checksumBytes } from './checksums.js';
+import { mustCompileUserPattern } from './linear-pattern.js';
 import { compileProfile } from './profile-decoder.js';
 import type { DeviceProfile } from './profile-schema.js';
 
@@ -150,7 +151,8 @@ export function createProfileEncoder(profile: DeviceProfile): ProfileEncoder {
   const fixed = profile.framing.length;
   const { kind, format, separator = '', covers } = profile.integrity;
   const csBytes = checksumBytes(kind);
-  const messages = profile.messages.map((m) => ({ ...m, re: new RegExp(`^(?:${m.pattern})$`) }));
+  // each pattern on the linear-time engine, as the decoder runs it (a template cannot stall a check either)
+  const messages = profile.messages.map((m) => ({ ...m, re: mustCompileUserPattern(m.pattern, '', `messages.${m.name}.pattern`, { whole: true }) }));
   let commandSeq = 0;
 
   const candidates = (f: EncodableFrame) => {

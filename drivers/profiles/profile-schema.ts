@@ -8,6 +8,7 @@ function parse(text: string): unknown {
   return (createRequire(import.meta.url)('yaml') as typeof Yaml).parse(text);
 }
 import * as z from 'zod';
+import { compileUserPattern } from './linear-pattern.js';
 
 export const FRAME_TYPES = ['CARD', 'MISREAD', 'CUT', 'DROP', 'STATE', 'TAG', 'ROLL', 'COCKED', 'NOREAD', 'SHAKE', 'BALL', 'START', 'END', 'SHUF_STATE', 'COUNT', 'HB', 'ERR', 'VER'] as const;
 
@@ -24,14 +25,16 @@ export function patternGroups(pattern: string): Set<string> {
   return new Set(pattern.match(/\(\?<([A-Za-z_]\w*)>/g)?.map((g) => g.slice(3, -1)) ?? []);
 }
 
+/**
+ * A pattern must compile onto the linear-time engine (linear-pattern.ts), matched against the
+ * whole body: a syntax error is `pattern-invalid`, a construct that engine cannot run
+ * (backreference, lookbehind, ...) `pattern-unsupported`, each at the pattern's key path.
+ */
 function checkPattern(pattern: string, ctx: z.RefinementCtx): boolean {
-  try {
-    new RegExp(pattern);
-    return true;
-  } catch {
-    ctx.addIssue({ code: 'custom', path: ['pattern'], message: 'is not a valid regular expression' });
-    return false;
-  }
+  const r = compileUserPattern(pattern, '', 'pattern', { whole: true });
+  if (r.ok) return true;
+  ctx.addIssue({ code: 'custom', path: ['pattern'], message: r.refusal.reason });
+  return false;
 }
 
 export const messageSchema = z

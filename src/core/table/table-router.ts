@@ -160,7 +160,8 @@ function outboxLevel<S extends BaseTableState, Se extends BaseTableSettings, K>(
  * machine knows them. It goes through the machine only to get its `seq`: it changes nothing else.
  */
 function publishHealth(ctx: StepContext, s: BaseTableState, report: HealthReport): void {
-  const problems = tableProblems(report.mqtt === 'connected', s.devices, report.requestsSubscribed ?? true);
+  const problems = tableProblems(report.mqtt === 'connected', s.devices, report.requestsSubscribed ?? true,
+    { subscribing: report.subscribing, brokerStalled: report.brokerStalled });
   const devices: MessageBody<'health'>['devices'] = {};
   for (const [id, d] of Object.entries(s.devices)) {
     const c = report.devices[id] ?? { frames: 0, rejected: 0, duplicates: 0 };
