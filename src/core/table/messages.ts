@@ -5,21 +5,286 @@
  * them, so a field added to a message without being added here fails a test.
  *
  * Request payloads are the schemas the gateway validates requests with (`requests.ts`).
- * The schemas are in `schemas/` by topic (the envelope, status and devices; events; round and
- * result; alerts, shoe, responses and health); this module is the topic map's side of them.
  */
-import type * as z from 'zod';
-import { REQUEST_SCHEMAS } from '../vocabulary/requests.js';
+import * as z from 'zod';
+import { NON_CARD_GAME_IDS } from '../games/non-card-games.js';
+import { CARD_GAMES, GAME_IDS } from '../games/registry.js';
+import { ALERT_KINDS } from '../vocabulary/alerts.js';
+import { REQUEST_ERROR_CODES, REQUEST_SCHEMAS } from '../vocabulary/requests.js';
 import { TOPIC_PATTERNS, type MessageType } from '../vocabulary/topics.js';
-import { deviceMessageSchema, statusMessageSchema } from './schemas/envelope.js';
-import { EVENT_SCHEMAS, eventMessageSchema, otherEventSchema } from './schemas/events.js';
-import { resultMessageSchema, roundMessageSchema } from './schemas/rounds.js';
-import { alertMessageSchema, healthMessageSchema, responseMessageSchema, shoeMessageSchema } from './schemas/table-messages.js';
 
-export * from './schemas/envelope.js';
-export * from './schemas/events.js';
-export * from './schemas/rounds.js';
-export * from './schemas/table-messages.js';
+export const cardSchema = z.string().regex(/^[A2-9TJQK][SHDC]$/).describe('a card: rank A23456789TJQK + suit SHDC, e.g. "AS", "TD"');
+/** a card as the public may see it: null while it lies face down */
+export const visibleCardSchema = z.union([cardSchema, z.null()]).describe('a card, or null while it is face down');
+
+const tableId = z.string().regex(/^[a-z0-9-]{1,32}$/);
+/** where a card goes: `burn`, `reveal`, `discard`, or a position of a game's layout (a blackjack split hand adds `a`/`b`) */
+const CARD_ROLES = [...new Set(['burn', 'reveal', 'discard', ...Object.values(CARD_GAMES).flatMap((g) => g.positions)])] as [string, ...string[]];
+const cardRole = z.union([z.enum(CARD_ROLES), z.string().regex(/^seat[1-9][0-9]?[abs]$/).describe('a blackjack split hand (`seat2a`, `seat2b`) or standing hand of a shared seat (`seat2s`)')]);
+/** every game id the gateway knows (games.md): an enum in the API document */
+const gameId = z.enum([...GAME_IDS, ...NON_CARD_GAME_IDS] as [string, ...string[]]).describe('game id (games.md)');
+
+/** Fields every table message has. `seq` is on all but `status`. */
+export const envelopeFields = {
+  v: z.literal(1).describe('API version'),
+  type: z.string(),
+  table: tableId.describe('table id'),
+  game: gameId,
+  seq: z.number().int().min(1).describe('per table, strictly increasing over every message the table publishes, never reused, also across restarts'),
+  ts: z.iso.datetime().describe('when the message was composed (the time the input that caused it was received)'),
+  shoeId: z.string().optional().describe('the shoe (or deck) this message belongs to, when there is one'),
+  roundId: z.string().optional().describe('the round this message belongs to, when there is one'),
+  signature: z.object({
+    alg: z.literal('Ed25519'),
+    keyId: z.string().describe('the signing key: `signing.keyId`, else `ed25519:` + 16 hex digits of the public key\'s SHA-256'),
+    sig: z.string().regex(/^[A-Za-z0-9+/]{86}==$/).describe('base64 of the 64-byte Ed25519 signature'),
+  }).strict().optional().describe('with `signing` configured (results by default): an Ed25519 signature over the canonical JSON of the message without this field (docs/SECURITY.md)'),
+};
+
+export const envelopeSchema = z.object(envelopeFields).catchall(z.unknown()).describe('the envelope of every message the gateway publishes');
+
+function message<T extends string, S extends z.ZodRawShape>(type: T, fields: S) {
+  // a field of `fields` replaces the envelope's of the same name (the shoe's `shoeId` is required): say so to the type too
+  const shape = { ...envelopeFields, type: z.literal(type), ...fields } as unknown as Omit<typeof envelopeFields, 'type' | keyof S> & { type: z.ZodLiteral<T> } & S;
+  return z.object(shape).strict();
+}
+
+// ------------------------------------------------------------------ status (no seq: it is the last will)
+
+export const statusMessageSchema = z.object({
+  v: z.literal(1),
+  type: z.literal('status'),
+  table: tableId,
+  game: gameId,
+  ts: z.iso.datetime(),
+  state: z.enum(['online', 'offline']).describe('"offline" is the MQTT last will, fixed when the connection opens'),
+}).strict().describe('`status` carries no `seq`: its offline form is the last will, composed before anything else is known');
+
+// ------------------------------------------------------------------ devices/<deviceId>
+
+export const deviceStateSchema = z.enum(['connected', 'disconnected', 'stale', 'fault']);
+export const deviceKindSchema = z.enum(['card-shoe', 'rfid-shoe', 'barcode-scanner', 'shuffler', 'dice-sensor', 'ball-reader', 'unknown']);
+
+export const deviceMessageSchema = message('device', {
+  deviceId: z.string(),
+  state: deviceStateSchema,
+  kind: deviceKindSchema,
+  detail: z.string().optional(),
+  model: z.string().optional(),
+  firmware: z.string().optional(),
+});
+
+// ------------------------------------------------------------------ events
+
+const eventKind = <K extends string, S extends z.ZodRawShape>(kind: K, fields: S, description: string) =>
+  message('event', { kind: z.literal(kind), ...fields }).describe(description);
+
+export const EVENT_SCHEMAS = {
+  card: eventKind('card', {
+    deviceId: z.string(),
+    role: cardRole.describe('`burn`, `reveal` (first card of a new shoe) or the position the card goes to (`player`, `banker`, `dragon`, `seat2`, `board`, ...)'),
+    card: visibleCardSchema,
+    faceDown: z.boolean(),
+    cardNo: z.number().int().min(1).describe('the card\'s number in the shoe (or deck)'),
+    unnecessary: z.literal(true).optional().describe('a card drawn when none was expected: it becomes a burn of the next round'),
+    exposed: z.literal(true).optional().describe('dealt face up while betting was open: the round is void'),
+    unread: z.literal(true).optional().describe('a burn card dropped before it was read: it counts as that burn, its value unknown (`card` null)'),
+    afterLastRound: z.literal(true).optional().describe('role `discard`: drawn after the shoe\'s last round'),
+    foreign: z.literal(true).optional().describe('role `discard`: a card that is not of this shoe (the `foreign-card` alert)'),
+    deckExhausted: z.literal(true).optional().describe('role `discard`: the card that found the deck exhausted (the round is void)'),
+  }, 'a card came out of the shoe: every card counted appears in exactly one card event'),
+  misread: eventKind('misread', { deviceId: z.string() }, 'the shoe could not read a card: a rescan is required'),
+  rescan: eventKind('rescan', { deviceId: z.string(), card: visibleCardSchema }, 'the misread card was rescanned (dealt right after)'),
+  cut: eventKind('cut', { deviceId: z.string(), when: z.enum(['in-round', 'between-rounds', 'after-shoe', 'before-first-card']).describe('`before-first-card`: Pok Deng, after open-betting: this round is the last') }, 'the cut card came out'),
+  drop: eventKind('drop', { deviceId: z.string(), read: z.boolean().describe('false only for a burn card dropped unread: it counts as that burn'), detail: z.string() }, 'a card was dropped (a read one counts; a face-down one voids the round)'),
+  reveal: eventKind('reveal', {
+    cards: z.array(z.object({ position: z.string(), index: z.number().int().min(0), card: cardSchema }).strict()),
+  }, 'face-down cards turned over at their reveal point'),
+  'shoe-state': eventKind('shoe-state', { deviceId: z.string(), state: z.string() }, 'the shoe reported a STATE (e.g. LOADED)'),
+  'round-resumed': eventKind('round-resumed', {
+    by: z.string(), reason: z.string().optional(), deviceId: z.string().describe('the device whose frame gap held the round'),
+    queued: z.number().int().min(0).describe('frames read while the round was held, now taken in order'),
+  }, 'the pit confirmed no card was lost in a round held after a frame gap (resume-round)'),
+  'device-restart': eventKind('device-restart', { deviceId: z.string() }, 'the device restarted (its SEQ went back to 0)'),
+  decision: eventKind('decision', { seat: z.string(), action: z.string(), keepStanding: z.literal(true).optional().describe('blackjack shared seat: the cards so far stay as the standing hand `<seat>s`') }, 'a player decision the engine sent'),
+  correction: eventKind('correction', { correction: z.string(), by: z.string().optional().describe('the operator id (a correction of a completed round)'), roundId: z.string().optional() }, 'a correction the rules allow: during the round, or of a completed round within the correction window'),
+  shuffler: eventKind('shuffler', {
+    deviceId: z.string(),
+    state: z.string().optional().describe('the STATE the shuffler reported (IDLE, SHUFFLING, READY, JAM, DOOR_OPEN, ERROR)'),
+    count: z.number().int().min(0).optional().describe('the COUNT the shuffler reported'),
+    expected: z.number().int().min(0).optional().describe('the count a full deck (or shoe) has'),
+    ok: z.boolean().optional().describe('whether the count matches'),
+  }, 'the shuffler reported a state or a card count'),
+  dice: eventKind('dice', {
+    deviceId: z.string(),
+    action: z.enum(['shake', 'roll', 'cocked', 'noread']),
+    dice: z.tuple([z.number().int().min(1).max(6), z.number().int().min(1).max(6), z.number().int().min(1).max(6)]).optional(),
+    bounces: z.number().int().min(0).optional(),
+    valid: z.boolean().optional().describe('a roll with at least minBounces bounces'),
+  }, 'sic bo: the dice were shaken, rolled, or could not be read'),
+  ball: eventKind('ball', {
+    deviceId: z.string(),
+    action: z.enum(['start', 'ball', 'end']),
+    ball: z.number().int().optional().describe('the ball number (1-80 when valid)'),
+    index: z.number().int().min(1).max(20).optional().describe('the ball\'s place in the draw'),
+    ignored: z.literal(true).optional().describe('the frame belongs to no draw (or repeats a ball): not counted'),
+  }, 'keno: the draw machine started, drew a ball, or ended'),
+} as const;
+
+/** events of other kinds: the envelope and a kind */
+export const otherEventSchema = z.object({ ...envelopeFields, type: z.literal('event'), kind: z.string() }).catchall(z.unknown())
+  .describe('events of kinds not listed here: the envelope, `kind` and kind-specific fields');
+
+export const eventMessageSchema = z.union([...Object.values(EVENT_SCHEMAS), otherEventSchema]);
+
+// ------------------------------------------------------------------ round
+
+export const roundPhaseSchema = z.enum(['idle', 'betting', 'dealing', 'awaiting-rescan', 'awaiting-decision', 'held', 'complete', 'void']);
+
+export const expectationSchema = z.union([
+  z.object({ kind: z.literal('card'), position: z.string(), faceDown: z.boolean(), revealAt: z.enum(['close-betting', 'close-decisions', 'result']).optional() }).strict(),
+  z.object({ kind: z.literal('decision'), seat: z.string(), actions: z.array(z.string()) }).strict(),
+  z.object({ kind: z.literal('close-decisions') }).strict(),
+  z.object({ kind: z.literal('complete') }).strict(),
+  z.object({ kind: z.literal('rescan') }).strict(),
+]).describe('what the gateway expects next');
+
+const roundNo = z.union([z.number().int().min(1), z.null()]).describe('the round\'s number (in the shoe for card games); null when no round was played yet');
+const voidReason = z.string().optional().describe('why the round is void (phase `void`)');
+
+export const cardRoundMessageSchema = message('round', {
+  phase: roundPhaseSchema,
+  roundNo,
+  cards: z.record(z.string(), z.array(visibleCardSchema)).describe('position -> cards so far (face-down cards as null); `burn` holds the round\'s burns'),
+  expect: z.union([expectationSchema, z.null()]),
+  reason: voidReason,
+}).describe('card games: snapshot of the round in progress (or of the last one)');
+
+const die = z.number().int().min(1).max(6);
+const diceAttemptSchema = z.object({
+  kind: z.enum(['no-bounce', 'cocked', 'noread']),
+  dice: z.tuple([die, die, die]).optional(),
+  bounces: z.number().int().min(0).optional(),
+}).strict();
+
+export const diceRoundMessageSchema = message('round', {
+  phase: z.enum(['idle', 'betting', 'dealing', 'complete', 'void']),
+  roundNo,
+  dice: z.union([z.tuple([die, die, die]), z.null()]).describe('the valid roll, once there is one'),
+  shakes: z.number().int().min(0),
+  attempts: z.array(diceAttemptSchema).describe('void attempts before the valid roll'),
+  bounces: z.number().int().min(0).optional(),
+  expect: z.union([z.object({ kind: z.enum(['roll', 'open-betting']) }).strict(), z.null()]),
+  reason: voidReason,
+}).describe('sic bo: snapshot of the round in progress (or of the last one)');
+
+const ball = z.number().int().min(1).max(80);
+export const kenoRoundMessageSchema = message('round', {
+  phase: z.enum(['idle', 'betting', 'dealing', 'complete', 'void']),
+  roundNo,
+  started: z.boolean().describe('the draw machine reported START'),
+  balls: z.array(ball).describe('balls drawn so far, in order'),
+  expect: z.union([
+    z.object({ kind: z.enum(['start', 'end', 'open-betting']) }).strict(),
+    z.object({ kind: z.literal('ball'), index: z.number().int().min(1).max(20) }).strict(),
+    z.null(),
+  ]),
+  reason: voidReason,
+}).describe('keno: snapshot of the draw in progress (or of the last one)');
+
+export const roundMessageSchema = z.union([cardRoundMessageSchema, diceRoundMessageSchema, kenoRoundMessageSchema])
+  .describe('snapshot of the round in progress (or of the last one), by kind of table');
+
+// ------------------------------------------------------------------ result
+
+const resultFields = {
+  status: z.enum(['complete', 'void', 'corrected']).describe('`corrected` (or `void`) with `supersedesSeq`: the pit corrected or voided a completed round (games.md Corrections)'),
+  supersedesSeq: z.number().int().min(1).optional().describe('the `seq` of the result this one replaces'),
+  correction: z.object({
+    kind: z.enum(['void', 'cards', 'reverse-order', 'dice', 'balls']), by: z.string(), reason: z.string().optional(),
+  }).strict().optional().describe('what the pit did to a completed round, and who'),
+  reason: z.enum(ALERT_KINDS).optional().describe('why the round is void'),
+  detail: z.string().optional(),
+  outcome: z.union([z.record(z.string(), z.unknown()), z.null()]).describe('the game\'s outcome (games.md); null for a void round'),
+};
+
+export const cardResultMessageSchema = message('result', {
+  ...resultFields,
+  cards: z.record(z.string(), z.array(z.union([cardSchema, z.null()]))).describe('position -> cards; `burn` holds the round\'s burns (null for a burn card dropped unread)'),
+}).describe('card games: the final result of a round');
+
+export const diceResultMessageSchema = message('result', {
+  ...resultFields,
+  dice: z.union([z.tuple([die, die, die]), z.null()]).describe('the valid roll (null when void)'),
+  bounces: z.number().int().min(0).optional(),
+  attempts: z.number().int().min(0).optional().describe('void attempts before the valid roll (not on a result that corrects a completed round)'),
+}).describe('sic bo: the final result of a round');
+
+export const kenoResultMessageSchema = message('result', {
+  ...resultFields,
+  balls: z.array(ball).describe('the balls drawn, in order (20 when complete)'),
+}).describe('keno: the final result of a draw');
+
+export const resultMessageSchema = z.union([cardResultMessageSchema, diceResultMessageSchema, kenoResultMessageSchema])
+  .describe('the final result of a round, by kind of table');
+
+// ------------------------------------------------------------------ alerts
+
+export const severitySchema = z.enum(['info', 'warning', 'critical']);
+
+export const alertMessageSchema = z.object({
+  ...envelopeFields,
+  type: z.literal('alert'),
+  kind: z.enum(ALERT_KINDS),
+  severity: severitySchema,
+  detail: z.string(),
+  deviceId: z.string().optional(),
+}).catchall(z.unknown()).describe('something a pit boss or technician must know; kind-specific fields (card, count, code, ...) may follow');
+
+// ------------------------------------------------------------------ shoe
+
+export const shoeMessageSchema = message('shoe', {
+  shoeId: z.string(),
+  state: z.enum(['burning', 'dealing', 'last-round', 'closed', 'void']),
+  decks: z.number().int().min(1),
+  cardsDealt: z.number().int().min(0),
+  cutCardSeen: z.boolean(),
+  revealCard: z.union([cardSchema, z.null()]).describe('the first card of a new shoe (null for a shoe the gateway did not see loaded)'),
+  burnCount: z.number().int().min(0).describe('how many cards the new-shoe burn takes'),
+  roundsCompleted: z.number().int().min(0),
+  burnCards: z.array(z.union([cardSchema, z.null()])).optional().describe('the new-shoe burn cards: only once the shoe is closed or void'),
+}).describe('the shoe (or deck) in the table');
+
+// ------------------------------------------------------------------ response/<command>
+
+export const responseMessageSchema = message('response', {
+  command: z.string(),
+  transaction: z.union([z.string(), z.null()]),
+  status: z.enum(['ok', 'error']),
+  code: z.enum(REQUEST_ERROR_CODES).optional().describe('with status "error": a stable machine-readable reason (mqtt-api.md)'),
+  error: z.string().optional(),
+  data: z.record(z.string(), z.unknown()).optional(),
+}).describe('the answer to a request/<command>');
+
+// ------------------------------------------------------------------ health
+
+export const healthProblemSchema = z.string().describe('a reason the table is not ready, e.g. "device shoe-1 is disconnected"');
+
+export const healthMessageSchema = message('health', {
+  status: z.enum(['ok', 'degraded']).describe('"ok" when the broker connection and every device are up'),
+  problems: z.array(healthProblemSchema),
+  mqtt: z.enum(['connected', 'disconnected']).describe('the table\'s broker connection when the message was composed'),
+  broker: z.string().optional().describe('the broker the table is on (its URL from mqtt.url, without credentials), when connected'),
+  uptimeSec: z.number().int().min(0).describe('seconds since the gateway process started'),
+  outboxDepth: z.union([z.number().int().min(0), z.null()]).describe('messages waiting to be delivered to the broker (null: not known)'),
+  devices: z.record(z.string(), z.object({
+    kind: deviceKindSchema,
+    state: deviceStateSchema,
+    frames: z.number().int().min(0).describe('valid frames since the gateway started'),
+    rejected: z.number().int().min(0).describe('bad frames since the gateway started'),
+    duplicates: z.number().int().min(0).describe('retransmitted frames dropped since the gateway started'),
+  }).strict()),
+}).describe('a summary of the table\'s health, published every health.intervalMs and whenever the summary changes');
 
 // ------------------------------------------------------------------ all topics
 
