@@ -15,6 +15,7 @@ import { startSystemdWatchdog } from '../../adapters/systemd/watchdog.js';
 import { COMMANDS } from './commands/index.js';
 import { holdStopSignals } from './stop-signals.js';
 import { JOURNAL_EXIT_CODE, JournalDamagedError } from '../../adapters/store/journal-integrity.js';
+import { DATA_DIR_IN_USE_EXIT_CODE, DataDirInUseError } from '../../adapters/store/data-dir-lock.js';
 
 const ROOT = PROJECT_ROOT;
 const DEFAULT_CONFIG = join(ROOT, 'config', 'default.yaml');
@@ -195,6 +196,11 @@ main().then((code) => {
     // a stable exit code the service manager does not restart on (deploy/tablegw.service)
     console.error(`tablegw: ${e.message}`);
     process.exit(JOURNAL_EXIT_CODE);
+  }
+  if (e instanceof DataDirInUseError) {
+    // another gateway runs on this data dir: a stable exit code the service manager does not restart on
+    console.error(`tablegw: ${e.message}`);
+    process.exit(DATA_DIR_IN_USE_EXIT_CODE);
   }
   console.error(`tablegw: ${(e as Error).message ?? String(e)}`);
   process.exit(1);
