@@ -8,6 +8,7 @@
  *     "shoe" on a pty behind /dev/tablegw-shoe-1, the name the udev rule gives a real one);
  *  3. `dpkg -i`: the postinst creates the user (in dialout), checks the config as that user;
  *     `tablegw --version` (version and commit), `tablegw check-config /etc/tablegw/config.yaml`;
+ *     the postinst again with the shoe unplugged: the problem named, the service not started;
  *  4. the packaged gateway, as the service user, on that journal (an upgrade over the previous
  *     build's data dir): it starts, continues `seq`, refuses a second gateway on the dir (exit 75);
  *     and a journal of a newer schema is refused (exit 65, `journal-newer`) and left unchanged;
@@ -154,6 +155,14 @@ async function main(): Promise<void> {
     check(`tablegw --version: ${v.out.trim()}`, v.code === 0 && new RegExp(`^${VERSION.replace(/\./g, '\\.')} \\(commit [0-9a-f]{12}\\)$`).test(v.out.trim()), v.out);
     const cc = sh('runuser', ['-u', 'tablegw', '--', '/usr/bin/tablegw', 'check-config', '/etc/tablegw/config.yaml']);
     check('tablegw check-config /etc/tablegw/config.yaml (as tablegw)', cc.code === 0 && cc.out.includes('valid'), cc.out);
+
+    // a broken configuration (the shoe unplugged: its udev name gone) is not started: the postinst
+    // says what is wrong and what to do, and the package stays configured
+    rmSync(DEVICE_LINK);
+    const again = sh('sh', ['/var/lib/dpkg/info/tablegw.postinst', 'configure', VERSION]);
+    symlinkSync(pts, DEVICE_LINK);
+    check('a config that fails the check is not started: the postinst names the problem and the fix, exit 0',
+      again.code === 0 && again.out.includes(`"${DEVICE_LINK}" does not exist`) && again.out.includes('the service is NOT started'), again.out);
 
     // ---- 5. the packaged gateway on the previous build's journal
     cpSync(prevData, DATA, { recursive: true });
