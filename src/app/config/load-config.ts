@@ -13,6 +13,8 @@ import { configSchema, type GatewayConfig } from '../../core/vocabulary/config-s
 import { NON_CARD_GAME_IDS, nonCardGame } from '../../core/games/non-card-games.js';
 import { checkTableDevices } from './device-checks.js';
 import { checkDeviceProfiles } from './device-profiles.js';
+import { didYouMean } from './near-names.js';
+import { DEVICE_KINDS } from '../../core/vocabulary/device-kinds.js';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[], source: string) {
@@ -27,8 +29,20 @@ function pathText(path: PropertyKey[]): string {
   return out || '(root)';
 }
 
-function issueText(i: z.core.$ZodIssue): string {
+/** the value at a zod issue's path in the parsed file */
+function valueAt(raw: unknown, path: PropertyKey[]): unknown {
+  let v = raw;
+  for (const p of path) v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[p] : undefined;
+  return v;
+}
+
+function issueText(i: z.core.$ZodIssue, raw: unknown): string {
   const at = pathText(i.path);
+  // a device kind not in the catalogue: the nearest kinds (near-names.ts)
+  if (i.code === 'invalid_value' && i.path.length === 5 && i.path[0] === 'tables' && i.path[2] === 'devices' && i.path[4] === 'kind') {
+    const kind = valueAt(raw, i.path);
+    if (typeof kind === 'string') return `${at}: unknown device kind "${kind}"${didYouMean(kind, DEVICE_KINDS)} (known: ${DEVICE_KINDS.join(', ')})`;
+  }
   if (i.code === 'unrecognized_keys') return `${at}: unknown key${i.keys.length > 1 ? 's' : ''} ${i.keys.map((k) => `"${k}"`).join(', ')}`;
   return `${at}: ${i.message}`;
 }
@@ -37,7 +51,7 @@ function issueText(i: z.core.$ZodIssue): string {
 export function validateConfig(raw: unknown, source = '(inline)'): GatewayConfig {
   // parsed once: without zod's compiled fast path, whose code generation costs more than it saves here (cold start)
   const r = configSchema.safeParse(raw, { jitless: true });
-  if (!r.success) throw new ConfigError(r.error.issues.map(issueText), source);
+  if (!r.success) throw new ConfigError(r.error.issues.map((i) => issueText(i, raw)), source);
   const cfg = r.data;
   const problems: string[] = [];
   const tableIds = new Set<string>();
@@ -45,7 +59,7 @@ export function validateConfig(raw: unknown, source = '(inline)'): GatewayConfig
     if (tableIds.has(t.id)) problems.push(`tables[${ti}].id: duplicate table id "${t.id}"`);
     tableIds.add(t.id);
     const game = cardGame(t.game);
-    if (!game && !nonCardGame(t.game)) problems.push(`tables[${ti}].game: unknown game "${t.game}" (known: ${[...GAME_IDS, ...NON_CARD_GAME_IDS].join(', ')})`);
+    if (!game && !nonCardGame(t.game)) problems.push(`tables[${ti}].game: unknown game "${t.game}"${didYouMean(t.game, [...GAME_IDS, ...NON_CARD_GAME_IDS])} (known: ${[...GAME_IDS, ...NON_CARD_GAME_IDS].join(', ')})`);
     else if (game?.defaults.needsEngine && t.betting !== 'engine') problems.push(`tables[${ti}].betting: ${t.game} needs player decisions, so it requires "engine"`);
     if (game) {
       // game options are checked the way the table will use them: a bad one fails here, not at the first round
