@@ -45,7 +45,7 @@ function sh(cmd: string, args: string[], opts: { env?: NodeJS.ProcessEnv } = {})
   const r = spawnSync(cmd, args, { encoding: 'utf8', env: { ...process.env, ...opts.env } });
   return { code: r.status, out: `${r.stdout ?? ''}${r.stderr ?? ''}` };
 }
-const installed = (): boolean => sh('dpkg-query', ['-W', '-f=${Status}', 'tablegw']).out.includes('install ok installed');
+const installed = (): boolean => sh('dpkg-query', ['-W', `-f=\${Status}`, 'tablegw']).out.includes('install ok installed');
 
 interface Run { child: ChildProcess; out: () => string; exit: Promise<number | null> }
 function start(cmd: string, args: string[]): Run {
@@ -144,7 +144,7 @@ async function main(): Promise<void> {
     check(`${DATA} belongs to tablegw, mode 0750`, data.uid === Number(sh('id', ['-u', 'tablegw']).out.trim()) && (data.mode & 0o777) === 0o750);
     const cf = statSync('/etc/tablegw/config.yaml');
     check('/etc/tablegw/config.yaml is a conffile, mode 0640, group tablegw',
-      sh('dpkg-query', ['-W', '-f=${Conffiles}', 'tablegw']).out.includes('/etc/tablegw/config.yaml') && (cf.mode & 0o777) === 0o640
+      sh('dpkg-query', ['-W', `-f=\${Conffiles}`, 'tablegw']).out.includes('/etc/tablegw/config.yaml') && (cf.mode & 0o777) === 0o640
       && cf.gid === Number(sh('getent', ['group', 'tablegw']).out.split(':')[2]));
     for (const f of ['/lib/systemd/system/tablegw.service', '/lib/udev/rules.d/99-tablegw.rules', '/opt/tablegw/node/bin/node', '/opt/tablegw/dist/src/app/cli/main.js']) check(`installed: ${f}`, existsSync(f));
     check('the unit runs the bundled Node.js and does not restart on 65 or 75',
