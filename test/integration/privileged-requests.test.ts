@@ -135,11 +135,12 @@ describe.skipIf(!io.available)('privileged requests with the broker\'s password 
     expect(await answer('correction', 'p1')).toMatchObject({ status: 'ok', data: { roundId: result.roundId, supersedesSeq: result.seq } });
     const corrected = (await rec.waitFor((m) => m.topic === `casino/${DT}/result` && m.payload?.status === 'corrected', 5000)).payload;
     expect(corrected).toMatchObject({ roundId: result.roundId, outcome: { winner: 'dragon' }, correction: { kind: 'cards', by: 'pit-boss-7', reason: 'cards swapped' } });
-    // the same signed bytes again: taken once
+    // the same signed bytes again: executed once; within the idempotency window the retry gets the
+    // first answer again (docs/ENGINES.md), never a second correction
     await pit.publishAsync(`casino/${DT}/request/correction`, signed, { qos: 1 });
     await rec.waitForCount((m) => m.topic === `casino/${DT}/response/correction` && m.payload?.transaction === 'p1', 2, 5000);
     const answers = rec.messages.filter((m) => m.topic === `casino/${DT}/response/correction` && m.payload?.transaction === 'p1').map((m) => m.payload);
-    expect(answers[1]).toMatchObject({ status: 'error', code: 'replayed-request' });
+    expect(answers[1]).toMatchObject({ status: 'ok', replayed: true, replayOf: answers[0].seq, data: answers[0].data });
     expect(rec.messages.filter((m) => m.topic === `casino/${DT}/result` && m.payload?.status === 'corrected')).toHaveLength(1);
   }, 60_000);
 });
