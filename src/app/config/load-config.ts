@@ -7,7 +7,7 @@ import type * as Yaml from 'yaml';
 function parseYaml(text: string): unknown {
   return (createRequire(import.meta.url)('yaml') as typeof Yaml).parse(text);
 }
-import type * as z from 'zod';
+import { issueLines, strictKeyErrors } from '../../core/vocabulary/strict-keys.js';
 import { cardGame, GAME_IDS } from '../../core/games/registry.js';
 import { configSchema, type GatewayConfig } from './schema.js';
 import { NON_CARD_GAME_IDS, nonCardGame } from '../../core/games/non-card-games.js';
@@ -21,23 +21,13 @@ export class ConfigError extends Error {
   }
 }
 
-function pathText(path: PropertyKey[]): string {
-  let out = '';
-  for (const p of path) out += typeof p === 'number' ? `[${p}]` : out ? `.${String(p)}` : String(p);
-  return out || '(root)';
-}
-
-function issueText(i: z.core.$ZodIssue): string {
-  const at = pathText(i.path);
-  if (i.code === 'unrecognized_keys') return `${at}: unknown key${i.keys.length > 1 ? 's' : ''} ${i.keys.map((k) => `"${k}"`).join(', ')}`;
-  return `${at}: ${i.message}`;
-}
 
 /** Validates a parsed config object; throws ConfigError listing every problem. */
 export function validateConfig(raw: unknown, source = '(inline)'): GatewayConfig {
   // parsed once: without zod's compiled fast path, whose code generation costs more than it saves here (cold start)
-  const r = configSchema.safeParse(raw, { jitless: true });
-  if (!r.success) throw new ConfigError(r.error.issues.map(issueText), source);
+  // every unknown key is reported at its own path with the closest valid key (strict-keys.ts)
+  const r = configSchema.safeParse(raw, { jitless: true, error: strictKeyErrors });
+  if (!r.success) throw new ConfigError(issueLines(r.error.issues), source);
   const cfg = r.data;
   const problems: string[] = [];
   const tableIds = new Set<string>();

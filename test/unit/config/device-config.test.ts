@@ -84,7 +84,7 @@ describe('config: RFID deck registry', () => {
   });
 
   it('unknown keys are still errors (strict objects)', () => {
-    expect(problems(rfid({ deckRegistry: good, dedupe: 5 }))[0]).toMatch(/tables\[0\]\.devices\[0\]: unknown key "dedupe"/);
+    expect(problems(rfid({ deckRegistry: good, dedupe: 5 }))[0]).toBe('tables[0].devices[0].dedupe: unknown key; did you mean dedupeMs?');
   });
 });
 
