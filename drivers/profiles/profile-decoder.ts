@@ -821,6 +821,8 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
           // inside the start sequence: a byte that breaks it makes what came so far noise
           if (b === start![len]) {
             buf[len++] = b;
+            // the whole start sequence: the noise before it is a reject of its own
+            if (len === startLen && noiseLen > 0) flushNoise(out);
             if (fixed > 0 && len === fixed) emit(out, 0, 0);
             continue;
           }
@@ -901,7 +903,7 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
         if (++trailerGot === trailer) emit(out, endLen, trailer);
       } else if (state === HUNT) {
         if (b === start0) {
-          if (noiseLen > 0) flushNoise(out);
+          if (noiseLen > 0 && startLen === 1) flushNoise(out);
           buf[0] = b;
           len = 1;
           state = FRAME;

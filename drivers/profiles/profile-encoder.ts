@@ -156,7 +156,7 @@ export function createProfileEncoder(profile: DeviceProfile): ProfileEncoder {
   let commandSeq = 0;
 
   const candidates = (f: EncodableFrame) => {
-    const ofType = messages.filter((m) => m.type === f.type && m.emit !== undefined);
+    const ofType = messages.filter((m) => m.type === f.type && (m.emit !== undefined || m.bytes !== undefined));
     const fitting = ofType.filter((m) => !contradicts(m.fields, f));
     // the message that says the most of the frame first (a rescan message before the plain card one)
     if (fitting.length) return fitting.sort((a, b) => Object.keys(b.fields).length - Object.keys(a.fields).length);
@@ -164,7 +164,7 @@ export function createProfileEncoder(profile: DeviceProfile): ProfileEncoder {
   };
 
   function body(f: EncodableFrame, only?: string): string {
-    const ms = only === undefined ? candidates(f) : messages.filter((m) => m.name === only && m.emit !== undefined);
+    const ms = only === undefined ? candidates(f) : messages.filter((m) => m.name === only && (m.emit !== undefined || m.bytes !== undefined));
     if (!ms.length) throw new ProfileEncodeError(`profile ${profile.name}: no message with an emit template says ${f.type}${f.type === 'STATE' || f.type === 'SHUF_STATE' ? ` ${f.state}` : ''}`);
     const values = frameValues(f, binary);
     const cards = f.type === 'CARD' ? cardSpellings(f.card, profile.cards) : [undefined];
