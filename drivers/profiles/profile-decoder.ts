@@ -486,7 +486,7 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
   const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
   // ---- state
-  const buf = Buffer.alloc(max + 1);
+  const buf = Buffer.alloc(max + trailer + 1);
   /** the unstuffed body, and where each of its bytes began in `buf` */
   const ubuf = stuff ? Buffer.alloc(max + 1) : buf;
   const rawAt = stuff ? new Int32Array(max + 2) : new Int32Array(0);
@@ -927,6 +927,11 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
 
   function endFound(out: DecodedItem[], e: number): void {
     if (trailer > 0) {
+      // maxLength counts the whole frame, its trailer included
+      if (len + trailer > max) {
+        fail(out, 'too-long', `>${max}`);
+        return;
+      }
       state = TRAILER;
       endLen = e;
       trailerGot = 0;
@@ -950,6 +955,18 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
   function endOfStream(): DecodedItem[] {
     if (F.idleMs !== undefined && !structural) return flushIdle();
     const out: DecodedItem[] = [];
+    // a frame cut off by the end stays unreported, but frames after a later start sequence inside
+    // it (behind a corrupted length field, say) are read: what follows is never lost with it
+    while ((state === FRAME || state === TRAILER) && len > 1 && start) {
+      let k = -1;
+      for (let i = 1; i < len && k < 0; i++) if (buf[i] === start0) k = i;
+      if (k < 0) break;
+      const frameLen = len;
+      const rest = Uint8Array.prototype.slice.call(buf, k, frameLen);
+      out.push(reject('malformed', describeBytes(buf, 0, k)));
+      restart();
+      pushBytes(rest, out);
+    }
     if (state === HUNT && noiseLen > 0) {
       if (noiseOnlyDelimiters) noiseLen = 0;
       else flushNoise(out);

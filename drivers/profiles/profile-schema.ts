@@ -193,6 +193,7 @@ export const profileSchema = z
          * data byte XOR `xor`; start and end never occur in data).
          */
         stuffing: z.strictObject({ escape: z.string().length(1), mode: z.enum(['double', 'xor']), xor: z.number().int().min(0).max(255).default(0x20) }).optional(),
+        /** the longest frame in bytes, start, end and trailer included */
         maxLength: z.number().int().positive().default(128),
         /** silence that ends a frame: a last resort, for devices with no end sequence, length or sync */
         idleMs: z.number().int().positive().optional(),
