@@ -403,3 +403,9 @@ export function profileWarnings(p: DeviceProfile): string[] {
 export function loadProfileFile(file: string): DeviceProfile {
   return validateProfile(file, parse(readFileSync(file, 'utf8')));
 }
+
+/** A profile file with its warnings (profileWarnings) and v1 notes: what start-up logs. */
+export function profileFileWarnings(file: string): string[] {
+  const r = readProfile(file, parse(readFileSync(file, 'utf8')));
+  return [...profileWarnings(r.profile), ...r.migrated];
+}

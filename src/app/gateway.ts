@@ -19,6 +19,7 @@ import { watchDevices, type DeviceWatch } from '../runtime/device-watch.js';
 import type { LoadSimulators, SimulatedDevice, SimulatedDevicesSetup, SimulatedEngine } from '../runtime/simulators.js';
 import { ActivitySummary } from '../runtime/summary.js';
 import { TableRuntime } from '../runtime/table-runtime.js';
+import { profileFileWarnings } from '../../drivers/profiles/profile-schema.js';
 
 export interface GatewayOptions {
   logger: Logger;
@@ -126,6 +127,8 @@ export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Pr
     const drivers = t.devices.map((d) => {
       const transport = transports.get(d.id)!;
       tlog.info(`device ${d.id}: ${virtual.descriptions.get(d.id) ?? `${d.kind} on ${transport.description}`}`);
+      // what is legal but risky in the device's profile (no integrity check, idle framing beside an end), once at start-up
+      if (d.profile !== undefined) for (const w of profileFileWarnings(d.profile)) tlog.warn(`device ${d.id}: profile ${d.profile}: ${w}`);
       return createDriver(d, transport, { registry: virtual.registries.get(d.id) });
     });
     const runtime = new TableRuntime({ settings, tableConfig: t, link, drivers, store, log: tlog, outboxMaxMessages: cfg.journal.outboxMaxMessages,
