@@ -124,6 +124,20 @@ export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Pr
       })
       : { devices: [], registries: new Map(), descriptions: new Map() };
     simulators.push(...virtual.devices);
+    // serial lines: say once per device whether low-latency mode is on, and why not (device-protocols.md §3.3)
+    for (const d of t.devices) {
+      if (d.transport.type !== 'serial') continue;
+      const tr = transports.get(d.id)!;
+      let said = false;
+      tr.status$.subscribe((s) => {
+        const l = tr.latency;
+        if (said || s.state !== 'connected' || !l) return;
+        said = true;
+        const timer = l.latencyTimerMs !== undefined ? `; FTDI latency_timer ${l.latencyTimerMs} ms${l.latencyTimerMs > 1 ? ' (set it to 1 ms: docs/DEVICES.md, Serial latency)' : ''}` : '';
+        if (l.lowLatency) tlog.info(`device ${d.id}: low-latency mode on${timer}`);
+        else tlog.warn(`device ${d.id}: low-latency mode off: ${l.reason}${timer}`);
+      });
+    }
     const drivers = t.devices.map((d) => {
       const transport = transports.get(d.id)!;
       tlog.info(`device ${d.id}: ${virtual.descriptions.get(d.id) ?? `${d.kind} on ${transport.description}`}`);

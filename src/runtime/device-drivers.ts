@@ -27,7 +27,11 @@ export function createTransport(dev: DeviceConfig): Transport {
   const t = dev.transport;
   switch (t.type) {
     case 'serial':
-      return new SerialTransport({ path: t.path, baudRate: t.baudRate, dataBits: t.dataBits, parity: t.parity, stopBits: t.stopBits });
+    {
+      // line settings: the device's own keys, else its profile's `line`, else the reference defaults
+      const line = dev.profile !== undefined ? loadProfileFile(dev.profile).line : undefined;
+      return new SerialTransport({ path: t.path, baudRate: t.baudRate ?? line?.baudRate, dataBits: t.dataBits ?? line?.dataBits, parity: t.parity ?? line?.parity, stopBits: t.stopBits ?? line?.stopBits, rtscts: line?.rtscts, lowLatency: t.lowLatency });
+    }
     case 'simulator':
       return new MemoryTransport({ name: dev.id });
     case 'hid':
