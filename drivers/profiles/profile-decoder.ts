@@ -384,6 +384,8 @@ function readByteField(f: ByteField, b: Uint8Array, base: number): number | stri
   return v;
 }
 
+const NEVER = /$^/;
+
 interface BytesRule {
   /** exact payload length, -1 = at least minLen */
   length: number;
@@ -469,18 +471,19 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
       let minLen = 0;
       for (const f of fields) minLen = Math.max(minLen, f.at + f.width);
       for (const x of m.bytes.match) minLen = Math.max(minLen, x.at + 1);
-      rules.push({ re: /$^/, literal: '', reason: undefined, type: m.type, seqSlot: m.seq ? slotOf(m.seq) : -1, src: fieldSources(m.type, slotOf, m.fields, m.map, m.ranges), bytes: { length: m.bytes.length ?? -1, minLen, match: m.bytes.match, fields } });
+      rules.push({ re: NEVER, literal: '', reason: undefined, type: m.type, seqSlot: m.seq ? slotOf(m.seq) : -1, src: fieldSources(m.type, slotOf, m.fields, m.map, m.ranges), bytes: { length: m.bytes.length ?? -1, minLen, match: m.bytes.match, fields } });
       continue;
     }
     hasText = true;
     const { re, literal, names } = compileRule(m.pattern!);
     const slotOf = (f: string): number => names.get(f) ?? -1;
-    rules.push({ re, literal, reason: undefined, type: m.type, seqSlot: m.seq ? slotOf(m.seq) : -1, src: fieldSources(m.type, slotOf, m.fields, m.map, m.ranges) });
+    // every rule has the same shape (`bytes` present), so the matching loop stays monomorphic
+    rules.push({ re, literal, reason: undefined, type: m.type, seqSlot: m.seq ? slotOf(m.seq) : -1, src: fieldSources(m.type, slotOf, m.fields, m.map, m.ranges), bytes: undefined });
   }
   for (const r of p.rejects) {
     hasText = true;
     const { re, literal } = compileRule(r.pattern);
-    rules.push({ re, literal, reason: r.reason, type: 'HB', seqSlot: -1, src: [] });
+    rules.push({ re, literal, reason: r.reason, type: 'HB', seqSlot: -1, src: [], bytes: undefined });
   }
   const ruleCount = rules.length;
   const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -506,23 +509,27 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
 
   const bad = (reason: RejectReason, frameLen: number): FrameReject => reject(reason, describeBytes(buf, 0, frameLen));
 
+  const csBinary = csEnc === 'binary-be' || csEnc === 'binary-le';
+  const csLittle = csEnc === 'binary-le';
+  const csDecimal = csEnc === 'decimal';
+  const csUpper = !csDecimal && csEnc !== 'hex-lower';
+  const csLower = !csDecimal && csEnc !== 'hex-upper';
+  const csBase = csDecimal ? 10 : 16;
   /** the check value written at b[s, s + csLen) in the profile's encoding; -1 when it does not read */
   function readCheck(b: Uint8Array, s: number): number {
-    if (csEnc === 'binary-be' || csEnc === 'binary-le') {
-      let v = 0;
-      for (let i = 0; i < csLen; i++) v = v * 256 + b[csEnc === 'binary-le' ? s + csLen - 1 - i : s + i];
+    let v = 0;
+    if (csBinary) {
+      for (let i = 0; i < csLen; i++) v = v * 256 + b[csLittle ? s + csLen - 1 - i : s + i];
       return v;
     }
-    let v = 0;
-    const dec = csEnc === 'decimal';
     for (let i = s; i < s + csLen; i++) {
       const c = b[i];
       let d: number;
       if (c >= 0x30 && c <= 0x39) d = c - 0x30;
-      else if (!dec && csEnc !== 'hex-lower' && c >= 0x41 && c <= 0x46) d = c - 0x37;
-      else if (!dec && csEnc !== 'hex-upper' && c >= 0x61 && c <= 0x66) d = c - 0x57;
+      else if (csUpper && c >= 0x41 && c <= 0x46) d = c - 0x37;
+      else if (csLower && c >= 0x61 && c <= 0x66) d = c - 0x57;
       else return -1;
-      v = v * (dec ? 10 : 16) + d;
+      v = v * csBase + d;
     }
     return v;
   }
