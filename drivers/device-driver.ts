@@ -3,12 +3,12 @@
  * discipline every serial device shares: SEQ checks, `bad-frame` alerts at most once a second with
  * a count, and the stale timer. It turns everything into `DriverEvent`s for the table.
  */
-import { Observable, Subject, type Subscription } from 'rxjs';
-import type { DeviceFrame, FrameReject, Talker } from '../src/core/vocabulary/frames.js';
+import { type Observable, Subject, type Subscription } from 'rxjs';
+import type { DeviceFrame, FrameReject, } from '../src/core/vocabulary/frames.js';
 import { redactSample } from './codecs/redact.js';
 import { SeqTracker } from './codecs/seq-tracker.js';
 import type { SerialLatency, Transport } from './transports/transport.js';
-import { LATENCY_PROBE_ON, latencyProbe, probeNow } from '../src/runtime/latency-probe.js';
+import { NO_PROBE, type Probe } from '../src/core/vocabulary/probe.js';
 
 export type DriverEvent =
   | { kind: 'frame'; frame: DeviceFrame }
@@ -41,6 +41,8 @@ export interface DeviceDriverOptions {
    * pending frame (a profile's `framing.idleMs`; the decoder itself has no clock). 0 / absent: off.
    */
   idleFlushMs?: number;
+  /** marks each chunk decoded (a measuring tool's; none by default) */
+  probe?: Probe;
 }
 
 /** the most frames of one gap the driver waits for (devices keep at least their last 64) */
@@ -49,6 +51,7 @@ const MAX_MISSING = 1024;
 export class DeviceDriver {
   readonly events$: Observable<DriverEvent>;
   private readonly subject = new Subject<DriverEvent>();
+  private readonly probe: Probe;
   private readonly seq: SeqTracker | null;
   private subs: Subscription[] = [];
   private staleTimer: NodeJS.Timeout | null = null;
@@ -83,6 +86,7 @@ export class DeviceDriver {
 
   constructor(private readonly opts: DeviceDriverOptions) {
     this.seq = opts.seqModulus === 0 ? null : new SeqTracker(opts.seqModulus ?? 65536);
+    this.probe = opts.probe ?? NO_PROBE;
     this.events$ = this.subject.asObservable();
   }
 
@@ -163,7 +167,7 @@ export class DeviceDriver {
       // A decoder must never throw; if one does, the bytes are rejected, not the gateway.
       items = [{ reason: 'malformed', raw: `decoder error: ${(e as Error).message}` }];
     }
-    if (LATENCY_PROBE_ON) latencyProbe.lastDecodedAt = probeNow();
+    if (this.probe.on) this.probe.frameDecoded();
     this.onItems(items);
     this.armIdle();
   }

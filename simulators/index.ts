@@ -22,11 +22,9 @@ import { DEFAULT_DEDUPE_MS } from '../drivers/device-mappers.js';
 import { loadProfileFile } from '../drivers/profiles/profile-schema.js';
 import { loadDeckRegistry } from '../drivers/deck-registry.js';
 import { MemoryTransport } from '../drivers/transports/memory-transport.js';
-import type { Transport } from '../drivers/transports/transport.js';
-import type { DeviceConfig, SimulatorTransportConfig, TableConfig } from '../src/app/config/schema.js';
-import { randomSeed, seededRng } from '../src/core/vocabulary/rng.js';
+import type { DeviceConfig, SimulatorTransportConfig, } from '../src/core/vocabulary/config-schema.js';
+import { randomSeed, seededRng } from './rng.js';
 import type { SimulatedDevicesContext, SimulatedDevicesSetup } from '../src/runtime/simulators.js';
-import type { TableSettings } from '../src/core/table/types.js';
 import { VirtualBallReader } from './devices/ball-reader-device.js';
 import { VirtualBarcodeScanner } from './devices/barcode-scanner-device.js';
 import { VirtualCardShoe } from './devices/card-shoe-device.js';
@@ -38,7 +36,7 @@ import { generateDeckRegistry, VirtualRfidShoe } from './devices/rfid-shoe-devic
 import { VirtualShuffler } from './devices/shuffler-device.js';
 import { VirtualDiceTable } from './virtual-dice-table.js';
 import { VirtualKenoTable } from './virtual-keno-table.js';
-import { LoopRunner, type EngineRequest, type VirtualDevice } from './virtual-runner.js';
+import { LoopRunner, type VirtualDevice } from './virtual-runner.js';
 import { VirtualTable } from './virtual-table.js';
 
 export type { VirtualDevice } from './virtual-runner.js';
@@ -107,7 +105,10 @@ export function createVirtualDevices(ctx: VirtualDevicesContext): VirtualDevices
   /** the device's wire format: its profile's (the loader pointed `profile` at the file), else the reference protocol */
   const wireOf = (d: DeviceConfig): FrameWire => {
     let w = wires.get(d.id);
-    if (!w) wires.set(d.id, (w = d.profile ? profileWire(loadProfileFile(d.profile)) : referenceWire));
+    if (!w) {
+      w = d.profile ? profileWire(loadProfileFile(d.profile)) : referenceWire;
+      wires.set(d.id, w);
+    }
     return w;
   };
   const driving = new Set<string>();

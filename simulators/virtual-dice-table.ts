@@ -3,8 +3,8 @@
  * games.md (cocked dice, no-read, rolls without enough bounces) at configured rates; with an
  * engine it opens and closes betting before each roll.
  */
-import { randomInt } from '../src/core/vocabulary/rng.js';
-import type { Rng } from '../src/core/vocabulary/rng.js';
+import { randomInt } from './rng.js';
+import type { Rng } from './rng.js';
 import type { VirtualDiceSensor } from './devices/dice-sensor-device.js';
 import { LoopRunner, type EngineRequest, type UnplugFault } from './virtual-runner.js';
 

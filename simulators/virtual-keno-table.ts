@@ -3,8 +3,8 @@
  * with the faults of games.md (a repeated ball, a ball 81, END before the 20th ball) at configured
  * rates; with an engine it opens and closes betting before each draw.
  */
-import { shuffleInPlace, type Rng } from '../src/core/vocabulary/rng.js';
-import { randomInt } from '../src/core/vocabulary/rng.js';
+import { shuffleInPlace, type Rng } from './rng.js';
+import { randomInt } from './rng.js';
 import type { VirtualBallReader } from './devices/ball-reader-device.js';
 import { LoopRunner, type EngineRequest, type UnplugFault } from './virtual-runner.js';
 

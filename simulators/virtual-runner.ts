@@ -4,7 +4,7 @@
  */
 import { setImmediate as yieldToLoop, setTimeout as sleep } from 'node:timers/promises';
 import type { MemoryTransport } from '../drivers/transports/memory-transport.js';
-import type { Rng } from '../src/core/vocabulary/rng.js';
+import type { Rng } from './rng.js';
 
 export interface VirtualDevice {
   /** the seed its randomness came from (logged, so a run can be repeated) */

@@ -5,14 +5,14 @@
  */
 import { setImmediate as yieldToLoop, setTimeout as sleep } from 'node:timers/promises';
 import type { Card } from '../src/core/vocabulary/card.js';
-import { randomSeed, seededRng, type Rng } from '../src/core/vocabulary/rng.js';
-import type { CardGame, Expectation } from '../src/core/games/game.js';
+import { randomSeed, seededRng, type Rng } from './rng.js';
+import type { AnyCardGame, Expectation } from '../src/core/games/game.js';
 import { dealShoe } from './dealers/shoe-dealer.js';
 import { VirtualCardShoe, type ShoeFaults, NO_FAULTS } from './devices/card-shoe-device.js';
 import type { UnplugFault } from './virtual-runner.js';
 
 export interface VirtualTableOptions {
-  game: CardGame<any>;
+  game: AnyCardGame;
   decks: number;
   burnPerRound: number;
   engine: boolean;
@@ -34,7 +34,7 @@ export interface VirtualTableOptions {
   /** another shoe device (e.g. a virtual RFID shoe) instead of the optical VirtualCardShoe */
   createShoe?: (write: (bytes: string | Buffer) => void) => VirtualShoeDevice;
   /** before each new shoe is loaded (e.g. a virtual shuffler's cycle); `true` = the load is announced already, no `STATE,LOADED` */
-  onLoad?: () => Promise<boolean | void>;
+  onLoad?: () => Promise<boolean | undefined>;
   /** the dealer's manual rescan when the shoe did not re-read by itself (e.g. with a hand scanner); default: the shoe's own rescan */
   manualRescan?: () => boolean;
   /** the shoe's cable is pulled now and then between rounds (faults.unplugRate) */

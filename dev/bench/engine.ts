@@ -18,11 +18,11 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { oneDeck, type Card } from '../../src/core/vocabulary/card.js';
-import { seededRng, shuffleInPlace, type Rng } from '../../src/core/vocabulary/rng.js';
+import { seededRng, shuffleInPlace, type Rng } from '../../simulators/rng.js';
 import { kenoOutcome } from '../../src/core/games/evaluators/keno.js';
 import { cardId, scoreBest, scoreBestIds, scoreThreeCard } from '../../src/core/games/evaluators/poker.js';
 import { sicBoOutcome } from '../../src/core/games/evaluators/sic-bo.js';
-import type { CardGame, Expectation } from '../../src/core/games/game.js';
+import type { AnyCardGame, Expectation } from '../../src/core/games/game.js';
 import { CARD_GAMES } from '../../src/core/games/registry.js';
 import { GatewayStore } from '../../src/adapters/store/gateway-store.js';
 import type { CardTableSettings, TableInput } from '../../src/core/table/types.js';
@@ -108,7 +108,7 @@ function pickAction(e: Extract<Expectation, { kind: 'decision' }>): string {
 
 /** self-contained (see `fresh`): plays rounds of `game` with cards from `pool` */
 function roundRunnerFactory(
-  game: CardGame<any>, pool: readonly Card[],
+  game: AnyCardGame, pool: readonly Card[],
   pickAction: (e: Extract<Expectation, { kind: 'decision' }>) => string, isError: (x: unknown) => x is { error: string },
 ): (n: number) => number {
   const opts = { engine: game.defaults.needsEngine, options: {} };
@@ -144,7 +144,7 @@ function roundRunnerFactory(
   };
 }
 
-function roundRunner(game: CardGame<any>, pool: readonly Card[]): (n: number) => number {
+function roundRunner(game: AnyCardGame, pool: readonly Card[]): (n: number) => number {
   return fresh(roundRunnerFactory)(game, pool, pickAction, isError);
 }
 

@@ -8,7 +8,7 @@
  *    to a 1 ms timer, p50 / p99 / max in ms over the same window);
  * <- `{type:'gc'}` (when run with --expose-gc) -> `{type:'gc-done', rss, heapUsed}`;
  * <- `{type:'probe'}` -> `{type:'probe', records}`: the latency probe's records so far (started
- *    with TEG_LATENCY_PROBE=1; src/runtime/latency-probe.ts), which it then forgets;
+ *    with TEG_LATENCY_PROBE=1: dev/bench/lib/latency-probe.ts, plugged into startGateway), which it then forgets;
  * <- `{type:'stop'}` -> stops the gateway and exits (a --cpu-prof profile is written on exit).
  *
  * Until the ninth session it logged nothing (a silent logger); docs/PERFORMANCE.md, "How to reproduce".
@@ -18,7 +18,7 @@ import { constants, monitorEventLoopDelay, performance, PerformanceObserver } fr
 import { validateConfig } from '../../src/app/config/load-config.js';
 import { startGateway } from '../../src/app/gateway.js';
 import { loadSimulators } from '../../simulators/load.js';
-import { latencyProbe } from '../../src/runtime/latency-probe.js';
+import { latencyProbe } from './lib/latency-probe.js';
 import { createLogger } from '../../src/runtime/log.js';
 
 type Msg = { type: 'usage' } | { type: 'gc' } | { type: 'probe' } | { type: 'stop' };
@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   // summary per round at `info`), into its stdout, which the bench points at /dev/null
   // (TEG_BENCH_CHILD_STDOUT: a file): the cost of every line is the gateway's, as in production
   const logger = createLogger({ level: cfg.log.level, json: true });
-  const gw = await startGateway(cfg, { simulators: loadSimulators, logger });
+  const gw = await startGateway(cfg, { simulators: loadSimulators, logger, ...(process.env.TEG_LATENCY_PROBE === '1' ? { probe: latencyProbe } : {}) });
   const elu0 = performance.eventLoopUtilization();
   // the main thread's GC pauses, per usage window (a long one holds every table's cards)
   const gcWindow = () => ({ minor: 0, minorMs: 0, major: 0, majorMs: 0, maxPauseMs: 0 });

@@ -1,19 +1,17 @@
 /**
- * Card latency and result latency, one table, against the bare mqtt.js baseline.
+ * Card latency and result latency, one table, against the plain bridge a user could write instead
+ * (dev/bench/plain-bridge.ts: serialport on a pty -> one fsync'd SQLite insert -> mqtt.js QoS 1)
+ * and the bare mqtt.js baseline.
  *
  * Card latency = from the last byte of a CARD line written into the pty to the subscriber
- * receiving the matching `events` message through Mosquitto. Baseline = a bare mqtt.js client
- * publishing a payload of the same size (QoS 1, MQTT 5, setNoDelay on connect) to the same broker
- * and the same subscriber, from publish() to receipt.
+ * receiving the matching `events` message through Mosquitto; the same for the bridge on its own
+ * pty. Baseline = a bare mqtt.js client publishing a payload of the same size (QoS 1, MQTT 5,
+ * setNoDelay on connect) to the same broker and the same subscriber, from publish() to receipt.
  *
- * - 20 cards/s: the gateway's cards and the baseline's messages alternate 25 ms apart (each path
- *   is idle while the other's message is in flight, latencies being far below 25 ms), so both
- *   series of >= 2,000 run in 100 s together instead of 200 s one after the other.
- * - 1,000 cards/s: the gateway series, then the baseline series (not interleaved: at 1 ms spacing
- *   they would queue behind each other).
- * - the floor (dev/bench/commit-floor.ts): at 20 cards/s a durable commit of a card's size halfway
- *   between each card and the next baseline message, on a thread of its own; at 1,000 cards/s a
- *   series of commits every 1 ms right after the gateway's.
+ * - 20 cards/s: a gateway card, a bridge card and a baseline message in turn, 16.7 ms apart (each
+ *   path at 20/s and idle while another's message is in flight), so a busy second falls on all three.
+ * - 1,000 cards/s: gateway and bridge in alternating blocks of 1,000 cards (1 s each; at 1 ms
+ *   spacing single cards would queue behind each other), then the baseline series.
  * - the 1,000 cards/s gateway series once more with `journal.synchronous: normal` (no fsync per
  *   commit) and once with the data dir on tmpfs (/dev/shm): the cost of the per-step durable
  *   write on this disk, by difference.
@@ -24,10 +22,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startCommitFloor } from './commit-floor.js';
 import { connectClient, type Broker } from './lib/broker.js';
 import { cpuWindow, type CpuWindow } from './lib/cpu.js';
 import { benchConfig, journalDefault, journalWriterOption, startGatewayProc, type GatewayProc } from './lib/gateway-proc.js';
+import { PlainBridge } from './lib/bridge.js';
 import { Baseline, Meter, pace, TableFeed, waitDevicesConnected, type PaceStats } from './lib/load.js';
 import { openPty, type BenchPty } from './lib/pty.js';
 import { stageBreakdown, stageLines, type StageBreakdown } from './lib/stages.js';
@@ -69,11 +67,8 @@ export interface RateResult {
   p99Ratio: number;
   p99AboveBaselineMs: number;
   result: LatencySummary;
-  /** one fsync'd journal commit of a card's size on the data dir's disk, paced like this series */
-  commit?: LatencySummary;
-  /** bare publish + durable commit: what a card's latency cannot go below */
-  floorP50Ms?: number;
-  floorP99Ms?: number;
+  /** the plain bridge's cards in the same run (dev/bench/plain-bridge.ts) */
+  bridge?: LatencySummary;
   /** where the time went, per stage (the gateway's latency probe joined with the bench's times) */
   stages?: StageBreakdown;
   pacing: PaceStats;
@@ -130,7 +125,11 @@ export async function runLatency(o: LatencyOptions) {
   const dataDisk = join(o.dir, 'data-latency');
   mkdirSync(dataDisk, { recursive: true });
   const pty = await openPty(o.dir, 'lat');
-  const pids = (extra: number[]) => () => [o.broker.pid, pty.socatPid, ...extra];
+  const bridgePty = await openPty(o.dir, 'bridge');
+  const pids = (extra: number[]) => () => [o.broker.pid, pty.socatPid, bridgePty.socatPid, ...extra];
+  let coldRun: ColdRun | null = null;
+  let rates!: Record<'20' | '1000', RateResult>;
+  let load!: Awaited<ReturnType<GatewayProc['usage']>>;
   try {
     const s = await session(o, 'lat', dataDisk, pty, true, undefined, true);
     try {
@@ -149,66 +148,73 @@ export async function runLatency(o: LatencyOptions) {
       await s.gw.probe(); // the warm-up's records: not measured
       o.log(`  card event payload ~${size} bytes; gateway idle RSS ${mb(idle.rss)} MB`);
 
-      // 20 cards/s, gateway and baseline alternating 25 ms apart
-      o.log(`  20 cards/s: ${n20} cards + ${n20} baseline messages, interleaved (${Math.round(n20 / 20)} s)`);
-      s.meter.resetSamples();
-      let pacing20!: PaceStats;
-      // the floor's commits in the same series: one halfway between each card and the next baseline message
-      const floorOptions = { dataDir: dataDisk, payloadBytes: size, synchronous: journalDefault() === 'normal' ? 'normal' as const : 'full' as const };
-      const floor20 = await startCommitFloor(floorOptions, '20');
-      const w20 = cpuWindow(pids([s.gw.pid]));
-      const cpu20 = await gatewayCpuPct(s.gw, async () => {
-        pacing20 = await pace(2 * n20, 25, (k) => {
-          if (k % 2 === 0) {
-            s.feed.writeCard(true);
-            setTimeout(() => floor20.commit(), 12.5);
-          } else s.baseline.send(true);
+      // the plain bridge on its own pty, sending payloads of the card event's size
+      const bridge = await PlainBridge.start(bridgePty, o.broker.url, `${s.prefix}/bridge/events`, join(dataDisk, 'plain-bridge.db'), size);
+      s.meter.attachBridge(bridge);
+      try {
+        for (let i = 0; i < 50; i++) bridge.writeCard(false);
+        if ((await s.meter.drain(10_000)) > 0) throw new Error('bridge warm-up: messages never arrived');
+
+        // 20 cards/s: a gateway card, a bridge card and a baseline message in turn, 16.7 ms apart
+        o.log(`  20 cards/s: ${n20} cards each of the gateway and the plain bridge + ${n20} baseline messages, in turn (${Math.round(n20 / 20)} s)`);
+        s.meter.resetSamples();
+        let pacing20!: PaceStats;
+        const w20 = cpuWindow(pids([s.gw.pid, bridge.pid]));
+        const cpu20 = await gatewayCpuPct(s.gw, async () => {
+          pacing20 = await pace(3 * n20, 50 / 3, (k) => {
+            if (k % 3 === 0) s.feed.writeCard(true);
+            else if (k % 3 === 1) bridge.writeCard(true);
+            else s.baseline.send(true);
+          });
+          if ((await s.meter.drain(20_000)) > 0) throw new Error(`20/s: ${s.meter.outstanding} message(s) never arrived`);
         });
-        if ((await s.meter.drain(20_000)) > 0) throw new Error(`20/s: ${s.meter.outstanding} message(s) never arrived`);
-      });
-      const r20 = rateResult(20, [...s.meter.cardLatencies], [...s.baseline.latencies], [...s.meter.resultLatencies], pacing20, w20(), cpu20);
-      r20.commit = await floor20.finish();
-      r20.note = 'gateway card and baseline message alternate every 25 ms';
-      r20.stages = stageBreakdown(s.meter.cardTraces, await s.gw.probe());
-      o.log('  where the time went at 20 cards/s:');
-      for (const l of stageLines(r20.stages)) o.log(l);
-      const coldRun = hostColdRun(o.quick, o.log);
-      if (coldRun) {
-        o.log(`  the host now: step() + JSON back to back ${coldRun.warmUs} us, once every 1 ms ${coldRun.every1msUs} us, once every 25 ms ${coldRun.every25msUs} us (x${coldRun.factor25ms}; dev/bench/cold-run.ts)`);
-      }
+        const r20 = rateResult(20, [...s.meter.cardLatencies], [...s.baseline.latencies], [...s.meter.resultLatencies], pacing20, w20(), cpu20);
+        r20.bridge = summarize(bridge.latencies);
+        r20.note = 'a gateway card, a bridge card and a baseline message in turn, 16.7 ms apart';
+        r20.stages = stageBreakdown(s.meter.cardTraces, await s.gw.probe());
+        o.log('  where the time went at 20 cards/s:');
+        for (const l of stageLines(r20.stages)) o.log(l);
+        coldRun = hostColdRun(o.quick, o.log);
+        if (coldRun) {
+          o.log(`  the host now: step() + JSON back to back ${coldRun.warmUs} us, once every 1 ms ${coldRun.every1msUs} us, once every 25 ms ${coldRun.every25msUs} us (x${coldRun.factor25ms}; dev/bench/cold-run.ts)`);
+        }
 
-      // 1,000 cards/s: gateway, then baseline
-      o.log(`  1000 cards/s: ${n1000} cards, then ${n1000} baseline messages`);
-      s.meter.resetSamples();
-      s.baseline.latencies.length = 0;
-      const w1000 = cpuWindow(pids([s.gw.pid]));
-      let pacing1000!: PaceStats;
-      const cpu1000 = await gatewayCpuPct(s.gw, async () => {
-        pacing1000 = await pace(n1000, 1, () => s.feed.writeCard(true));
-        if ((await s.meter.drain(30_000)) > 0) throw new Error(`1000/s: ${s.meter.outstanding} card(s) never arrived`);
-      });
-      const cpuWin1000 = w1000();
-      const load = await s.gw.usage();
-      const gw1000 = [...s.meter.cardLatencies];
-      const stages1000 = stageBreakdown(s.meter.cardTraces, await s.gw.probe());
-      o.log('  where the time went at 1000 cards/s:');
-      for (const l of stageLines(stages1000)) o.log(l);
-      const res1000 = [...s.meter.resultLatencies];
-      await pace(n1000, 1, () => s.baseline.send(true));
-      if ((await s.meter.drain(30_000)) > 0) throw new Error('baseline 1000/s: messages never arrived');
-      const r1000 = rateResult(1000, gw1000, [...s.baseline.latencies], res1000, pacing1000, cpuWin1000, cpu1000);
-      r1000.note = 'gateway series, then the baseline series';
-      r1000.stages = stages1000;
-
-      // the floor at 1,000 cards/s: one durable commit of a card's size on the same disk every 1 ms, right after the series
-      const floor1000 = await startCommitFloor(floorOptions, '1000');
-      await floor1000.paced(n1000, 1);
-      r1000.commit = await floor1000.finish();
-      for (const r of [r20, r1000]) {
-        if (!r.commit) continue;
-        r.floorP50Ms = round3(r.baseline.p50Ms + r.commit.p50Ms);
-        r.floorP99Ms = round3(r.baseline.p99Ms + r.commit.p99Ms);
-        o.log(`  commit floor at ${r.cardsPerSec}/s: p50 ${r.commit.p50Ms} ms, p99 ${r.commit.p99Ms} ms (n=${r.commit.n})`);
+        // 1,000 cards/s: the gateway and the bridge in alternating blocks of 1,000 cards, then the baseline
+        const block = Math.min(1000, n1000);
+        o.log(`  1000 cards/s: ${n1000} cards each of the gateway and the plain bridge in alternating blocks of ${block}, then ${n1000} baseline messages`);
+        s.meter.resetSamples();
+        s.baseline.latencies.length = 0;
+        bridge.latencies.length = 0;
+        const w1000 = cpuWindow(pids([s.gw.pid, bridge.pid]));
+        let pacing1000!: PaceStats;
+        const cpu1000 = await gatewayCpuPct(s.gw, async () => {
+          for (let done = 0; done < n1000; done += block) {
+            const p = await pace(Math.min(block, n1000 - done), 1, () => s.feed.writeCard(true));
+            pacing1000 ??= p;
+            if ((await s.meter.drain(30_000)) > 0) throw new Error(`1000/s: ${s.meter.outstanding} card(s) never arrived`);
+            await pace(Math.min(block, n1000 - done), 1, () => bridge.writeCard(true));
+            if ((await s.meter.drain(30_000)) > 0) throw new Error(`bridge 1000/s: ${s.meter.outstanding} card(s) never arrived`);
+          }
+        });
+        const cpuWin1000 = w1000();
+        load = await s.gw.usage();
+        const gw1000 = [...s.meter.cardLatencies];
+        const stages1000 = stageBreakdown(s.meter.cardTraces, await s.gw.probe());
+        o.log('  where the time went at 1000 cards/s:');
+        for (const l of stageLines(stages1000)) o.log(l);
+        const res1000 = [...s.meter.resultLatencies];
+        await pace(n1000, 1, () => s.baseline.send(true));
+        if ((await s.meter.drain(30_000)) > 0) throw new Error('baseline 1000/s: messages never arrived');
+        const r1000 = rateResult(1000, gw1000, [...s.baseline.latencies], res1000, pacing1000, cpuWin1000, cpu1000);
+        r1000.bridge = summarize(bridge.latencies);
+        r1000.note = 'gateway and bridge in alternating blocks of 1,000 cards, then the baseline series';
+        r1000.stages = stages1000;
+        rates = { '20': r20, '1000': r1000 };
+        for (const r of [r20, r1000]) {
+          o.log(`  plain bridge at ${r.cardsPerSec}/s: p50 ${r.bridge?.p50Ms} ms, p99 ${r.bridge?.p99Ms} ms; gateway p50 ${r.gateway.p50Ms} ms, p99 ${r.gateway.p99Ms} ms`);
+        }
+      } finally {
+        await bridge.stop();
       }
       if (s.meter.mismatches || s.meter.unexpected) throw new Error(`matching failed: ${s.meter.mismatches} mismatches, ${s.meter.unexpected} unexpected`);
       await closeSession(s);
@@ -245,7 +251,7 @@ export async function runLatency(o: LatencyOptions) {
 
       return {
         payloadBytes: size,
-        rates: { '20': r20, '1000': r1000 },
+        rates,
         hostColdRun: coldRun,
         journalSynchronous: jd,
         variants1000: variants,
@@ -257,5 +263,6 @@ export async function runLatency(o: LatencyOptions) {
     }
   } finally {
     await pty.close();
+    await bridgePty.close();
   }
 }

@@ -1,15 +1,15 @@
 /**
  * Builds docs/asyncapi.json (AsyncAPI 3 of the MQTT API) and docs/config.schema.json (JSON Schema
- * of the configuration file) from the zod schemas: `src/core/vocabulary/messages.ts`, `src/core/vocabulary/requests.ts`
- * and `src/app/config/schema.ts`. Pure: the examples are passed in (they come from a simulator run,
+ * of the configuration file) from the zod schemas: `src/core/table/messages.ts`, `src/core/vocabulary/requests.ts`
+ * and `src/core/vocabulary/config-schema.ts`. Pure: the examples are passed in (they come from a simulator run,
  * `capture.ts`), so a test can rebuild the committed documents in memory and compare.
  */
 import * as z from 'zod';
-import { configSchema } from '../../src/app/config/schema.js';
+import { configSchema } from '../../src/core/vocabulary/config-schema.js';
 import {
   cardResultMessageSchema, cardRoundMessageSchema, diceResultMessageSchema, diceRoundMessageSchema, EVENT_SCHEMAS,
   kenoResultMessageSchema, kenoRoundMessageSchema, otherEventSchema, PUBLISHED_TOPICS, REQUEST_SCHEMAS,
-} from '../../src/core/vocabulary/messages.js';
+} from '../../src/core/table/messages.js';
 import type { CapturedMessage } from './capture.js';
 import { PUBLISH_QOS } from '../../src/core/vocabulary/topics.js';
 
@@ -37,7 +37,7 @@ export function buildConfigSchema(): Json {
     $schema: s.$schema,
     $id: 'https://table-edge-gateway.invalid/config.schema.json',
     title: 'table-edge-gateway configuration file',
-    description: 'Generated from src/app/config/schema.ts by `npm run docs:api`; do not edit. YAML or JSON; spec/config.md and docs/OPERATIONS.md describe the keys.',
+    description: 'Generated from src/core/vocabulary/config-schema.ts by `npm run docs:api`; do not edit. YAML or JSON; spec/config.md and docs/OPERATIONS.md describe the keys.',
     ...Object.fromEntries(Object.entries(s).filter(([k]) => k !== '$schema')),
   };
 }
@@ -197,7 +197,7 @@ export function buildAsyncApi(examples: Examples): Json {
         'Card shoes, shufflers and dice sensors in; normalized game events and results out. One MQTT connection per table (client id `<clientIdPrefix><tableId>`), QoS 1, payloads UTF-8 JSON.',
         'Every message carries the envelope `v`, `type`, `table`, `game`, `ts` and — on all but `status` — `seq`: per table, strictly increasing over every message the table publishes, never reused, also across restarts.',
         'Hidden cards are published as `card: null, faceDown: true` until their reveal point.',
-        'Generated from the zod schemas in src/core/vocabulary/messages.ts and src/core/vocabulary/requests.ts by `npm run docs:api`; the examples were captured from a simulator run. Do not edit by hand.',
+        'Generated from the zod schemas in src/core/table/messages.ts and src/core/vocabulary/requests.ts by `npm run docs:api`; the examples were captured from a simulator run. Do not edit by hand.',
       ].join('\n\n'),
       license: { name: 'Apache-2.0' },
     },
@@ -252,7 +252,7 @@ function nameSchemas(s: Json, name: string): void {
     const alts = s[key] as Json[] | undefined;
     alts?.forEach((a, i) => {
       const kind = (a.properties as Json | undefined)?.kind as Json | undefined;
-      nameSchemas(a, `${name}${pascal(String((kind && kind.const) || ''))}${alts.length > 1 && !kind ? `Option${i + 1}` : ''}`);
+      nameSchemas(a, `${name}${pascal(String((kind?.const) || ''))}${alts.length > 1 && !kind ? `Option${i + 1}` : ''}`);
     });
   }
   for (const d of Object.values((s.definitions as Record<string, Json> | undefined) ?? {})) nameSchemas(d, name);
@@ -390,14 +390,14 @@ function typeText(s: Json): string {
 /**
  * docs/CONFIG.md: every key of the configuration file with its type, default and description,
  * from the same JSON Schema as docs/config.schema.json (the `.describe()` texts of
- * src/app/config/schema.ts). Keys without a description are listed as such (a test keeps it at none).
+ * src/core/vocabulary/config-schema.ts). Keys without a description are listed as such (a test keeps it at none).
  */
 export function buildConfigReference(): string {
   const root = buildConfigSchema();
   const rows: string[] = [];
   const walk = (s: Json, path: string) => {
     const alts = (s.anyOf ?? s.oneOf) as Json[] | undefined;
-    if (alts && alts.some((a) => a.type === 'object' && a.properties)) {
+    if (alts?.some((a) => a.type === 'object' && a.properties)) {
       for (const a of alts) if (a.properties) walkProps(a, path, a.properties && (a.properties as Json).type ? ` (type ${typeText((a.properties as Json).type as Json)})` : '');
       return;
     }
@@ -418,7 +418,7 @@ export function buildConfigReference(): string {
   return [
     '# Configuration reference',
     '',
-    'Generated from src/app/config/schema.ts by `npm run docs:api`; do not edit. The same keys as',
+    'Generated from src/core/vocabulary/config-schema.ts by `npm run docs:api`; do not edit. The same keys as',
     '[config.schema.json](config.schema.json); the contract is [spec/config.md](spec/config.md).',
     '`tablegw check-config <file>` validates a file against it.',
     '',

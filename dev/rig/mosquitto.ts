@@ -1,4 +1,5 @@
 import { spawnSupervised, terminate, type SupervisedProcess } from './child-process.js';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -13,6 +14,13 @@ export interface MosquittoOptions {
   port?: number;
   /** How long to wait for the listener (default 10 s). */
   startTimeoutMs?: number;
+  /**
+   * Broker accounts, user name -> password: written with `mosquitto_passwd` into a password file
+   * in the broker's temp dir; anonymous clients are then refused (`allow_anonymous false`).
+   */
+  users?: Record<string, string>;
+  /** The text of an ACL file (`user <name>` / `topic read|write|readwrite <filter>` lines), written beside the config. */
+  acl?: string;
 }
 
 export interface MosquittoBroker {
@@ -40,11 +48,30 @@ export async function startMosquitto(opts: MosquittoOptions = {}): Promise<Mosqu
   const dir = await makeTempDir('teg-mosquitto-');
   const timeoutMs = opts.startTimeoutMs ?? 10_000;
   const confPath = path.join(dir, 'mosquitto.conf');
+  const accounts: string[] = [];
+  // mosquitto started as root drops to its own user before it reads these files
+  if (opts.users || opts.acl !== undefined) fs.chmodSync(dir, 0o755);
+  if (opts.users) {
+    const passwd = path.join(dir, 'passwd');
+    let first = true;
+    for (const [user, password] of Object.entries(opts.users)) {
+      execFileSync(commandPath('mosquitto_passwd'), ['-b', ...(first ? ['-c'] : []), passwd, user, password], { stdio: 'ignore' });
+      first = false;
+    }
+    fs.chmodSync(passwd, 0o644);
+    accounts.push(`password_file ${passwd}`);
+  }
+  if (opts.acl !== undefined) {
+    const acl = path.join(dir, 'acl');
+    fs.writeFileSync(acl, opts.acl.endsWith('\n') ? opts.acl : `${opts.acl}\n`, { mode: 0o644 });
+    accounts.push(`acl_file ${acl}`);
+  }
 
   const writeConfig = (port: number): void => {
     const lines = [
       `listener ${port} 127.0.0.1`,
-      'allow_anonymous true',
+      `allow_anonymous ${opts.users ? 'false' : 'true'}`,
+      ...accounts,
       'persistence false',
       'log_dest stderr',
       'log_type error',

@@ -35,10 +35,12 @@ interface Waiter {
 
 /**
  * Subscribe to `topicFilter` on `url` and record everything. Resolves after the SUBACK,
- * so retained messages and anything published afterwards are captured.
+ * so retained messages and anything published afterwards are captured. `account`: the broker user
+ * to connect as (a broker with a password file).
  */
-export async function recordMqtt(url: string, topicFilter: string | string[] = '#'): Promise<MqttRecorder> {
+export async function recordMqtt(url: string, topicFilter: string | string[] = '#', account?: { username: string; password: string }): Promise<MqttRecorder> {
   const client = mqtt.connect(url, {
+    ...account,
     clientId: `recorder-${process.pid}-${Math.random().toString(16).slice(2, 10)}`,
     reconnectPeriod: 200,
     connectTimeout: 5_000,

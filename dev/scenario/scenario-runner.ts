@@ -8,6 +8,9 @@
  */
 import { DEVICE_KIND_FACTS, type DeviceKind } from '../../src/core/vocabulary/device-kinds.js';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { signRequest } from '../../src/adapters/security/request-signing.js';
+import { PRIVILEGED_COMMANDS } from '../../src/core/vocabulary/requests.js';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { validateConfig } from '../../src/app/config/load-config.js';
@@ -98,6 +101,8 @@ class ScenarioRun {
   private gw: Gateway | null = null;
   private tx = 0;
   private tableId = '';
+  /** the pit keys the scenario's requests are signed with (`signedBy`), by name */
+  private readonly pitKeys = new Map<string, KeyObject>();
 
   constructor(private readonly sc: Scenario, private readonly dir: string) {}
 
@@ -122,6 +127,15 @@ class ScenarioRun {
         } catch { /* reported by validateConfig */ }
       }
       d.staleAfterMs ??= 60_000;
+    }
+    const names = new Set(this.sc.steps.flatMap((s) => ('request' in s && s.request.signedBy ? [s.request.signedBy] : [])));
+    if (names.size) {
+      const keys = [...names].map((name) => {
+        const pair = generateKeyPairSync('ed25519');
+        this.pitKeys.set(name, pair.privateKey);
+        return { name, publicKey: pair.publicKey.export({ type: 'spki', format: 'pem' }).toString(), commands: [...PRIVILEGED_COMMANDS] };
+      });
+      table.requests = { privileged: { keys } };
     }
     const cfg = validateConfig({ mqtt: { url: brokerUrl }, dataDir: join(this.dir, 'data'), tables: [table] }, `scenario ${this.sc.name}`);
     this.rec = await recordMqtt(brokerUrl, `casino/${this.tableId}/#`);
@@ -221,7 +235,10 @@ class ScenarioRun {
     }
     if ('request' in s) {
       const transaction = `scn-${++this.tx}`;
-      const payload = typeof s.request.payload === 'string' ? s.request.payload : JSON.stringify({ transaction, ...s.request.payload });
+      const signer = s.request.signedBy;
+      const body = typeof s.request.payload === 'string' ? null : { transaction, ...s.request.payload };
+      const payload = body === null ? String(s.request.payload)
+        : JSON.stringify(signer ? signRequest({ table: this.tableId, command: s.request.command, body, privateKey: this.pitKeys.get(signer)!, keyId: signer }) : body);
       await this.rec.client.publishAsync(this.topic(`request/${s.request.command}`), payload, { qos: 1 });
       if (s.request.expectStatus) {
         const resp = await this.rec.waitFor((m) => m.topic === this.topic(`response/${s.request.command}`) && !this.consumed.has(m)

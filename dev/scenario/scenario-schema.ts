@@ -35,6 +35,12 @@ export const scenarioStepSchema = z.union([
       payload: z.union([z.record(z.string(), z.unknown()), z.string()]).default({}),
       /** the response status the scenario expects (checked before the next step) */
       expectStatus: z.enum(['ok', 'error']).optional(),
+      /**
+       * sign the request as the pit key of this name (docs/SECURITY.md "Privileged requests"): the
+       * runner makes a key pair per name used and lists it in the table's `requests.privileged.keys`
+       * for every privileged command
+       */
+      signedBy: z.string().regex(/^[A-Za-z0-9._:@-]{1,64}$/).optional(),
     }).strict(),
   }).strict(),
   z.object({ wait: ms }).strict(),

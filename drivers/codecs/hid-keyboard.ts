@@ -140,7 +140,10 @@ export class KeyboardWedgeDecoder {
       for (let m = 2; m < k; m++) if (report[m] === key) repeated = true;
       if (repeated) continue;
       const r = this.keyDown(key, shift, chorded);
-      if (r !== null) (out ??= []).push(r);
+      if (r !== null) {
+        out ??= [];
+        out.push(r);
+      }
     }
     this.prev.set(report.subarray(2, 8));
     return out ?? [];

@@ -43,7 +43,7 @@ let cached: Promise<HidModule> | null = null;
  */
 export function loadNodeHid(): Promise<HidModule> {
   cached ??= (async (): Promise<HidModule> => {
-    let mod: any;
+    let mod: typeof import('node-hid') & { default?: typeof import('node-hid') };
     try {
       mod = await import('node-hid');
     } catch (e) {
@@ -57,7 +57,7 @@ export function loadNodeHid(): Promise<HidModule> {
       throw new Error(`node-hid cannot load its native library: ${(e as Error).message}`);
     }
     return {
-      devicesAsync: (vid?: number, pid?: number) => (vid === undefined ? hid.devicesAsync() : hid.devicesAsync(vid, pid)),
+      devicesAsync: (vid?: number, pid?: number) => (vid === undefined || pid === undefined ? hid.devicesAsync() : hid.devicesAsync(vid, pid)),
       openPath: (path: string) => hid.HIDAsync.open(path),
     };
   })();

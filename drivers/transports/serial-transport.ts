@@ -3,7 +3,7 @@ import { BehaviorSubject, Subject, type Observable } from 'rxjs';
 import type { SerialLatency, Transport, TransportStatus } from './transport.js';
 import { mainThreadReadBinding } from './main-thread-read.js';
 import { ftdiLatencyTimer } from './serial-latency.js';
-import { LATENCY_PROBE_ON, latencyProbe, probeNow } from '../../src/runtime/latency-probe.js';
+import { NO_PROBE, type Probe } from '../../src/core/vocabulary/probe.js';
 
 export interface SerialTransportOptions {
   /** Device path, e.g. /dev/ttyUSB0 or a socat pty link. */
@@ -28,6 +28,8 @@ export interface SerialTransportOptions {
   maxQueuedBytes?: number;
   /** Open the port in low-latency mode (Linux ASYNC_LOW_LATENCY) where the driver allows it (default true). */
   lowLatency?: boolean;
+  /** marks each chunk read (a measuring tool's; none by default) */
+  probe?: Probe;
 }
 
 /**
@@ -44,7 +46,8 @@ export class SerialTransport implements Transport {
   readonly data$: Observable<Buffer>;
   readonly status$: Observable<TransportStatus>;
 
-  private readonly options: Required<SerialTransportOptions>;
+  private readonly options: Required<Omit<SerialTransportOptions, 'probe'>>;
+  private readonly probe: Probe;
   private readonly dataSubject = new Subject<Buffer>();
   private readonly statusSubject = new BehaviorSubject<TransportStatus>({
     state: 'disconnected',
@@ -75,6 +78,7 @@ export class SerialTransport implements Transport {
       maxQueuedBytes: options.maxQueuedBytes ?? 1024 * 1024,
       lowLatency: options.lowLatency ?? true,
     };
+    this.probe = options.probe ?? NO_PROBE;
     this.backoffMs = this.options.minBackoffMs;
     this.description = `serial ${this.options.path} @${this.options.baudRate}`;
     this.data$ = this.dataSubject.asObservable();
@@ -155,7 +159,7 @@ export class SerialTransport implements Transport {
     this.port = port;
 
     port.on('data', (chunk: Buffer) => {
-      if (LATENCY_PROBE_ON) latencyProbe.lastReadAt = probeNow();
+      if (this.probe.on) this.probe.chunkRead();
       if (this.port === port && !this.stopped) this.dataSubject.next(chunk);
     });
     port.on('error', (err: Error) => this.fail(port, err));

@@ -14,10 +14,10 @@
  * and a decision may be sent before it — are described by `windowDecision(game, state)`.
  */
 import { rankNumber, type Card } from '../../src/core/vocabulary/card.js';
-import type { Rng } from '../../src/core/vocabulary/rng.js';
+import type { Rng } from '../rng.js';
 import { blackjackTotal } from '../../src/core/games/evaluators/blackjack-hand.js';
 import { scoreThreeCard } from '../../src/core/games/evaluators/poker.js';
-import type { CardGame, Expectation } from '../../src/core/games/game.js';
+import type { AnyCardGame, Expectation } from '../../src/core/games/game.js';
 import { holdemWindowActions, type HoldemRound } from '../../src/core/games/holdem.js';
 import { threeCardPokerWindowActions, type ThreeCardPokerRound } from '../../src/core/games/three-card-poker.js';
 
@@ -78,14 +78,14 @@ export const DECIDE: Readonly<Record<string, DecideFn>> = {
 
 /** the policy for a game id (the first allowed action for games without one) */
 export function decideFor(gameId: string): DecideFn {
-  return Object.prototype.hasOwnProperty.call(DECIDE, gameId) ? DECIDE[gameId] : decideFirst;
+  return  Object.hasOwn(DECIDE, gameId) ? DECIDE[gameId] : decideFirst;
 }
 
 /**
  * An optional decision the engine may send now, inside a decision window (the round waits for
  * `close-decisions`), as a decision expectation for the policy; null when there is none.
  */
-export function windowDecision(game: CardGame<any>, state: unknown): DecisionExpectation | null {
+export function windowDecision(game: AnyCardGame, state: unknown): DecisionExpectation | null {
   let actions: readonly string[] | null = null;
   if (game.id === 'holdem') actions = holdemWindowActions(state as HoldemRound);
   else if (game.id === 'three-card-poker') actions = threeCardPokerWindowActions(state as ThreeCardPokerRound);

@@ -18,8 +18,8 @@
  * card poker) from `windowDecision` (default: the same module; `null` to send none).
  */
 import { revealBurnCount, type Card } from '../../src/core/vocabulary/card.js';
-import { shuffledShoe, type Rng } from '../../src/core/vocabulary/rng.js';
-import type { CardGame } from '../../src/core/games/game.js';
+import { shuffledShoe, type Rng } from '../rng.js';
+import type { AnyCardGame } from '../../src/core/games/game.js';
 import { decideFor, windowDecision as defaultWindowDecision, type DecideFn, type DecisionExpectation } from './decision-policies.js';
 
 export type DealerAction =
@@ -34,7 +34,7 @@ export type DealerAction =
   | { type: 'shoe-end' };
 
 export interface DealerOptions {
-  game: CardGame<any>;
+  game: AnyCardGame;
   decks: number;
   burnPerRound: number;
   /** engine-driven betting: the dealer also asks the virtual engine to open/close betting */
@@ -44,7 +44,7 @@ export interface DealerOptions {
   /** picks a decision when the game waits for one (virtual engine); default: the game's policy */
   decide?: DecideFn;
   /** optional decisions inside decision windows; default: `decision-policies.ts`, null: none */
-  windowDecision?: ((game: CardGame<any>, state: unknown) => DecisionExpectation | null) | null;
+  windowDecision?: ((game: AnyCardGame, state: unknown) => DecisionExpectation | null) | null;
   gameOptions?: Readonly<Record<string, unknown>>;
 }
 

@@ -1,5 +1,5 @@
 /** A virtual keno ball reader speaking the reference BALL protocol: `START`, `BALL,<n>`, `END`, `VER`, `HB`. */
-import type { Rng } from '../../src/core/vocabulary/rng.js';
+import type { Rng } from '../rng.js';
 import { LineDevice, type LineFaults } from './line-device.js';
 import { referenceWire, type FrameWire } from './wire.js';
 

@@ -8,7 +8,7 @@
  */
 import { keyboardReports } from '../../drivers/codecs/hid-keyboard.js';
 import type { Card } from '../../src/core/vocabulary/card.js';
-import type { Rng } from '../../src/core/vocabulary/rng.js';
+import type { Rng } from '../rng.js';
 import { type FrameWire, writeFrame } from './wire.js';
 
 /** The reports a keyboard-wedge scanner sends for `text` + Enter. Throws on a character a US keyboard cannot type. */
@@ -40,7 +40,10 @@ export class VirtualBarcodeScanner {
   /** scans the barcode of a card (`AS`), after a bad label now and then */
   scanCard(card: Card): void {
     if (this.faults.badBarcodeRate > 0 && this.rng() < this.faults.badBarcodeRate) this.scan('NO-CARD-42');
-    if (!this.wire) return this.scan(card);
+    if (!this.wire) {
+      this.scan(card);
+      return;
+    }
     const frame = this.wire.encode('SHOE', 0, 'CARD', [card]);
     if (frame === null) throw new Error(`profile ${this.wire.format} cannot say a card`);
     this.scans++;

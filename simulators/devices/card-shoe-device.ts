@@ -6,7 +6,7 @@
  * frames) so the gateway's handling of each can be seen and tested.
  */
 import type { Card } from '../../src/core/vocabulary/card.js';
-import type { Rng } from '../../src/core/vocabulary/rng.js';
+import type { Rng } from '../rng.js';
 import { RepeatRing } from './repeat-ring.js';
 import { referenceWire, type FrameWire } from './wire.js';
 

@@ -4,7 +4,7 @@
  * `[0x01, seq, d1, d2, d3, bounces, status, checksum]`; HID has no SHAKE, VER or heartbeat).
  */
 import { encodeHidDiceReport, HID_DICE_STATUS } from '../../drivers/codecs/hid-dice.js';
-import type { Rng } from '../../src/core/vocabulary/rng.js';
+import type { Rng } from '../rng.js';
 import { LineDevice, type LineFaults } from './line-device.js';
 import { referenceWire, type FrameWire } from './wire.js';
 

@@ -5,7 +5,7 @@
  * a frame, frames lost on the line).
  */
 import type { Talker } from '../../src/core/vocabulary/frames.js';
-import type { Rng } from '../../src/core/vocabulary/rng.js';
+import type { Rng } from '../rng.js';
 import { RepeatRing } from './repeat-ring.js';
 import { referenceWire, type FrameWire } from './wire.js';
 

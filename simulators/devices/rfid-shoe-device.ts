@@ -10,7 +10,7 @@
  */
 import type { DeckRegistry, RegisteredTag } from '../../drivers/deck-registry.js';
 import { oneDeck, type Card } from '../../src/core/vocabulary/card.js';
-import { randomInt, seededRng, type Rng } from '../../src/core/vocabulary/rng.js';
+import { randomInt, seededRng, type Rng } from '../rng.js';
 import { LineDevice, type LineFaults } from './line-device.js';
 import { referenceWire, type FrameWire } from './wire.js';
 

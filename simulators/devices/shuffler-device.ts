@@ -3,7 +3,7 @@
  * `VER`, `HB`, with fault injection per shuffle cycle: a JAM (cleared, then shuffling resumes),
  * the door opened and closed again, a COUNT one card short, plus line faults.
  */
-import type { Rng } from '../../src/core/vocabulary/rng.js';
+import type { Rng } from '../rng.js';
 import { LineDevice, type LineFaults } from './line-device.js';
 import { referenceWire, type FrameWire } from './wire.js';
 

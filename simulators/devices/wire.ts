@@ -37,7 +37,10 @@ export interface FrameWire {
 /** writes a frame as its device delivers it: on a HID wire one input report per write, else in one piece */
 export function writeFrame(wire: FrameWire | undefined, write: (bytes: string | Buffer) => void, frame: string | Buffer): void {
   const n = wire?.reportBytes;
-  if (n === undefined || typeof frame === 'string' || frame.length <= n) return write(frame);
+  if (n === undefined || typeof frame === 'string' || frame.length <= n) {
+    write(frame);
+    return;
+  }
   for (let at = 0; at < frame.length; at += n) write(frame.subarray(at, at + n));
 }
 

@@ -3,9 +3,9 @@
  * device drivers, its pure table machine in a TableRuntime, and — for simulator transports — the
  * virtual devices and dealer that feed it.
  */
-import { join, resolve } from 'node:path';
-import { createDriver, createTransport } from '../runtime/device-drivers.js';
-import { brokerUrls, type GatewayConfig } from './config/schema.js';
+import { resolve } from 'node:path';
+import { createDriver, createTransport } from './device-drivers.js';
+import { brokerUrls, type GatewayConfig } from '../core/vocabulary/config-schema.js';
 import { registerSecret, registerSecretFile, type Logger } from '../runtime/log.js';
 import { Observability } from '../adapters/http/observability.js';
 import type { EmbeddedBroker } from '../adapters/mqtt/embedded-broker.js';
@@ -20,6 +20,7 @@ import type { LoadSimulators, SimulatedDevice, SimulatedDevicesSetup, SimulatedE
 import { ActivitySummary } from '../runtime/summary.js';
 import { TableRuntime } from '../runtime/table-runtime.js';
 import { profileFileWarnings } from '../../drivers/profiles/profile-schema.js';
+import type { Probe } from '../core/vocabulary/probe.js';
 
 export interface GatewayOptions {
   logger: Logger;
@@ -34,6 +35,8 @@ export interface GatewayOptions {
    * only when a table has one, and required then
    */
   simulators?: LoadSimulators;
+  /** marks of each card's way through the gateway, for a measuring tool (the bench's); none by default */
+  probe?: Probe;
 }
 
 export interface Gateway {
@@ -95,7 +98,7 @@ export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Pr
   const summaryTimer = summaryMs > 0 ? setInterval(() => log.info(summary.take(summaryMs)), summaryMs) : null;
   summaryTimer?.unref();
 
-  const store = new GatewayStore(dataDir, { synchronous: cfg.journal.synchronous, retentionDays: cfg.journal.retentionDays, writer: cfg.journal.writer });
+  const store = new GatewayStore(dataDir, { synchronous: cfg.journal.synchronous, retentionDays: cfg.journal.retentionDays, writer: cfg.journal.writer, probe: opts.probe });
   // a journal that cannot be written: nothing more may be published (it would not be recoverable);
   // stop, and let the service manager restart the gateway, which recovers from what was committed
   store.setFatalHandler((m) => {
@@ -112,7 +115,7 @@ export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Pr
     const settings = tableSettings(t);
     const link = new TableLink({ ...linkBase, tableId: t.id, gameId: t.game, logger: tlog });
     // transports first: simulated devices are wired to theirs (simulators/index.ts, via opts.simulators), then the drivers
-    const transports = new Map(t.devices.map((d) => [d.id, security.transport(d, createTransport, (alert) => runtime.apply(alert))] as const));
+    const transports = new Map(t.devices.map((d) => [d.id, security.transport(d, (dev) => createTransport(dev, opts.probe), (alert) => runtime.apply(alert))] as const));
     const virtual: SimulatedDevicesSetup = sim && t.devices.some((d) => d.transport.type === 'simulator')
       ? sim.createVirtualDevices({
         table: t, settings, transports, fast: opts.fast, shoes: opts.simulatorShoes, log: tlog,
@@ -143,10 +146,11 @@ export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Pr
       tlog.info(`device ${d.id}: ${virtual.descriptions.get(d.id) ?? `${d.kind} on ${transport.description}`}`);
       // what is legal but risky in the device's profile (no integrity check, idle framing beside an end), once at start-up
       if (d.profile !== undefined) for (const w of profileFileWarnings(d.profile)) tlog.warn(`device ${d.id}: profile ${d.profile}: ${w}`);
-      return createDriver(d, transport, { registry: virtual.registries.get(d.id) });
+      return createDriver(d, transport, { registry: virtual.registries.get(d.id), probe: opts.probe });
     });
     const runtime = new TableRuntime({ settings, tableConfig: t, link, drivers, store, log: tlog, outboxMaxMessages: cfg.journal.outboxMaxMessages,
-      serialize: security.signer?.serialize, requestLimits: cfg.requests, responseTopicPrefixes: cfg.requests.responseTopicPrefixes });
+      serialize: security.signer?.serialize, requestLimits: cfg.requests, responseTopicPrefixes: cfg.requests.responseTopicPrefixes, probe: opts.probe,
+      requestVerifier: security.requestVerifier(t.id) });
     observability.addTable({ id: t.id, game: t.game, runtime, link });
     watches.push(watchDevices(runtime, t.devices, tlog));
     runtime.published$.subscribe((m) => summary.count(t.id, m.payload));

@@ -5,7 +5,7 @@
  * the wrong PC — which would otherwise stay silent in the terminal.
  */
 import type { Subscription } from 'rxjs';
-import type { DeviceConfig } from '../app/config/schema.js';
+import type { DeviceConfig } from '../core/vocabulary/config-schema.js';
 import type { Logger } from './log.js';
 import type { TableInput } from '../core/table/types.js';
 import type { PublishedMessage } from './table-runtime.js';

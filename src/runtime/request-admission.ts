@@ -13,30 +13,57 @@
  *   entry; otherwise the request is refused `not-allowed` and answered on `response/<command>` only;
  * - a round id an engine supplies in `open-betting` must not have the form of the gateway's own
  *   ids and must not have been used on this table within the journal's retention
- *   (`duplicate-round-id`).
+ *   (`duplicate-round-id`);
+ * - a privileged command (`void-round`, `correction`, `resume-round`, `end-shoe`, `new-shoe`) that
+ *   carries a signature has it checked (the `RequestSignatureChecker` port; src/adapters/security/request-signing.ts):
+ *   a bad, unknown-key, not-allowed, stale or replayed one is refused with its code; a verified one
+ *   gets the key's configured name as the input's `signer`. Whether the request needed a signature
+ *   at all (a completed or held round) is the table machine's to say (src/core/table/privileged.ts).
  */
-import type { RequestLimitsConfig } from '../app/config/schema.js';
+import type { RequestLimitsConfig } from '../core/vocabulary/config-schema.js';
 import type { RequestErrorCode } from '../core/vocabulary/requests.js';
-import type { IncomingRequest } from '../adapters/mqtt/table-link.js';
-import { RequestGate } from '../adapters/security/request-limiter.js';
+import type { IncomingRequest } from './ports.js';
+import { RequestGate } from './request-limiter.js';
+import { topicNameProblem } from '../core/vocabulary/topics.js';
 import type { TableInput } from '../core/table/types.js';
+import { PRIVILEGED_COMMANDS } from '../core/vocabulary/requests.js';
 
-/** the largest topic name MQTT allows, in UTF-8 bytes */
-const MAX_TOPIC_BYTES = 65_535;
+/** what the signature of one request comes to: none (the machine decides whether one was needed), a verified signer, or a refusal */
+export type RequestSignatureCheck =
+  | { kind: 'unsigned' }
+  | { kind: 'signed'; signer: string }
+  | { kind: 'refused'; code: RequestErrorCode; reason: string };
 
 /**
- * A topic a message may be published on (MQTT 3.1.1 / 5, section 4.7): not empty, no wildcard
- * (`+`, `#`), no U+0000, at most 65,535 bytes; and, by the gateway's rule, no empty level
- * (`a//b`, a leading or trailing `/`), which brokers accept but no table topic ever has.
+ * The port of the privileged requests' signatures (docs/SECURITY.md "Privileged requests"):
+ * `RequestVerifier` of src/adapters/security/request-signing.ts implements it with the table's keys.
  */
-export function topicNameProblem(topic: string): string | null {
-  if (topic.length === 0) return 'it is empty';
-  if (topic.includes('+') || topic.includes('#')) return 'it contains a wildcard (+ or #)';
-  if (topic.includes('\u0000')) return 'it contains U+0000';
-  if (topic.split('/').some((level) => level === '')) return 'it has an empty level';
-  if (Buffer.byteLength(topic, 'utf8') > MAX_TOPIC_BYTES) return 'it is longer than 65,535 bytes';
-  return null;
+export interface RequestSignatureChecker {
+  /** the time window (`requests.privileged.maxSkewSeconds`) in ms */
+  readonly maxSkewMs: number;
+  /** `payload`: the request's raw text; `at`: when it was received */
+  check(command: string, payload: string, at: number): RequestSignatureCheck;
+  /** a signed request the table took before (from the journal, at a restart): a copy is `replayed-request` */
+  noteTaken(payload: string, at: number): void;
 }
+
+/** a table without keys: a signed request names a key it does not list; an unsigned one is the machine's to judge */
+export const NO_PRIVILEGED_KEYS: RequestSignatureChecker = {
+  maxSkewMs: 0,
+  check(_command, payload) {
+    let json: unknown;
+    try {
+      json = JSON.parse(payload);
+    } catch {
+      return { kind: 'unsigned' };
+    }
+    if (json === null || typeof json !== 'object' || Array.isArray(json) || !Object.hasOwn(json, 'signature')) return { kind: 'unsigned' };
+    return { kind: 'refused', code: 'unknown-key', reason: 'this table lists no privileged-request keys (tables[].requests.privileged.keys)' };
+  },
+  noteTaken() {},
+};
+
+const PRIVILEGED: ReadonlySet<string> = new Set(PRIVILEGED_COMMANDS);
 
 /** why `topic` may not be used as a response topic, or null when it may */
 export function responseTopicProblem(topic: string, allowedPrefixes: readonly string[]): string | null {
@@ -63,6 +90,8 @@ export interface RequestAdmissionOptions {
   limits?: Pick<RequestLimitsConfig, 'ratePerSec' | 'burst' | 'maxPayloadBytes'>;
   /** round ids this table used within the journal's retention (from the store) */
   usedRoundIds?: Iterable<string>;
+  /** checks the signatures of privileged requests (default: no keys, so every signed request is `unknown-key`) */
+  verifier?: RequestSignatureChecker;
 }
 
 export type Admitted =
@@ -85,12 +114,14 @@ export class RequestAdmission {
   private readonly allowedPrefixes: readonly string[];
   private readonly usedRoundIds: Set<string>;
   private readonly retainedSeen = new Set<string>();
+  private readonly verifier: RequestSignatureChecker;
   readonly counts: RequestCounts = { refused: {}, droppedUnanswered: 0, retainedIgnored: 0 };
 
   constructor(private readonly o: RequestAdmissionOptions) {
     this.gate = o.limits ? new RequestGate(o.limits) : null;
     this.allowedPrefixes = [o.ownResponsePrefix, ...(o.responseTopicPrefixes ?? [])];
     this.usedRoundIds = new Set(o.usedRoundIds ?? []);
+    this.verifier = o.verifier ?? NO_PRIVILEGED_KEYS;
   }
 
   admit(r: IncomingRequest, at: number): Admitted {
@@ -120,6 +151,12 @@ export class RequestAdmission {
       }
     }
     if (topicProblem) return this.refuse(input, topicProblem, 'not-allowed');
+    // after the rate limit: a flood of signed requests costs one bucket check each, not a verification
+    if (PRIVILEGED.has(r.command)) {
+      const c = this.verifier.check(r.command, r.payload, at);
+      if (c.kind === 'refused') return this.refuse(input, c.reason, c.code);
+      if (c.kind === 'signed') input = { ...input, signer: c.signer };
+    }
     if (r.command === 'open-betting') {
       const roundId = this.engineRoundIdOf(r.payload);
       if (roundId !== undefined) {

@@ -7,7 +7,7 @@
  */
 import type { DeckRegistry } from '../../drivers/deck-registry.js';
 import type { Transport } from '../../drivers/transports/transport.js';
-import type { TableConfig } from '../app/config/schema.js';
+import type { TableConfig } from '../core/vocabulary/config-schema.js';
 import type { Logger } from './log.js';
 import type { TableSettings } from '../core/table/types.js';
 

@@ -10,15 +10,14 @@
  */
 import { filter, merge, Subject, timer, type Observable, type Subscription, map } from 'rxjs';
 import type { DeviceDriver, DriverEvent } from '../../drivers/device-driver.js';
-import type { RequestLimitsConfig } from '../app/config/schema.js';
+import type { RequestLimitsConfig } from '../core/vocabulary/config-schema.js';
 import type { Logger } from './log.js';
-import { LATENCY_PROBE_ON, latencyProbe, probeNow, type CardProbe } from './latency-probe.js';
-import { validateMessage } from '../core/vocabulary/messages.js';
+import { NO_PROBE, type Probe } from '../core/vocabulary/probe.js';
+import { validateMessage } from '../core/table/messages.js';
 import { envelopeText } from '../core/vocabulary/envelope-text.js';
-import { OutboxSender } from '../adapters/mqtt/outbox-sender.js';
-import type { IncomingRequest, TableLink } from '../adapters/mqtt/table-link.js';
-import type { GatewayStore, StoredMessage } from '../adapters/store/gateway-store.js';
-import { RequestAdmission, type RequestCounts } from './request-admission.js';
+import { OutboxSender } from './outbox-sender.js';
+import type { IncomingRequest, Journal, Publisher, RequestSource, StoredMessage } from './ports.js';
+import { RequestAdmission, type RequestCounts, type RequestSignatureChecker } from './request-admission.js';
 import { countersOf, initialTableState, stateFromSnapshot, step } from '../core/table/table-machine.js';
 import type { Envelope, TableInput, TableOutput, TableSettings, TableState } from '../core/table/types.js';
 
@@ -37,9 +36,9 @@ export interface TableRuntimeOptions {
   settings: TableSettings;
   /** the table's config entry as validated (kept in the store for `replay`) */
   tableConfig: unknown;
-  link: TableLink;
+  link: Publisher & RequestSource;
   drivers: readonly DeviceDriver[];
-  store: GatewayStore;
+  store: Journal;
   log: Logger;
   clock?: () => number;
   /** turns an envelope into the text that is published (e.g. adds a signature to results) */
@@ -52,6 +51,14 @@ export interface TableRuntimeOptions {
   requestLimits?: RequestLimitsConfig;
   /** MQTT 5 response topics allowed besides the table's own `response/` (`requests.responseTopicPrefixes`) */
   responseTopicPrefixes?: readonly string[];
+  /** marks of a card's way through the runtime (a measuring tool's; none by default) */
+  probe?: Probe;
+  /**
+   * checks privileged requests' signatures (`tables[].requests.privileged`, docs/SECURITY.md;
+   * src/adapters/security/request-signing.ts), seeded at start with the signed requests the journal
+   * took within the window. Absent: no keys, so every request on a completed or held round is refused
+   */
+  requestVerifier?: RequestSignatureChecker;
 }
 
 export class TableRuntime {
@@ -66,8 +73,8 @@ export class TableRuntime {
   private readonly inputSubject = new Subject<TableInput>();
   private readonly timerInputs = new Subject<TableInput>();
   private readonly timers = new Map<string, Subscription>();
-  private readonly link: TableLink;
-  private readonly store: GatewayStore;
+  private readonly link: Publisher & RequestSource;
+  private readonly store: Journal;
   private readonly log: Logger;
   private readonly clock: () => number;
   private readonly serialize: (e: Envelope) => string;
@@ -78,8 +85,7 @@ export class TableRuntime {
   private outboxLevel: 'ok' | 'filling' | 'full' = 'ok';
   private admission: RequestAdmission | null = null;
   private droppedLoggedAt = -Infinity;
-  /** latency probe (bench only): when the last step() returned */
-  private probeSteppedAt = 0;
+  private readonly probe: Probe;
 
   constructor(private readonly o: TableRuntimeOptions) {
     this.settings = o.settings;
@@ -88,12 +94,13 @@ export class TableRuntime {
     this.store = o.store;
     this.log = o.log;
     this.clock = o.clock ?? Date.now;
+    this.probe = o.probe ?? NO_PROBE;
     this.serialize = o.serialize ?? envelopeText;
     this.state = initialTableState(o.settings, {});
     this.published$ = this.publishedSubject.asObservable();
     this.inputs$ = this.inputSubject.asObservable();
     this.outbox = new OutboxSender(o.link, (seq) => this.store.acknowledge(o.settings.tableId, seq), 64,
-      (m, reason) => this.quarantined(m.seq, m.topic, m.payload, reason));
+      (m, reason) => this.quarantined(m.seq, m.topic, m.payload, reason), this.probe);
   }
 
   get snapshot(): TableState {
@@ -173,12 +180,19 @@ export class TableRuntime {
   }
 
   private requestAdmission(): RequestAdmission {
+    if (!this.admission && this.o.requestVerifier) {
+      // the signed requests taken within the window before a restart stay taken (replayed-request)
+      const v = this.o.requestVerifier;
+      const now = this.clock();
+      for (const r of this.store.signedRequestsSince(this.settings.tableId, now - 2 * v.maxSkewMs)) v.noteTaken(r.payload, r.at);
+    }
     this.admission ??= new RequestAdmission({
       tableId: this.settings.tableId,
       ownResponsePrefix: this.link.topics.response(''),
       responseTopicPrefixes: this.o.responseTopicPrefixes,
       limits: this.o.requestLimits,
       usedRoundIds: this.store.engineRoundIds(this.settings.tableId),
+      verifier: this.o.requestVerifier,
     });
     return this.admission;
   }
@@ -201,8 +215,8 @@ export class TableRuntime {
   /** runs one input through the machine, journals it, then carries out its outputs */
   apply(input: TableInput): void {
     if (this.stopped) return;
-    const applyAt = LATENCY_PROBE_ON ? probeNow() : 0;
-    let result;
+    const applyAt = this.probe.on ? this.probe.now() : 0;
+    let result: ReturnType<typeof step>;
     try {
       result = step(this.settings, this.state, input);
     } catch (e) {
@@ -210,7 +224,7 @@ export class TableRuntime {
       this.log.error(`table machine failed on a ${input.type} input: ${(e as Error).stack ?? e}`);
       return;
     }
-    if (LATENCY_PROBE_ON) this.probeSteppedAt = probeNow();
+    const steppedAt = this.probe.on ? this.probe.now() : 0;
     this.state = result.state;
     const outputs = result.outputs;
     const messages: StoredMessage[] = [];
@@ -224,8 +238,7 @@ export class TableRuntime {
         ...(o.alsoTo ? { alsoTopic: o.alsoTo.topic, alsoCorrelation: o.alsoTo.correlationData } : {}),
       });
     }
-    let probe: CardProbe | undefined;
-    if (LATENCY_PROBE_ON) probe = this.probeCard(input, outputs, messages, applyAt);
+    const probed = this.probe.on ? this.markCard(input, outputs, messages, applyAt, steppedAt) : undefined;
     this.sinceSnapshot++;
     const snapshot = roundEnded || this.sinceSnapshot >= (this.o.snapshotEvery ?? 200) ? this.state : undefined;
     if (snapshot) this.sinceSnapshot = 0;
@@ -236,12 +249,7 @@ export class TableRuntime {
     let invalid: ReadonlyMap<number, string> | null = null;
     const checked = (): ReadonlyMap<number, string> => (invalid ??= this.topicMapProblems(outputs));
     this.store.enqueue({ tableId: this.settings.tableId, input, messages, snapshot, counters: countersOf(this.state) }, () => {
-      if (probe) {
-        probe.flushed = latencyProbe.lastFlushedAt;
-        probe.commitStart = latencyProbe.lastCommitStart;
-        probe.commitEnd = latencyProbe.lastCommitEnd;
-        probe.effects = probeNow();
-      }
+      if (probed) this.probe.effectsRun(probed);
       const problems = checked();
       this.inputSubject.next(input);
       let i = 0;
@@ -274,25 +282,25 @@ export class TableRuntime {
         // it runs beside a commit, in the store's flush: a check that throws quarantines the message, it never stops the flush
         problems = [`the check itself failed (${(e as Error).message})`];
       }
-      if (problems.length) (invalid ??= new Map()).set(i, problems.slice(0, 3).join('; '));
+      if (problems.length) {
+        invalid ??= new Map();
+        invalid.set(i, problems.slice(0, 3).join('; '));
+      }
       i++;
     }
     return invalid ?? NOTHING_INVALID;
   }
 
-  /** the latency probe's record of a CARD frame's `card` event (bench only: LATENCY_PROBE_ON) */
-  private probeCard(input: TableInput, outputs: readonly TableOutput[], messages: readonly StoredMessage[], applyAt: number): CardProbe | undefined {
+  /** a CARD frame's `card` event, marked on the probe (only when one measures); the message marked */
+  private markCard(input: TableInput, outputs: readonly TableOutput[], messages: readonly StoredMessage[], applyAt: number, steppedAt: number): StoredMessage | undefined {
     if (input.type !== 'frame' || input.frame.type !== 'CARD') return undefined;
     let i = 0;
     for (const o of outputs) {
       if (o.type !== 'publish') continue;
       const m = messages[i++];
       if (o.topic === 'events' && (o.payload as { kind?: unknown }).kind === 'card') {
-        const r = latencyProbe.begin(this.settings.tableId, m.seq, applyAt);
-        r.stepped = this.probeSteppedAt;
-        r.serialised = probeNow();
-        latencyProbe.awaitPublish(m, r);
-        return r;
+        this.probe.cardStepped(this.settings.tableId, m.seq, m, applyAt, steppedAt);
+        return m;
       }
     }
     return undefined;

@@ -8,7 +8,7 @@
  */
 import type { DeviceFrame, DeviceFrameBody } from '../../src/core/vocabulary/frames.js';
 import { validateConfig } from '../../src/app/config/load-config.js';
-import { validateMessage } from '../../src/core/vocabulary/messages.js';
+import { validateMessage } from '../../src/core/table/messages.js';
 import { countersOf, initialTableState, step } from '../../src/core/table/table-machine.js';
 import { tableSettings } from '../../src/core/table/table-settings.js';
 import type { DealerAction } from '../../simulators/dealers/shoe-dealer.js';
@@ -53,14 +53,22 @@ export class MachineHarness {
 
   /** a valid frame from a device, with the device's next SEQ */
   deviceFrame(deviceId: string, talker: DeviceFrame['talker'], body: DeviceFrameBody): TableOutput[] {
-    const seq = (this.seqByDevice[deviceId] = (this.seqByDevice[deviceId] ?? -1) + 1);
+    const seq = (this.seqByDevice[deviceId] ?? -1) + 1;
+    this.seqByDevice[deviceId] = seq;
     return this.input({ type: 'frame', at: this.tick(), deviceId, frame: { talker, seq, ...body } as DeviceFrame });
   }
 
-  request(command: string, payload: Record<string, unknown> | string = {}): Envelope {
-    const out = this.input({ type: 'request', at: this.tick(), command, payload: typeof payload === 'string' ? payload : JSON.stringify(payload) });
+  /**
+   * A request as the runtime's edge hands it to the machine. `signer`: the configured name of the key
+   * whose signature the edge verified (privileged requests, docs/SECURITY.md): the machine never sees
+   * the signature itself, so its tests pass the verified signer.
+   */
+  request(command: string, payload: Record<string, unknown> | string = {}, signer?: string): Envelope {
+    const out = this.input({
+      type: 'request', at: this.tick(), command, payload: typeof payload === 'string' ? payload : JSON.stringify(payload), ...(signer !== undefined ? { signer } : {}),
+    });
     const resp = out.find((o) => o.type === 'publish' && o.topic === `response/${command}`);
-    if (!resp || resp.type !== 'publish') throw new Error(`no response to ${command}`);
+    if (resp?.type !== 'publish') throw new Error(`no response to ${command}`);
     return resp.payload;
   }
 
@@ -179,7 +187,7 @@ export class DeviceTableHarness extends MachineHarness {
     return this.published('round').at(-1);
   }
 
-  /** every published message that does not match its MQTT API schema (src/core/vocabulary/messages.ts), with why */
+  /** every published message that does not match its MQTT API schema (src/core/table/messages.ts), with why */
   invalidMessages(): string[] {
     const bad: string[] = [];
     for (const x of this.outputs) {

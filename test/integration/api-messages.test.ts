@@ -1,11 +1,11 @@
 /**
  * Every message a real simulator run publishes (every table of the demo config — baccarat, sic
  * bo, keno, ... — in fast mode, one shoe / ten rounds each, on the embedded broker) is valid
- * against the schemas in src/core/vocabulary/messages.ts.
+ * against the schemas in src/core/table/messages.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { captureSimulatorMessages, type CapturedMessage } from '../../dev/docs/capture.js';
-import { validateMessage } from '../../src/core/vocabulary/messages.js';
+import { validateMessage } from '../../src/core/table/messages.js';
 
 describe('MQTT messages of the simulated demo tables', () => {
   let captured: CapturedMessage[] = [];

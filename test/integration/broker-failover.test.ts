@@ -10,10 +10,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startGateway, type Gateway } from '../../src/app/gateway.js';
 import { loadSimulators } from '../../simulators/load.js';
-import { startMosquitto, type MosquittoBroker } from '../../dev/rig/mosquitto.js';
+import { startMosquitto, } from '../../dev/rig/mosquitto.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
 import { makeTempDir } from '../../dev/rig/temp-dir.js';
-import { capturingLogger, checkSeq, floorConfig, resultsOf, subscriber, until, type Subscriber } from '../helpers/floor.js';
+import { capturingLogger, checkSeq, floorConfig, resultsOf, subscriber, until, } from '../helpers/floor.js';
 
 const io = realIoOrSkip('mosquitto');
 const T = 'fo-01';

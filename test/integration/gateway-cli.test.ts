@@ -52,7 +52,7 @@ describe('tablegw on the command line', () => {
     expect(await h.exited).toBe(0);
     const lines = h.out().split('\n').filter((l) => /^ {2}[a-z-]+ {2,}\S/.test(l));
     const names = lines.map((l) => l.trim().split(/\s+/)[0]);
-    expect(names).toEqual(expect.arrayContaining(['start', 'check-config', 'tail', 'simulate', 'replay', 'scenario', 'devices', 'capture', 'profile', 'verify', 'keygen']));
+    expect(names).toEqual(expect.arrayContaining(['start', 'check-config', 'tail', 'simulate', 'replay', 'devices', 'capture', 'profile', 'verify', 'keygen']));
     for (const l of lines) expect(l.trim().split(/\s{2,}/)[1]?.length ?? 0).toBeGreaterThan(10);
   }, 60_000);
 

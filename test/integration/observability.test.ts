@@ -8,7 +8,7 @@ import { validateConfig } from '../../src/app/config/load-config.js';
 import { startGateway, type Gateway } from '../../src/app/gateway.js';
 import { loadSimulators } from '../../simulators/load.js';
 import { silentLogger } from '../../src/runtime/log.js';
-import { validateMessage } from '../../src/core/vocabulary/messages.js';
+import { validateMessage } from '../../src/core/table/messages.js';
 import { freePort } from '../../dev/rig/free-port.js';
 import { recordMqtt } from '../../dev/rig/mqtt-recorder.js';
 import { cleanupTempDirs, makeTempDir } from '../../dev/rig/temp-dir.js';

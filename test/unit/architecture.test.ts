@@ -1,9 +1,11 @@
 /**
- * The layers, checked: the pure table machine (src/core/table/, src/core/games/, src/core/vocabulary/) imports only
- * itself and the pure vocabulary named below, never a driver, the MQTT link, the gateway, the
- * store, a simulator or Node's I/O; the drivers never reach up into the gateway or the simulators;
- * the gateway takes the simulators from its caller and imports nothing from simulators/.
- * A layer violation fails here, in CI, rather than in review (docs/ARCHITECTURE.md, Layers).
+ * The layers, checked (docs/ARCHITECTURE.md, Layers): every folder is a layer and every import
+ * points down. `src/core/` is pure (its own folders in the order vocabulary <- games <- table, no
+ * Node module, no package but zod); `drivers/` import only the core; the runtime (`src/runtime/`)
+ * the core and the drivers; the simulators and the adapters (`src/adapters/`) those below them
+ * but never each other; `src/app/` anything of the product. Nothing shipped imports `dev/` or
+ * `test/`, the package's `files` carry no `dev/`, and the product has no import circle.
+ * A layer violation fails here, in CI, rather than in review.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -52,86 +54,120 @@ function importsOf(file: string): ImportStatement[] {
   ];
 }
 
-/** the pure table machine: the step functions, the game modules and the domain they share */
-const MACHINE_DIRS = ['src/core'];
+/** the product's layers, lowest first; a file may import its own layer and those it lists */
+const LAYERS: ReadonlyArray<{ name: string; dirs: readonly string[]; mayImport: readonly string[] }> = [
+  { name: 'core/vocabulary', dirs: ['src/core/vocabulary'], mayImport: [] },
+  { name: 'core/games', dirs: ['src/core/games'], mayImport: ['core/vocabulary'] },
+  { name: 'core/table', dirs: ['src/core/table'], mayImport: ['core/vocabulary', 'core/games'] },
+  { name: 'drivers', dirs: ['drivers'], mayImport: ['core/vocabulary', 'core/games', 'core/table'] },
+  { name: 'runtime', dirs: ['src/runtime'], mayImport: ['core/vocabulary', 'core/games', 'core/table', 'drivers'] },
+  { name: 'simulators', dirs: ['simulators'], mayImport: ['core/vocabulary', 'core/games', 'core/table', 'drivers', 'runtime'] },
+  { name: 'adapters', dirs: ['src/adapters'], mayImport: ['core/vocabulary', 'core/games', 'core/table', 'drivers', 'runtime'] },
+  { name: 'app', dirs: ['src/app'], mayImport: ['core/vocabulary', 'core/games', 'core/table', 'drivers', 'runtime', 'simulators', 'adapters'] },
+];
 
-/**
- * Files outside the machine's folders that the machine may import: none. The published-message
- * vocabulary (src/core/vocabulary/messages.ts, src/core/vocabulary/topics.ts) is the machine's output contract and
- * lives in src/core/vocabulary/ with the frames and requests it takes in.
- */
-const MACHINE_MAY_IMPORT: string[] = [];
+/** packages the pure core may import */
+const CORE_PACKAGES = ['zod'];
 
-/**
- * Files the machine may import with `import type` only: the table settings are derived from the
- * shape of a table's config (`src/core/table/table-settings.ts`); a type-only import is erased when
- * compiled, so the machine never loads the config loader or its schema at run time.
- */
-const MACHINE_MAY_IMPORT_TYPES_OF = ['src/app/config/schema.ts'];
-
-/** packages the machine may import */
-const MACHINE_PACKAGES = ['zod'];
-
-/**
- * `node:` modules the machine's folders may import, by file: the seeded and random generators of
- * src/core/vocabulary/rng.ts (used by the simulators and `tablegw simulate`, never by a step: the machine
- * takes no randomness, its ids come from counters in the state).
- */
-const NODE_MODULES_BY_FILE: Record<string, readonly string[]> = { 'src/core/vocabulary/rng.ts': ['node:crypto'] };
-
-/** the I/O side: never imported by the machine (but for the named vocabulary files above) */
-const NEVER_IN_THE_MACHINE = ['drivers/', 'src/adapters/mqtt/', 'src/runtime/', 'src/adapters/store/', 'simulators/'];
-
-function inMachine(path: string): boolean {
-  return MACHINE_DIRS.some((dir) => path.startsWith(`${dir}/`));
+function layerOf(path: string): string | null {
+  return LAYERS.find((l) => l.dirs.some((d) => path.startsWith(`${d}/`)))?.name ?? null;
 }
 
-function machineViolation(s: ImportStatement): string | null {
+const PRODUCT_FILES = LAYERS.flatMap((l) => l.dirs.flatMap(sourceFiles));
+
+function layerViolation(s: ImportStatement): string | null {
+  const from = layerOf(s.file);
+  if (from === null) return null;
   const at = `${s.file} imports '${s.specifier}'`;
   if (s.target === null) {
-    if (s.specifier.startsWith('node:')) return (NODE_MODULES_BY_FILE[s.file] ?? []).includes(s.specifier) ? null : `${at}: a Node module`;
-    return MACHINE_PACKAGES.includes(s.specifier) ? null : `${at}: a package the machine does not use`;
+    if (!from.startsWith('core/')) return null;
+    if (s.specifier.startsWith('node:')) return `${at}: a Node module in the pure core`;
+    return CORE_PACKAGES.includes(s.specifier) ? null : `${at}: a package the pure core does not use`;
   }
-  if (MACHINE_MAY_IMPORT.includes(s.target)) return null;
-  if (NEVER_IN_THE_MACHINE.some((p) => s.target?.startsWith(p))) return `${at}: the I/O side of the gateway`;
-  if (inMachine(s.target)) return null;
-  if (MACHINE_MAY_IMPORT_TYPES_OF.includes(s.target)) return s.typeOnly ? null : `${at}: only \`import type\` is allowed from it`;
-  return `${at}: not part of the machine (allowed: ${[...MACHINE_DIRS.map((d) => `${d}/`), ...MACHINE_MAY_IMPORT].join(', ')})`;
+  if (s.target.startsWith('dev/') || s.target.startsWith('test/')) return `${at}: the product never imports dev/ or test/`;
+  const to = layerOf(s.target);
+  if (to === null) return `${at}: outside the product's layers`;
+  if (to === from) return null;
+  const allowed = LAYERS.find((l) => l.name === from)!.mayImport;
+  return allowed.includes(to) ? null : `${at}: ${from} may not import ${to} (it may import ${allowed.join(', ') || 'only itself'})`;
+}
+
+/** import circles among `files` (type-only imports included), each as the files on it */
+function importCircles(files: readonly string[]): string[][] {
+  const edges = new Map<string, string[]>();
+  for (const f of files) edges.set(f, importsOf(f).map((s) => s.target).filter((t): t is string => t !== null && files.includes(t)));
+  // Tarjan's strongly connected components
+  let index = 0;
+  const idx = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const circles: string[][] = [];
+  const visit = (v: string): void => {
+    idx.set(v, index);
+    low.set(v, index);
+    index++;
+    stack.push(v);
+    onStack.add(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!idx.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, idx.get(w)!));
+    }
+    if (low.get(v) === idx.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1 || (edges.get(v) ?? []).includes(v)) circles.push(component.sort());
+    }
+  };
+  for (const f of files) if (!idx.has(f)) visit(f);
+  return circles;
 }
 
 describe('layers', () => {
-  const machineFiles = [...MACHINE_DIRS.flatMap(sourceFiles), ...MACHINE_MAY_IMPORT];
-
-  it('finds the import statements it checks', () => {
-    const imports = machineFiles.flatMap(importsOf);
-    expect(imports.length).toBeGreaterThan(100);
-    expect(imports.some((s) => s.file === 'src/core/table/table-settings.ts' && s.target === 'src/app/config/schema.ts' && s.typeOnly)).toBe(true);
+  it('finds the import statements it checks in every layer', () => {
+    const imports = PRODUCT_FILES.flatMap(importsOf);
+    expect(imports.length).toBeGreaterThan(500);
+    for (const layer of LAYERS) expect(imports.some((s) => layerOf(s.file) === layer.name), layer.name).toBe(true);
   });
 
-  it('the table machine imports only itself, its domain and the pure vocabulary it publishes', () => {
-    const violations = machineFiles.flatMap(importsOf).map(machineViolation).filter((v) => v !== null);
+  it('flags an import that points up, a Node module in the core and an import of dev/', () => {
+    const stmt = (file: string, specifier: string): ImportStatement => ({
+      file, specifier, typeOnly: false,
+      target: specifier.startsWith('.') ? relative(repoRoot, resolve(repoRoot, dirname(file), specifier)).replace(/\.js$/, '.ts') : null,
+    });
+    expect(layerViolation(stmt('src/core/table/x.ts', '../../app/config/load-config.js'))).toMatch(/core\/table may not import app/);
+    expect(layerViolation(stmt('drivers/x.ts', '../src/runtime/log.js'))).toMatch(/drivers may not import runtime/);
+    expect(layerViolation(stmt('src/core/games/x.ts', 'node:fs'))).toMatch(/Node module/);
+    expect(layerViolation(stmt('src/app/cli/x.ts', '../../../dev/rig/pty-pair.js'))).toMatch(/never imports dev/);
+    expect(layerViolation(stmt('src/adapters/mqtt/x.ts', '../../../simulators/index.js'))).toMatch(/adapters may not import simulators/);
+    expect(layerViolation(stmt('src/app/x.ts', '../adapters/mqtt/table-link.js'))).toBeNull();
+    expect(importCircles(['src/core/table/types.ts', 'src/core/table/health.ts'])).toEqual([]);
+  });
+
+  it('every import of the product points down its layers', () => {
+    const violations = PRODUCT_FILES.flatMap(importsOf).map(layerViolation).filter((v) => v !== null);
     expect(violations).toEqual([]);
   });
 
-  it('the drivers import nothing from the gateway or the simulators', () => {
-    const violations = sourceFiles('drivers')
-      .flatMap(importsOf)
-      .filter((s) => (s.target?.startsWith('src/runtime/') && s.target !== 'src/runtime/latency-probe.ts') || s.target?.startsWith('simulators/'))
-      .map((s) => `${s.file} imports '${s.specifier}'`);
-    expect(violations).toEqual([]);
+  it('the product has no import circle', () => {
+    expect(importCircles(PRODUCT_FILES)).toEqual([]);
   });
 
-  it('the gateway imports nothing from the simulators (type imports included): the caller passes them', () => {
-    const imports = [...sourceFiles('src/runtime'), 'src/app/gateway.ts'].flatMap(importsOf);
-    expect(imports.some((s) => s.file === 'src/app/gateway.ts' && s.target === 'src/runtime/simulators.ts')).toBe(true);
-    const violations = imports.filter((s) => s.target?.startsWith('simulators/')).map((s) => `${s.file} imports '${s.specifier}'`);
-    expect(violations).toEqual([]);
+  it('every product file belongs to a layer, and nothing else sits beside the layers in src/', () => {
+    const stray = sourceFiles('src').filter((f) => layerOf(f) === null);
+    expect(stray).toEqual([]);
   });
 
-  it('every allowed exception is a file that exists', () => {
-    for (const file of [...MACHINE_MAY_IMPORT, ...MACHINE_MAY_IMPORT_TYPES_OF, ...Object.keys(NODE_MODULES_BY_FILE)]) {
-      expect(() => readFileSync(join(repoRoot, file)), file).not.toThrow();
-    }
+  it('the published package carries no dev/ or test/', () => {
+    const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { files: string[] };
+    expect(pkg.files.filter((f) => /^(dev|test|bench)(\/|$)/.test(f))).toEqual([]);
   });
 });
 
@@ -141,7 +177,7 @@ describe('docs/ARCHITECTURE.md', () => {
 
   it('names the paths it describes', () => {
     expect(paths.length).toBeGreaterThan(20);
-    expect(paths).toContain('src/runtime/device-drivers.ts');
+    expect(paths).toContain('src/app/device-drivers.ts');
   });
 
   it('every backticked path it names exists in the repo', () => {

@@ -4,13 +4,13 @@
  * by the game's dealing order, CUT), shuffled from a fixed seed.
  */
 import type { DeviceFrame } from '../../../src/core/vocabulary/frames.js';
-import { seededRng } from '../../../src/core/vocabulary/rng.js';
+import { seededRng } from '../../../simulators/rng.js';
 import { validateConfig } from '../../../src/app/config/load-config.js';
 import { initialTableState, step } from '../../../src/core/table/table-machine.js';
 import { tableSettings } from '../../../src/core/table/table-settings.js';
 import type { CardTableSettings, TableInput, TableState } from '../../../src/core/table/types.js';
 import { dealShoe } from '../../../simulators/dealers/shoe-dealer.js';
-import { validateMessage } from '../../../src/core/vocabulary/messages.js';
+import { validateMessage } from '../../../src/core/table/messages.js';
 
 export function baccaratSettings(): CardTableSettings {
   const cfg = validateConfig({
@@ -33,7 +33,8 @@ export function baccaratScript(settings: CardTableSettings, shoes: number): Scri
   let at = Date.UTC(2026, 0, 1);
   let rounds = 0;
   const frame = (body: Record<string, unknown>) => {
-    inputs.push({ type: 'frame', at: (at += 100), deviceId: 'shoe-1', frame: { talker: 'SHOE', seq: seq++ & 0xffff, ...body } as DeviceFrame });
+    at += 100;
+    inputs.push({ type: 'frame', at, deviceId: 'shoe-1', frame: { talker: 'SHOE', seq: seq++ & 0xffff, ...body } as DeviceFrame });
   };
   for (let i = 0; i < shoes; i++) {
     for (const a of dealShoe({ game: settings.game, decks: 8, burnPerRound: 0, engine: false, cutCardFromEnd: 70 }, rng)) {

@@ -44,7 +44,10 @@ export async function startBroker(dir: string): Promise<Broker> {
     if (child.exitCode !== null) throw new Error(`mosquitto exited: ${err}`);
     const ok = await new Promise<boolean>((resolve) => {
       const s = net.connect(port, '127.0.0.1');
-      s.once('connect', () => (s.destroy(), resolve(true)));
+      s.once('connect', () => {
+        s.destroy();
+        resolve(true);
+      });
       s.once('error', () => resolve(false));
     });
     if (ok) break;

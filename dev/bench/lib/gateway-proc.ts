@@ -2,8 +2,8 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { configSchema } from '../../../src/app/config/schema.js';
-import type { CardProbe } from '../../../src/runtime/latency-probe.js';
+import { configSchema } from '../../../src/core/vocabulary/config-schema.js';
+import type { CardProbe } from './latency-probe.js';
 import { gatewayChildEntry } from './gateway-bundle.js';
 import { benchExtraNodeFlags, MANY_TABLES_NODE_FLAGS, productionNodeFlags } from './node-flags.js';
 

@@ -76,6 +76,7 @@ export class Meter {
   unexpected = 0;
   received = 0;
   private baseline: Baseline | null = null;
+  private bridge: { onMessage(payload: Buffer, now: number): void; readonly outstanding: number } | null = null;
 
   constructor(readonly client: MqttClient, readonly prefix: string) {
     client.on('message', (topic, payload) => this.onMessage(topic, payload));
@@ -89,6 +90,11 @@ export class Meter {
     this.baseline = b;
   }
 
+  /** the plain bridge's messages (`<prefix>/bridge/events`, dev/bench/lib/bridge.ts) */
+  attachBridge(b: { onMessage(payload: Buffer, now: number): void; readonly outstanding: number }): void {
+    this.bridge = b;
+  }
+
   add(feed: TableFeed): void {
     this.tables.set(feed.id, feed);
   }
@@ -96,7 +102,7 @@ export class Meter {
   get outstanding(): number {
     let n = 0;
     for (const t of this.tables.values()) n += t.outstanding;
-    return n + (this.baseline?.outstanding ?? 0);
+    return n + (this.baseline?.outstanding ?? 0) + (this.bridge?.outstanding ?? 0);
   }
 
   async drain(timeoutMs: number): Promise<number> {
@@ -114,6 +120,10 @@ export class Meter {
     const kind = topic.slice(a + 1);
     if (tableId === 'baseline') {
       this.baseline?.onMessage(payload, now);
+      return;
+    }
+    if (tableId === 'bridge') {
+      this.bridge?.onMessage(payload, now);
       return;
     }
     const feed = this.tables.get(tableId);

@@ -6,7 +6,7 @@
  */
 import { encodeLine } from '../../../drivers/codecs/nmea-line.js';
 import { revealBurnCount, type Card } from '../../../src/core/vocabulary/card.js';
-import { seededRng, shuffledShoe, type Rng } from '../../../src/core/vocabulary/rng.js';
+import { seededRng, shuffledShoe, type Rng } from '../../../simulators/rng.js';
 import { baccarat } from '../../../src/core/games/baccarat.js';
 
 export interface ScriptFrame {

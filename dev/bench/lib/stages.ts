@@ -1,9 +1,9 @@
 /**
  * Where a card's latency goes: the bench's write and receive times of each measured card joined
- * (by table and event seq) with the gateway's latency-probe stamps (src/runtime/latency-probe.ts,
+ * (by table and event seq) with the gateway's latency-probe stamps (dev/bench/lib/latency-probe.ts,
  * same monotonic clock), cut into stages. The stages add up to the whole card latency.
  */
-import type { CardProbe } from '../../../src/runtime/latency-probe.js';
+import type { CardProbe } from './latency-probe.js';
 import type { CardTrace } from './load.js';
 import { round3, summarize, type LatencySummary } from './stats.js';
 

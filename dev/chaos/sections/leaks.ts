@@ -65,8 +65,7 @@ const section: ChaosSection = {
         res.setEncoding('utf8');
         res.on('data', (d: string) => {
           buf += d;
-          let i;
-          while ((i = buf.indexOf('\n\n')) >= 0) {
+          for (let i = buf.indexOf('\n\n'); i >= 0; i = buf.indexOf('\n\n')) {
             const block = buf.slice(0, i);
             buf = buf.slice(i + 2);
             const data = block.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');

@@ -8,7 +8,9 @@
  * (games.md "Lost frames"); the pit's part is played here: every held round is resumed, so the
  * cards read meanwhile are placed and counted like the others.
  */
+import { generateKeyPairSync } from 'node:crypto';
 import { validateConfig } from '../../../src/app/config/load-config.js';
+import { signRequest } from '../../../src/adapters/security/request-signing.js';
 import { startGateway } from '../../../src/app/gateway.js';
 import { loadSimulators } from '../../../simulators/load.js';
 import { startMosquitto } from '../../rig/mosquitto.js';
@@ -41,9 +43,14 @@ const section: ChaosSection = {
     const pty = await createPtyPair();
     const rec = await recordMqtt(broker.url, [`casino/${T}/events`, `casino/${T}/status`, `casino/${T}/round`]);
     const logLines: string[] = [];
+    const pit = generateKeyPairSync('ed25519');
     const cfg = validateConfig({
       mqtt: { url: broker.url }, dataDir, http: { enabled: false }, health: { intervalMs: 0 },
-      tables: [{ id: T, game: 'baccarat', betting: 'none', devices: [{ id: 'shoe-1', kind: 'card-shoe', staleAfterMs: 600_000, transport: { type: 'serial', path: pty.gatewayPath } }] }],
+      tables: [{
+        id: T, game: 'baccarat', betting: 'none', devices: [{ id: 'shoe-1', kind: 'card-shoe', staleAfterMs: 600_000, transport: { type: 'serial', path: pty.gatewayPath } }],
+        // the pit's key: a held round is resumed by a signed request (docs/SECURITY.md "Privileged requests")
+        requests: { privileged: { keys: [{ name: 'chaos-pit', publicKey: pit.publicKey.export({ type: 'spki', format: 'pem' }).toString(), commands: ['resume-round'] }] } },
+      }],
     });
     const gw = await startGateway(cfg, { simulators: loadSimulators, logger: createLogger({ json: true, write: (l) => logLines.push(l) }) });
     try {
@@ -67,14 +74,15 @@ const section: ChaosSection = {
       let shoes = 0;
       let resumed = 0;
       let lastResumeFor = '';
-      /** the pit: a round held after a frame gap is resumed (resume-round {by}) */
+      /** the pit: a round held after a frame gap is resumed (a resume-round signed by its key) */
       const resumeHeld = () => {
         const round = rec.messages.filter((m) => m.topic === `casino/${T}/round`).at(-1);
         const id = `${round?.payload?.roundId}:${round?.payload?.seq}`;
         if (round?.payload?.phase !== 'held' || id === lastResumeFor) return;
         lastResumeFor = id;
         resumed++;
-        rec.client.publish(`casino/${T}/request/resume-round`, JSON.stringify({ by: 'chaos-pit' }), { qos: 1 });
+        const body = { transaction: `resume-${resumed}`, by: 'chaos-pit' };
+        rec.client.publish(`casino/${T}/request/resume-round`, JSON.stringify(signRequest({ table: T, command: 'resume-round', body, privateKey: pit.privateKey, keyId: 'chaos-pit' })), { qos: 1 });
       };
       for (let i = 0; i < frames; i++) {
         if (i % 300 === 0) {

@@ -4,7 +4,7 @@
  * The gateway adds each table BEFORE starting its runtime (so the first envelopes are seen),
  * then calls `start()` once.
  */
-import type { GatewayConfig } from '../../app/config/schema.js';
+import type { GatewayConfig } from '../../core/vocabulary/config-schema.js';
 import type { Logger } from '../../runtime/log.js';
 import { StatusFeed } from './feed.js';
 import type { HttpServer } from './server.js';

@@ -7,7 +7,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import type { GatewayConfig } from '../../app/config/schema.js';
+import type { GatewayConfig } from '../../core/vocabulary/config-schema.js';
 import { gatewayVersion } from '../../runtime/paths.js';
 import { TableLink, type TableLinkOptions } from './table-link.js';
 

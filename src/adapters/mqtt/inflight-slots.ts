@@ -1,6 +1,6 @@
 /**
  * mqtt.js's bookkeeping of QoS 1 publishes in flight, in shapes that do not churn the old
- * generation (docs/PERFORMANCE.md "Garbage collection"). Each table's client lives for hours, so
+ * generation (dev/bench/notes/performance-history.md "Garbage collection"). Each table's client lives for hours, so
  * everything it holds is in the old generation; mqtt.js's defaults then allocate old-generation
  * garbage per message:
  *

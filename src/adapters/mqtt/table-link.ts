@@ -26,6 +26,7 @@ import type { Logger } from '../../runtime/log.js';
 import { RecyclingMessageIds, SlotStore } from './inflight-slots.js';
 import { describeConnectError, loadMqttCredentials, type MqttCredentials } from '../security/mqtt-credentials.js';
 import { PUBLISH_QOS, requestCommandOf, topicsFor, type TopicMap } from '../../core/vocabulary/topics.js';
+import type { IncomingRequest, Publisher, RequestSource } from '../../runtime/ports.js';
 
 export interface TableLinkOptions {
   /** one broker URL, or the failover list (tried in order) */
@@ -67,15 +68,6 @@ export interface TableLinkOptions {
 const REPEAT_FAILURE_LOG_MS = 60_000;
 /** a connection that lasted this long resets the backoff (a flapping broker keeps backing off) */
 const STABLE_CONNECTION_MS = 10_000;
-
-export interface IncomingRequest {
-  command: string;
-  payload: string;
-  responseTopic?: string;
-  correlationData?: string;
-  /** delivered with the retain flag: a stale copy the broker keeps, never executed (mqtt-api.md) */
-  retained?: boolean;
-}
 
 /** exponential backoff with jitter: round 1 waits ~min, each further round twice as long, up to max; 50-100 % of it */
 export function backoffDelay(round: number, minMs: number, maxMs: number, random: () => number = Math.random): number {
@@ -140,7 +132,9 @@ function refusesVersion(e: Error): boolean {
   return code === 1 || code === 0x84 || /unacceptable protocol version|unsupported protocol version/i.test(e.message);
 }
 
-export class TableLink {
+export type { IncomingRequest };
+
+export class TableLink implements Publisher, RequestSource {
   readonly topics: TopicMap;
   readonly requests$: Observable<IncomingRequest>;
   readonly connected$ = new Subject<boolean>();

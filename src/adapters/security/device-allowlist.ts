@@ -11,7 +11,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { BehaviorSubject, Subject, type Observable, type Subscription } from 'rxjs';
-import type { AllowedDeviceConfig, DeviceConfig } from '../../app/config/schema.js';
+import type { AllowedDeviceConfig, DeviceConfig } from '../../core/vocabulary/config-schema.js';
 import type { SerialLatency, Transport, TransportStatus } from '../../../drivers/transports/transport.js';
 
 /** what the operating system says about the hardware behind a configured device */

@@ -4,13 +4,15 @@
  * starts; errors name the config key), the result signer, the device allow-list around each
  * transport, and the request limits.
  */
-import type { DeviceConfig, GatewayConfig } from '../../app/config/schema.js';
+import type { DeviceConfig, GatewayConfig } from '../../core/vocabulary/config-schema.js';
 import type { Logger } from '../../runtime/log.js';
 import type { TableInput } from '../../core/table/types.js';
 import type { Transport } from '../../../drivers/transports/transport.js';
 import { describeIdentity, guardTransport, type DeviceProbe } from './device-allowlist.js';
 import { loadMqttCredentials, type MqttCredentials } from './mqtt-credentials.js';
 import { createEnvelopeSigner, type EnvelopeSigner } from './signer.js';
+import { createRequestVerifier } from './privileged-keys.js';
+import type { RequestVerifier } from './request-signing.js';
 
 export interface GatewaySecurity {
   credentials: MqttCredentials;
@@ -23,6 +25,8 @@ export interface GatewaySecurity {
    * alert input handed to `alert` (the table runtime's `apply`).
    */
   transport(dev: DeviceConfig, create: (dev: DeviceConfig) => Transport, alert: (input: TableInput) => void): Transport;
+  /** the verifier of a table's privileged requests (its keys read at start-up: `tables[].requests.privileged`) */
+  requestVerifier(tableId: string): RequestVerifier;
 }
 
 export interface GatewaySecurityOptions {
@@ -42,12 +46,19 @@ export function loadGatewaySecurity(cfg: GatewayConfig, log: Logger, o: GatewayS
     for (const w of signer.warnings) log.warn(w);
     log.info(`signing ${cfg.signing!.types.join(', ')} messages with Ed25519 key ${signer.keyId}${signer.keyId !== signer.fingerprint ? ` (${signer.fingerprint})` : ''}`);
   }
+  const verifiers = new Map(cfg.tables.map((t, i) => [t.id, createRequestVerifier(t, i)] as const));
+  const keyless = cfg.tables.filter((t) => t.requests.privileged.keys.length === 0).map((t) => t.id);
+  if (keyless.length < cfg.tables.length) log.info(`privileged requests: signed keys configured on ${cfg.tables.length - keyless.length} table(s)`);
+  if (keyless.length) {
+    log.info(`privileged requests: no keys on ${keyless.length > 5 ? `${keyless.length} tables` : keyless.join(', ')}: voids, corrections and resumes of completed or held rounds are refused there (tables[].requests.privileged, docs/SECURITY.md)`);
+  }
   const allowed = cfg.security.allowedDevices;
   if (allowed) log.info(`device allow-list: ${allowed.length} entr${allowed.length === 1 ? 'y' : 'ies'}; other serial and HID devices are not opened`);
   return {
     credentials,
     signer,
     maxPacketBytes: cfg.requests.maxPayloadBytes * 4 + 4096,
+    requestVerifier: (tableId) => verifiers.get(tableId) ?? createRequestVerifier({ id: tableId, requests: { privileged: { keys: [], maxSkewSeconds: 30 } } }, -1),
     transport(dev, create, alert) {
       return guardTransport(dev, allowed, {
         create,

@@ -5,7 +5,7 @@
  * journal replays to the same bytes (`tablegw replay` needs the same serializer).
  */
 import { createPrivateKey, type KeyObject } from 'node:crypto';
-import type { SigningConfig } from '../../app/config/schema.js';
+import type { SigningConfig } from '../../core/vocabulary/config-schema.js';
 import type { Envelope } from '../../core/table/types.js';
 import { CredentialError, looseModeWarning, readConfigFile } from './secret-files.js';
 import { keyFingerprint, signEnvelope } from './signing.js';

@@ -18,8 +18,9 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import type { Envelope, TableCounters, TableInput } from '../../core/table/types.js';
-import { LATENCY_PROBE_ON, latencyProbe, probeNow } from '../../runtime/latency-probe.js';
+import type { TableCounters, TableInput } from '../../core/table/types.js';
+import { NO_PROBE, type Probe } from '../../core/vocabulary/probe.js';
+import type { Journal, RecoveredTable, StepRecord, StoredMessage } from '../../runtime/ports.js';
 import { readMark } from './journal-integrity.js';
 import { HwmFiles, HwmMark } from './hwm-slots.mjs';
 
@@ -38,25 +39,6 @@ function fromRow(m: Row): StoredMessage {
   return out;
 }
 
-export interface StoredMessage {
-  seq: number;
-  topic: string;
-  retain: boolean;
-  payload: string;
-  alsoTopic?: string;
-  alsoCorrelation?: string;
-}
-
-export interface StepRecord {
-  tableId: string;
-  input: TableInput;
-  messages: StoredMessage[];
-  /** the table state after this step, when a snapshot should be taken */
-  snapshot?: unknown;
-  /** the table's counters after this step (`seq`, shoe / round numbers): the high-water mark */
-  counters?: TableCounters;
-}
-
 export interface StoreOptions {
   /** `full`: fsync every commit (survives power loss); `normal`: survives a process crash */
   synchronous: 'full' | 'normal';
@@ -68,17 +50,8 @@ export interface StoreOptions {
    * loop (the gateway's choice); effects still wait for the commit. Close with `closeAsync()`.
    */
   writer?: 'inline' | 'thread';
-}
-
-export interface RecoveredTable {
-  /** the last snapshot: state after input `inputId` (0 = before any input) */
-  snapshot: { inputId: number; state: unknown } | null;
-  /** inputs after the snapshot, in order */
-  inputs: TableInput[];
-  /** messages the broker never acknowledged, in seq order */
-  unacked: StoredMessage[];
-  /** the highest seq ever stored */
-  maxSeq: number;
+  /** marks each commit (a measuring tool's; none by default) */
+  probe?: Probe;
 }
 
 export interface JournalEntry {
@@ -96,7 +69,9 @@ const ACK_COMMIT_MS = 200;
 export const ENGINE_ROUND_IDS_SQL = `SELECT DISTINCT json_extract(payload, '$.data.roundId') AS id FROM messages
   WHERE table_id = ? AND topic = 'response/open-betting' AND json_extract(payload, '$.status') = 'ok'`;
 
-export class GatewayStore {
+export type { RecoveredTable, StepRecord, StoredMessage };
+
+export class GatewayStore implements Journal {
   readonly path: string;
   /** the data dir (null in memory): where the high-water mark lives (journal-integrity.ts) */
   private readonly dir: string | null;
@@ -127,7 +102,7 @@ export class GatewayStore {
    * the batch on the writer thread, waiting for its `done` (one at a time: what comes meanwhile is
    * the next batch): its callbacks in order, and (latency probe on) when it was handed over. A
    * field, not a map by batch id: a long-lived Map emptied after every batch allocates a new table
-   * in the old generation each time (docs/PERFORMANCE.md "Garbage collection").
+   * in the old generation each time (dev/bench/notes/performance-history.md "Garbage collection").
    */
   private inFlight: { id: number; callbacks: Array<() => void>; flushedAt: number } | null = null;
   /**
@@ -294,6 +269,24 @@ export class GatewayStore {
     return rows.map((r) => r.id).filter((id): id is string => typeof id === 'string');
   }
 
+  /**
+   * The payloads of the signed requests a table took (journaled request inputs with a `signer`)
+   * received at or after `since` (ms): the runtime's edge remembers their transactions, so a copy is
+   * refused `replayed-request` after a restart too. Reads the journal backwards from its newest
+   * input and stops at the first one older than `since` (a window of seconds: a few rows).
+   */
+  signedRequestsSince(tableId: string, since: number): Array<{ at: number; payload: string }> {
+    const out: Array<{ at: number; payload: string }> = [];
+    const rows = this.db.prepare('SELECT at, input FROM inputs WHERE table_id = ? ORDER BY id DESC').iterate(tableId) as IterableIterator<{ at: number; input: string }>;
+    for (const r of rows) {
+      if (r.at < since) break;
+      if (!r.input.includes('"signer"')) continue;
+      const input = JSON.parse(r.input) as { type?: string; signer?: unknown; payload?: unknown };
+      if (input.type === 'request' && typeof input.signer === 'string' && typeof input.payload === 'string') out.push({ at: r.at, payload: input.payload });
+    }
+    return out;
+  }
+
   unackedCount(tableId: string): number {
     const r = this.db.prepare('SELECT COUNT(*) AS n FROM messages WHERE table_id = ? AND acked = 0').get(tableId) as { n: number };
     return r.n;
@@ -335,9 +328,8 @@ export class GatewayStore {
       for (const a of acks) this.stmt.ack.run(a.tableId, a.seq);
       for (const [t, d, seq] of seqs) this.stmt.deviceSeq.run(t, d, seq);
     });
-    if (LATENCY_PROBE_ON) {
-      latencyProbe.lastFlushedAt = latencyProbe.lastCommitStart = probeNow();
-    }
+    const probe = this.opts.probe ?? NO_PROBE;
+    const commitStart = probe.on ? probe.now() : 0;
     write();
     // after the commit, before any effect of it: every seq published is within the mark's
     // reservation (flushed when it moved) and at most the fast file's counters
@@ -345,7 +337,7 @@ export class GatewayStore {
       this.hwmWriter ??= new HwmFiles(this.dir, this.opts.synchronous === 'full');
       this.hwmWriter.write(this.mark);
     }
-    if (LATENCY_PROBE_ON) latencyProbe.lastCommitEnd = probeNow();
+    if (probe.on) probe.batchCommitted(commitStart, commitStart, probe.now());
     this.commits++;
     for (const { done } of batch) done();
   }
@@ -369,21 +361,19 @@ export class GatewayStore {
 
   /** starts the writer thread (after the schema exists and the tables are registered) */
   private startWorker(): void {
-    // `../../adapters/store/` and not `./`: the same file from src/adapters/store/ (sources) and from the
+    // `.//` and not `.//`: the same file from src/adapters/store/ (sources) and from the
     // bundle's dist/src/app/cli/ or dist/src/app/chunks/ (scripts/bundle.mjs copies it to dist/src/adapters/store/)
     const w = new Worker(new URL('../../adapters/store/journal-writer-worker.mjs', import.meta.url), {
       // the mark as it stands: from here on the thread is sent what moves (HwmMark) and writes the text
-      workerData: { path: this.path, dir: this.dir, synchronous: this.opts.synchronous, probe: LATENCY_PROBE_ON, hwm: this.mark.tables, reserved: this.mark.reserved },
+      workerData: { path: this.path, dir: this.dir, synchronous: this.opts.synchronous, probe: this.opts.probe?.on ?? false, hwm: this.mark.tables, reserved: this.mark.reserved },
     });
     w.on('message', (msg: { type: string; id?: number; message?: string; t0?: number; t1?: number }) => {
       if (msg.type === 'done' && msg.id !== undefined) {
         const batch = this.inFlight?.id === msg.id ? this.inFlight : null;
         if (batch) this.inFlight = null;
         this.commits++;
-        if (LATENCY_PROBE_ON) {
-          latencyProbe.lastFlushedAt = batch?.flushedAt ?? Number.NaN;
-          latencyProbe.lastCommitStart = msg.t0 ?? Number.NaN;
-          latencyProbe.lastCommitEnd = msg.t1 ?? Number.NaN;
+        if (this.opts.probe?.on) {
+          this.opts.probe.batchCommitted(batch?.flushedAt ?? Number.NaN, msg.t0 ?? Number.NaN, msg.t1 ?? Number.NaN);
         }
         if (batch) for (const done of batch.callbacks) done();
         // what was queued while this batch committed: the next batch, now
@@ -405,7 +395,7 @@ export class GatewayStore {
 
   private sendBatch(batch: Array<{ rec: StepRecord; done: () => void }>, acks: Array<{ tableId: string; seq: number }>, seqs: Array<[string, string, number]>, moved: Array<[string, TableCounters]>): void {
     const id = this.nextBatchId++;
-    this.inFlight = { id, callbacks: batch.map((b) => b.done), flushedAt: LATENCY_PROBE_ON ? probeNow() : 0 };
+    this.inFlight = { id, callbacks: batch.map((b) => b.done), flushedAt: this.opts.probe?.on ? this.opts.probe.now() : 0 };
     const steps = batch.map(({ rec }) => [
       rec.tableId, rec.input.at, JSON.stringify(rec.input),
       rec.messages.map((m) => [m.seq, m.topic, m.retain ? 1 : 0, m.payload, m.alsoTopic ?? null, m.alsoCorrelation ?? null]),

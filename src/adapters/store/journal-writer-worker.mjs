@@ -35,7 +35,8 @@ const write = db.transaction((steps, acks, seqs) => {
 parentPort.on('message', (msg) => {
   if (msg.type === 'batch') {
     try {
-      // with the latency probe on (bench only): when the commit began and ended, on the machine's monotonic clock
+      // with a Probe plugged in (a measuring tool): when the commit began and ended, on the machine-wide
+      // monotonic clock in ms (process.hrtime), the clock a Probe's now() reads
       const t0 = workerData.probe ? Number(process.hrtime.bigint()) / 1e6 : 0;
       write(msg.steps, msg.acks, msg.seqs);
       if (msg.hwm && hwm) {

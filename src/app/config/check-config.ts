@@ -4,12 +4,13 @@
  * deck registry, each device profile) and the data directory must be writable. Every problem is
  * listed in one run, and the summary masks secrets the way the logger does.
  */
+import { loadPrivilegedKeys } from '../../adapters/security/privileged-keys.js';
 import { createPrivateKey } from 'node:crypto';
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { loadMqttCredentials } from '../../adapters/security/mqtt-credentials.js';
 import { readConfigFile } from '../../adapters/security/secret-files.js';
-import type { GatewayConfig } from './schema.js';
+import type { GatewayConfig } from '../../core/vocabulary/config-schema.js';
 import { loadProfileFile } from '../../../drivers/profiles/profile-schema.js';
 
 const CENSOR = '[redacted]';
@@ -73,6 +74,12 @@ export function configFileProblems(cfg: GatewayConfig): string[] {
     if (k.asymmetricKeyType !== 'ed25519') throw new Error(`"${cfg.signing?.privateKeyFile}" is a ${k.asymmetricKeyType} key, not Ed25519`);
   });
   cfg.tables.forEach((t, i) => {
+    // the privileged-request keys, read as the gateway reads them at start (docs/SECURITY.md)
+    try {
+      loadPrivilegedKeys(t, i);
+    } catch (e) {
+      problems.push((e as Error).message);
+    }
     t.devices.forEach((d, j) => {
       const dev = d as typeof d & { deckRegistry?: string; profile?: string };
       check(`tables[${i}].devices[${j}].deckRegistry`, dev.deckRegistry);
@@ -90,7 +97,8 @@ export function describeConfig(cfg: GatewayConfig): string[] {
   const m = cfg.mqtt as { username?: string; password?: string; passwordFile?: string; passwordEnv?: string };
   if (m.username !== undefined) lines.push(`  user: ${m.username}, password ${m.password !== undefined ? `${CENSOR} (in the file)` : m.passwordFile ? `from ${m.passwordFile}` : m.passwordEnv ? `from $${m.passwordEnv}` : 'none'}`);
   for (const t of cfg.tables) {
-    lines.push(`  table ${t.id}: ${t.game}, betting ${t.betting}`);
+    const keys = t.requests.privileged.keys;
+    lines.push(`  table ${t.id}: ${t.game}, betting ${t.betting}, privileged requests ${keys.length ? `signed by ${keys.map((k) => `${k.name} (${k.commands.join(', ')})`).join('; ')}` : 'refused (no keys)'}`);
     for (const d of t.devices) {
       const how = `${d.profile ? `, profile ${basename(d.profile).replace(/\.ya?ml$/, '')}` : ''}${d.role ? `, role ${d.role}` : ''}`;
       lines.push(`    ${d.id}: ${d.kind} via ${d.transport.type}${d.transport.type === 'serial' ? ` ${d.transport.path} @${d.transport.baudRate ?? (d.profile !== undefined ? loadProfileFile(d.profile).line?.baudRate : undefined) ?? 9600}` : ''}${how}`);

@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { loadDeckRegistry } from '../../../drivers/deck-registry.js';
 import { parseCard } from '../../core/vocabulary/card.js';
 import { CARD_TABLE_DEVICES, nonCardGame } from '../../core/games/non-card-games.js';
-import type { DeviceConfig, TableConfig } from './schema.js';
+import type { DeviceConfig, TableConfig } from '../../core/vocabulary/config-schema.js';
 
 const HID_KINDS = new Set(['barcode-scanner', 'dice-sensor']);
 

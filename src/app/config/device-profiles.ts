@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { loadProfileFile, type DeviceProfile } from '../../../drivers/profiles/profile-schema.js';
 import { DEVICE_KIND_FACTS } from '../../core/vocabulary/device-kinds.js';
 import { PROJECT_ROOT } from '../../runtime/paths.js';
-import type { DeviceConfig } from './schema.js';
+import type { DeviceConfig } from '../../core/vocabulary/config-schema.js';
 
 export const SHIPPED_PROFILES_DIR = join(PROJECT_ROOT, 'drivers', 'profiles', 'shipped');
 

@@ -9,7 +9,7 @@ function parseYaml(text: string): unknown {
 }
 import { issueLines, strictKeyErrors } from '../../core/vocabulary/strict-keys.js';
 import { cardGame, GAME_IDS } from '../../core/games/registry.js';
-import { configSchema, type GatewayConfig } from './schema.js';
+import { configSchema, type GatewayConfig } from '../../core/vocabulary/config-schema.js';
 import { NON_CARD_GAME_IDS, nonCardGame } from '../../core/games/non-card-games.js';
 import { checkTableDevices } from './device-checks.js';
 import { checkDeviceProfiles } from './device-profiles.js';
@@ -36,7 +36,7 @@ export function validateConfig(raw: unknown, source = '(inline)'): GatewayConfig
     tableIds.add(t.id);
     const game = cardGame(t.game);
     if (!game && !nonCardGame(t.game)) problems.push(`tables[${ti}].game: unknown game "${t.game}" (known: ${[...GAME_IDS, ...NON_CARD_GAME_IDS].join(', ')})`);
-    else if (game && game.defaults.needsEngine && t.betting !== 'engine') problems.push(`tables[${ti}].betting: ${t.game} needs player decisions, so it requires "engine"`);
+    else if (game?.defaults.needsEngine && t.betting !== 'engine') problems.push(`tables[${ti}].betting: ${t.game} needs player decisions, so it requires "engine"`);
     if (game) {
       // game options are checked the way the table will use them: a bad one fails here, not at the first round
       try {

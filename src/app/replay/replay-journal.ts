@@ -3,7 +3,7 @@
  * produces is byte for byte the message that was published (stored with its seq). The first
  * difference is reported with both texts.
  */
-import { tableSchema } from '../config/schema.js';
+import { tableSchema } from '../../core/vocabulary/config-schema.js';
 import type { GatewayStore } from '../../adapters/store/gateway-store.js';
 import { envelopeText } from '../../core/vocabulary/envelope-text.js';
 import { stateFromSnapshot, step } from '../../core/table/table-machine.js';

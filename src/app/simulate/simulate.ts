@@ -10,7 +10,7 @@
  * (`ranks`, blackjack `cards`) are not counted; `null` counts as the value `null`, booleans and
  * numbers as their text.
  */
-import { seededRng } from '../../core/vocabulary/rng.js';
+import { seededRng } from '../../../simulators/rng.js';
 import type { AnyCardGame } from '../../core/games/game.js';
 import { cardGame, GAME_IDS } from '../../core/games/registry.js';
 import { dealShoe } from '../../../simulators/dealers/shoe-dealer.js';
@@ -69,7 +69,8 @@ export class OutcomeCounter {
     const out: Record<string, Record<string, number>> = {};
     const walk = (n: CounterNode, path: string) => {
       if (n.values) {
-        const m: Record<string, number> = (out[path] ??= {});
+        out[path] ??= {};
+        const m = out[path];
         for (const [v, c] of n.values) m[String(v)] = (m[String(v)] ?? 0) + c;
       }
       if (n.children) for (const [k, child] of n.children) walk(child, path ? `${path}.${k}` : k);
@@ -89,16 +90,21 @@ const newNode = (): CounterNode => ({ values: null, children: null });
 function addTo(node: CounterNode, v: unknown): void {
   if (v === undefined) return;
   if (v === null || typeof v !== 'object') {
-    const m = (node.values ??= new Map());
+    node.values ??= new Map();
+    const m = node.values;
     m.set(v, (m.get(v) ?? 0) + 1);
     return;
   }
   if (Array.isArray(v)) return;
-  const children = (node.children ??= new Map());
+  node.children ??= new Map();
+  const children = node.children;
   const o = v as Record<string, unknown>;
   for (const k in o) {
     let child = children.get(k);
-    if (!child) children.set(k, (child = newNode()));
+    if (!child) {
+      child = newNode();
+      children.set(k, child);
+    }
     addTo(child, o[k]);
   }
 }

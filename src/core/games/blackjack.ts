@@ -11,7 +11,8 @@
  * Decisions for the acting hand (any other seat name is answered with an error):
  *   - first two cards A-A or 8-8 (unsplit): `split` or `fold` — the sheet's pair table offers
  *     only these two (a fold is the 20% surrender; the hand is out: `folded: true`, `lose`);
- *   - first two cards of an unsplit hand, no pair, a hard total of 11 or more: `hit`, `stand`, `double`;
+ *   - first two cards of an unsplit hand, no pair, a total of 11 or more (soft included; exactly 11
+ *     with `gameOptions.doubleOn: exactly-11`): `hit`, `stand`, `double`;
  *   - otherwise: `hit`, `stand` (no double after a split, no resplit).
  * A `hit` with `keepStanding: true` (two players on one seat, one standing) keeps the seat's cards
  * so far as a standing hand `seatNs` (settled like any hand; it counts for "every seat busted").
@@ -52,6 +53,15 @@ export interface BlackjackRound {
   /** hands in playing order */
   readonly hands: readonly BlackjackHand[];
   readonly dealer: readonly Card[];
+  /** `gameOptions.doubleOn: exactly-11` (absent: the default, a two-card total of 11 or more) */
+  readonly doubleOn?: 'exactly-11';
+}
+
+/** `gameOptions.doubleOn`: `eleven-or-more` (the default) or `exactly-11` */
+function doubleOnOf(opts: RoundOptions): 'exactly-11' | undefined {
+  const v = opts.options?.doubleOn ?? 'eleven-or-more';
+  if (v !== 'eleven-or-more' && v !== 'exactly-11') throw new Error(`blackjack: doubleOn must be eleven-or-more or exactly-11, got ${String(v)}`);
+  return v === 'exactly-11' ? v : undefined;
 }
 
 function seatsOf(opts: RoundOptions): number {
@@ -72,14 +82,17 @@ export function handFinished(h: BlackjackHand): boolean {
 const isPairOf = (h: BlackjackHand, ranks: string) =>
   h.cards.length === 2 && !h.split && rankOf(h.cards[0]) === rankOf(h.cards[1]) && ranks.includes(rankOf(h.cards[0]));
 
-/** the actions the hand may take (it must be the acting hand) */
-export function blackjackActions(h: BlackjackHand): string[] {
+/**
+ * the actions the hand may take (it must be the acting hand). games.md (v1.2): `double` on a
+ * two-card total of 11 or more, soft totals included (A-7 counts 18), or only on exactly 11 with
+ * `doubleOn: exactly-11`; never on pairs (the pair table offers hit or stand) or after a split.
+ */
+export function blackjackActions(h: BlackjackHand, doubleOn?: 'exactly-11'): string[] {
   if (isPairOf(h, 'A8')) return ['split', 'fold'];
-  // games.md: `double` on a two-card hard total of 11 or more, not on pairs (the pair table offers hit or stand)
   const pair = h.cards.length === 2 && rankOf(h.cards[0]) === rankOf(h.cards[1]);
   if (h.cards.length === 2 && !h.split && !pair) {
     const t = blackjackTotal(h.cards);
-    if (!t.soft && t.total >= 11) return ['hit', 'stand', 'double'];
+    if (doubleOn === 'exactly-11' ? t.total === 11 : t.total >= 11) return ['hit', 'stand', 'double'];
   }
   return ['hit', 'stand'];
 }
@@ -147,7 +160,7 @@ function replaceHand(s: BlackjackRound, index: number, ...hands: BlackjackHand[]
   const next = s.hands.slice(0, index);
   for (const h of hands) next.push(h);
   for (let i = index + 1; i < s.hands.length; i++) next.push(s.hands[i]);
-  return { seats: s.seats, initial: s.initial, hands: next, dealer: s.dealer };
+  return { ...s, hands: next };
 }
 
 export interface BlackjackHandFacts {
@@ -206,7 +219,8 @@ export const blackjack: CardGame<BlackjackRound> = {
   defaults: { decks: 8, burnPerRound: 4, burnFaceDown: false, singleDeck: false, maxCardsPerRound: 75, needsEngine: true },
   newRound(opts) {
     const seats = seatsOf(opts);
-    return { seats, initial: 0, hands: Array.from({ length: seats }, (_, i) => newHand(i + 1)), dealer: [] };
+    const doubleOn = doubleOnOf(opts);
+    return { seats, initial: 0, hands: Array.from({ length: seats }, (_, i) => newHand(i + 1)), dealer: [], ...(doubleOn ? { doubleOn } : {}) };
   },
   expect(s): Expectation {
     const x = next(s);
@@ -216,7 +230,7 @@ export const blackjack: CardGame<BlackjackRound> = {
       case 'dealer-card': return { kind: 'card', position: 'dealer', faceDown: false };
       case 'decision': {
         const h = s.hands[x.index];
-        return { kind: 'decision', seat: h.pos, actions: blackjackActions(h) };
+        return { kind: 'decision', seat: h.pos, actions: blackjackActions(h, s.doubleOn) };
       }
       case 'complete': return { kind: 'complete' };
     }
@@ -226,13 +240,13 @@ export const blackjack: CardGame<BlackjackRound> = {
     switch (x.kind) {
       case 'initial': {
         const initial = s.initial + 1;
-        if (x.position === 'dealer') return { seats: s.seats, initial, hands: s.hands, dealer: [card] };
+        if (x.position === 'dealer') return { ...s, initial, dealer: [card] };
         const index = s.hands.findIndex((h) => h.pos === x.position);
         const r = replaceHand(s, index, withCard(s.hands[index], card));
-        return { seats: r.seats, initial, hands: r.hands, dealer: r.dealer };
+        return { ...r, initial };
       }
       case 'hand-card': return replaceHand(s, x.index, withCard(s.hands[x.index], card));
-      case 'dealer-card': return { seats: s.seats, initial: s.initial, hands: s.hands, dealer: s.dealer.concat(card) };
+      case 'dealer-card': return { ...s, dealer: s.dealer.concat(card) };
       default: throw new Error(`blackjack: no card expected (${x.kind === 'decision' ? `waiting for a decision of ${s.hands[x.index].pos}` : 'round complete'})`);
     }
   },
@@ -241,7 +255,7 @@ export const blackjack: CardGame<BlackjackRound> = {
     if (x.kind !== 'decision') return refuse(`no decision is expected now (${x.kind === 'complete' ? 'the round is complete' : 'waiting for a card'})`);
     const h = s.hands[x.index];
     if (seat !== h.pos) return refuse(`${seat} is not the acting hand (${h.pos} is)`);
-    const actions = blackjackActions(h);
+    const actions = blackjackActions(h, s.doubleOn);
     if (!actions.includes(action)) return refuse(`${seat} cannot ${action} now (allowed: ${actions.join(', ')})`);
     if (args.keepStanding === true) {
       // games.md: two players on one seat (sheet 000): one stands while the other hits. The seat's

@@ -2,7 +2,7 @@
  * The games that are not dealt from cards (games.md): their config ids and the device kind that
  * produces their results. Card games live in `registry.ts` (CARD_GAMES).
  */
-import type { DeviceKind } from '../table/types.js';
+import type { DeviceKind } from '../vocabulary/device-kinds.js';
 
 export interface NonCardGame {
   id: string;

@@ -2,21 +2,9 @@
  * Table health (docs/OPERATIONS.md "Health"): the one definition of "ready" shared by `/readyz`
  * and the retained `health` message. Pure.
  */
-import type { DeviceRecord } from './types.js';
+import type { DeviceRecord, HealthReport } from './types.js';
 
-/** What the runtime observed for a `health` input. The machine adds what it knows (device states). */
-export interface HealthReport {
-  mqtt: 'connected' | 'disconnected';
-  /** the broker the table is on (credentials removed); absent or null while on none */
-  broker?: string | null;
-  /** false while connected but the broker refused the `request/+` subscription */
-  requestsSubscribed?: boolean;
-  uptimeSec: number;
-  /** messages waiting for the broker; null when no outbox reports it */
-  outboxDepth: number | null;
-  /** per device: frames, rejected (bad) frames and dropped duplicates since the gateway started */
-  devices: Record<string, { frames: number; rejected: number; duplicates: number; serial?: { lowLatency: boolean; reason?: string; latencyTimerMs?: number } }>;
-}
+export type { HealthReport };
 
 /** Why a table is not ready (empty = ready): its broker connection and every device must be up. */
 export function tableProblems(mqttConnected: boolean, devices: Readonly<Record<string, Pick<DeviceRecord, 'state' | 'detail'>>>, requestsSubscribed = true): string[] {

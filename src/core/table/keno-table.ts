@@ -19,7 +19,7 @@
  */
 import type { DeviceFrame } from '../vocabulary/frames.js';
 import { kenoOutcome } from '../games/evaluators/keno.js';
-import type { MessageBody } from '../vocabulary/messages.js';
+import type { MessageBody } from './messages.js';
 import type { AlertKind } from '../vocabulary/alerts.js';
 import { NumberedRoundStep, numberedRoundId } from './numbered-rounds.js';
 import { initialDevices, type HandledRequest, type RequestAnswer } from './table-base.js';

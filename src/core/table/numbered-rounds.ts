@@ -4,7 +4,7 @@
  * lifecycle: open (with `open-betting` or the first frame), close betting, complete, void, finish,
  * corrections of completed rounds, and the requests that drive them.
  */
-import type { MessageBody } from '../vocabulary/messages.js';
+import type { MessageBody } from './messages.js';
 import type { RequestArgs } from '../vocabulary/requests.js';
 import type { AlertKind } from '../vocabulary/alerts.js';
 import { answerRequest, TableStepBase, type HandledRequest, type RequestAnswer, type RequestHandlers } from './table-base.js';

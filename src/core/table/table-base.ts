@@ -5,11 +5,12 @@
  * with its own frames, requests and timers. Pure: time comes from the input, nothing else.
  */
 import type { DeviceFrame } from '../vocabulary/frames.js';
-import type { CorrectionKind, EventBody, EventKind, MessageBody } from '../vocabulary/messages.js';
+import type { CorrectionKind, EventBody, EventKind, MessageBody } from './messages.js';
 import { parseRequest, type RequestArgs, type RequestCommand, type RequestErrorCode, type ValidRequest } from '../vocabulary/requests.js';
 import { isRetained, relativeTopic, type MessageType, type ParameterisedMessageType } from '../vocabulary/topics.js';
 import { severityOf, type AlertKind, type Severity } from '../vocabulary/alerts.js';
 import { tableProblems, type HealthReport } from './health.js';
+import { argsWithSigner, privilegedBecause } from './privileged.js';
 import type {
   BaseTableSettings, BaseTableState, DeviceRecord, DeviceState, Envelope, TableInput, TableOutput,
 } from './types.js';
@@ -216,7 +217,7 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
         this.event('device-restart', { deviceId: input.deviceId });
         this.log('warn', `device ${input.deviceId} restarted (SEQ back to 0)`);
         return;
-      case 'request': return this.onRequest(input.command, input.payload, input.responseTopic, input.correlationData, input.refused, input.refusedCode);
+      case 'request': return this.onRequest(input.command, input.payload, input.responseTopic, input.correlationData, input.refused, input.refusedCode, input.signer);
       case 'timer':
         if (input.name.startsWith('coalesce:')) return this.flushCoalesced(input.name.slice('coalesce:'.length));
         if (input.name.startsWith('repeat:')) return this.onRepeatTimeout(input.name);
@@ -272,8 +273,9 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
 
   /**
    * games.md Corrections: the completed round a `void-round` / `correction` names, within the
-   * correction window (the `completed` list the table keeps), with the operator who asks; or the
-   * error answer (`outside-window`, `invalid-args` without `by`, `wrong-phase` when already void).
+   * correction window (the `completed` list the table keeps), with the operator who asks (`by`: the
+   * verified signer's name, privileged.ts); or the error answer (`outside-window`, `invalid-args`
+   * without `by`, `wrong-phase` when already void).
    */
   protected completedRound<E extends { id: string; status: string }>(list: readonly E[] | undefined, args: Record<string, unknown>, window: number):
     | { error: string; code: RequestErrorCode }
@@ -417,12 +419,19 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
 
   // ---------------------------------------------------------------- requests
 
-  private onRequest(command: string, payload: string, responseTopic?: string, correlationData?: string, refused?: string, refusedCode?: RequestErrorCode): void {
+  private onRequest(command: string, payload: string, responseTopic?: string, correlationData?: string, refused?: string, refusedCode?: RequestErrorCode, signer?: string): void {
     const req = parseRequest(command, payload);
     let answer: RequestAnswer;
     if (refused !== undefined) answer = { error: refused, code: refusedCode ?? refusalCode(refused) };
     else if (!req.ok) answer = { error: req.error, code: req.code };
-    else answer = req.command === 'status' ? { data: this.statusSnapshot() } : this.handleRequest(req);
+    else if (req.command === 'status') answer = { data: this.statusSnapshot() };
+    else {
+      // privileged.ts: a request on a completed or held round needs the signer the edge verified
+      const because = signer === undefined ? privilegedBecause(req, { roundId: this.currentIds().roundId, held: !!(this.state as { held?: unknown }).held }) : null;
+      answer = because
+        ? { code: 'signature-required', error: `${command} must be signed by a key this table's config lists for it (requests.privileged): ${because}` }
+        : this.handleRequest(argsWithSigner(req, signer));
+    }
     const body: Record<string, unknown> = { command, transaction: req.transaction ?? null, status: 'error' in answer ? 'error' : 'ok' };
     if ('error' in answer) {
       body.code = answer.code;

@@ -1,5 +1,5 @@
 /** Resolves a table's config entry into the pure machine's settings (defaults from games.md). */
-import type { TableConfig } from '../../app/config/schema.js';
+import type { TableConfig } from '../vocabulary/config-schema.js';
 import { nonCardGame } from '../games/non-card-games.js';
 import { cardGame } from '../games/registry.js';
 import type { TableSettings } from './types.js';

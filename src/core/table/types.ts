@@ -6,7 +6,6 @@ import type { DeviceFrame } from '../vocabulary/frames.js';
 import type { Card } from '../vocabulary/card.js';
 import type { AnyCardGame, RevealPoint } from '../games/game.js';
 import type { AlertKind } from '../vocabulary/alerts.js';
-import type { HealthReport } from './health.js';
 import type { RequestErrorCode } from '../vocabulary/requests.js';
 
 export type DeviceKind = 'card-shoe' | 'rfid-shoe' | 'barcode-scanner' | 'shuffler' | 'dice-sensor' | 'ball-reader';
@@ -70,8 +69,11 @@ export type TableInput =
   | { type: 'device-status'; at: number; deviceId: string; state: 'connected' | 'disconnected' | 'stale'; detail?: string }
   | { type: 'device-alert'; at: number; deviceId: string; kind: AlertKind; detail: string; data?: Record<string, unknown> }
   | { type: 'device-restart'; at: number; deviceId: string }
-  /** `refused`: the runtime's edge refused it (rate limit, size; docs/SECURITY.md): the machine answers with that error and changes nothing */
-  | { type: 'request'; at: number; command: string; payload: string; responseTopic?: string; correlationData?: string; refused?: string; refusedCode?: RequestErrorCode }
+  /**
+   * `refused`: the runtime's edge refused it (rate limit, size, signature; docs/SECURITY.md): the machine answers with that error and changes nothing.
+   * `signer`: the configured name of the key whose signature the edge verified (privileged requests): the only `by` the machine publishes
+   */
+  | { type: 'request'; at: number; command: string; payload: string; responseTopic?: string; correlationData?: string; refused?: string; refusedCode?: RequestErrorCode; signer?: string }
   | { type: 'timer'; at: number; name: string }
   /** the outbox changed level (table-runtime.ts): `full` holds the shoes until it is back to `ok` (src/core/table/card/holds.ts) */
   | { type: 'outbox-level'; at: number; level: 'ok' | 'filling' | 'full'; depth: number; max: number }
@@ -80,17 +82,8 @@ export type TableInput =
   /** a condition of the gateway itself (e.g. the outbox filling up), published as an alert */
   | { type: 'gateway-alert'; at: number; kind: AlertKind; detail: string; data?: Record<string, unknown> };
 
-export interface Envelope {
-  v: 1;
-  type: string;
-  table: string;
-  game: string;
-  seq: number;
-  ts: string;
-  shoeId?: string;
-  roundId?: string;
-  [k: string]: unknown;
-}
+import type { Envelope } from '../vocabulary/envelope-text.js';
+export type { Envelope };
 
 export type TableOutput =
   | { type: 'publish'; topic: string; retain: boolean; payload: Envelope; alsoTo?: { topic: string; correlationData?: string } }
@@ -301,3 +294,17 @@ export type TableState = CardTableState | DiceTableState | KenoTableState;
 
 /** Numbers that must never go back across restarts (persisted after every step). */
 export type TableCounters = Record<string, number>;
+
+/** What the runtime observed for a `health` input. The machine adds what it knows (device states). */
+export interface HealthReport {
+  mqtt: 'connected' | 'disconnected';
+  /** the broker the table is on (credentials removed); absent or null while on none */
+  broker?: string | null;
+  /** false while connected but the broker refused the `request/+` subscription */
+  requestsSubscribed?: boolean;
+  uptimeSec: number;
+  /** messages waiting for the broker; null when no outbox reports it */
+  outboxDepth: number | null;
+  /** per device: frames, rejected (bad) frames and dropped duplicates since the gateway started */
+  devices: Record<string, { frames: number; rejected: number; duplicates: number; serial?: { lowLatency: boolean; reason?: string; latencyTimerMs?: number } }>;
+}

@@ -3,7 +3,19 @@
  * `tablegw replay` compares, byte for byte. The signer (src/adapters/security/signer.ts) writes a signed
  * envelope with it too.
  */
-import type { Envelope } from '../table/types.js';
+/** a table message as published: the envelope's fields (mqtt-api.md) and the message's own */
+export interface Envelope {
+  v: 1;
+  type: string;
+  table: string;
+  game: string;
+  seq: number;
+  ts: string;
+  shoeId?: string;
+  roundId?: string;
+  [k: string]: unknown;
+}
+
 
 export function envelopeText(e: Envelope): string {
   return JSON.stringify(e);

@@ -7,6 +7,28 @@ import * as z from 'zod';
 const transaction = z.string().max(128).optional();
 const base = z.object({ transaction }).strict();
 
+/**
+ * The commands that act on a completed or held round when the table's state says so (docs/SECURITY.md
+ * "Privileged requests"): such a request must be signed by a key the table's config lists for it.
+ */
+export const PRIVILEGED_COMMANDS = ['void-round', 'correction', 'resume-round', 'end-shoe', 'new-shoe'] as const;
+export type PrivilegedCommand = (typeof PRIVILEGED_COMMANDS)[number];
+
+/**
+ * The Ed25519 signature a pit tool puts on a privileged request (docs/SECURITY.md): it covers the
+ * whole payload but `sig` (canonical JSON, as result signatures). Checked at the runtime's edge; the
+ * table machine only ever trusts the signer the edge wrote into the input, never this member.
+ */
+export const requestSignatureSchema = z.object({
+  alg: z.literal('Ed25519'),
+  keyId: z.string().min(1).max(64).describe('the `name` of the key in the table\'s `requests.privileged.keys`: published as `by`'),
+  table: z.string().min(1).max(32).describe('the table the request is for'),
+  command: z.string().min(1).max(32).describe('the command the request is for'),
+  ts: z.string().min(1).max(40).describe('when it was signed (ISO 8601 UTC, e.g. 2026-12-06T23:50:00.000Z)'),
+  sig: z.string().max(200).describe('base64 of the 64-byte Ed25519 signature'),
+}).strict();
+const signed = { signature: requestSignatureSchema.optional() };
+
 export const REQUEST_SCHEMAS = {
   'open-betting': base.extend({ roundId: z.string().min(1).max(64).regex(/^[A-Za-z0-9._:-]+$/, 'letters, digits and . _ : - only').optional() }).strict(),
   'close-betting': base,
@@ -18,16 +40,17 @@ export const REQUEST_SCHEMAS = {
   }).strict(),
   'close-decisions': base,
   'void-round': base.extend({
+    ...signed,
     reason: z.string().min(1).max(200),
     /** a completed round within the correction window (games.md Corrections) */
     roundId: z.string().min(1).max(64).optional(),
     /** the operator id; required for a completed round */
     by: z.string().min(1).max(64).optional(),
   }).strict(),
-  'resume-round': base.extend({ by: z.string().min(1).max(64), reason: z.string().min(1).max(200).optional() }).strict(),
-  'new-shoe': base,
-  'end-shoe': base,
-  correction: base.extend({ kind: z.string().min(1).max(32) }).catchall(z.unknown()),
+  'resume-round': base.extend({ ...signed, by: z.string().min(1).max(64), reason: z.string().min(1).max(200).optional() }).strict(),
+  'new-shoe': base.extend(signed).strict(),
+  'end-shoe': base.extend(signed).strict(),
+  correction: base.extend({ ...signed, kind: z.string().min(1).max(32) }).catchall(z.unknown()),
   status: base,
 } as const;
 
@@ -41,13 +64,15 @@ export const REQUEST_COMMANDS = Object.keys(REQUEST_SCHEMAS) as RequestCommand[]
 export const REQUEST_ERROR_CODES = [
   'invalid-json', 'not-an-object', 'invalid-args', 'unknown-command', 'wrong-phase',
   'duplicate-round-id', 'too-large', 'rate-limited', 'not-allowed', 'outside-window',
+  // privileged requests (docs/SECURITY.md): refused at the runtime's edge, or by the machine for `signature-required`
+  'signature-required', 'bad-signature', 'unknown-key', 'key-not-allowed', 'stale-request', 'replayed-request',
 ] as const;
 export type RequestErrorCode = (typeof REQUEST_ERROR_CODES)[number];
 
 /** a valid request's arguments, typed per command from its schema (the transaction aside) */
 export type RequestArgs<C extends RequestCommand> = WithoutTransaction<z.infer<(typeof REQUEST_SCHEMAS)[C]>>;
 /** `Omit` would also drop the named keys of a schema with a catch-all (`correction`) */
-type WithoutTransaction<T> = { [K in keyof T as K extends 'transaction' ? never : K]: T[K] };
+type WithoutTransaction<T> = { [K in keyof T as K extends 'transaction' | 'signature' ? never : K]: T[K] };
 
 /** a request that passed its schema: one member per command, so `args` is typed by `command` */
 export type ValidRequest = { [C in RequestCommand]: { ok: true; command: C; transaction?: string; args: RequestArgs<C> } }[RequestCommand];
@@ -89,7 +114,8 @@ export function parseRequest(command: string, payloadText: string): ParsedReques
     const msg = r.error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(payload)'}: ${i.message}`).join('; ');
     return { ok: false, command, transaction, code: 'invalid-args', error: `invalid request: ${msg}` };
   }
-  const { transaction: validTx, ...args } = r.data as { transaction?: string } & Record<string, unknown>;
+  // the signature was checked at the runtime's edge (the input's `signer`): no handler sees it
+  const { transaction: validTx, signature: _signature, ...args } = r.data as { transaction?: string; signature?: unknown } & Record<string, unknown>;
   // the schema of `command` accepted the payload: `args` has that command's shape
   return { ok: true, command, transaction: validTx, args } as ValidRequest;
 }

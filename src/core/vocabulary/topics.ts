@@ -82,3 +82,33 @@ export function requestCommandOf(topic: string): string | null {
   const i = topic.lastIndexOf('/request/');
   return i < 0 ? null : topic.slice(i + '/request/'.length) || null;
 }
+
+/** the largest topic name MQTT allows, in UTF-8 bytes */
+const MAX_TOPIC_BYTES = 65_535;
+
+/**
+ * A topic a message may be published on (MQTT 3.1.1 / 5, section 4.7): not empty, no wildcard
+ * (`+`, `#`), no U+0000, at most 65,535 bytes; and, by the gateway's rule, no empty level
+ * (`a//b`, a leading or trailing `/`), which brokers accept but no table topic ever has.
+ */
+export function topicNameProblem(topic: string): string | null {
+  if (topic.length === 0) return 'it is empty';
+  if (topic.includes('+') || topic.includes('#')) return 'it contains a wildcard (+ or #)';
+  if (topic.includes('\u0000')) return 'it contains U+0000';
+  if (topic.split('/').some((level) => level === '')) return 'it has an empty level';
+  if (utf8Length(topic) > MAX_TOPIC_BYTES) return 'it is longer than 65,535 bytes';
+  return null;
+}
+
+/** the length of `text` in UTF-8 bytes (a lone surrogate counts as U+FFFD, 3 bytes, as an encoder writes it) */
+function utf8Length(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) { n += 4; i++; }
+    else n += 3;
+  }
+  return n;
+}

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { stageBreakdown, STAGES } from '../../../dev/bench/lib/stages.js';
-import { latencyProbe, LATENCY_PROBE_ON, type CardProbe } from '../../../src/runtime/latency-probe.js';
+import { Subject } from 'rxjs';
+import { encodeLine } from '../../../drivers/codecs/nmea-line.js';
+import { MemoryTransport } from '../../../drivers/transports/memory-transport.js';
+import { LatencyProbe, latencyProbe, type CardProbe } from '../../../dev/bench/lib/latency-probe.js';
+import { GatewayStore } from '../../../src/adapters/store/gateway-store.js';
+import { validateConfig } from '../../../src/app/config/load-config.js';
+import { createDriver } from '../../../src/app/device-drivers.js';
+import { tableSettings } from '../../../src/core/table/table-settings.js';
+import { topicsFor } from '../../../src/core/vocabulary/topics.js';
+import { silentLogger } from '../../../src/runtime/log.js';
+import type { IncomingRequest, Publisher, RequestSource } from '../../../src/runtime/ports.js';
+import { TableRuntime } from '../../../src/runtime/table-runtime.js';
 
 function probe(seq: number, start: number, step = 1): CardProbe {
   // read, decoded, apply, ... published: one stamp every `step` ms after `start`
@@ -42,8 +53,36 @@ describe('latency stages (bench)', () => {
 });
 
 describe('latency probe', () => {
-  it('is off unless TEG_LATENCY_PROBE=1 (the test process does not set it)', () => {
-    expect(LATENCY_PROBE_ON).toBe(process.env.TEG_LATENCY_PROBE === '1');
+  it('plugged into the gateway parts, marks every stage of a card from the codec to the hand-over', async () => {
+    const probe = new LatencyProbe();
+    const cfg = validateConfig({ mqtt: { url: 'mqtt://127.0.0.1:1' }, tables: [{ id: 'bac-01', game: 'baccarat', betting: 'none',
+      devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'serial', path: '/dev/null-shoe-1' } }] }] });
+    const table = cfg.tables[0];
+    const shoe = new MemoryTransport({ name: 'shoe-1' });
+    const sent: number[] = [];
+    const link: Publisher & RequestSource = {
+      topics: topicsFor('casino', 'bac-01'), requests$: new Subject<IncomingRequest>(), connected$: new Subject<boolean>(),
+      connected: true, movedBroker: false,
+      publish: (_t, payload, _r, _c, done) => { sent.push((JSON.parse(payload) as { seq: number }).seq); done?.(); },
+    };
+    const store = new GatewayStore(':memory:', { synchronous: 'normal', retentionDays: 14, probe });
+    const runtime = new TableRuntime({ settings: tableSettings(table), tableConfig: table, link, drivers: [createDriver(table.devices[0], shoe, { probe })], store, log: silentLogger, probe });
+    runtime.start();
+    const settle = () => new Promise((r) => setTimeout(r, 20));
+    await settle();
+    shoe.deliver(encodeLine('SHOE', 0, 'CARD', ['9S']));
+    await settle();
+    const records = probe.take();
+    runtime.stop();
+    store.close();
+    expect(records).toHaveLength(1);
+    const [r] = records;
+    expect(sent).toContain(r.seq);
+    // the memory transport marks no read (a serial transport does); every later stage is marked, in order
+    expect(Number.isNaN(r.read)).toBe(true);
+    const stages = [r.decoded, r.apply, r.stepped, r.serialised, r.commitStart, r.commitEnd, r.effects, r.published];
+    for (const t of stages) expect(Number.isFinite(t)).toBe(true);
+    expect([...stages].sort((a, b) => a - b)).toEqual(stages);
   });
 
   it('stamps a record when its message is handed over, once, and forgets what was taken', () => {

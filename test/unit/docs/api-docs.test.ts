@@ -7,25 +7,25 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildAsyncApi, buildConfigReference, buildConfigSchema, EXAMPLE_EPOCH, toJsonText, type Examples } from '../../../dev/docs/api-docs.js';
-import { REQUEST_SCHEMAS, validateMessage } from '../../../src/core/vocabulary/messages.js';
+import { REQUEST_SCHEMAS, validateMessage } from '../../../src/core/table/messages.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const read = (f: string) => readFileSync(join(ROOT, 'docs', f), 'utf8');
 const HINT = 'out of date: run `npm run docs:api` and commit docs/asyncapi.json and docs/config.schema.json';
 
 describe('generated API documents', () => {
-  it('docs/config.schema.json matches src/app/config/schema.ts', () => {
+  it('docs/config.schema.json matches src/core/vocabulary/config-schema.ts', () => {
     expect(read('config.schema.json') === toJsonText(buildConfigSchema()), `docs/config.schema.json ${HINT}`).toBe(true);
   });
 
-  it('docs/asyncapi.json matches src/core/vocabulary/messages.ts and requests.ts', () => {
+  it('docs/asyncapi.json matches src/core/table/messages.ts and requests.ts', () => {
     const committed = read('asyncapi.json');
     const examples = JSON.parse(read('api-examples.json')) as Examples;
     const rebuilt = toJsonText(buildAsyncApi(examples));
     expect(committed === rebuilt, `docs/asyncapi.json ${HINT}`).toBe(true);
   });
 
-  it('docs/CONFIG.md matches src/app/config/schema.ts, and every config key is described', () => {
+  it('docs/CONFIG.md matches src/core/vocabulary/config-schema.ts, and every config key is described', () => {
     const committed = read('CONFIG.md');
     expect(committed === buildConfigReference(), `docs/CONFIG.md ${HINT}`).toBe(true);
     expect(committed.split('\n').filter((l) => l.includes('(no description)'))).toEqual([]);

@@ -7,10 +7,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DriverEvent } from '../../../drivers/device-driver.js';
 import { MemoryTransport } from '../../../drivers/transports/memory-transport.js';
 import { validateConfig } from '../../../src/app/config/load-config.js';
-import { deviceKindSchema } from '../../../src/app/config/schema.js';
+import { deviceKindSchema } from '../../../src/core/vocabulary/config-schema.js';
 import { DEVICE_KIND_FACTS, DEVICE_KINDS, readsCards } from '../../../src/core/vocabulary/device-kinds.js';
 import { TALKERS } from '../../../src/core/vocabulary/frames.js';
-import { createDriver } from '../../../src/runtime/device-drivers.js';
+import { createDriver } from '../../../src/app/device-drivers.js';
 
 const GAME_OF: Record<string, string> = { card: 'baccarat', 'sic-bo': 'sic-bo', keno: 'keno' };
 

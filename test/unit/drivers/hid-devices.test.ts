@@ -3,7 +3,7 @@ import type { DeviceFrame } from '../../../src/core/vocabulary/frames.js';
 import { encodeHidDiceReport } from '../../../drivers/codecs/hid-dice.js';
 import { BarcodeScannerDecoder, HidDiceDecoder, SerialBarcodeDecoder } from '../../../drivers/codecs/scanner-and-dice-decoders.js';
 import type { DriverEvent } from '../../../drivers/device-driver.js';
-import { createDriver } from '../../../src/runtime/device-drivers.js';
+import { createDriver } from '../../../src/app/device-drivers.js';
 import { MemoryTransport } from '../../../drivers/transports/memory-transport.js';
 import { validateConfig } from '../../../src/app/config/load-config.js';
 import { barcodeReports } from '../../../simulators/devices/barcode-scanner-device.js';

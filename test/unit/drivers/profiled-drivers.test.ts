@@ -1,5 +1,5 @@
 /**
- * Drivers of profiled devices (src/runtime/device-drivers.ts): commands through the profile's downlink
+ * Drivers of profiled devices (src/app/device-drivers.ts): commands through the profile's downlink
  * templates (none = not sent), an RFID shoe whose TAGs go through the deck registry, a barcode
  * scanner in either role, with the dealing reader's double-trigger rule on an injected clock.
  */
@@ -9,12 +9,12 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { DriverEvent } from '../../../drivers/device-driver.js';
 import { ScannerRoleMapper } from '../../../drivers/device-mappers.js';
-import { createDriver } from '../../../src/runtime/device-drivers.js';
+import { createDriver } from '../../../src/app/device-drivers.js';
 import { createProfileEncoder } from '../../../drivers/profiles/profile-encoder.js';
 import { loadProfileFile } from '../../../drivers/profiles/profile-schema.js';
 import { MemoryTransport } from '../../../drivers/transports/memory-transport.js';
 import { validateConfig } from '../../../src/app/config/load-config.js';
-import type { DeviceConfig } from '../../../src/app/config/schema.js';
+import type { DeviceConfig } from '../../../src/core/vocabulary/config-schema.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'teg-profdrv-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

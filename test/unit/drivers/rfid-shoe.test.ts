@@ -7,7 +7,7 @@ import { encodeLine } from '../../../drivers/codecs/nmea-line.js';
 import { DeckRegistryError, formatDeckRegistry, loadDeckRegistry, parseDeckRegistry } from '../../../drivers/deck-registry.js';
 import { RfidCardMapper } from '../../../drivers/device-mappers.js';
 import type { DriverEvent } from '../../../drivers/device-driver.js';
-import { createDriver } from '../../../src/runtime/device-drivers.js';
+import { createDriver } from '../../../src/app/device-drivers.js';
 import { MemoryTransport } from '../../../drivers/transports/memory-transport.js';
 import { validateConfig } from '../../../src/app/config/load-config.js';
 

@@ -10,7 +10,7 @@ import { LineCodec } from '../../../drivers/codecs/line-codec.js';
 import { encodeLine } from '../../../drivers/codecs/nmea-line.js';
 import { MemoryTransport } from '../../../drivers/transports/memory-transport.js';
 import { VirtualCardShoe, NO_FAULTS } from '../../../simulators/devices/card-shoe-device.js';
-import { seededRng } from '../../../src/core/vocabulary/rng.js';
+import { seededRng } from '../../../simulators/rng.js';
 
 function rig() {
   const transport = new MemoryTransport();

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { oneDeck, type Card } from '../../../src/core/vocabulary/card.js';
-import { seededRng } from '../../../src/core/vocabulary/rng.js';
-import type { CardGame } from '../../../src/core/games/game.js';
+import { seededRng } from '../../../simulators/rng.js';
+import type { AnyCardGame } from '../../../src/core/games/game.js';
 import { CARD_GAMES, GAME_IDS } from '../../../src/core/games/registry.js';
 import { decideFor, windowDecision } from '../../../simulators/dealers/decision-policies.js';
 import { dealShoe } from '../../../simulators/dealers/shoe-dealer.js';
@@ -40,7 +40,7 @@ describe('the registry (games.md table of ids and positions)', () => {
 });
 
 /** plays a round from `cards` with random legal decisions; returns where each card went */
-function randomRound(g: CardGame<any>, cards: Card[], seed: number, engine: boolean) {
+function randomRound(g: AnyCardGame, cards: Card[], seed: number, engine: boolean) {
   const rng = seededRng(seed);
   const decide = decideFor(g.id);
   let s = g.newRound({ engine });

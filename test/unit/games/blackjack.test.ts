@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { oneDeck } from '../../../src/core/vocabulary/card.js';
-import { seededRng } from '../../../src/core/vocabulary/rng.js';
+import { seededRng } from '../../../simulators/rng.js';
 import { blackjack as g, type BlackjackRound } from '../../../src/core/games/blackjack.js';
 import { blackjackTotal } from '../../../src/core/games/evaluators/blackjack-hand.js';
 import { simulate } from '../../../src/app/simulate/simulate.js';
@@ -48,8 +48,11 @@ describe('Blackjack (seed 000)', () => {
     expect(isError(g.decide!(s, 'seat1', 'double'))).toBe(true);
     s = g.newRound({ engine: true, options: one });
     for (const c of hand('AS 9H 2D')) s = g.place(s, c);
-    // games.md v1.1: double on a two-card HARD total of 11 or more, not on pairs
-    expect(g.expect(s)).toMatchObject({ actions: ['hit', 'stand'] }); // soft 13: no double
+    // games.md v1.2: double on a two-card total of 11 or more, soft totals included, not on pairs
+    expect(g.expect(s)).toMatchObject({ actions: ['hit', 'stand', 'double'] }); // soft 13: double
+    s = g.newRound({ engine: true, options: one });
+    for (const c of hand('AS 9H 7D')) s = g.place(s, c);
+    expect(g.expect(s)).toMatchObject({ actions: ['hit', 'stand', 'double'] }); // A-7, soft 18: double
     s = g.newRound({ engine: true, options: one });
     for (const c of hand('6S 9H 6D')) s = g.place(s, c);
     expect(g.expect(s)).toMatchObject({ actions: ['hit', 'stand'] }); // 6-6, hard 12: a pair, no double
@@ -63,6 +66,24 @@ describe('Blackjack (seed 000)', () => {
     // a double that does not reach 21 still ends the hand after its one card
     const low = play(g, '6S 9H 5D 2C TD', { options: one, decisions: ['double'] });
     expect(pos(low.state).seat1).toMatchObject({ total: 13, doubled: true, outcome: 'lose' });
+  });
+
+  it('doubleOn: exactly-11 offers double on a two-card 11 only; an unknown doubleOn is refused', () => {
+    const exactly = { ...one, doubleOn: 'exactly-11' };
+    const actionsFor = (cards: string) => {
+      let s = g.newRound({ engine: true, options: exactly });
+      for (const c of hand(cards)) s = g.place(s, c);
+      const e = g.expect(s);
+      return e.kind === 'decision' ? e.actions : [];
+    };
+    expect(actionsFor('6S 9H 5D')).toEqual(['hit', 'stand', 'double']); // 11
+    expect(actionsFor('6S 9H 6C')).toEqual(['hit', 'stand']); // 6-6: a pair
+    expect(actionsFor('7S 9H 5D')).toEqual(['hit', 'stand']); // 12
+    expect(actionsFor('AS 9H 7D')).toEqual(['hit', 'stand']); // soft 18
+    expect(actionsFor('4S 9H 6D')).toEqual(['hit', 'stand']); // 10
+    const r = play(g, '6S 9H 5D TC TD', { options: exactly, decisions: ['double'] });
+    expect(pos(r.state).seat1).toMatchObject({ total: 21, doubled: true });
+    expect(() => g.newRound({ engine: true, options: { ...one, doubleOn: 'hard-only' } })).toThrow(/doubleOn/);
   });
 
   it('a hand ends by itself at 21, and a two-card 21 is blackjack (paid unless the dealer has one too)', () => {

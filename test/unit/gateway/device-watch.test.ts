@@ -1,6 +1,6 @@
 import { Subject } from 'rxjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { deviceSchema } from '../../../src/app/config/schema.js';
+import { deviceSchema } from '../../../src/core/vocabulary/config-schema.js';
 import { watchDevices } from '../../../src/runtime/device-watch.js';
 import { ActivitySummary } from '../../../src/runtime/summary.js';
 import type { PublishedMessage } from '../../../src/runtime/table-runtime.js';

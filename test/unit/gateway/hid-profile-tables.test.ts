@@ -6,14 +6,14 @@
  */
 import { Subject } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createDriver } from '../../../src/runtime/device-drivers.js';
+import { createDriver } from '../../../src/app/device-drivers.js';
 import { createProfileEncoder, type EncodableFrame } from '../../../drivers/profiles/profile-encoder.js';
 import { loadProfileFile } from '../../../drivers/profiles/profile-schema.js';
 import { MemoryTransport } from '../../../drivers/transports/memory-transport.js';
 import { validateConfig } from '../../../src/app/config/load-config.js';
 import { TableRuntime } from '../../../src/runtime/table-runtime.js';
 import { silentLogger } from '../../../src/runtime/log.js';
-import type { IncomingRequest, TableLink } from '../../../src/adapters/mqtt/table-link.js';
+import type { IncomingRequest } from '../../../src/runtime/ports.js';
 import { topicsFor } from '../../../src/core/vocabulary/topics.js';
 import { GatewayStore } from '../../../src/adapters/store/gateway-store.js';
 import { tableSettings } from '../../../src/core/table/table-settings.js';
@@ -22,6 +22,7 @@ import type { Envelope } from '../../../src/core/table/types.js';
 /** a broker connection that acknowledges at once and records what it got */
 class FakeLink {
   connected = true;
+  readonly movedBroker = false;
   readonly connected$ = new Subject<boolean>();
   readonly requests$ = new Subject<IncomingRequest>().asObservable();
   readonly sent: Array<{ topic: string; payload: Envelope }> = [];
@@ -46,7 +47,7 @@ function startTable(table: Record<string, unknown>) {
   const dev = t.devices[0];
   const transport = new MemoryTransport({ name: dev.id });
   const link = new FakeLink(t.id);
-  const runtime = new TableRuntime({ settings: tableSettings(t), tableConfig: t, link: link as unknown as TableLink, drivers: [createDriver(dev, transport)], store, log: silentLogger });
+  const runtime = new TableRuntime({ settings: tableSettings(t), tableConfig: t, link: link, drivers: [createDriver(dev, transport)], store, log: silentLogger });
   runtime.start();
   const encoder = createProfileEncoder(loadProfileFile(dev.profile!));
   /** the frame as the device sends it: whole reports, one per chunk */

@@ -12,22 +12,24 @@ import { Subject } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { encodeLine } from '../../../drivers/codecs/nmea-line.js';
 import type { DeviceDriver } from '../../../drivers/device-driver.js';
-import { createDriver } from '../../../src/runtime/device-drivers.js';
+import { createDriver } from '../../../src/app/device-drivers.js';
 import { MemoryTransport } from '../../../drivers/transports/memory-transport.js';
 import { validateConfig } from '../../../src/app/config/load-config.js';
 import { TableRuntime } from '../../../src/runtime/table-runtime.js';
 import { silentLogger } from '../../../src/runtime/log.js';
-import type { IncomingRequest, TableLink } from '../../../src/adapters/mqtt/table-link.js';
+import type { IncomingRequest } from '../../../src/runtime/ports.js';
 import { topicsFor } from '../../../src/core/vocabulary/topics.js';
 import { GatewayStore } from '../../../src/adapters/store/gateway-store.js';
 import { tableSettings } from '../../../src/core/table/table-settings.js';
 import type { Envelope } from '../../../src/core/table/types.js';
+import { RequestVerifier, signRequest } from '../../../src/adapters/security/request-signing.js';
+import { generateKeyPairSync } from 'node:crypto';
 
 // The machine never publishes what the topic map refuses (every game test checks it), so the
 // runtime's quarantine of such a message is reached here by refusing chosen cards' events.
 const refused = vi.hoisted(() => ({ cards: new Set<string>(), throwOn: new Set<string>() }));
-vi.mock('../../../src/core/vocabulary/messages.js', async (importOriginal) => {
-  const m = await importOriginal<typeof import('../../../src/core/vocabulary/messages.js')>();
+vi.mock('../../../src/core/table/messages.js', async (importOriginal) => {
+  const m = await importOriginal<typeof import('../../../src/core/table/messages.js')>();
   return {
     ...m,
     validateMessage: (topic: string, payload: unknown): string[] => {
@@ -42,6 +44,7 @@ vi.mock('../../../src/core/vocabulary/messages.js', async (importOriginal) => {
 /** a broker connection that acknowledges at once while `connected`, and records what it got */
 class FakeLink {
   connected = true;
+  readonly movedBroker = false;
   readonly topics = topicsFor('casino', 'bac-01');
   readonly connected$ = new Subject<boolean>();
   readonly requests = new Subject<IncomingRequest>();
@@ -49,7 +52,10 @@ class FakeLink {
   readonly sent: Array<{ topic: string; payload: Envelope; retain: boolean }> = [];
 
   publish(topic: string, payload: string, retain: boolean, _correlationData?: string, done?: (err?: Error) => void): void {
-    if (!this.connected) return done?.(new Error('not connected'));
+    if (!this.connected) {
+      done?.(new Error('not connected'));
+      return;
+    }
     this.sent.push({ topic, payload: JSON.parse(payload) as Envelope, retain });
     done?.();
   }
@@ -79,7 +85,13 @@ interface Rig {
   send(seq: number, type: string, fields?: string[]): void;
 }
 
-function startRig(store: GatewayStore, o: { outboxMaxMessages?: number } = {}): Rig {
+/** the pit's key of these tests: a verifier of table bac-01 that accepts it for resume-round and void-round */
+const PIT = generateKeyPairSync('ed25519');
+const pitVerifier = () => new RequestVerifier({ tableId: 'bac-01', keys: [{ name: 'pit-1', publicKey: PIT.publicKey, commands: ['resume-round', 'void-round'] }], maxSkewMs: 30_000 });
+const signedBy = (command: string, body: Record<string, unknown>) =>
+  JSON.stringify(signRequest({ table: 'bac-01', command, body, privateKey: PIT.privateKey, keyId: 'pit-1', at: Date.now() }));
+
+function startRig(store: GatewayStore, o: { outboxMaxMessages?: number; verifier?: RequestVerifier } = {}): Rig {
   const cfg = validateConfig({ mqtt: { url: 'mqtt://127.0.0.1:1' }, tables: [TABLE] });
   const table = cfg.tables[0];
   const shoe = new MemoryTransport({ name: 'shoe-1' });
@@ -88,8 +100,9 @@ function startRig(store: GatewayStore, o: { outboxMaxMessages?: number } = {}): 
   const drivers: DeviceDriver[] = [createDriver(table.devices[0], shoe)];
   const link = new FakeLink();
   const runtime = new TableRuntime({
-    settings: tableSettings(table), tableConfig: table, link: link as unknown as TableLink, drivers, store, log: silentLogger,
+    settings: tableSettings(table), tableConfig: table, link: link, drivers, store, log: silentLogger,
     ...(o.outboxMaxMessages ? { outboxMaxMessages: o.outboxMaxMessages } : {}),
+    ...(o.verifier ? { requestVerifier: o.verifier } : {}),
   });
   runtime.start();
   return { runtime, link, shoe, written, send: (seq, type, fields = []) => shoe.deliver(encodeLine('SHOE', seq, type, fields)) };
@@ -139,7 +152,7 @@ describe('TableRuntime in process', () => {
   });
 
   it('a SEQ gap on the shoe mid-round (no REPEAT) holds the round and LOCKs the shoe until resume-round', () => {
-    const { link, send, written } = startRig(store);
+    const { link, send, written } = startRig(store, { verifier: pitVerifier() });
     send(0, 'CARD', ['9S']);
     send(3, 'CARD', ['2H']);
     settle();
@@ -147,9 +160,17 @@ describe('TableRuntime in process', () => {
     expect(gap).toMatchObject({ severity: 'critical', repaired: false, missing: 2 });
     expect(link.on('round').at(-1)?.phase).toBe('held');
     expect(written).toContain('LOCK');
-    link.requests.next({ command: 'resume-round', payload: JSON.stringify({ by: 'pit-1' }) });
+    // unsigned: refused by the machine, still held
+    link.requests.next({ command: 'resume-round', payload: JSON.stringify({ transaction: 'r0', by: 'pit-1' }) });
     settle();
-    expect(link.on('response/resume-round').at(-1)).toMatchObject({ status: 'ok' });
+    expect(link.on('response/resume-round').at(-1)).toMatchObject({ status: 'error', code: 'signature-required', transaction: 'r0' });
+    expect(link.on('round').at(-1)?.phase).toBe('held');
+    link.requests.next({ command: 'resume-round', payload: signedBy('resume-round', { transaction: 'r1', by: 'someone-else' }) });
+    settle();
+    expect(link.on('response/resume-round').at(-1)).toMatchObject({ status: 'ok', transaction: 'r1' });
+    expect(link.on('events').find((e) => e.kind === 'round-resumed')).toMatchObject({ by: 'pit-1' });
+    // the verified signer is journaled with the input (replay needs no key)
+    expect([...store.journal('bac-01', 0)].map((e) => e.input).find((i) => i.type === 'request' && i.signer !== undefined)).toMatchObject({ signer: 'pit-1', command: 'resume-round' });
     expect(written.at(-1)).toBe('UNLOCK');
     expect(link.on('round').at(-1)?.phase).toBe('dealing');
   });
@@ -209,6 +230,35 @@ describe('TableRuntime in process', () => {
     second.send(9, 'CARD', ['4D']);
     settle();
     expect(second.link.on('alerts').filter((a) => a.kind === 'frame-gap')).toHaveLength(1);
+    await second.runtime.stop();
+  });
+
+  it('a signed request taken before a restart is refused replayed-request after it, within the window', async () => {
+    const first = startRig(store, { verifier: pitVerifier() });
+    first.send(0, 'CARD', ['9S']);
+    first.send(1, 'CARD', ['2H']);
+    settle();
+    const voidIt = signedBy('void-round', { transaction: 'v1', reason: 'dealer error' });
+    first.link.requests.next({ command: 'void-round', payload: voidIt });
+    settle();
+    expect(first.link.on('response/void-round').at(-1)).toMatchObject({ status: 'ok', transaction: 'v1' });
+    await first.runtime.stop();
+    settle();
+    vi.advanceTimersByTime(5_000);
+    const second = startRig(store, { verifier: pitVerifier() });
+    settle();
+    second.send(2, 'CARD', ['KD']);
+    settle();
+    const round = second.runtime.snapshot.kind === 'card' ? second.runtime.snapshot.round?.id : undefined;
+    second.link.requests.next({ command: 'void-round', payload: voidIt });
+    settle();
+    expect(second.link.on('response/void-round').at(-1)).toMatchObject({ status: 'error', code: 'replayed-request', transaction: 'v1' });
+    expect(second.runtime.snapshot.kind === 'card' && second.runtime.snapshot.round?.id).toBe(round);
+    // past the window the same bytes are stale, never taken again
+    vi.advanceTimersByTime(60_000);
+    second.link.requests.next({ command: 'void-round', payload: voidIt });
+    settle();
+    expect(second.link.on('response/void-round').at(-1)).toMatchObject({ status: 'error', code: 'stale-request' });
     await second.runtime.stop();
   });
 

@@ -6,9 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import { validateConfig } from '../../../src/app/config/load-config.js';
 import {
-  hasGatewayRoundIdForm, RequestAdmission, responseTopicProblem, topicNameProblem,
+  hasGatewayRoundIdForm, RequestAdmission, responseTopicProblem,
 } from '../../../src/runtime/request-admission.js';
-import { validateMessage } from '../../../src/core/vocabulary/messages.js';
+import { topicNameProblem } from '../../../src/core/vocabulary/topics.js';
+import { validateMessage } from '../../../src/core/table/messages.js';
 import { parseRequest, REQUEST_ERROR_CODES } from '../../../src/core/vocabulary/requests.js';
 import type { TableInput } from '../../../src/core/table/types.js';
 import { TableHarness } from '../../helpers/table-harness.js';

@@ -1,6 +1,6 @@
 /** The topic map: one place builds every topic, and what the machine publishes follows it. */
 import { describe, expect, it } from 'vitest';
-import { PUBLISHED_TOPICS } from '../../../src/core/vocabulary/messages.js';
+import { PUBLISHED_TOPICS } from '../../../src/core/table/messages.js';
 import { isRetained, relativeTopic, TOPIC_PATTERNS, topicsFor, type MessageType } from '../../../src/core/vocabulary/topics.js';
 import { TableHarness } from '../../helpers/table-harness.js';
 

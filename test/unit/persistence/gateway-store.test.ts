@@ -245,10 +245,16 @@ describe('registering a table', () => {
     try {
       const v0 = version();
       let built = 0;
-      store.registerTable('t1', { minBet: 10 }, () => (built++, { seq: 99 }));
+      store.registerTable('t1', { minBet: 10 }, () => {
+        built++;
+        return { seq: 99 };
+      });
       expect(version()).toBe(v0);
       expect(built).toBe(0);
-      store.registerTable('t1', { minBet: 25 }, () => (built++, { seq: 99 }));
+      store.registerTable('t1', { minBet: 25 }, () => {
+        built++;
+        return { seq: 99 };
+      });
       expect(version()).not.toBe(v0);
       expect(store.tableSettings('t1')).toEqual({ minBet: 25 });
       // the first run's snapshot stays: the initial state is only for a table the journal does not know

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { MemoryTransport } from '../../../drivers/transports/memory-transport.js';
 import type { TransportStatus } from '../../../drivers/transports/transport.js';
 import { validateConfig } from '../../../src/app/config/load-config.js';
-import type { AllowedDeviceConfig, DeviceConfig } from '../../../src/app/config/schema.js';
+import type { AllowedDeviceConfig, DeviceConfig } from '../../../src/core/vocabulary/config-schema.js';
 import { decideDevice, entryMatches, guardTransport, type DeviceDenial, type DeviceIdentity, type DeviceProbe } from '../../../src/adapters/security/device-allowlist.js';
 import { makeTempDirSync } from '../../../dev/rig/temp-dir.js';
 

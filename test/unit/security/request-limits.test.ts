@@ -1,9 +1,9 @@
 /**
  * Requests refused at the runtime's edge (rate limit, size) still get an answer from the pure
- * machine, with a seq, and change nothing (src/adapters/security/request-limiter.ts, table-base.ts).
+ * machine, with a seq, and change nothing (src/runtime/request-limiter.ts, table-base.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { RequestGate, TokenBucket } from '../../../src/adapters/security/request-limiter.js';
+import { RequestGate, TokenBucket } from '../../../src/runtime/request-limiter.js';
 import { TableHarness } from '../../helpers/table-harness.js';
 
 describe('TokenBucket', () => {

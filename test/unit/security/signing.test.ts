@@ -7,7 +7,7 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { validateMessage } from '../../../src/core/vocabulary/messages.js';
+import { validateMessage } from '../../../src/core/table/messages.js';
 import { CredentialError } from '../../../src/adapters/security/secret-files.js';
 import { createEnvelopeSigner } from '../../../src/adapters/security/signer.js';
 import { canonicalJson, checkEnvelopeSignature, keyFingerprint, signEnvelope, verifyEnvelope } from '../../../src/adapters/security/signing.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LineCodec } from '../../../drivers/codecs/line-codec.js';
 import { MemoryTransport } from '../../../drivers/transports/memory-transport.js';
-import { seededRng } from '../../../src/core/vocabulary/rng.js';
+import { seededRng } from '../../../simulators/rng.js';
 import { baccarat } from '../../../src/core/games/baccarat.js';
 import { VirtualCardShoe } from '../../../simulators/devices/card-shoe-device.js';
 import { VirtualTable } from '../../../simulators/virtual-table.js';

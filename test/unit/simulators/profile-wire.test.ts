@@ -10,7 +10,7 @@ import type { DeviceFrame, FrameReject } from '../../../src/core/vocabulary/fram
 import { compileProfile } from '../../../drivers/profiles/profile-decoder.js';
 import { createProfileEncoder } from '../../../drivers/profiles/profile-encoder.js';
 import { loadProfileFile } from '../../../drivers/profiles/profile-schema.js';
-import { seededRng } from '../../../src/core/vocabulary/rng.js';
+import { seededRng } from '../../../simulators/rng.js';
 import { VirtualBarcodeScanner } from '../../../simulators/devices/barcode-scanner-device.js';
 import { VirtualCardShoe } from '../../../simulators/devices/card-shoe-device.js';
 import { LineDevice } from '../../../simulators/devices/line-device.js';

@@ -45,13 +45,15 @@ function playTable() {
   return {
     published,
     request(command: string, args: Record<string, unknown> = {}): Envelope {
-      feed({ type: 'request', at: (at += 100), command, payload: JSON.stringify(args) });
+      at += 100;
+      feed({ type: 'request', at, command, payload: JSON.stringify(args) });
       const answer = published.filter((p) => p.topic === `response/${command}`).at(-1);
       if (!answer) throw new Error(`no answer to ${command}`);
       return answer.payload;
     },
     card(card: string) {
-      feed({ type: 'frame', at: (at += 100), deviceId: 'shoe-1', frame: { talker: 'SHOE', seq: seq++, type: 'CARD', card, rescan: false } });
+      at += 100;
+      feed({ type: 'frame', at, deviceId: 'shoe-1', frame: { talker: 'SHOE', seq: seq++, type: 'CARD', card, rescan: false } });
     },
   };
 }

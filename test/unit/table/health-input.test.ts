@@ -3,7 +3,7 @@
  * `health` message and changes nothing but `seq` (docs/OPERATIONS.md "Health").
  */
 import { describe, expect, it } from 'vitest';
-import { validateMessage } from '../../../src/core/vocabulary/messages.js';
+import { validateMessage } from '../../../src/core/table/messages.js';
 import type { HealthReport } from '../../../src/core/table/health.js';
 import { TableHarness } from '../../helpers/table-harness.js';
 

@@ -82,7 +82,10 @@ describe('repeatable alerts are coalesced per kind per device per second', () =>
   it('500 unexpected rescans in one second: one alert at once, one with the count when the second ends', () => {
     const t = new TableHarness({ game: 'baccarat', betting: 'none' });
     t.clear();
-    for (let i = 0; i < 500; i++) t.deviceFrame('shoe-1', 'SHOE', { type: 'CARD', card: 'AS', rescan: true }), (t.now -= 98);
+    for (let i = 0; i < 500; i++) {
+      t.deviceFrame('shoe-1', 'SHOE', { type: 'CARD', card: 'AS', rescan: true });
+      t.now -= 98;
+    }
     expect(t.alerts('unexpected-rescan')).toHaveLength(1);
     expect(t.alerts('unexpected-rescan')[0].count).toBe(1);
     const timers = t.timers().filter((x) => x.name.startsWith('coalesce:'));

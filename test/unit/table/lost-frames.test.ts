@@ -69,7 +69,11 @@ describe('a gap on a shoe that announced REPEAT', () => {
     t.cardAt(5, 'KS');
     t.cardAt(3, 'QS'); // too late: not taken
     expect(t.events('card')).toHaveLength(0);
-    expect(t.request('resume-round', { by: 'pit-7', reason: 'checked the cards' }).status).toBe('ok');
+    // unsigned (no verified signer): refused, still held (privileged.ts)
+    expect(t.request('resume-round', { by: 'pit-7', reason: 'checked the cards' })).toMatchObject({ status: 'error', code: 'signature-required' });
+    expect(t.phase()).toBe('held');
+    // `by` is the signer's name, not the request's word
+    expect(t.request('resume-round', { by: 'pit-boss-anyone', reason: 'checked the cards' }, 'pit-7').status).toBe('ok');
     expect(t.events('round-resumed')[0]).toMatchObject({ by: 'pit-7', queued: 2 });
     expect(t.commands()).toContainEqual({ deviceId: 'shoe-1', command: 'UNLOCK' });
     expect(t.events('card').map((e) => e.card)).toEqual(['2C', 'KS']);
@@ -84,7 +88,11 @@ describe('a gap on a shoe that announced REPEAT', () => {
     t.cardAt(4, '2C');
     expect(t.alerts('frame-gap')[0]).toMatchObject({ severity: 'critical', repaired: false });
     expect(t.phase()).toBe('held');
-    expect(t.request('void-round', { reason: 'frames lost' }).status).toBe('ok');
+    expect(t.request('void-round', { reason: 'frames lost' })).toMatchObject({ status: 'error', code: 'signature-required' });
+    expect(t.request('new-shoe')).toMatchObject({ status: 'error', code: 'signature-required' });
+    expect(t.request('end-shoe')).toMatchObject({ status: 'error', code: 'signature-required' });
+    expect(t.phase()).toBe('held');
+    expect(t.request('void-round', { reason: 'frames lost' }, 'pit-7').status).toBe('ok');
     expect(t.lastResult()).toMatchObject({ status: 'void' });
     expect(t.events('card').filter((e) => e.role === 'discard').map((e) => e.card)).toEqual(['2C']);
     // the next round is dealt normally
@@ -115,9 +123,9 @@ describe('a gap without REPEAT', () => {
   it('resume-round with nothing held is refused and changes nothing', () => {
     const t = new GapTable(false);
     const before = t.state;
-    const r = t.request('resume-round', { by: 'pit-7' });
-    expect(r.status).toBe('error');
-    expect(t.request('resume-round', {}).status).toBe('error'); // `by` is required
+    const r = t.request('resume-round', { by: 'pit-7' }, 'pit-7');
+    expect(r).toMatchObject({ status: 'error', code: 'wrong-phase' });
+    expect(t.request('resume-round', {}, 'pit-7').status).toBe('error'); // `by` is required
     expect({ ...t.state, seq: before.seq }).toEqual(before);
   });
 });
@@ -131,7 +139,7 @@ describe('a held round and the other reasons to hold the shoes share one LOCK/UN
     'outbox-full': (t: GapTable) => outbox(t, 'full'),
   };
   const release = {
-    'frame-gap': (t: GapTable) => { expect(t.request('resume-round', { by: 'pit-7' })).toMatchObject({ status: 'ok' }); },
+    'frame-gap': (t: GapTable) => { expect(t.request('resume-round', { by: 'pit-7' }, 'pit-7')).toMatchObject({ status: 'ok' }); },
     'outbox-full': (t: GapTable) => { outbox(t, 'filling'); outbox(t, 'ok'); },
   };
   type Reason = keyof typeof hold;

@@ -367,7 +367,7 @@ describe('corrections and voids after the result (games.md Corrections; sheets 0
     const t = completedBaccarat();
     const first = t.lastResult()!;
     expect(first.outcome).toMatchObject({ winner: 'player' });
-    const resp = t.request('correction', { kind: 'cards', roundId: first.roundId, by: 'pit-7', reason: 'player and banker swapped', cards: { player: ['KS', '2S'], banker: ['9C', '9D'] } });
+    const resp = t.request('correction', { kind: 'cards', roundId: first.roundId, by: 'pit-7', reason: 'player and banker swapped', cards: { player: ['KS', '2S'], banker: ['9C', '9D'] } }, 'pit-7');
     expect(resp).toMatchObject({ status: 'ok', data: { roundId: first.roundId, supersedesSeq: first.seq } });
     expect(t.lastResult()).toMatchObject({
       status: 'corrected', roundId: first.roundId, shoeId: first.shoeId, supersedesSeq: first.seq,
@@ -376,12 +376,12 @@ describe('corrections and voids after the result (games.md Corrections; sheets 0
     });
     // a second correction supersedes the corrected result
     const corrected = t.lastResult()!;
-    t.request('void-round', { roundId: first.roundId, by: 'pit-7', reason: 'dealer error' });
+    t.request('void-round', { roundId: first.roundId, by: 'pit-7', reason: 'dealer error' }, 'pit-7');
     expect(t.lastResult()).toMatchObject({ status: 'void', supersedesSeq: corrected.seq, correction: { kind: 'void', by: 'pit-7' }, outcome: null });
-    expect(t.request('void-round', { roundId: first.roundId, by: 'pit-7', reason: 'again' })).toMatchObject({ status: 'error', code: 'wrong-phase' });
+    expect(t.request('void-round', { roundId: first.roundId, by: 'pit-7', reason: 'again' }, 'pit-7')).toMatchObject({ status: 'error', code: 'wrong-phase' });
   });
 
-  it('bad input: outside the window, without by, cards that do not fit: an error with a code, nothing changed, nothing published', () => {
+  it('bad input: outside the window, unsigned, cards that do not fit: an error with a code, nothing changed, nothing published', () => {
     const t = completedBaccarat();
     const first = t.lastResult()!;
     t.request('open-betting');
@@ -390,11 +390,14 @@ describe('corrections and voids after the result (games.md Corrections; sheets 0
     const second = t.lastResult()!;
     expect(second.roundId).not.toBe(first.roundId);
     const state = JSON.stringify(t.state);
-    const ask = (payload: Record<string, unknown>) => onlyResponse(t, () => t.request('correction', { kind: 'cards', ...payload }));
+    const ask = (payload: Record<string, unknown>, signer: string | null = 'pit-7') => onlyResponse(t, () => t.request('correction', { kind: 'cards', ...payload }, signer ?? undefined));
     const cardsOk = { player: ['8C', 'AD'], banker: ['8S', 'KS'] };
     expect(ask({ roundId: first.roundId, by: 'pit-7', cards: cardsOk })).toMatchObject({ status: 'error', code: 'outside-window' }); // window 1: only the most recent
-    expect(onlyResponse(t, () => t.request('void-round', { roundId: first.roundId, by: 'pit-7', reason: 'x' }))).toMatchObject({ status: 'error', code: 'outside-window' });
-    expect(ask({ roundId: second.roundId, cards: cardsOk })).toMatchObject({ status: 'error', code: 'invalid-args' }); // no by
+    expect(onlyResponse(t, () => t.request('void-round', { roundId: first.roundId, by: 'pit-7', reason: 'x' }, 'pit-7'))).toMatchObject({ status: 'error', code: 'outside-window' });
+    // no verified signer: refused whatever `by` the request says (privileged.ts)
+    expect(ask({ roundId: second.roundId, by: 'pit-7', cards: cardsOk }, null)).toMatchObject({ status: 'error', code: 'signature-required' });
+    expect(ask({ roundId: second.roundId, cards: cardsOk }, null)).toMatchObject({ status: 'error', code: 'signature-required' });
+    expect(onlyResponse(t, () => t.request('void-round', { roundId: second.roundId, by: 'pit-7', reason: 'x' }))).toMatchObject({ status: 'error', code: 'signature-required' });
     expect(ask({ roundId: second.roundId, by: 'pit-7', cards: { player: ['8C'], banker: ['8S', 'KS'] } })).toMatchObject({ status: 'error', code: 'invalid-args' }); // wrong count
     expect(ask({ roundId: second.roundId, by: 'pit-7', cards: { player: ['AD', '2H'], banker: ['8S', 'KS'] } })).toMatchObject({ status: 'error', code: 'invalid-args' }); // 2H never dealt in this shoe
     expect(ask({ roundId: second.roundId, by: 'pit-7', cards: { player: ['8C', 'AD'], banker: ['8C', 'KS'] } })).toMatchObject({ status: 'error', code: 'invalid-args' }); // 8C dealt once
@@ -410,7 +413,7 @@ describe('corrections and voids after the result (games.md Corrections; sheets 0
     t.request('open-betting');
     t.request('close-betting');
     cards(t, '8C', '8S', 'AD', 'KS');
-    expect(t.request('void-round', { roundId: first.roundId, by: 'pit-1', reason: 'late report' })).toMatchObject({ status: 'ok' });
+    expect(t.request('void-round', { roundId: first.roundId, by: 'pit-1', reason: 'late report' }, 'pit-1')).toMatchObject({ status: 'ok' });
     expect(t.lastResult()).toMatchObject({ roundId: first.roundId, status: 'void', supersedesSeq: first.seq });
   });
 
@@ -421,7 +424,7 @@ describe('corrections and voids after the result (games.md Corrections; sheets 0
     cards(t, 'KS', '2H', '5C', '9D', 'QS', '3H', '6C', '8D', 'JS', '4H', '7C', '7D');
     const first = t.lastResult()!;
     expect(first).toMatchObject({ status: 'complete', cards: { p1: ['KS', 'QS', 'JS'], p3: ['5C', '6C', '7C'] } });
-    expect(t.request('correction', { kind: 'reverse-order', roundId: first.roundId, by: 'pit-2' })).toMatchObject({ status: 'ok' });
+    expect(t.request('correction', { kind: 'reverse-order', roundId: first.roundId, by: 'pit-2' }, 'pit-2')).toMatchObject({ status: 'ok' });
     expect(t.lastResult()).toMatchObject({ status: 'corrected', supersedesSeq: first.seq, cards: { p1: ['5C', '6C', '7C'], p3: ['KS', 'QS', 'JS'] }, correction: { kind: 'reverse-order', by: 'pit-2' } });
     expect((t.lastResult()!.outcome as { positions: Record<string, { rankName: string }> }).positions.p3.rankName).toBe('three-knights');
   });
@@ -437,7 +440,7 @@ describe('corrections and voids after the result (games.md Corrections; sheets 0
     card(t, '8D'); // dealer 17
     const first = t.lastResult()!;
     expect(first).toMatchObject({ status: 'complete', outcome: { positions: { seat1: { total: 18, outcome: 'win' } } } });
-    t.request('correction', { kind: 'cards', roundId: first.roundId, by: 'pit-3', cards: { seat1: ['TS', '2C', '6D'], dealer: ['9H', '8D'] } });
+    t.request('correction', { kind: 'cards', roundId: first.roundId, by: 'pit-3', cards: { seat1: ['TS', '2C', '6D'], dealer: ['9H', '8D'] } }, 'pit-3');
     expect(t.lastResult()).toMatchObject({ status: 'corrected', outcome: { positions: { seat1: { total: 18, outcome: 'win' } } } });
   });
 });
@@ -462,20 +465,20 @@ describe('blackjack keepStanding on the table (games.md Blackjack; mqtt-api.md d
 });
 
 describe('corrections of completed sic bo and keno rounds (games.md Corrections; Sic Bo sheet "results that are wrong are corrected")', () => {
-  it('sic bo: correction by dice, then a void; bad dice or no by: an error with a code, nothing published', () => {
+  it('sic bo: correction by dice, then a void; bad dice or unsigned: an error with a code, nothing published', () => {
     const t = new DeviceTableHarness({ game: 'sic-bo', devices: [{ id: 'dice-1', kind: 'dice-sensor' }] });
     t.frame('dice-1', 'DICE', { type: 'ROLL', dice: [1, 2, 3], bounces: 3 });
     const first = t.lastResult()!;
     expect(first).toMatchObject({ status: 'complete', outcome: { total: 6 } });
     const n = t.results().length;
-    expect(t.request('correction', { kind: 'dice', roundId: first.roundId, dice: [6, 6, 5] })).toMatchObject({ status: 'error', code: 'invalid-args' });
-    expect(t.request('correction', { kind: 'dice', roundId: first.roundId, by: 'pit-1', dice: [7, 6, 5] })).toMatchObject({ status: 'error', code: 'invalid-args' });
-    expect(t.request('correction', { kind: 'dice', roundId: 'nope', by: 'pit-1', dice: [6, 6, 5] })).toMatchObject({ status: 'error', code: 'outside-window' });
+    expect(t.request('correction', { kind: 'dice', roundId: first.roundId, by: 'pit-1', dice: [6, 6, 5] })).toMatchObject({ status: 'error', code: 'signature-required' });
+    expect(t.request('correction', { kind: 'dice', roundId: first.roundId, by: 'pit-1', dice: [7, 6, 5] }, 'pit-1')).toMatchObject({ status: 'error', code: 'invalid-args' });
+    expect(t.request('correction', { kind: 'dice', roundId: 'nope', by: 'pit-1', dice: [6, 6, 5] }, 'pit-1')).toMatchObject({ status: 'error', code: 'outside-window' });
     expect(t.results()).toHaveLength(n);
-    expect(t.request('correction', { kind: 'dice', roundId: first.roundId, by: 'pit-1', reason: 'sensor misread', dice: [6, 6, 5] })).toMatchObject({ status: 'ok' });
+    expect(t.request('correction', { kind: 'dice', roundId: first.roundId, by: 'pit-1', reason: 'sensor misread', dice: [6, 6, 5] }, 'pit-1')).toMatchObject({ status: 'ok' });
     expect(t.lastResult()).toMatchObject({ status: 'corrected', roundId: first.roundId, dice: [6, 6, 5], supersedesSeq: first.seq, outcome: { total: 17, size: 'big' }, correction: { kind: 'dice', by: 'pit-1' } });
     const corrected = t.lastResult()!;
-    t.request('void-round', { roundId: first.roundId, by: 'pit-1', reason: 'dome opened' });
+    t.request('void-round', { roundId: first.roundId, by: 'pit-1', reason: 'dome opened' }, 'pit-1');
     expect(t.lastResult()).toMatchObject({ status: 'void', dice: null, supersedesSeq: corrected.seq, correction: { kind: 'void' } });
     expect(t.invalidMessages()).toEqual([]);
   });
@@ -488,12 +491,12 @@ describe('corrections of completed sic bo and keno rounds (games.md Corrections;
     t.frame('balls-1', 'BALL', { type: 'END' });
     const first = t.lastResult()!;
     const fixed = [...drawn.slice(0, 19), 80];
-    expect(t.request('correction', { kind: 'balls', roundId: first.roundId, by: 'pit-4', balls: [...drawn.slice(0, 19), 1] })).toMatchObject({ status: 'error', code: 'invalid-args' });
-    expect(t.request('correction', { kind: 'balls', roundId: first.roundId, by: 'pit-4', balls: fixed })).toMatchObject({ status: 'ok' });
+    expect(t.request('correction', { kind: 'balls', roundId: first.roundId, by: 'pit-4', balls: [...drawn.slice(0, 19), 1] }, 'pit-4')).toMatchObject({ status: 'error', code: 'invalid-args' });
+    expect(t.request('correction', { kind: 'balls', roundId: first.roundId, by: 'pit-4', balls: fixed }, 'pit-4')).toMatchObject({ status: 'ok' });
     expect(t.lastResult()).toMatchObject({ status: 'corrected', balls: fixed, supersedesSeq: first.seq, outcome: { sum: 210 - 20 + 80 } });
     // voided after: the balls as drawn (the corrected ones), valid against the keno result schema
     const corrected = t.lastResult()!;
-    expect(t.request('void-round', { roundId: first.roundId, by: 'pit-4', reason: 'machine fault' })).toMatchObject({ status: 'ok' });
+    expect(t.request('void-round', { roundId: first.roundId, by: 'pit-4', reason: 'machine fault' }, 'pit-4')).toMatchObject({ status: 'ok' });
     expect(t.lastResult()).toMatchObject({ status: 'void', reason: 'round-void', balls: fixed, outcome: null, supersedesSeq: corrected.seq, correction: { kind: 'void', by: 'pit-4' } });
     expect(t.invalidMessages()).toEqual([]);
   });
@@ -509,9 +512,9 @@ describe('corrections are journaled inputs: replay reproduces them byte for byte
     a.request('open-betting');
     a.request('close-betting');
     cards(a, '9C', 'KS', '9D', '2S');
-    a.request('correction', { kind: 'cards', roundId: a.lastResult()!.roundId, by: 'pit-7', cards: { player: ['KS', '2S'], banker: ['9C', '9D'] } });
+    a.request('correction', { kind: 'cards', roundId: a.lastResult()!.roundId, by: 'pit-7', cards: { player: ['KS', '2S'], banker: ['9C', '9D'] } }, 'pit-7');
     outbox(a, 'full');
-    a.request('void-round', { roundId: a.lastResult()!.roundId, by: 'pit-7', reason: 'x' });
+    a.request('void-round', { roundId: a.lastResult()!.roundId, by: 'pit-7', reason: 'x' }, 'pit-7');
     outbox(a, 'ok');
     const b = new DeviceTableHarness(opts);
     for (const i of inputs) {

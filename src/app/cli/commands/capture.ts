@@ -6,7 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { CaptureError, describeSource, parseCaptureSource, startRecording, type SerialSettings } from '../../tools/capture-recorder.js';
-import type { CliCommand } from './index.js';
+import type { CliCommand } from './command.js';
 
 const HELP = `Usage: tablegw capture <serial-path | hid:VID:PID[:serial]> [--seconds <n>] [--out <file>]
                        [--baud <rate>] [--data-bits 8] [--parity none] [--stop-bits 1]

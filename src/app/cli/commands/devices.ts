@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { hex4, loadNodeHid, type HidDeviceInfo } from '../../../../drivers/transports/hid-loader.js';
 import { ftdiLatencyTimer } from '../../../../drivers/transports/serial-latency.js';
 import { listShippedProfiles } from '../../tools/profile-check.js';
-import type { CliCommand } from './index.js';
+import type { CliCommand } from './command.js';
 
 export interface SerialPortInfo {
   path: string;

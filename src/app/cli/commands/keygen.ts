@@ -3,7 +3,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { keyFingerprint } from '../../../adapters/security/signing.js';
-import type { CliCommand } from './index.js';
+import { parsedOrNull, type CliCommand } from './command.js';
 
 const help = `Usage: tablegw keygen --out <name> [--force]
 
@@ -19,13 +19,9 @@ export const command: CliCommand = {
   summary: 'make an Ed25519 key pair for result signatures',
   help,
   async run(argv) {
-    let values;
-    try {
-      ({ values } = parseArgs({ args: argv, options: { out: { type: 'string', short: 'o' }, force: { type: 'boolean' } } }));
-    } catch (e) {
-      console.error(`keygen: ${(e as Error).message}\n\n${help}`);
-      return 2;
-    }
+    const parsed = parsedOrNull('keygen', help, () => parseArgs({ args: argv, options: { out: { type: 'string', short: 'o' }, force: { type: 'boolean' } } }));
+    if (!parsed) return 2;
+    const { values } = parsed;
     if (!values.out) {
       console.error(help);
       return 2;

@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { hex4 } from '../../../../drivers/transports/hid-loader.js';
 import { CaptureFileError, readCaptureFile } from '../../tools/capture-file.js';
 import { checkProfile, decodeCapture, formatDecode, hintFor, listShippedProfiles, rechunkCheck, verdict } from '../../tools/profile-check.js';
-import type { CliCommand } from './index.js';
+import type { CliCommand } from './command.js';
 
 /** exit codes of `profile check` (documented in the help and docs/DEVICES.md) */
 export const PROFILE_EXIT = {

@@ -13,7 +13,7 @@ import { GatewayStore, type StoredMessage } from '../../../adapters/store/gatewa
 import { checkJournal, DB_FILE, JournalDamagedError, hwmForRecovery } from '../../../adapters/store/journal-integrity.js';
 import { countersOf, initialTableState, step } from '../../../core/table/table-machine.js';
 import { tableSettings } from '../../../core/table/table-settings.js';
-import type { CliCommand } from './index.js';
+import type { CliCommand } from './command.js';
 
 const help = `Usage: tablegw recover --accept-loss [--config <gateway.yaml>]
 

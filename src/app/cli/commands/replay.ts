@@ -6,7 +6,7 @@ import { GatewayStore } from '../../../adapters/store/gateway-store.js';
 import { replayTable } from '../../replay/replay-journal.js';
 import { loadConfigFile } from '../../config/load-config.js';
 import { createEnvelopeSigner } from '../../../adapters/security/signer.js';
-import type { CliCommand } from './index.js';
+import type { CliCommand } from './command.js';
 
 const help = `Usage: tablegw replay <dataDir | path/to/gateway.db> [--table <id>] [--json] [--config <gateway.yaml>]
 

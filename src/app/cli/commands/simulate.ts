@@ -3,10 +3,10 @@
  * through the game modules and the virtual dealer and prints how often each outcome value came.
  */
 import { parseArgs } from 'node:util';
-import { randomSeed } from '../../../core/vocabulary/rng.js';
+import { randomSeed } from '../../../../simulators/rng.js';
 import { GAME_IDS } from '../../../core/games/registry.js';
 import { formatTable, frequencyRows, simulate } from '../../simulate/simulate.js';
-import type { CliCommand } from './index.js';
+import type { CliCommand } from './command.js';
 
 const help = `Usage: tablegw simulate --game <id> [--rounds <n>] [--seed <s>] [--decks <n>] [--engine] [--json]
        npm run simulate -- --game baccarat --rounds 1000000 --seed 42
@@ -62,7 +62,10 @@ export const command: CliCommand = {
     const perSecond = Math.round(r.rounds / (ms / 1000));
     if (values.json) {
       const fields: Record<string, Record<string, { count: number; frequency: number }>> = {};
-      for (const row of frequencyRows(r)) (fields[row.field] ??= {})[row.value] = { count: row.count, frequency: row.frequency };
+      for (const row of frequencyRows(r)) {
+        fields[row.field] ??= {};
+        fields[row.field][row.value] = { count: row.count, frequency: row.frequency };
+      }
       console.log(JSON.stringify({
         game: r.game, rounds: r.rounds, seed: r.seed, decks: r.decks, engine: r.engine, shoes: r.shoes,
         elapsedMs: Math.round(ms), roundsPerSecond: perSecond, fields,

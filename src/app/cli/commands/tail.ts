@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import mqtt, { type IClientOptions } from 'mqtt';
-import type { CliCommand } from './index.js';
+import type { CliCommand } from './command.js';
 
 const help = `Usage: tablegw tail [<table> | --table <table>] [--url <broker>] [--prefix <p>] [options]
        npm run tail -- bac-01 --url mqtt://10.1.2.3:1883
@@ -27,6 +27,7 @@ Without <table> it follows every table under the prefix.
   --no-retained        skip the retained messages sent on subscribe
   --no-color           no colour even on a terminal`;
 
+// biome-ignore lint/suspicious/noExplicitAny: tail prints every message type's payload loosely, as received
 type Payload = Record<string, any>;
 
 const ANSI = { reset: '\x1b[0m', dim: '\x1b[2m', bold: '\x1b[1m', red: '\x1b[31m', green: '\x1b[32m', yellow: '\x1b[33m', blue: '\x1b[34m', magenta: '\x1b[35m', cyan: '\x1b[36m', white: '\x1b[37m', bgRed: '\x1b[41m' } as const;

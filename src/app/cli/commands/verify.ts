@@ -6,9 +6,9 @@ import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import mqtt, { type IClientOptions } from 'mqtt';
-import { loadMqttCredentials } from '../../../adapters/security/mqtt-credentials.js';
+import { loadMqttCredentials, type MqttCredentials } from '../../../adapters/security/mqtt-credentials.js';
 import { checkEnvelopeSignature } from '../../../adapters/security/signing.js';
-import type { CliCommand } from './index.js';
+import { parsedOrNull, type CliCommand } from './command.js';
 
 const help = `Usage: tablegw verify --public-key <gateway.pub> [<file> | -]
        tablegw verify --public-key <gateway.pub> --url <broker> [--topic <filter>] [--count <n>] [--timeout <s>]
@@ -120,22 +120,17 @@ export const command: CliCommand = {
   summary: 'verify the Ed25519 signatures of gateway messages (file, stdin or a broker topic)',
   help,
   async run(argv) {
-    let values;
-    let positionals: string[];
-    try {
-      ({ values, positionals } = parseArgs({
-        args: argv, allowPositionals: true,
-        options: {
-          'public-key': { type: 'string', short: 'k', multiple: true }, 'allow-unsigned': { type: 'boolean' }, json: { type: 'boolean' },
-          url: { type: 'string' }, topic: { type: 'string', multiple: true }, prefix: { type: 'string' }, count: { type: 'string' }, timeout: { type: 'string' },
-          username: { type: 'string' }, 'password-file': { type: 'string' }, 'password-env': { type: 'string' },
-          ca: { type: 'string' }, cert: { type: 'string' }, key: { type: 'string' },
-        },
-      }));
-    } catch (e) {
-      console.error(`verify: ${(e as Error).message}\n\n${help}`);
-      return 2;
-    }
+    const parsed = parsedOrNull('verify', help, () => parseArgs({
+      args: argv, allowPositionals: true,
+      options: {
+        'public-key': { type: 'string', short: 'k', multiple: true }, 'allow-unsigned': { type: 'boolean' }, json: { type: 'boolean' },
+        url: { type: 'string' }, topic: { type: 'string', multiple: true }, prefix: { type: 'string' }, count: { type: 'string' }, timeout: { type: 'string' },
+        username: { type: 'string' }, 'password-file': { type: 'string' }, 'password-env': { type: 'string' },
+        ca: { type: 'string' }, cert: { type: 'string' }, key: { type: 'string' },
+      },
+    }));
+    if (!parsed) return 2;
+    const { values, positionals } = parsed;
     const keyFiles = values['public-key'] ?? [];
     if (keyFiles.length === 0) {
       console.error(`verify: --public-key is required\n\n${help}`);
@@ -193,7 +188,7 @@ export const command: CliCommand = {
       console.error(`verify: --count and --timeout take positive numbers\n\n${help}`);
       return 2;
     }
-    let cred;
+    let cred: MqttCredentials;
     try {
       cred = loadMqttCredentials({
         url: values.url, username: values.username, passwordFile: values['password-file'], passwordEnv: values['password-env'],

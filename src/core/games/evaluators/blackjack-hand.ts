@@ -15,7 +15,7 @@ export interface BlackjackTotal {
 /** Card value with the ace as 1. */
 export function blackjackValue(card: Card): number {
   const n = rankNumber(card);
-  return n >= 10 ? 10 : n;
+  return Math.min(n , 10);
 }
 
 export function blackjackTotal(cards: readonly Card[]): BlackjackTotal {

@@ -83,6 +83,6 @@ export function winWith6(player: HandOrCards | number, banker: HandOrCards | num
   const p = rankOfHand(player);
   const b = rankOfHand(banker);
   if (p === b) return false;
-  const winner = p < b ? p : b;
+  const winner = Math.min(p , b);
   return winner >= 11 && winner <= 13;
 }

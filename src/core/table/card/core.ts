@@ -5,7 +5,7 @@
  */
 import { type Card } from '../../vocabulary/card.js';
 import { type Expectation } from '../../games/game.js';
-import type { MessageBody } from '../../vocabulary/messages.js';
+import type { MessageBody } from '../messages.js';
 import { readsCards } from '../../vocabulary/device-kinds.js';
 import { TableStepBase } from '../table-base.js';
 import { countOf, withCount } from './state.js';

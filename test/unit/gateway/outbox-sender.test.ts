@@ -2,8 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { OutboxSender } from '../../../src/adapters/mqtt/outbox-sender.js';
-import type { TableLink } from '../../../src/adapters/mqtt/table-link.js';
+import { OutboxSender } from '../../../src/runtime/outbox-sender.js';
 import { topicsFor } from '../../../src/core/vocabulary/topics.js';
 
 /** a link whose broker refuses (synchronously, like a closed client) until told otherwise */
@@ -12,6 +11,7 @@ function fakeLink() {
   const sent: number[] = [];
   const link = {
     connected: true,
+    movedBroker: false,
     failing: true,
     topics: topicsFor('casino', 't1'),
     connected$,
@@ -28,7 +28,7 @@ describe('the outbox sender', () => {
   it('a link that fails at once does not make it spin; the messages go out, in order, once it works', async () => {
     const { link, sent, connected$ } = fakeLink();
     const acked: number[] = [];
-    const sender = new OutboxSender(link as unknown as TableLink, (seq) => acked.push(seq));
+    const sender = new OutboxSender(link, (seq) => acked.push(seq));
     for (let seq = 1; seq <= 5; seq++) sender.push({ seq, topic: 'events', retain: false, payload: JSON.stringify({ seq }) });
     expect(sent).toEqual([]);
     expect(sender.depth).toBe(5);
@@ -43,10 +43,10 @@ describe('the outbox sender', () => {
     const connected$ = new Subject<boolean>();
     const pending: Array<() => void> = [];
     const link = {
-      connected: false, topics: topicsFor('casino', 't1'), connected$,
+      connected: false, movedBroker: false, topics: topicsFor('casino', 't1'), connected$,
       publish(_t: string, _p: string, _r: boolean, _c?: string, done?: (err?: Error) => void) { pending.push(() => done?.()); },
     };
-    const sender = new OutboxSender(link as unknown as TableLink, () => {}, 4);
+    const sender = new OutboxSender(link, () => {}, 4);
     for (let seq = 1; seq <= 10; seq++) sender.push({ seq, topic: 'events', retain: false, payload: '{}' });
     expect(pending).toHaveLength(0);
     link.connected = true;
@@ -61,7 +61,7 @@ describe('the outbox sender', () => {
     const connected$ = new Subject<boolean>();
     const sent: number[] = [];
     const link = {
-      connected: true, topics: topicsFor('casino', 't1'), connected$,
+      connected: true, movedBroker: false, topics: topicsFor('casino', 't1'), connected$,
       publish(_t: string, payload: string, _r: boolean, _c?: string, done?: (err?: Error) => void) {
         const seq = JSON.parse(payload).seq as number;
         sent.push(seq);
@@ -71,7 +71,7 @@ describe('the outbox sender', () => {
     };
     const acked: number[] = [];
     const quarantined: Array<{ seq: number; reason: string }> = [];
-    const sender = new OutboxSender(link as unknown as TableLink, (seq) => acked.push(seq), 64, (m, reason) => quarantined.push({ seq: m.seq, reason }));
+    const sender = new OutboxSender(link, (seq) => acked.push(seq), 64, (m, reason) => quarantined.push({ seq: m.seq, reason }));
     for (let seq = 1; seq <= 4; seq++) sender.push({ seq, topic: 'events', retain: false, payload: JSON.stringify({ seq }) });
     expect(sent).toEqual([1, 2, 3, 4]); // sent once each: no resend loop
     expect(acked).toEqual([1, 2, 3, 4]); // the refused one is marked done too (never resent after a restart)
@@ -83,12 +83,12 @@ describe('the outbox sender', () => {
     const connected$ = new Subject<boolean>();
     const topics: string[] = [];
     const link = {
-      connected: true, topics: topicsFor('casino', 't1'), connected$,
+      connected: true, movedBroker: false, topics: topicsFor('casino', 't1'), connected$,
       publish(topic: string, _p: string, _r: boolean, _c?: string, done?: (err?: Error) => void) { topics.push(topic); done?.(); },
     };
     const acked: number[] = [];
     const quarantined: number[] = [];
-    const sender = new OutboxSender(link as unknown as TableLink, (seq) => acked.push(seq), 64, (m) => quarantined.push(m.seq));
+    const sender = new OutboxSender(link, (seq) => acked.push(seq), 64, (m) => quarantined.push(m.seq));
     // e.g. stored by an older version: a response to `x/#`
     sender.push({ seq: 1, topic: 'response/status', retain: false, payload: '{}', alsoTopic: 'x/#' });
     sender.push({ seq: 2, topic: 'response/a#b', retain: false, payload: '{}' });
@@ -122,7 +122,7 @@ describe('the outbox sender on a move to another broker', () => {
 
   it('sends the latest acknowledged message of each retained topic again, in seq order, before the unacknowledged ones', () => {
     const { link, sent, pending, connected$ } = movingLink();
-    const sender = new OutboxSender(link as unknown as TableLink, () => {});
+    const sender = new OutboxSender(link, () => {});
     [msg(1, 'result', true), msg(2, 'events', false), msg(3, 'round', true), msg(4, 'result', true), msg(5, 'devices/shoe-1', true), msg(6, 'events', false), msg(7, 'round', true)]
       .forEach((m) => { sender.push(m); });
     // 1..5 acknowledged by the first broker, 6 and 7 in flight when it went away
@@ -146,7 +146,7 @@ describe('the outbox sender on a move to another broker', () => {
 
   it('a reconnect to the same broker sends only what is unacknowledged', () => {
     const { link, sent, pending, connected$ } = movingLink();
-    const sender = new OutboxSender(link as unknown as TableLink, () => {});
+    const sender = new OutboxSender(link, () => {});
     [msg(1, 'result', true), msg(2, 'round', true)].forEach((m) => { sender.push(m); });
     pending.shift()!();
     pending.length = 0;
@@ -162,7 +162,7 @@ describe('the outbox sender lets acknowledged messages go', () => {
     const connected$ = new Subject<boolean>();
     const pending = new Map<number, () => void>();
     const link = {
-      connected: true, topics: topicsFor('casino', 't1'), connected$,
+      connected: true, movedBroker: false, topics: topicsFor('casino', 't1'), connected$,
       publish(_t: string, payload: string, _r: boolean, _c?: string, done?: (err?: Error) => void) {
         pending.set(JSON.parse(payload).seq, () => done?.());
       },
@@ -173,7 +173,7 @@ describe('the outbox sender lets acknowledged messages go', () => {
   it('acks in order and out of order: each is counted once, the depth follows the first unacknowledged, a reconnect resends only the unacknowledged', () => {
     const { link, pending, connected$ } = laterLink();
     const acked: number[] = [];
-    const sender = new OutboxSender(link as unknown as TableLink, (seq) => acked.push(seq));
+    const sender = new OutboxSender(link, (seq) => acked.push(seq));
     for (let seq = 1; seq <= 6; seq++) sender.push({ seq, topic: 'events', retain: false, payload: JSON.stringify({ seq }) });
     pending.get(1)!(); // in order
     pending.get(3)!(); // ahead of 2: counted, but the depth waits for 2
@@ -197,7 +197,7 @@ describe('the outbox sender lets acknowledged messages go', () => {
     setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as () => void;
     const { link, pending } = laterLink();
-    const sender = new OutboxSender(link as unknown as TableLink, () => {});
+    const sender = new OutboxSender(link, () => {});
     const refs: Array<WeakRef<object>> = [];
     (() => {
       for (let seq = 1; seq <= 8; seq++) {

@@ -1,8 +1,8 @@
 /**
- * Per-stage timestamps of a card's way through the gateway, for the latency bench
- * (dev/bench/latency.ts; docs/PERFORMANCE.md "Where a card's time goes"). Off unless the process was
- * started with `TEG_LATENCY_PROBE=1`: every call site tests the constant `LATENCY_PROBE_ON` first,
- * so a gateway in production pays one well-predicted branch per stage and allocates nothing.
+ * The bench's `Probe` (src/core/vocabulary/probe.ts): per-stage timestamps of a card's way through
+ * the gateway, for the latency bench (dev/bench/latency.ts; docs/PERFORMANCE.md). The bench's
+ * gateway process (dev/bench/gateway-child.ts) plugs it in with `startGateway(cfg, { probe })` when
+ * it was started with `TEG_LATENCY_PROBE=1`; the product itself runs with `NO_PROBE`.
  *
  * Times are `process.hrtime` (CLOCK_MONOTONIC) in milliseconds: the same clock in every process
  * and thread of the machine, so the bench can put its own write and receive times beside them.
@@ -13,7 +13,7 @@
  * them all the same stamps, which is what happened to them).
  */
 
-export const LATENCY_PROBE_ON = process.env.TEG_LATENCY_PROBE === '1';
+import type { Probe } from '../../../src/core/vocabulary/probe.js';
 
 /** now on the machine-wide monotonic clock, in ms */
 export function probeNow(): number {
@@ -50,7 +50,8 @@ export interface CardProbe {
 /** the most records kept between two reads (the bench reads them after every series) */
 const MAX_RECORDS = 50_000;
 
-class LatencyProbe {
+export class LatencyProbe implements Probe {
+  readonly on = true;
   lastReadAt = Number.NaN;
   lastDecodedAt = Number.NaN;
   /** the stamps of the batch whose effects are being run */
@@ -60,6 +61,40 @@ class LatencyProbe {
   private records: CardProbe[] = [];
   /** message object -> its record, until the outbox publishes it */
   private readonly waitingPublish = new WeakMap<object, CardProbe>();
+
+  now(): number {
+    return probeNow();
+  }
+
+  chunkRead(): void {
+    this.lastReadAt = probeNow();
+  }
+
+  frameDecoded(): void {
+    this.lastDecodedAt = probeNow();
+  }
+
+  batchCommitted(flushedAt: number, commitStart: number, commitEnd: number): void {
+    this.lastFlushedAt = flushedAt;
+    this.lastCommitStart = commitStart;
+    this.lastCommitEnd = commitEnd;
+  }
+
+  cardStepped(tableId: string, seq: number, message: object, applyAt: number, steppedAt: number): void {
+    const r = this.begin(tableId, seq, applyAt);
+    r.stepped = steppedAt;
+    r.serialised = probeNow();
+    this.awaitPublish(message, r);
+  }
+
+  effectsRun(message: object): void {
+    const r = this.waitingPublish.get(message);
+    if (!r) return;
+    r.flushed = this.lastFlushedAt;
+    r.commitStart = this.lastCommitStart;
+    r.commitEnd = this.lastCommitEnd;
+    r.effects = probeNow();
+  }
 
   begin(tableId: string, seq: number, applyAt: number): CardProbe {
     const r: CardProbe = {
@@ -91,4 +126,5 @@ class LatencyProbe {
   }
 }
 
+/** the one probe of a bench gateway process */
 export const latencyProbe = new LatencyProbe();

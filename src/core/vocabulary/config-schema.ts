@@ -3,7 +3,8 @@
  * the error messages a technician reads all come from here.
  */
 import * as z from 'zod';
-import { DEVICE_KINDS } from '../../core/vocabulary/device-kinds.js';
+import { DEVICE_KINDS } from './device-kinds.js';
+import { PRIVILEGED_COMMANDS } from './requests.js';
 
 const id = z.string().regex(/^[a-z0-9-]{1,32}$/, 'must be 1-32 characters of a-z, 0-9 and -');
 const ms = z.number().int().min(0).max(24 * 3600 * 1000);
@@ -108,6 +109,34 @@ export const deviceSchema = z.object({
   }).strict().optional().describe('barcode-scanner: how a barcode maps to a card'),
 }).strict();
 
+/** one key a table accepts privileged requests from (docs/SECURITY.md, "Privileged requests") */
+export const privilegedKeySchema = z.object({
+  name: z.string().min(1).max(64).regex(/^[A-Za-z0-9._:@-]+$/, 'letters, digits and . _ : @ - only')
+    .describe('the key\'s name: the `keyId` a signed request names, and the `by` the gateway publishes for what it signs (e.g. the pit boss or pit tool, `pit-7`)'),
+  publicKey: z.string().min(1).optional().describe('the Ed25519 public key as SPKI PEM text (`-----BEGIN PUBLIC KEY-----...`)'),
+  publicKeyFile: z.string().min(1).optional().describe('a file holding the Ed25519 public key (SPKI PEM; the `.pub` of `tablegw keygen`)'),
+  commands: z.array(z.enum(PRIVILEGED_COMMANDS)).min(1).describe('the commands this key may sign on this table: any of void-round, correction, resume-round, end-shoe, new-shoe'),
+}).strict().superRefine((k, ctx) => {
+  const n = (k.publicKey === undefined ? 0 : 1) + (k.publicKeyFile === undefined ? 0 : 1);
+  if (n !== 1) ctx.addIssue({ code: 'custom', path: ['publicKey'], message: n ? 'set only one of publicKey, publicKeyFile' : 'set publicKey or publicKeyFile' });
+});
+
+/**
+ * Privileged requests of one table (docs/SECURITY.md): `void-round`, `correction`, `resume-round`,
+ * `end-shoe`, `new-shoe` on a completed or held round need a signature by one of these keys.
+ */
+export const privilegedRequestsSchema = z.object({
+  keys: z.array(privilegedKeySchema).max(256).default([]).describe('the keys whose signatures this table accepts (none: every request on a completed or held round is refused `signature-required`)'),
+  maxSkewSeconds: z.number().int().min(1).max(3600).default(30)
+    .describe('a signature whose time stamp is further than this from the gateway\'s clock (either way) is refused `stale-request`; an accepted request\'s transaction is remembered as long, so a copy is refused `replayed-request`'),
+}).strict().superRefine((p, ctx) => {
+  const seen = new Set<string>();
+  p.keys.forEach((k, i) => {
+    if (seen.has(k.name)) ctx.addIssue({ code: 'custom', path: ['keys', i, 'name'], message: `key name "${k.name}" is listed twice` });
+    seen.add(k.name);
+  });
+});
+
 export const tableSchema = z.object({
   id: id.describe('the table id: the second topic level (`<prefix>/<id>/...`)'),
   game: z.string().describe('the game id (games.md): baccarat, seven-up-baccarat, dragon-tiger, pok-deng, three-pictures, three-card-poker, blackjack, holdem, sic-bo, keno'),
@@ -127,6 +156,9 @@ export const tableSchema = z.object({
   unnecessaryCardRule: z.enum(['burn-then-void-shoe', 'alert']).optional().describe('games.md Unnecessary card (default burn-then-void-shoe for baccarat, 7 Up, Dragon Tiger, Pok Deng, else alert)'),
   correctionWindowRounds: z.number().int().min(0).max(100).default(1).describe('games.md Corrections: how many of the most recent completed rounds the pit may still void or correct'),
   devices: z.array(deviceSchema).min(1).describe('the table\'s devices (at least one)'),
+  requests: z.object({
+    privileged: privilegedRequestsSchema.prefault({}).describe('who may void, correct or resume a completed or held round (docs/SECURITY.md "Privileged requests"): the keys, the commands each may sign, the time window'),
+  }).strict().prefault({}).describe('this table\'s own request settings (the limits are the gateway-wide `requests`)'),
 }).strict();
 
 const brokerUrl = z.string().regex(/^(mqtt|mqtts|tcp|tls|ws|wss):\/\/.+/, 'must be "embedded" or a broker URL such as mqtt://host:1883');
@@ -231,7 +263,7 @@ export const configSchema = z.object({
     /** the outbox's bound per table: an alarm at 80%, the shoes held at 100% (nothing is dropped) */
     outboxMaxMessages: z.number().int().min(10).max(10_000_000).default(100_000).describe('the outbox\'s bound per table: an alarm at 80%, the shoes held at 100% (nothing is dropped)'),
     /** where commits run: on a writer thread (`thread`, the default) or on the event loop (`inline`) */
-    writer: z.enum(['thread', 'inline']).default('thread').describe('where the commits run: `thread` (the default) on the journal\'s writer thread, so the event loop goes on reading devices and talking MQTT while a commit waits for the disk; `inline` on the event loop: no thread hops and a few MB less memory, but a slow disk holds everything up (docs/PERFORMANCE.md "Where the journal commits")'),
+    writer: z.enum(['thread', 'inline']).default('thread').describe('where the commits run: `thread` (the default) on the journal\'s writer thread, so the event loop goes on reading devices and talking MQTT while a commit waits for the disk; `inline` on the event loop: no thread hops and a few MB less memory, but a slow disk holds everything up (dev/bench/notes/performance-history.md "Where the journal commits")'),
   }).strict().default({ synchronous: 'full', retentionDays: 14, outboxMaxMessages: 100_000, writer: 'thread' }).describe('the durable journal and outbox (docs/DURABILITY.md)'),
   log: z.object({ level: z.enum(['debug', 'info', 'warn', 'error']).default('info').describe('the lowest level logged (`--log-level` overrides it)') }).strict().default({ level: 'info' }).describe('logging (docs/OPERATIONS.md, Logs)'),
   /** the status page, /metrics, /healthz and /readyz (docs/OPERATIONS.md) */
@@ -264,3 +296,4 @@ export type SimulatorTransportConfig = z.infer<typeof simulatorTransportSchema>;
 export type AllowedDeviceConfig = z.infer<typeof allowedDeviceSchema>;
 export type SigningConfig = z.infer<typeof signingSchema>;
 export type RequestLimitsConfig = z.infer<typeof requestLimitsSchema>;
+export type PrivilegedRequestsConfig = z.infer<typeof privilegedRequestsSchema>;

@@ -9,9 +9,9 @@
 import * as z from 'zod';
 import { NON_CARD_GAME_IDS } from '../games/non-card-games.js';
 import { CARD_GAMES, GAME_IDS } from '../games/registry.js';
-import { ALERT_KINDS } from './alerts.js';
-import { REQUEST_ERROR_CODES, REQUEST_SCHEMAS } from './requests.js';
-import { TOPIC_PATTERNS, type MessageType } from './topics.js';
+import { ALERT_KINDS } from '../vocabulary/alerts.js';
+import { REQUEST_ERROR_CODES, REQUEST_SCHEMAS } from '../vocabulary/requests.js';
+import { TOPIC_PATTERNS, type MessageType } from '../vocabulary/topics.js';
 
 export const cardSchema = z.string().regex(/^[A2-9TJQK][SHDC]$/).describe('a card: rank A23456789TJQK + suit SHDC, e.g. "AS", "TD"');
 /** a card as the public may see it: null while it lies face down */

@@ -11,7 +11,7 @@
  * A refused request still goes through the machine (`refused` set), which answers it with its `seq`
  * and changes nothing else.
  */
-import type { RequestLimitsConfig } from '../../app/config/schema.js';
+import type { RequestLimitsConfig } from '../core/vocabulary/config-schema.js';
 
 export class TokenBucket {
   private tokens: number;

@@ -4,8 +4,8 @@
  * gateway itself never uses randomness.)
  */
 import { randomBytes } from 'node:crypto';
-import type { Card } from './card.js';
-import { oneDeck } from './card.js';
+import type { Card } from '../src/core/vocabulary/card.js';
+import { oneDeck } from '../src/core/vocabulary/card.js';
 
 export type Rng = () => number;
 

@@ -14,10 +14,9 @@
  * that subscribes there reads the table's current state. A consumer sees them as identical
  * re-deliveries.
  */
-import { topicNameProblem } from '../../runtime/request-admission.js';
-import { LATENCY_PROBE_ON, latencyProbe } from '../../runtime/latency-probe.js';
-import type { StoredMessage } from '../store/gateway-store.js';
-import type { TableLink } from './table-link.js';
+import { topicNameProblem } from '../core/vocabulary/topics.js';
+import { NO_PROBE, type Probe } from '../core/vocabulary/probe.js';
+import type { Publisher, StoredMessage } from './ports.js';
 
 /**
  * A message the broker refused (an MQTT 5 PUBACK reason code of 0x80 or more: not authorized,
@@ -32,7 +31,7 @@ function brokerRefusal(err: Error): string | null {
 /**
  * what an acknowledged message's slot in the queue holds until the queue is compacted: the message
  * itself is let go at once, so it dies young instead of being promoted to the old generation and
- * left for a full collection (docs/PERFORMANCE.md "Garbage collection")
+ * left for a full collection (dev/bench/notes/performance-history.md "Garbage collection")
  */
 const TOPIC_CACHE_MAX = 1024;
 
@@ -54,7 +53,7 @@ export class OutboxSender {
   private readonly latestRetained = new Map<string, StoredMessage>();
 
   constructor(
-    private readonly link: TableLink,
+    private readonly link: Publisher,
     private readonly onAcked: (seq: number) => void,
     private readonly window = 64,
     /**
@@ -62,6 +61,8 @@ export class OutboxSender {
      * refused it): it is counted as done, so it cannot block the outbox, and reported here
      */
     private readonly onQuarantined: (m: StoredMessage, reason: string) => void = () => {},
+    /** marks each hand-over to the MQTT client (a measuring tool's; none by default) */
+    private readonly probe: Probe = NO_PROBE,
   ) {
     link.connected$.subscribe((up) => {
       if (!up) return;
@@ -107,7 +108,7 @@ export class OutboxSender {
         continue;
       }
       if (m.alsoTopic && !topicNameProblem(m.alsoTopic)) this.link.publish(m.alsoTopic, m.payload, false, m.alsoCorrelation);
-      if (LATENCY_PROBE_ON) latencyProbe.published(m);
+      if (this.probe.on) this.probe.published(m);
       this.link.publish(topic, m.payload, m.retain, undefined, (err) => this.settled(m, err));
     }
   }

@@ -4,7 +4,7 @@
  */
 import { DEVICE_KIND_FACTS } from '../core/vocabulary/device-kinds.js';
 import { resolve } from 'node:path';
-import type { DeviceConfig } from '../app/config/schema.js';
+import type { DeviceConfig } from '../core/vocabulary/config-schema.js';
 import type { DeviceFrame } from '../core/vocabulary/frames.js';
 import { HID_DICE_SEQ_MODULUS } from '../../drivers/codecs/hid-dice.js';
 import { LineCodec } from '../../drivers/codecs/line-codec.js';
@@ -20,17 +20,18 @@ import { HidTransport } from '../../drivers/transports/hid-transport.js';
 import { MemoryTransport } from '../../drivers/transports/memory-transport.js';
 import { SerialTransport } from '../../drivers/transports/serial-transport.js';
 import type { Transport } from '../../drivers/transports/transport.js';
+import type { Probe } from '../core/vocabulary/probe.js';
 
 export class UnsupportedDeviceError extends Error {}
 
-export function createTransport(dev: DeviceConfig): Transport {
+export function createTransport(dev: DeviceConfig, probe?: Probe): Transport {
   const t = dev.transport;
   switch (t.type) {
     case 'serial':
     {
       // line settings: the device's own keys, else its profile's `line`, else the reference defaults
       const line = dev.profile !== undefined ? loadProfileFile(dev.profile).line : undefined;
-      return new SerialTransport({ path: t.path, baudRate: t.baudRate ?? line?.baudRate, dataBits: t.dataBits ?? line?.dataBits, parity: t.parity ?? line?.parity, stopBits: t.stopBits ?? line?.stopBits, rtscts: line?.rtscts, lowLatency: t.lowLatency });
+      return new SerialTransport({ path: t.path, baudRate: t.baudRate ?? line?.baudRate, dataBits: t.dataBits ?? line?.dataBits, parity: t.parity ?? line?.parity, stopBits: t.stopBits ?? line?.stopBits, rtscts: line?.rtscts, lowLatency: t.lowLatency, probe });
     }
     case 'simulator':
       return new MemoryTransport({ name: dev.id });
@@ -57,6 +58,8 @@ export interface DriverExtras {
   registry?: DeckRegistry;
   /** clock for RFID and dealing-scanner de-duplication (tests) */
   now?: () => number;
+  /** marks of each chunk decoded (a measuring tool's; none by default) */
+  probe?: Probe;
 }
 
 /** whether the device speaks 8-byte HID reports (its transport is HID, or a simulator in `hid` protocol) */
@@ -123,7 +126,7 @@ function profiledDriver(dev: DeviceConfig & { profile: string }, transport: Tran
   const capabilities = profileCapabilities(profile);
   const announce = (f: DeviceFrame): DeviceFrame => (f.type === 'VER' && capabilities.length ? { ...f, capabilities: [...new Set([...(f.capabilities ?? []), ...capabilities])] } : f);
   return new DeviceDriver({
-    deviceId: dev.id, transport,
+    deviceId: dev.id, transport, probe: extras.probe,
     decoder: { push: (chunk: Buffer) => decoder.push(chunk), flushIdle: () => decoder.flushIdle() },
     idleFlushMs: decoder.idleMs,
     staleAfterMs: profile.messages.some((m) => m.type === 'HB') || Object.values(profile.report?.type.map ?? {}).includes('HB') ? dev.staleAfterMs : 0,
@@ -144,16 +147,16 @@ export function createDriver(dev: DeviceConfig, transport: Transport, extras: Dr
     // a scanner is silent while idle and numbers nothing: no stale timer, no SEQ
     const mapper = scannerMapper(dev, extras);
     return new DeviceDriver({
-      deviceId: dev.id, transport, staleAfterMs, seqModulus: 0,
+      deviceId: dev.id, transport, probe: extras.probe, staleAfterMs, seqModulus: 0,
       decoder: hid ? new BarcodeScannerDecoder(dev.barcode ?? {}) : new SerialBarcodeDecoder(dev.barcode ?? {}),
       mapFrame: (f) => mapper.map(f),
     });
   }
-  if (dev.kind === 'dice-sensor' && hid) return new DeviceDriver({ deviceId: dev.id, transport, decoder: new HidDiceDecoder(), staleAfterMs, seqModulus: HID_DICE_SEQ_MODULUS });
+  if (dev.kind === 'dice-sensor' && hid) return new DeviceDriver({ deviceId: dev.id, transport, probe: extras.probe, decoder: new HidDiceDecoder(), staleAfterMs, seqModulus: HID_DICE_SEQ_MODULUS });
   // the reference line protocol of the kind's talker (device-protocols.md §1)
   const mapper = dev.kind === 'rfid-shoe' ? rfidMapper(dev, extras) : null;
   return new DeviceDriver({
-    deviceId: dev.id, transport, decoder: new LineCodec(facts.talker), staleAfterMs,
+    deviceId: dev.id, transport, probe: extras.probe, decoder: new LineCodec(facts.talker), staleAfterMs,
     seqModulus: facts.numbersFrames ? 65536 : 0,
     encodeCommand: facts.takesCommands ? gatewayCommandEncoder() : undefined,
     mapFrame: mapper ? (f) => mapper.map(f) : undefined,
