@@ -245,3 +245,44 @@ describe('strict profiles: every unknown key named with the closest valid key', 
     expect(errors({ ...base, framing: { end: '\r', trailer: 1 } })).toEqual(['x.yaml: framing.trailer: holds nothing: integrity.algorithm is none']);
   });
 });
+
+describe('HID report layouts for every device kind', () => {
+  const cards = ['A', '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K'].flatMap((r) => ['S', 'H', 'D', 'C'].map((x) => r + x));
+  it('a card shoe (card byte through a 52-entry table), an RFID shoe (4-byte uid), a shuffler (state map and a 16-bit count)', () => {
+    const shoe = validateProfile('hid-shoe.yaml', {
+      name: 'hid-shoe', talker: 'SHOE', input: 'hid-report',
+      cards: { preset: 'table', table: Object.fromEntries(cards.map((c, i) => [String(0x40 + i), c])) },
+      report: { length: 4, seq: { offset: 0 }, checksum: { algorithm: 'crc8', offset: 3, from: 0, to: 3 }, type: { offset: 1, map: { '1': 'CARD', '2': 'MISREAD' } }, fields: { card: 2 } },
+    });
+    const crc8 = (b: number[]) => {
+      let c = 0;
+      for (const x of b) {
+        c ^= x;
+        for (let i = 0; i < 8; i++) c = c & 0x80 ? ((c << 1) ^ 0x07) & 0xff : (c << 1) & 0xff;
+      }
+      return c;
+    };
+    const rep = (b: number[]) => Uint8Array.from([...b, crc8(b)]);
+    const d = compileProfile(shoe);
+    expect(show(d.push(rep([7, 1, 0x40 + 12])))).toEqual([cards[12]]);
+    expect(show(d.push(rep([8, 2, 0])))).toEqual(['MISREAD']);
+    expect(show(d.push(rep([9, 1, 0x20])))).toEqual(['bad-field']);
+    expect([...createProfileEncoder(shoe).encode({ type: 'CARD', card: cards[12], rescan: false, seq: 7 })]).toEqual([...rep([7, 1, 0x40 + 12])]);
+
+    const rfid = validateProfile('hid-rfid.yaml', {
+      name: 'hid-rfid', talker: 'RFID', input: 'hid-report',
+      report: { length: 6, type: { offset: 0, map: { '5': 'TAG' } }, checksum: { algorithm: 'sum8', offset: 5, from: 0, to: 5 }, fields: { uid: { at: 1, width: 4, as: 'hex' } } },
+    });
+    const tag = [5, 0xe0, 0x04, 0xab, 0x12];
+    expect(compileProfile(rfid).push(Uint8Array.from([...tag, tag.reduce((a, x) => (a + x) & 0xff, 0)]))).toEqual([{ talker: 'RFID', seq: 0, type: 'TAG', uid: 'E004AB12' }]);
+
+    const shuf = validateProfile('hid-shuf.yaml', {
+      name: 'hid-shuf', talker: 'SHUF', input: 'hid-report',
+      report: { length: 4, type: { offset: 0, map: { '1': 'SHUF_STATE', '2': 'COUNT' } }, fields: { state: 1, count: { at: 1, width: 2, order: 'le' } } },
+      messages: [{ name: 'state', pattern: 'x', type: 'SHUF_STATE', map: { state: { '0': 'IDLE', '1': 'SHUFFLING', '2': 'READY' } } }],
+    });
+    const sd = compileProfile(shuf);
+    expect(sd.push(Uint8Array.from([1, 2, 0, 0]))).toEqual([{ talker: 'SHUF', seq: 0, type: 'SHUF_STATE', state: 'READY' }]);
+    expect(sd.push(Uint8Array.from([2, 0xa0, 0x01, 0]))).toEqual([{ talker: 'SHUF', seq: 0, type: 'COUNT', count: 416 }]);
+  });
+});
