@@ -45,6 +45,11 @@ export interface DeviceDriverOptions {
   probe?: Probe;
 }
 
+/** a stale timer this late (ms) ran after an event-loop stall: the device's input may be unread */
+const STALL_LATE_MS = 100;
+/** how long the stale decision waits after a stall for that input to be read */
+const STALL_GRACE_MS = 1000;
+
 /** the most frames of one gap the driver waits for (devices keep at least their last 64) */
 const MAX_MISSING = 1024;
 
@@ -278,12 +283,28 @@ export class DeviceDriver {
   private armStale(): void {
     if (!this.connected || this.opts.staleAfterMs <= 0) return;
     this.clearStale();
-    this.staleTimer = setTimeout(() => {
-      this.staleTimer = null;
-      this.stale = true;
-      this.subject.next({ kind: 'status', state: 'stale', detail: `no valid frame for ${this.opts.staleAfterMs} ms` });
-    }, this.opts.staleAfterMs);
+    const due = performance.now() + this.opts.staleAfterMs;
+    this.staleTimer = setTimeout(() => this.staleDue(due), this.opts.staleAfterMs);
     this.staleTimer.unref?.();
+  }
+
+  /**
+   * The stale timer ran out. When it ran late, the event loop was held up (a long synchronous
+   * task, a stopped process): what the device sent meanwhile is still unread in the OS, and
+   * timers run before reads when the loop resumes. The decision then waits a grace (at most
+   * STALL_GRACE_MS) so that input is read first; a valid frame read in it re-arms the timer
+   * (`onFrame` -> `armStale`), and only silence through it is stale.
+   */
+  private staleDue(due: number): void {
+    this.staleTimer = null;
+    const late = performance.now() - due;
+    if (late > STALL_LATE_MS) {
+      this.staleTimer = setTimeout(() => this.staleDue(Number.POSITIVE_INFINITY), Math.min(STALL_GRACE_MS, this.opts.staleAfterMs));
+      this.staleTimer.unref?.();
+      return;
+    }
+    this.stale = true;
+    this.subject.next({ kind: 'status', state: 'stale', detail: `no valid frame for ${this.opts.staleAfterMs} ms` });
   }
 
   private clearStale(): void {

@@ -80,8 +80,9 @@ export class Subscriber {
 
 export interface GatewayRun { child: ChildProcess; stderr: () => string; stdout: () => string; exit: Promise<number | null> }
 
-export function runCli(args: string[]): GatewayRun {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/app/cli/main.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_FORMAT: 'json' } });
+/** runs `tablegw <args>`; `env` adds to the environment (e.g. TABLEGW_CLOCK_OFFSET_MS) */
+export function runCli(args: string[], env: Record<string, string> = {}): GatewayRun {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/app/cli/main.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_FORMAT: 'json', ...env } });
   let err = '';
   let out = '';
   child.stderr!.on('data', (d) => { err += String(d); });
@@ -119,9 +120,9 @@ export async function makeRig(tableId: string, table: Record<string, unknown> = 
 }
 
 /** starts `tablegw start`; resolves once the shoe is connected, or with the exit code if it exits first */
-export async function startGatewayProcess(rig: Rig, sub: Subscriber, tableId: string, ms = 20000): Promise<{ run: GatewayRun; exited: number | null | undefined }> {
+export async function startGatewayProcess(rig: Rig, sub: Subscriber, tableId: string, ms = 20000, env: Record<string, string> = {}): Promise<{ run: GatewayRun; exited: number | null | undefined }> {
   const from = sub.got.length;
-  const run = runCli(['start', '--config', rig.cfgFile]);
+  const run = runCli(['start', '--config', rig.cfgFile], env);
   const online = sub.waitFor((m) => m.topic === `casino/${tableId}/devices/shoe-1` && m.payload?.state === 'connected', ms, from).then(() => undefined);
   const r = await Promise.race([online, run.exit.then((c) => ({ code: c }))]);
   if (r && typeof r === 'object') return { run, exited: r.code };

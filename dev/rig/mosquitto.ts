@@ -10,6 +10,8 @@ import { makeTempDir, removeTempDir } from './temp-dir.js';
 export interface MosquittoOptions {
   /** Appended verbatim to the generated mosquitto.conf. */
   extraConfig?: string;
+  /** Keep sessions and retained messages across a restart of this broker (persistence in its temp dir, saved every second). */
+  persistent?: boolean;
   /** Use this port instead of a free one. */
   port?: number;
   /** How long to wait for the listener (default 10 s). */
@@ -80,6 +82,7 @@ export async function startMosquitto(opts: MosquittoOptions = {}): Promise<Mosqu
       'log_type information',
       'connection_messages true',
     ];
+    if (opts.persistent) lines.push('persistence true', `persistence_location ${dir}/`, 'autosave_interval 1');
     if (opts.extraConfig) lines.push(opts.extraConfig);
     fs.writeFileSync(confPath, lines.join('\n') + '\n');
   };

@@ -13,6 +13,7 @@ import { parseCard } from '../../src/core/vocabulary/card.js';
 import type { Card } from '../../src/core/vocabulary/card.js';
 import type { FrameReject } from '../../src/core/vocabulary/frames.js';
 import { describeBytes, describeText, reject } from './reject.js';
+import { mustCompileUserPattern } from '../profiles/linear-pattern.js';
 
 export const HID_KEYBOARD_REPORT_BYTES = 8;
 /** A barcode longer than this is dropped with a `too-long` reject (up to the next Enter). */
@@ -195,16 +196,30 @@ export interface BarcodeMapping {
 
 export const DEFAULT_BARCODE_PATTERN = '^(?<card>[A2-9TJQK][SHDC])$';
 
-const patternCache = new Map<string, RegExp>();
+/** a barcode -> the text of its `card` group, or undefined */
+type CardMatcher = (barcode: string) => string | undefined;
 
-function compilePattern(pattern: string): RegExp {
-  let re = patternCache.get(pattern);
-  if (re === undefined) {
-    re = new RegExp(pattern); // throws SyntaxError on an invalid pattern (a config error)
+/** the default pattern is the gateway's own (fixed, linear on the backtracking engine too) */
+const DEFAULT_RE = new RegExp(DEFAULT_BARCODE_PATTERN);
+const defaultMatcher: CardMatcher = (b) => DEFAULT_RE.exec(b)?.groups?.card;
+
+const patternCache = new Map<string, CardMatcher>();
+
+/**
+ * A configured pattern, on the linear-time engine (drivers/profiles/linear-pattern.ts): a
+ * scanned barcode cannot make it run long. Throws PatternRefusal for a pattern that is invalid or
+ * that engine cannot run (a config error; `check-config` reports it at its key path).
+ */
+function compilePattern(pattern: string): CardMatcher {
+  let m = patternCache.get(pattern);
+  if (m === undefined) {
+    const re = mustCompileUserPattern(pattern, '', 'barcode.pattern');
+    const slot = re.names.get('card');
+    m = slot === undefined ? () => undefined : (b) => re.exec(b)?.[slot];
     if (patternCache.size >= 64) patternCache.clear();
-    patternCache.set(pattern, re);
+    patternCache.set(pattern, m);
   }
-  return re;
+  return m;
 }
 
 /**
@@ -212,7 +227,7 @@ function compilePattern(pattern: string): RegExp {
  * - `table` given: its entry for the barcode (exact, then upper-cased) wins;
  * - then `pattern` if given, or the default pattern when neither `pattern` nor `table` is given.
  * The resulting text must be a card code (case-insensitive), else null.
- * Throws SyntaxError for an invalid custom pattern.
+ * Throws PatternRefusal for a custom pattern that is invalid or cannot run on the linear-time engine.
  */
 export function barcodeToCard(barcode: string, mapping: BarcodeMapping = {}): Card | null {
   const upper = barcode.toUpperCase();
@@ -222,12 +237,11 @@ export function barcodeToCard(barcode: string, mapping: BarcodeMapping = {}): Ca
     if (hit !== undefined) return typeof hit === 'string' ? parseCard(hit) : null;
     if (mapping.pattern === undefined) return null;
   }
-  const re = compilePattern(mapping.pattern ?? DEFAULT_BARCODE_PATTERN);
-  const card = re.exec(upper)?.groups?.card;
+  const card = (mapping.pattern === undefined ? defaultMatcher : compilePattern(mapping.pattern))(upper);
   return card === undefined ? null : parseCard(card);
 }
 
-/** Validates a mapping once (throws on a bad regex) and returns the mapper. */
+/** Validates a mapping once (throws PatternRefusal on a bad pattern) and returns the mapper. */
 export function createBarcodeMapper(mapping: BarcodeMapping = {}): (barcode: string) => Card | null {
   if (mapping.pattern !== undefined) compilePattern(mapping.pattern);
   return (barcode) => barcodeToCard(barcode, mapping);

@@ -3,9 +3,11 @@
  * (device-protocols.md §3, docs/DEVICES.md "Device profiles").
  *
  * Everything is built once per profile: the delimiters as byte tables, the card decoder, and per
- * message / reject rule an anchored regex with numbered groups plus a literal every match must
+ * message / reject rule its pattern on the linear-time engine (linear-pattern.ts: no body can
+ * make a match take more than time linear in its length) plus a literal every match must
  * contain, so a body skips the rules it cannot match with one `includes` and runs (usually) one
- * small regex. The hot path has no TextDecoder for ASCII bodies, no object spread, no closures.
+ * match. A frame longer than `framing.maxLength` is a `too-long` reject before any pattern sees
+ * it. The hot path has no TextDecoder for ASCII bodies, no object spread.
  *
  * The decoder is clock-free: a frame that ends by silence (`framing.idleMs`) ends when the owner
  * calls `flushIdle()` after that much silence (drivers/device-driver.ts `idleFlushMs`).
@@ -17,6 +19,7 @@ import { SHOE_STATES } from '../codecs/shoe-codec.js';
 import { SHUFFLER_STATES } from '../codecs/shuffler-codec.js';
 import { type CardDecoder, cardDecoder } from './card-codes.js';
 import { checksum, checksumBytes, checksumFunction } from './checksums.js';
+import { mustCompileUserPattern } from './linear-pattern.js';
 import type { BinaryField, DeviceProfile, FrameTypeName } from './profile-schema.js';
 
 export type DecodedItem = DeviceFrame | FrameReject;
@@ -73,9 +76,12 @@ interface FieldSource {
   max: number;
 }
 
+/** the values of a match: [whole, group 1, ...] */
+type MatchValues = ArrayLike<string | undefined>;
+
 interface CompiledRule {
-  /** the rule's pattern, anchored, its named groups numbered */
-  re: RegExp;
+  /** the rule's pattern on the linear-time engine, matched against the whole body (null: no match) */
+  match: (text: string) => MatchValues | null;
   /** a literal every match contains ('' = none): skipped when the body lacks it */
   literal: string;
   reason: RejectReason | undefined;
@@ -83,64 +89,6 @@ interface CompiledRule {
   seqSlot: number;
   /** sources in the order of TYPE_FIELDS[type] */
   src: FieldSource[];
-}
-
-/**
- * Rewrites one pattern: named groups become numbered ones (named groups cost a `groups` object
- * per match) (their index is
- * returned), `\k<name>` back-references become numbered ones. `offset` = groups before it.
- */
-export function numberGroups(pattern: string, offset: number): { source: string; groups: number; names: Map<string, number> } {
-  let out = '';
-  let groups = 0;
-  let inClass = false;
-  const names = new Map<string, number>();
-  const backrefs: Array<{ at: number; name: string }> = [];
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i];
-    if (c === '\\') {
-      if (!inClass && pattern[i + 1] === 'k' && pattern[i + 2] === '<') {
-        const close = pattern.indexOf('>', i + 3);
-        if (close > 0) {
-          backrefs.push({ at: out.length, name: pattern.slice(i + 3, close) });
-          i = close;
-          continue;
-        }
-      }
-      out += c + (pattern[i + 1] ?? '');
-      i++;
-      continue;
-    }
-    if (inClass) {
-      if (c === ']') inClass = false;
-      out += c;
-      continue;
-    }
-    if (c === '[') {
-      inClass = true;
-      out += c;
-      continue;
-    }
-    if (c === '(') {
-      if (pattern[i + 1] !== '?') {
-        groups++;
-      } else if (pattern[i + 2] === '<' && pattern[i + 3] !== '=' && pattern[i + 3] !== '!') {
-        const close = pattern.indexOf('>', i + 3);
-        groups++;
-        names.set(pattern.slice(i + 3, close), offset + groups);
-        out += '(';
-        i = close;
-        continue;
-      }
-    }
-    out += c;
-  }
-  for (let k = backrefs.length - 1; k >= 0; k--) {
-    const { at, name } = backrefs[k];
-    const n = names.get(name);
-    out = `${out.slice(0, at)}${n === undefined ? '(?:)' : `(?:\\${n})`}${out.slice(at)}`;
-  }
-  return { source: out, groups, names };
 }
 
 /**
@@ -240,6 +188,8 @@ function toInt(v: Value, hex: boolean): number {
 }
 
 const BAD = Symbol('bad-field');
+/** what a matched reject rule yields: it captures nothing */
+const NO_MATCH_VALUES: MatchValues = [];
 
 /** Node's native latin1 slice (what `buf.toString('latin1', a, b)` ends in, without its argument checks). */
 const latin1Slice = (Buffer.prototype as unknown as { latin1Slice?: (this: Buffer, s: number, e: number) => string }).latin1Slice;
@@ -384,7 +334,8 @@ function readByteField(f: ByteField, b: Uint8Array, base: number): number | stri
   return v;
 }
 
-const NEVER = /$^/;
+/** a binary message's text matcher: it matches bytes, never text */
+const NEVER_MATCHES = (): MatchValues | null => null;
 
 interface BytesRule {
   /** exact payload length, -1 = at least minLen */
@@ -456,13 +407,10 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
   const uppercase = p.body.uppercase;
   const split = p.body.split;
 
-  // ---- one small regex per text message and reject rule, in order; a required literal skips most
-  const rules: Array<CompiledRule & { bytes?: BytesRule }> = [];
-  let hasText = false;
-  const compileRule = (pattern: string): { re: RegExp; literal: string; names: Map<string, number> } => {
-    const { source, names } = numberGroups(pattern, 0);
-    return { re: new RegExp(`^(?:${source})$`), literal: requiredLiteral(pattern), names };
-  };
+  // ---- one small pattern per text message and reject rule, in order; a required literal skips most
+  // (the patterns run on the linear-time engine: no body, however crafted, can stall the decoder;
+  // a pattern it cannot run was refused when the profile was validated). Binary messages match bytes.
+  const rules: Array<CompiledRule & { bytes: BytesRule | undefined }> = [];
   for (const m of p.messages) {
     if (m.bytes) {
       const names = Object.keys(m.bytes.fields);
@@ -471,19 +419,18 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
       let minLen = 0;
       for (const f of fields) minLen = Math.max(minLen, f.at + f.width);
       for (const x of m.bytes.match) minLen = Math.max(minLen, x.at + 1);
-      rules.push({ re: NEVER, literal: '', reason: undefined, type: m.type, seqSlot: m.seq ? slotOf(m.seq) : -1, src: fieldSources(m.type, slotOf, m.fields, m.map, m.ranges), bytes: { length: m.bytes.length ?? -1, minLen, match: m.bytes.match, fields } });
+      rules.push({ match: NEVER_MATCHES, literal: '', reason: undefined, type: m.type, seqSlot: m.seq ? slotOf(m.seq) : -1, src: fieldSources(m.type, slotOf, m.fields, m.map, m.ranges), bytes: { length: m.bytes.length ?? -1, minLen, match: m.bytes.match, fields } });
       continue;
     }
-    hasText = true;
-    const { re, literal, names } = compileRule(m.pattern!);
-    const slotOf = (f: string): number => names.get(f) ?? -1;
+    const re = mustCompileUserPattern(m.pattern!, '', `messages.${m.name}.pattern`, { whole: true });
+    const slotOf = (f: string): number => re.names.get(f) ?? -1;
     // every rule has the same shape (`bytes` present), so the matching loop stays monomorphic
-    rules.push({ re, literal, reason: undefined, type: m.type, seqSlot: m.seq ? slotOf(m.seq) : -1, src: fieldSources(m.type, slotOf, m.fields, m.map, m.ranges), bytes: undefined });
+    rules.push({ match: (t) => re.exec(t), literal: requiredLiteral(m.pattern!), reason: undefined, type: m.type, seqSlot: m.seq ? slotOf(m.seq) : -1, src: fieldSources(m.type, slotOf, m.fields, m.map, m.ranges), bytes: undefined });
   }
   for (const r of p.rejects) {
-    hasText = true;
-    const { re, literal } = compileRule(r.pattern);
-    rules.push({ re, literal, reason: r.reason, type: 'HB', seqSlot: -1, src: [], bytes: undefined });
+    // a reject rule captures nothing: the engine's cheaper yes/no match
+    const re = mustCompileUserPattern(r.pattern, '', `rejects.${r.name}.pattern`, { whole: true });
+    rules.push({ match: (t) => (re.test(t) ? NO_MATCH_VALUES : null), literal: requiredLiteral(r.pattern), reason: r.reason, type: 'HB', seqSlot: -1, src: [], bytes: undefined });
   }
   const ruleCount = rules.length;
   const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -677,7 +624,7 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
       }
       if (text === null) continue;
       if (c.literal !== '' && !text.includes(c.literal)) continue;
-      const r = c.re.exec(text);
+      const r = c.match(text);
       if (r !== null) return c.reason !== undefined ? bad(c.reason, frameLen) : finish(c, r, frameLen);
     }
     return bad('unknown-type', frameLen);
@@ -689,7 +636,7 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
       const c = rules[k];
       if (c.bytes !== undefined) continue;
       if (c.literal !== '' && !t.includes(c.literal)) continue;
-      const r = c.re.exec(t);
+      const r = c.match(t);
       if (r !== null) return c.reason !== undefined ? reject(c.reason, describeText(t)) : finish(c, r, frameLen, t);
     }
     return reject('unknown-type', describeText(t));
@@ -1021,7 +968,6 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
       reset,
     };
   }
-  void hasText;
 
   return {
     idleMs: structural ? undefined : F.idleMs,
@@ -1076,7 +1022,7 @@ function compileReportDecoder(p: DeviceProfile): ProfileDecoder {
   // constants, maps and ranges of a `messages` entry of the same type apply to report frames too
   for (const [value, type] of Object.entries(layout.type.map)) {
     const m = p.messages.find((x) => x.type === type);
-    byType[Number(value) & 0xff] = { re: /$^/, literal: '', reason: undefined, type, seqSlot: -1, src: fieldSources(type, slotOf, m?.fields ?? {}, m?.map ?? {}, m?.ranges ?? {}) };
+    byType[Number(value) & 0xff] = { match: () => null, literal: '', reason: undefined, type, seqSlot: -1, src: fieldSources(type, slotOf, m?.fields ?? {}, m?.map ?? {}, m?.ranges ?? {}) };
   }
   const cs = layout.checksum;
   // the layout's offsets as constants of the decoder (read per report otherwise, the check's width by a string test)

@@ -21,6 +21,7 @@ import { HID_KEYBOARD_REPORT_BYTES, keyboardReports } from '../codecs/hid-keyboa
 import { RANKS, type Rank, type Suit } from '../../src/core/vocabulary/card.js';
 import type { CardCodeOptions } from './card-codes.js';
 import { checksum, checksumBytes } from './checksums.js';
+import { mustCompileUserPattern } from './linear-pattern.js';
 import { compileProfile } from './profile-decoder.js';
 import type { BinaryField, DeviceProfile } from './profile-schema.js';
 
@@ -152,7 +153,8 @@ export function createProfileEncoder(profile: DeviceProfile): ProfileEncoder {
   const start = profile.framing.start ?? '';
   const end = profile.framing.end ?? '';
   const fixed = profile.framing.length;
-  const messages = profile.messages.map((m) => ({ ...m, re: m.pattern === undefined ? undefined : new RegExp(`^(?:${m.pattern})$`) }));
+  // each pattern on the linear-time engine, as the decoder runs it (a template cannot stall a check either)
+  const messages = profile.messages.map((m) => ({ ...m, re: m.pattern === undefined ? undefined : mustCompileUserPattern(m.pattern, '', `messages.${m.name}.pattern`, { whole: true }) }));
   let commandSeq = 0;
 
   const candidates = (f: EncodableFrame) => {

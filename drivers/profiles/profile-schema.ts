@@ -11,6 +11,7 @@ import * as z from 'zod';
 import { issueLines, strictKeyErrors } from '../../src/core/vocabulary/strict-keys.js';
 import { checksumBytes, INTEGRITY_ALGORITHMS, type IntegrityAlgorithm } from './checksums.js';
 import { migrateProfile } from './profile-migration.js';
+import { compileUserPattern } from './linear-pattern.js';
 
 export const FRAME_TYPES = ['CARD', 'MISREAD', 'CUT', 'DROP', 'STATE', 'TAG', 'ROLL', 'COCKED', 'NOREAD', 'SHAKE', 'BALL', 'START', 'END', 'SHUF_STATE', 'COUNT', 'HB', 'ERR', 'VER'] as const;
 
@@ -27,14 +28,16 @@ export function patternGroups(pattern: string): Set<string> {
   return new Set(pattern.match(/\(\?<([A-Za-z_]\w*)>/g)?.map((g) => g.slice(3, -1)) ?? []);
 }
 
+/**
+ * A pattern must compile onto the linear-time engine (linear-pattern.ts), matched against the
+ * whole body: a syntax error is `pattern-invalid`, a construct that engine cannot run
+ * (backreference, lookbehind, ...) `pattern-unsupported`, each at the pattern's key path.
+ */
 function checkPattern(pattern: string, ctx: z.RefinementCtx): boolean {
-  try {
-    new RegExp(pattern);
-    return true;
-  } catch {
-    ctx.addIssue({ code: 'custom', path: ['pattern'], message: 'is not a valid regular expression' });
-    return false;
-  }
+  const r = compileUserPattern(pattern, '', 'pattern', { whole: true });
+  if (r.ok) return true;
+  ctx.addIssue({ code: 'custom', path: ['pattern'], message: r.refusal.reason });
+  return false;
 }
 
 /** A binary field: `width` bytes at `at` of the payload, in `order`, optionally bits `[lo, hi]` of it (0 = least significant). */

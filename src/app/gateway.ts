@@ -13,6 +13,7 @@ import { buildGatewayInfo, createGatewayInfoLink, resolveGatewayId, type Gateway
 import { TableLink, type TableLinkOptions } from '../adapters/mqtt/table-link.js';
 import { GatewayStore } from '../adapters/store/gateway-store.js';
 import { checkJournal } from '../adapters/store/journal-integrity.js';
+import { checkCapacity } from './config/capacity.js';
 import { loadGatewaySecurity } from '../adapters/security/gateway-security.js';
 import { tableSettings } from '../core/table/table-settings.js';
 import { watchDevices, type DeviceWatch } from '../runtime/device-watch.js';
@@ -20,6 +21,8 @@ import type { LoadSimulators, SimulatedDevice, SimulatedDevicesSetup, SimulatedE
 import { ActivitySummary } from '../runtime/summary.js';
 import { TableRuntime } from '../runtime/table-runtime.js';
 import { profileFileWarnings } from '../../drivers/profiles/profile-schema.js';
+import { checkClockOffset, CLOCK_OFFSET_ENV, ClockWatch, wallClock, type ClockStep } from '../runtime/clock.js';
+import type { PruneReport } from '../adapters/store/journal-prune.js';
 import type { Probe } from '../core/vocabulary/probe.js';
 
 export interface GatewayOptions {
@@ -30,6 +33,8 @@ export interface GatewayOptions {
   simulatorShoes?: number;
   /** the summary line's interval (rounds and faults per table; default 60 s, 0 = none) */
   summaryIntervalMs?: number;
+  /** start even far beyond the machine's measured capacity (`--over-capacity`; config `capacity.allowFarBeyond`) */
+  overCapacity?: boolean;
   /**
    * loads the virtual devices behind `transport: { type: simulator }` (simulators/load.ts); called
    * only when a table has one, and required then
@@ -57,6 +62,12 @@ export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Pr
   // credentials, signing key, allow-list: read and checked before anything starts (docs/SECURITY.md)
   // a missing, empty, corrupted or truncated journal is refused before anything starts (journal-integrity.ts)
   checkJournal(resolve(cfg.dataDir));
+  // the table count against the machine's measured capacity (docs/SCALING.md "Sizing")
+  const capacity = checkCapacity(cfg.tables.length, { allowFarBeyond: cfg.capacity?.allowFarBeyond || opts.overCapacity });
+  if (capacity.level === 'refuse') throw new Error(`tables: ${capacity.message}`);
+  if (capacity.level === 'warn') log.warn(`tables: ${capacity.message}`);
+  const clockOffset = checkClockOffset();
+  if (clockOffset !== 0) log.warn(`${CLOCK_OFFSET_ENV}=${clockOffset}: the gateway runs as if the clock were ${clockOffset} ms ${clockOffset > 0 ? 'ahead' : 'behind'} (a test facility: never on a floor gateway)`);
   const security = loadGatewaySecurity(cfg, log);
   let broker: EmbeddedBroker | null = null;
   // one broker or a failover list (docs/SCALING.md); the simulated engines use the first
@@ -105,9 +116,37 @@ export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Pr
     log.error(`journal commit failed: ${m}: stopping`);
     process.exit(70);
   });
-  const pruneTimer = setInterval(() => store.prune(Date.now()), 3_600_000);
+  observability.useJournal(store);
+  // the wall clock against the monotonic clock: every step of more than 1 s is journaled as a
+  // `clock-step` alert on every table (so a subscriber sees why `ts` went back or jumped), and the
+  // next prune is refused (docs/DURABILITY.md "Retention and the clock")
+  const gatewayAlert = (detail: string, data: Record<string, unknown>) => {
+    for (const t of tables) t.apply({ type: 'gateway-alert', at: wallClock(), kind: 'clock-step', detail, data });
+  };
+  const clockWatch = new ClockWatch({
+    onStep: (s: ClockStep) => {
+      const detail = `the wall clock stepped ${s.stepMs > 0 ? 'ahead' : 'back'} by ${Math.abs(s.stepMs)} ms (from ${new Date(s.wallBefore).toISOString()} to ${new Date(s.wallAfter).toISOString()}): message \`ts\` follows the wall clock`;
+      log.warn(detail);
+      gatewayAlert(detail, { stepMs: s.stepMs, wallBefore: new Date(s.wallBefore).toISOString(), wallAfter: new Date(s.wallAfter).toISOString() });
+    },
+  });
+  let stepsAtLastPrune = 0;
+  const prune = (): PruneReport => {
+    clockWatch.check();
+    const stepped = clockWatch.steps !== stepsAtLastPrune;
+    stepsAtLastPrune = clockWatch.steps;
+    const r = store.prune(wallClock(), { clockStepped: stepped });
+    if (r.refused) {
+      log.warn(`journal prune refused: ${r.detail}`);
+      gatewayAlert(`journal prune refused: ${r.detail}`, { refusedPrune: r.refused, ...(r.newestAt !== null ? { journalNewest: new Date(r.newestAt).toISOString() } : {}), wallClock: new Date(wallClock()).toISOString() });
+    } else if (r.inputs + r.messages + r.snapshots > 0) {
+      const per = Object.entries(r.tables).map(([id, t]) => `${id}: inputs ${t.fromInputId}-${t.toInputId} (${new Date(t.fromAt).toISOString()} to ${new Date(t.toAt).toISOString()}), ${t.inputs} inputs, ${t.messages} messages, ${t.snapshots} snapshots`);
+      log.info(`journal pruned: ${r.detail}; ${per.join('; ')}`);
+    } else log.debug(`journal prune: ${r.detail}`);
+    return r;
+  };
+  const pruneTimer = setInterval(prune, 3_600_000);
   pruneTimer.unref();
-  store.prune(Date.now());
 
   const sim = simulated && opts.simulators ? await opts.simulators() : null;
   for (const t of cfg.tables) {
@@ -150,7 +189,8 @@ export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Pr
     });
     const runtime = new TableRuntime({ settings, tableConfig: t, link, drivers, store, log: tlog, outboxMaxMessages: cfg.journal.outboxMaxMessages,
       serialize: security.signer?.serialize, requestLimits: cfg.requests, responseTopicPrefixes: cfg.requests.responseTopicPrefixes, probe: opts.probe,
-      requestVerifier: security.requestVerifier(t.id) });
+      requestVerifier: security.requestVerifier(t.id),
+      ackTimeoutMs: cfg.mqtt.ackTimeoutMs });
     observability.addTable({ id: t.id, game: t.game, runtime, link });
     watches.push(watchDevices(runtime, t.devices, tlog));
     runtime.published$.subscribe((m) => summary.count(t.id, m.payload));
@@ -159,6 +199,9 @@ export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Pr
     tables.push(runtime);
     links.push(link);
   }
+  // the first prune once the tables are up (a refusal is journaled on each of them)
+  prune();
+  clockWatch.start();
   for (const e of engines) await e.connect();
   await observability.start();
   let stopping = false;
@@ -189,6 +232,7 @@ export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Pr
       await simulatorsStopped;
       // the last commits first: their messages go out on the links before those close
       clearInterval(pruneTimer);
+      clockWatch.stop();
       await store.closeAsync();
       await Promise.all([...links, gatewayLink].map((l) => l.close()));
       await observability.stop();

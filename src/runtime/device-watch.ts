@@ -9,6 +9,7 @@ import type { DeviceConfig } from '../core/vocabulary/config-schema.js';
 import type { Logger } from './log.js';
 import type { TableInput } from '../core/table/types.js';
 import type { PublishedMessage } from './table-runtime.js';
+import { wallClock } from './clock.js';
 
 export interface DeviceWatchTarget {
   readonly published$: import('rxjs').Observable<PublishedMessage>;
@@ -28,7 +29,7 @@ function where(d: DeviceConfig): string {
   return '';
 }
 
-export function watchDevices(target: DeviceWatchTarget, devices: readonly DeviceConfig[], log: Logger, clock: () => number = Date.now): DeviceWatch {
+export function watchDevices(target: DeviceWatchTarget, devices: readonly DeviceConfig[], log: Logger, clock: () => number = wallClock): DeviceWatch {
   const last = new Map<string, string>();
   const never = new Set(devices.map((d) => d.id));
   const timers: NodeJS.Timeout[] = [];

@@ -13,7 +13,15 @@
  * `shoe`, `devices/<id>`) is sent again first, the same bytes under the same `seq`, so a client
  * that subscribes there reads the table's current state. A consumer sees them as identical
  * re-deliveries.
+ *
+ * A broker that stops acknowledging (keepalive and connection up, no PUBACK) is noticed
+ * (`watchAcks`): when messages are in flight and no acknowledgement came for `ackTimeoutMs`, the
+ * stall is reported (docs/FAULTS.md "Broker stalled"); the caller drops the connection and makes it
+ * again, and everything unacknowledged is sent again in order as on every connect. The stall lasts
+ * until the next acknowledgement. Times are on the monotonic clock: a step of the wall clock is
+ * neither a stall nor hides one.
  */
+import { Subject } from 'rxjs';
 import { topicNameProblem } from '../core/vocabulary/topics.js';
 import { NO_PROBE, type Probe } from '../core/vocabulary/probe.js';
 import type { Publisher, StoredMessage } from './ports.js';
@@ -37,6 +45,28 @@ const TOPIC_CACHE_MAX = 1024;
 
 const RELEASED: StoredMessage = Object.freeze({ seq: -1, topic: '', retain: false, payload: '' });
 
+/** the broker stopped acknowledging: what was in flight, for how long */
+export interface BrokerStall {
+  /** messages handed to the connection and not acknowledged */
+  inFlight: number;
+  /** messages waiting in the outbox (in flight included) */
+  depth: number;
+  /** ms since the last acknowledgement (or since the first of these was sent) */
+  sinceMs: number;
+  /** the timeout that was passed */
+  timeoutMs: number;
+  /** the oldest unacknowledged `seq` */
+  oldestSeq: number;
+}
+
+export interface AckWatch {
+  timeoutMs: number;
+  /** a stall was detected on the current connection; `first`: the first of this stall (no acknowledgement since) */
+  onStall(stall: BrokerStall, first: boolean): void;
+  /** the first acknowledgement after a stall: the broker moves again */
+  onMoving(stall: BrokerStall, stalledMs: number): void;
+}
+
 export class OutboxSender {
   /** messages not acknowledged yet, in seq order, from `base` (before it: RELEASED); [base, next) are handed over */
   private queue: StoredMessage[] = [];
@@ -51,6 +81,16 @@ export class OutboxSender {
   private readonly topicCache = new Map<string, { topic: string; invalid: string | null }>();
   /** the latest message of each retained topic (by topic), for a move to another broker */
   private readonly latestRetained = new Map<string, StoredMessage>();
+  /** monotonic ms of the last acknowledgement, or of the hand-over that put the first message in flight */
+  private lastProgressAt = 0;
+  private watch: AckWatch | null = null;
+  private watchTimer: NodeJS.Timeout | null = null;
+  /** the stall under way (until the next acknowledgement), and when it was first detected */
+  private stallNow: { stall: BrokerStall; at: number } | null = null;
+  /** a stall was already reported on the current connection */
+  private stallReportedOnConnection = false;
+  /** the stall began (a BrokerStall) or ended (null) */
+  readonly stall$ = new Subject<BrokerStall | null>();
 
   constructor(
     private readonly link: Publisher,
@@ -71,6 +111,7 @@ export class OutboxSender {
       this.blocked = false;
       this.inflight = 0;
       this.next = this.base;
+      this.stallReportedOnConnection = false;
       if (link.movedBroker) this.refreshRetained();
       this.pump();
     });
@@ -84,6 +125,49 @@ export class OutboxSender {
       const { topic, invalid } = this.fullTopic(m.topic);
       if (!invalid) this.link.publish(topic, m.payload, true);
     }
+  }
+
+  /**
+   * watches the acknowledgements: with messages in flight on a connection and none acknowledged
+   * for `timeoutMs`, `onStall`; at the next acknowledgement, `onMoving`. Checked every quarter of
+   * the timeout (at most every second).
+   */
+  watchAcks(watch: AckWatch): void {
+    this.watch = watch;
+    if (this.watchTimer) clearInterval(this.watchTimer);
+    this.watchTimer = setInterval(() => this.checkAcks(), Math.max(50, Math.min(1_000, Math.floor(watch.timeoutMs / 4))));
+    this.watchTimer.unref?.();
+  }
+
+  /** the stall under way, or null */
+  get stall(): BrokerStall | null {
+    return this.stallNow?.stall ?? null;
+  }
+
+  /** stops watching the acknowledgements */
+  stop(): void {
+    if (this.watchTimer) clearInterval(this.watchTimer);
+    this.watchTimer = null;
+    if (this.retry) clearTimeout(this.retry);
+    this.retry = null;
+  }
+
+  private checkAcks(now = performance.now()): void {
+    const w = this.watch;
+    if (!w || this.stallReportedOnConnection || this.blocked || !this.link.connected || this.inflight === 0) return;
+    const sinceMs = now - this.lastProgressAt;
+    if (sinceMs < w.timeoutMs) return;
+    const stall: BrokerStall = {
+      inFlight: this.inflight, depth: this.depth, sinceMs: Math.round(sinceMs), timeoutMs: w.timeoutMs,
+      oldestSeq: this.base < this.queue.length ? this.queue[this.base].seq : -1,
+    };
+    this.stallReportedOnConnection = true;
+    const first = this.stallNow === null;
+    if (first) {
+      this.stallNow = { stall, at: now };
+      this.stall$.next(stall);
+    }
+    w.onStall(stall, first);
   }
 
   /** messages waiting (not yet acknowledged by the broker) */
@@ -100,7 +184,7 @@ export class OutboxSender {
   private pump(): void {
     while (!this.blocked && this.link.connected && this.inflight < this.window && this.next < this.queue.length) {
       const m = this.queue[this.next++];
-      this.inflight++;
+      if (this.inflight++ === 0) this.lastProgressAt = performance.now();
       const { topic, invalid } = this.fullTopic(m.topic);
       if (invalid) {
         // a broker disconnects a client that publishes on such a topic: never send it
@@ -128,8 +212,20 @@ export class OutboxSender {
     return t;
   }
 
+  /** an acknowledgement came: the broker moves (again) */
+  private progressed(): void {
+    this.lastProgressAt = performance.now();
+    const s = this.stallNow;
+    if (!s) return;
+    this.stallNow = null;
+    this.stall$.next(null);
+    this.watch?.onMoving(s.stall, Math.round(this.lastProgressAt - s.at + s.stall.sinceMs));
+  }
+
   private settled(m: StoredMessage, err?: Error, quarantine?: string): void {
     const refusal = quarantine ?? (err ? brokerRefusal(err) : null);
+    // a PUBACK, a refusal (also an answer of the broker) or a message never sent: progress
+    if (!err || refusal) this.progressed();
     if (refusal) {
       err = undefined;
       this.onQuarantined(m, refusal);

@@ -58,6 +58,10 @@ export interface Publisher {
   readonly movedBroker: boolean;
   /** QoS 1; `done` once the broker acknowledged it (or with the error that ended it) */
   publish(topic: string, payload: string, retain: boolean, correlationData?: string, done?: (err?: Error) => void): void;
+  /** the broker the table is on (credentials removed), null while on none (for alerts) */
+  readonly broker?: string | null;
+  /** drops the connection and makes it again (a broker that stopped acknowledging) */
+  dropConnection?(reason: string): void;
 }
 
 /** where a table's engine requests come from (the same connection, in the product) */

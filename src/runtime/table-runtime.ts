@@ -12,10 +12,11 @@ import { filter, merge, Subject, timer, type Observable, type Subscription, map 
 import type { DeviceDriver, DriverEvent } from '../../drivers/device-driver.js';
 import type { RequestLimitsConfig } from '../core/vocabulary/config-schema.js';
 import type { Logger } from './log.js';
+import { wallClock } from './clock.js';
 import { NO_PROBE, type Probe } from '../core/vocabulary/probe.js';
 import { validateMessage } from '../core/table/messages.js';
 import { envelopeText } from '../core/vocabulary/envelope-text.js';
-import { OutboxSender } from './outbox-sender.js';
+import { OutboxSender, type BrokerStall } from './outbox-sender.js';
 import type { IncomingRequest, Journal, Publisher, RequestSource, StoredMessage } from './ports.js';
 import { RequestAdmission, type RequestCounts, type RequestSignatureChecker } from './request-admission.js';
 import { countersOf, initialTableState, stateFromSnapshot, step } from '../core/table/table-machine.js';
@@ -59,6 +60,16 @@ export interface TableRuntimeOptions {
    * took within the window. Absent: no keys, so every request on a completed or held round is refused
    */
   requestVerifier?: RequestSignatureChecker;
+  /**
+   * `mqtt.ackTimeoutMs`: messages in flight and no PUBACK for this long is a stalled broker
+   * (`broker-stalled`, the table degraded, the connection dropped and made again); absent: not watched
+   */
+  ackTimeoutMs?: number;
+}
+
+/** a stall as the health and `/readyz` say it */
+export function describeStall(s: BrokerStall): string {
+  return `no acknowledgement (PUBACK) for ${s.sinceMs} ms with ${s.inFlight} message(s) in flight (timeout ${s.timeoutMs} ms); the connection is dropped and made again`;
 }
 
 export class TableRuntime {
@@ -93,7 +104,7 @@ export class TableRuntime {
     this.link = o.link;
     this.store = o.store;
     this.log = o.log;
-    this.clock = o.clock ?? Date.now;
+    this.clock = o.clock ?? wallClock;
     this.probe = o.probe ?? NO_PROBE;
     this.serialize = o.serialize ?? envelopeText;
     this.state = initialTableState(o.settings, {});
@@ -101,6 +112,37 @@ export class TableRuntime {
     this.inputs$ = this.inputSubject.asObservable();
     this.outbox = new OutboxSender(o.link, (seq) => this.store.acknowledge(o.settings.tableId, seq), 64,
       (m, reason) => this.quarantined(m.seq, m.topic, m.payload, reason), this.probe);
+    if (o.ackTimeoutMs) {
+      this.outbox.watchAcks({
+        timeoutMs: o.ackTimeoutMs,
+        onStall: (stall, first) => this.onBrokerStall(stall, first),
+        onMoving: (stall, stalledMs) => this.log.info(`the broker acknowledges again after ${stalledMs} ms without a PUBACK (oldest seq then ${stall.oldestSeq})`),
+      });
+    }
+  }
+
+  /** the broker stopped acknowledging, what the health and `/readyz` say; null while it acknowledges */
+  get brokerStall(): string | null {
+    const s = this.outbox.stall;
+    return s ? describeStall(s) : null;
+  }
+
+  /**
+   * The broker stopped acknowledging: the first detection of a stall raises `broker-stalled` (a
+   * machine output like every alert: journaled now, published in its turn once the broker moves
+   * again); every detection drops the connection and makes it again (the outbox resends in order).
+   */
+  private onBrokerStall(stall: BrokerStall, first: boolean): void {
+    if (this.stopped) return;
+    if (first) {
+      this.log.error(`broker stalled: ${describeStall(stall)}`);
+      setImmediate(() => this.apply({
+        type: 'gateway-alert', at: this.clock(), kind: 'broker-stalled',
+        detail: `the broker${this.link.broker ? ` ${this.link.broker}` : ''} acknowledged nothing for ${stall.sinceMs} ms with ${stall.inFlight} message(s) in flight (mqtt.ackTimeoutMs ${stall.timeoutMs}): connection dropped and made again; nothing is lost, what was in flight is sent again in order`,
+        data: { inFlight: stall.inFlight, depth: stall.depth, sinceMs: stall.sinceMs, timeoutMs: stall.timeoutMs, oldestSeq: stall.oldestSeq },
+      }));
+    }
+    this.link.dropConnection?.(`no PUBACK for ${stall.sinceMs} ms with ${stall.inFlight} message(s) in flight`);
   }
 
   get snapshot(): TableState {
@@ -151,6 +193,7 @@ export class TableRuntime {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.outbox.stop();
     for (const t of this.timers.values()) t.unsubscribe();
     this.timers.clear();
     await Promise.all(this.drivers.map((d) => d.stop()));

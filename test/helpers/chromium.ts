@@ -1,6 +1,6 @@
 /**
  * Debian's Chromium, headless, driven by playwright-core (no browser download): a fresh profile
- * directory per launch and the flags this closed network needs. Page errors are collected.
+ * directory per launch and the flags this closed network needs. Page errors and console errors are collected.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,8 @@ export interface HeadlessPage {
   browser: BrowserContext;
   page: Page;
   pageErrors: string[];
+  /** console messages of type error (a failed request, a script error), from the first load on */
+  consoleErrors: string[];
   close(): Promise<void>;
 }
 
@@ -30,9 +32,11 @@ export async function openHeadlessPage(url: string, viewport: { width: number; h
   const page = browser.pages()[0] ?? await browser.newPage();
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(e.message));
+  const consoleErrors: string[] = [];
+  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(`${m.text()} (${m.location().url})`); });
   await page.goto(url);
   return {
-    browser, page, pageErrors,
+    browser, page, pageErrors, consoleErrors,
     close: async () => {
       await browser.close();
       rmSync(profile, { recursive: true, force: true });

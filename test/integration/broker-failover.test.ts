@@ -7,27 +7,23 @@
  * names the broker. A move back after the dealing stopped leaves the first broker holding the
  * latest retained round and result (sent again on the move).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startGateway, type Gateway } from '../../src/app/gateway.js';
 import { loadSimulators } from '../../simulators/load.js';
 import { startMosquitto, } from '../../dev/rig/mosquitto.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
 import { makeTempDir } from '../../dev/rig/temp-dir.js';
 import { capturingLogger, checkSeq, floorConfig, resultsOf, subscriber, until, } from '../helpers/floor.js';
+import { stopsAfterEach } from '../helpers/cleanup.js';
 
 const io = realIoOrSkip('mosquitto');
 const T = 'fo-01';
 
 describe.skipIf(!io.available)('broker failover between two Mosquittos (mqtt.url as a list)', () => {
-  const cleanup: Array<() => Promise<void>> = [];
-  afterEach(async () => {
-    for (const c of cleanup.reverse()) await c().catch(() => {});
-    cleanup.length = 0;
-  });
+  const cleanup = stopsAfterEach();
 
   it('fails over mid-shoe and back: nothing lost, each seq once, in order; online/offline retained right; health names the broker', async () => {
-    const persistDir = await makeTempDir('teg-fo-a-');
-    const a = await startMosquitto({ extraConfig: `persistence true\npersistence_location ${persistDir}/\nautosave_interval 1` });
+    const a = await startMosquitto({ persistent: true });
     const b = await startMosquitto();
     cleanup.push(() => a.stop(), () => b.stop());
     const sa = await subscriber(a.url, 'fo-sub-a');

@@ -4,7 +4,7 @@
  * Mosquitto. The central broker is stopped while rounds go on and started again: its persistent
  * subscriber receives every result, in order, nothing lost (the local broker held them).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startGateway, type Gateway } from '../../src/app/gateway.js';
 import { loadSimulators } from '../../simulators/load.js';
 import { renderBridgeConfig } from '../../dev/rig/bridge-config.js';
@@ -12,20 +12,16 @@ import { startMosquitto } from '../../dev/rig/mosquitto.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
 import { makeTempDir } from '../../dev/rig/temp-dir.js';
 import { checkSeq, floorConfig, resultsOf, subscriber, until } from '../helpers/floor.js';
+import { stopsAfterEach } from '../helpers/cleanup.js';
 
 const io = realIoOrSkip('mosquitto');
 const T = 'eb-01';
 
 describe.skipIf(!io.available)('the edge bridge: local Mosquitto bridged to a central one (deploy/mosquitto-bridge.conf)', () => {
-  const cleanup: Array<() => Promise<void>> = [];
-  afterEach(async () => {
-    for (const c of cleanup.reverse()) await c().catch(() => {});
-    cleanup.length = 0;
-  });
+  const cleanup = stopsAfterEach();
 
   it('the central broker goes away while rounds go on and comes back: its subscriber gets every result in order', async () => {
-    const centralStore = await makeTempDir('teg-central-');
-    const central = await startMosquitto({ extraConfig: `persistence true\npersistence_location ${centralStore}/\nautosave_interval 1` });
+    const central = await startMosquitto({ persistent: true });
     cleanup.push(() => central.stop());
     const localStore = await makeTempDir('teg-local-');
     const bridge = renderBridgeConfig({ pcName: 'test-pc', central: [`127.0.0.1:${central.port}`], omitListener: true, persistenceDir: localStore, tls: false, restartTimeout: [1, 2] });

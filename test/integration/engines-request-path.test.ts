@@ -4,7 +4,7 @@
  * with the others; every engine gets an answer to each of its requests, exactly once, and never
  * one meant for another engine.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startGateway, type Gateway } from '../../src/app/gateway.js';
 import { loadSimulators } from '../../simulators/load.js';
 import { silentLogger } from '../../src/runtime/log.js';
@@ -12,6 +12,7 @@ import { floorConfig, subscriber, until, type Subscriber } from '../helpers/floo
 import { startMosquitto } from '../../dev/rig/mosquitto.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
 import { makeTempDir } from '../../dev/rig/temp-dir.js';
+import { stopsAfterEach } from '../helpers/cleanup.js';
 
 const io = realIoOrSkip('mosquitto');
 const T = 'er-01';
@@ -19,11 +20,7 @@ const ENGINES = ['engine-a', 'engine-b', 'engine-c'];
 const PER_ENGINE = 25;
 
 describe.skipIf(!io.available)('several engines on one request path (Mosquitto, MQTT 5)', () => {
-  const cleanup: Array<() => Promise<void>> = [];
-  afterEach(async () => {
-    for (const c of cleanup.reverse()) await c().catch(() => {});
-    cleanup.length = 0;
-  });
+  const cleanup = stopsAfterEach();
 
   it('each engine gets exactly its own answers, once each, on its own response topic', async () => {
     const broker = await startMosquitto();

@@ -6,23 +6,20 @@
  * (identical re-deliveries allowed), in order, no gap, and the retained status/result/round right
  * on both surviving nodes. The failover time is printed, not asserted.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startGateway, type Gateway } from '../../src/app/gateway.js';
 import { loadSimulators } from '../../simulators/load.js';
 import { startNatsCluster, type NatsCluster } from '../../dev/rig/nats-cluster.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
 import { makeTempDir } from '../../dev/rig/temp-dir.js';
 import { capturingLogger, checkSeq, floorConfig, resultsOf, subscriber, until } from '../helpers/floor.js';
+import { stopsAfterEach } from '../helpers/cleanup.js';
 
 const io = realIoOrSkip('nats-server');
 const T = 'nc-01';
 
 describe.skipIf(!io.available)('a 3-node NATS cluster as the broker tier (real nats-server)', () => {
-  const cleanup: Array<() => Promise<void>> = [];
-  afterEach(async () => {
-    for (const c of cleanup.reverse()) await c().catch(() => {});
-    cleanup.length = 0;
-  });
+  const cleanup = stopsAfterEach();
 
   it('the node the gateway is on is SIGKILLed mid-shoe: every result once, in order, no seq gap, retained state right on the survivors', async () => {
     const cluster: NatsCluster = await startNatsCluster();

@@ -5,7 +5,7 @@
  * does not keep a table on one engine (Mosquitto picks per message), so the engine fleet shards by
  * table (each engine subscribes to its tables' topics) when an engine needs a table's whole stream.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startGateway, type Gateway } from '../../src/app/gateway.js';
 import { loadSimulators } from '../../simulators/load.js';
 import { silentLogger } from '../../src/runtime/log.js';
@@ -13,16 +13,13 @@ import { startMosquitto } from '../../dev/rig/mosquitto.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
 import { makeTempDir } from '../../dev/rig/temp-dir.js';
 import { resultsOf, subscriber, until } from '../helpers/floor.js';
+import { stopsAfterEach } from '../helpers/cleanup.js';
 
 const io = realIoOrSkip('mosquitto');
 const TABLES = ['sh-01', 'sh-02'];
 
 describe.skipIf(!io.available)('shared subscriptions: an engine group on Mosquitto', () => {
-  const cleanup: Array<() => Promise<void>> = [];
-  afterEach(async () => {
-    for (const c of cleanup.reverse()) await c().catch(() => {});
-    cleanup.length = 0;
-  });
+  const cleanup = stopsAfterEach();
 
   it('each result reaches exactly one engine of the group, each engine in seq order per table; a sharded engine gets its table whole', async () => {
     const broker = await startMosquitto();

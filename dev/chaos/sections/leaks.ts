@@ -3,7 +3,8 @@
  * gateway deals Pok Deng rounds (every card face down until the result) with line faults —
  * corrupted card frames, unexpected rescans of face-down cards, out-of-order reads while a rescan
  * is pending — and every channel is captured: MQTT, the status page's SSE feed, `/api/state`
- * (polled), the gateway's log (debug). A leak is a hidden card's code in any of them before its
+ * and the recall `/api/tables/<id>/recall` (polled; a recalled round counts at its result's
+ * `seq`), the gateway's log (debug). A leak is a hidden card's code in any of them before its
  * round's result (by `seq` for envelopes, by order for log lines). Zero column: leaks.
  */
 import http from 'node:http';
@@ -53,6 +54,7 @@ const section: ChaosSection = {
     const sub = await Subscriber.connect(rig.broker.url, 'leak-sub');
     const sse: Env[] = [];
     const api: Env[] = [];
+    const recall: Env[] = [];
     let sseReq: http.ClientRequest | null = null;
     let polling = true;
     let g: Awaited<ReturnType<typeof startGatewayProcess>> | null = null;
@@ -82,6 +84,20 @@ const section: ChaosSection = {
               res.setEncoding('utf8');
               res.on('data', (d: string) => { body += d; });
               res.on('end', () => { try { collectEnvelopes(JSON.parse(body), api); } catch { /* partial */ } resolve(); });
+            }).on('error', () => resolve());
+          });
+          // the recall of past rounds: only rounds with a result, each counted at its result's seq
+          await new Promise<void>((resolve) => {
+            http.get({ host: '127.0.0.1', port, path: `/api/tables/${TABLE}/recall` }, (res) => {
+              let body = '';
+              res.setEncoding('utf8');
+              res.on('data', (d: string) => { body += d; });
+              res.on('end', () => {
+                try {
+                  for (const r of (JSON.parse(body) as { recall: Array<{ seq: number }> }).recall) recall.push({ seq: r.seq, text: JSON.stringify(r) });
+                } catch { /* partial */ }
+                resolve();
+              });
             }).on('error', () => resolve());
           });
           await new Promise((r) => setTimeout(r, 100));
@@ -169,16 +185,18 @@ const section: ChaosSection = {
         'mqtt msgs': mqttEnv.length,
         'sse msgs': sse.length,
         'api envelopes': api.length,
+        'recall rounds': recall.length,
         'log lines': logLines.length,
         'unexpected-rescan alerts': unexpected.length,
         'unexpected-rescan counted': unexpected.reduce((n, m) => n + (Number(m.payload.count) || 1), 0),
         'leaks mqtt': leaksIn(mqttEnv),
         'leaks sse': leaksIn(sse),
         'leaks api': leaksIn(api),
+        'leaks recall': leaksIn(recall),
         'leaks log': logLeaks,
         leaks: 0,
       };
-      figures.leaks = figures['leaks mqtt'] + figures['leaks sse'] + figures['leaks api'] + figures['leaks log'];
+      figures.leaks = figures['leaks mqtt'] + figures['leaks sse'] + figures['leaks api'] + figures['leaks recall'] + figures['leaks log'];
       return { section: 'leaks', figures, zeroColumns: ['leaks'] };
     } finally {
       polling = false;

@@ -183,6 +183,14 @@ export class GatewayMetrics {
       },
     });
     new Gauge({
+      name: 'tablegw_mqtt_broker_stalled', help: '1 while the table\'s broker acknowledges nothing (no PUBACK within mqtt.ackTimeoutMs with messages in flight)',
+      labelNames: ['table'] as const, registers,
+      collect() {
+        this.reset();
+        each((t) => this.set({ table: t.id }, t.runtime.brokerStall ? 1 : 0));
+      },
+    });
+    new Gauge({
       name: 'tablegw_table_seq', help: 'The last seq the table used',
       labelNames: ['table'] as const, registers,
       collect() {

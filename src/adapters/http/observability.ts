@@ -18,6 +18,7 @@ import { HealthReporter } from './health.js';
 import { GatewayMetrics } from './metrics.js';
 import type { GatewayInfo } from '../mqtt/gateway-info.js';
 import type { TableView } from './table-view.js';
+import { RecallReader, type JournalRow } from './recall.js';
 
 export class Observability {
   readonly metrics = new GatewayMetrics();
@@ -25,6 +26,7 @@ export class Observability {
   readonly tables: TableView[] = [];
   private readonly reporters: HealthReporter[] = [];
   private server: HttpServer | null = null;
+  private recall: RecallReader | undefined;
 
   constructor(private readonly cfg: Pick<GatewayConfig, 'http' | 'health'>, private readonly log: Logger, private readonly info?: GatewayInfo) {
     if (info) this.metrics.setBuildInfo(info);
@@ -33,6 +35,14 @@ export class Observability {
   /** the status page's URL, once it listens */
   get httpUrl(): string | null {
     return this.server?.url ?? null;
+  }
+
+  /** the journal the status page reads past rounds from (the recall; the results of the shoe in progress) */
+  useJournal(journal: { messagesNewestFirst(tableId: string): Iterable<JournalRow> }): void {
+    // without the status page nobody reads them: the start does not scan the journal for them
+    if (!this.cfg.http.enabled) return;
+    this.recall = new RecallReader(journal, this.log, this.cfg.http.recallRounds);
+    this.feed.useJournal(journal, (table, seq, reason) => this.log.warn(`status page history of ${table}: journal message seq ${seq} skipped: ${reason}`));
   }
 
   addTable(t: TableView): void {
@@ -57,7 +67,7 @@ export class Observability {
       if (!token && !isLoopback(h.host)) this.log.warn(`the status page listens on ${h.host}, beyond this PC, without a token: anyone on that network sees cards as they are dealt (set http.tokenFile)`);
       // the HTTP server and its page are loaded only when the status page is on
       const { startHttpServer } = await import('./server.js');
-      this.server = await startHttpServer({ host: h.host, port: h.port, feed: this.feed, metrics: this.metrics, tables: this.tables, logger: this.log, allowedHosts: h.allowedHosts, info: this.info, ...(token ? { token } : {}) });
+      this.server = await startHttpServer({ host: h.host, port: h.port, feed: this.feed, metrics: this.metrics, tables: this.tables, logger: this.log, allowedHosts: h.allowedHosts, info: this.info, ...(token ? { token } : {}), ...(this.recall ? { recall: this.recall } : {}) });
       this.log.info(`status page on ${this.server.url}/ (metrics ${this.server.url}/metrics, readiness ${this.server.url}/readyz)`);
     } catch (e) {
       // the tables go on without their status page: it is not worth stopping a table for

@@ -8,6 +8,7 @@
  *                    `devices` (a table's device counters: frames, rejects by reason, last reject)
  *   GET /api/state   the same snapshot as JSON
  *   GET /api/info    the gateway: id, version, tables and devices (as its retained MQTT `info`)
+ *   GET /api/tables/<id>/recall   the table's last rounds from the journal (recall.ts; `?rounds=n`)
  *   GET /metrics     Prometheus metrics
  *   GET /healthz     200 while the process is up
  *   GET /readyz      200 when every table's broker connection and every device are up, else 503
@@ -23,6 +24,7 @@ import type { GatewayMetrics } from './metrics.js';
 import type { TableView } from './table-view.js';
 import type { StatusFeed } from './feed.js';
 import { STATUS_PAGE_HTML } from './page.js';
+import { gatewayTimeZone, recallQuerySchema, type RecallReader } from './recall.js';
 
 export interface HttpServerOptions {
   host: string;
@@ -40,6 +42,8 @@ export interface HttpServerOptions {
   allowedHosts?: readonly string[];
   /** when set, every path but /healthz and /readyz needs it (`http.tokenFile`) */
   token?: string;
+  /** the journal's recall of past rounds (absent: /api/tables/<id>/recall answers 503) */
+  recall?: RecallReader;
 }
 
 /**
@@ -143,7 +147,7 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
         }
         res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
         res.write('retry: 2000\n\n');
-        send(res, 'snapshot', { tables: o.feed.snapshot() });
+        send(res, 'snapshot', { tables: o.feed.snapshot(), timeZone: gatewayTimeZone() });
         clients.add(res);
         req.on('close', () => clients.delete(res));
         return;
@@ -169,9 +173,49 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
         json(res, r.ready ? 200 : 503, { status: r.ready ? 'ready' : 'not ready', reasons: r.tables.flatMap((t) => t.problems.map((p) => `${t.table}: ${p}`)), tables: r.tables });
         return;
       }
-      default:
+      default: {
+        const recall = /^\/api\/tables\/([^/]+)\/recall$/.exec(path);
+        if (recall) {
+          let id: string;
+          try {
+            id = decodeURIComponent(recall[1]);
+          } catch {
+            json(res, 400, { error: { code: 'bad-request', message: 'the table id is not a valid URL component' } });
+            return;
+          }
+          answerRecall(res, id, new URL(req.url ?? '/', 'http://x').searchParams);
+          return;
+        }
         res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found\n');
+      }
     }
+  };
+
+  /** GET /api/tables/<id>/recall: errors as JSON with a stable code */
+  const answerRecall = (res: ServerResponse, tableId: string, params: URLSearchParams) => {
+    const table = o.tables.find((t) => t.id === tableId);
+    if (!table) {
+      json(res, 404, { error: { code: 'unknown-table', message: `no table "${tableId}" on this gateway` } });
+      return;
+    }
+    const q = recallQuerySchema.safeParse(Object.fromEntries(params));
+    if (!q.success) {
+      json(res, 400, { error: { code: 'bad-request', message: q.error.issues.map((i) => `${i.path.join('.') || 'query'}: ${i.message}`).join('; ') } });
+      return;
+    }
+    if (!o.recall) {
+      json(res, 503, { error: { code: 'no-journal', message: 'the journal is not available' } });
+      return;
+    }
+    let body;
+    try {
+      body = o.recall.read(table, q.data.rounds);
+    } catch (e) {
+      o.logger.error(`recall of ${tableId}: ${(e as Error).message}`);
+      json(res, 503, { error: { code: 'journal-unavailable', message: 'the journal cannot be read just now' } });
+      return;
+    }
+    json(res, 200, body);
   };
 
   const server: Server = createServer((req, res) => {

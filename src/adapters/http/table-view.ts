@@ -29,7 +29,9 @@ export interface TableView {
     readonly drivers: readonly DriverCounters[];
     apply(input: TableInput): void;
     /** the durable outbox: messages not yet acknowledged by the broker */
-    readonly outbox?: { readonly depth: number };
+    readonly outbox?: { readonly depth: number; readonly stall$?: Observable<unknown> };
+    /** the broker stopped acknowledging (mqtt.ackTimeoutMs): what was seen; null while it acknowledges */
+    readonly brokerStall?: string | null;
     /** engine requests refused or ignored at the edge (`tablegw_requests_refused_total`) */
     readonly requestCounts?: RequestCounts;
   };
@@ -40,6 +42,8 @@ export interface TableView {
     readonly broker?: string | null;
     /** false while connected but `request/+` is not subscribed (a refused SUBACK) */
     readonly requestsSubscribed?: boolean;
+    /** where the request subscription stands (`subscribing` until the first SUBACK) */
+    readonly requestsSubscription?: 'none' | 'subscribing' | 'refused' | 'subscribed';
     /** any change of connection, broker or subscription */
     readonly changed$?: Observable<void>;
   };

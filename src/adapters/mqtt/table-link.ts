@@ -23,6 +23,7 @@ import net, { type Socket } from 'node:net';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import { Subject, type Observable } from 'rxjs';
 import type { Logger } from '../../runtime/log.js';
+import { wallClock } from '../../runtime/clock.js';
 import { RecyclingMessageIds, SlotStore } from './inflight-slots.js';
 import { describeConnectError, loadMqttCredentials, type MqttCredentials } from '../security/mqtt-credentials.js';
 import { PUBLISH_QOS, requestCommandOf, topicsFor, type TopicMap } from '../../core/vocabulary/topics.js';
@@ -151,6 +152,8 @@ export class TableLink implements Publisher, RequestSource {
   private index = 0;
   private isConnected = false;
   private subscribed = false;
+  /** the broker refused the `request/+` subscription on this connection (retrying) */
+  private subscribeRefused = false;
   private connectedAt = 0;
   /** consecutive rounds of the URL list without a lasting connection */
   private failedRounds = 0;
@@ -206,6 +209,15 @@ export class TableLink implements Publisher, RequestSource {
   }
 
   /**
+   * where the `request/+` subscription stands on this connection: `subscribing` until the first
+   * SUBACK, `refused` after a refusal (retrying), `subscribed`; `none` while not connected
+   */
+  get requestsSubscription(): 'none' | 'subscribing' | 'refused' | 'subscribed' {
+    if (!this.isConnected || this.o.presence) return 'none';
+    return this.subscribed ? 'subscribed' : this.subscribeRefused ? 'refused' : 'subscribing';
+  }
+
+  /**
    * true while this connection is on another broker than the connection before it (a failover or
    * a move back): that broker may hold stale retained messages of the table (outbox-sender.ts)
    */
@@ -221,7 +233,7 @@ export class TableLink implements Publisher, RequestSource {
   private statusPayload(state: 'online' | 'offline'): string {
     const p = this.o.presence;
     if (p) return state === 'online' ? p.online() : p.offline;
-    return JSON.stringify({ v: 1, type: 'status', table: this.o.tableId, game: this.o.gameId, ts: new Date().toISOString(), state });
+    return JSON.stringify({ v: 1, type: 'status', table: this.o.tableId, game: this.o.gameId, ts: new Date(wallClock()).toISOString(), state });
   }
 
   connect(): void {
@@ -339,6 +351,7 @@ export class TableLink implements Publisher, RequestSource {
     this.lostAt = 0;
     this.connectedAt = now;
     this.subscribed = false;
+    this.subscribeRefused = false;
     const version = this.versions[this.index] === 5 ? '5' : '3.1.1';
     const where = this.urls.length > 1 ? ` (broker ${this.index + 1} of ${this.urls.length})` : '';
     this.o.logger.info(`connected to ${safeUrl(url)}${where} over MQTT ${version} as ${this.clientId}`
@@ -357,6 +370,7 @@ export class TableLink implements Publisher, RequestSource {
     const wasConnected = this.isConnected;
     this.isConnected = false;
     this.subscribed = false;
+    this.subscribeRefused = false;
     this.lostAt = Date.now();
     if (this.subscribeTimer) clearTimeout(this.subscribeTimer);
     if (this.failbackTimer) clearInterval(this.failbackTimer);
@@ -375,8 +389,13 @@ export class TableLink implements Publisher, RequestSource {
       if (!err && granted && granted.length > 0 && !refused) {
         if (attempt > 1) this.o.logger.info(`subscribed to ${this.topics.requests} after ${attempt} attempts`);
         this.subscribed = true;
+        this.subscribeRefused = false;
         this.changed$.next();
         return;
+      }
+      if (!this.subscribeRefused) {
+        this.subscribeRefused = true;
+        this.changed$.next();
       }
       const why = err ? err.message : `SUBACK 0x${(refused?.qos ?? 0x80).toString(16)}`;
       const delay = backoffDelay(attempt, Math.max(this.minMs, 1000), this.maxMs);
@@ -485,6 +504,25 @@ export class TableLink implements Publisher, RequestSource {
     });
   }
 
+  /**
+   * drops the current connection and makes it again (a broker that stopped acknowledging,
+   * outbox-sender.ts): the socket is destroyed at once (nothing is waited for from that broker),
+   * and the usual reconnect follows (the first URL of the list, with backoff after a short-lived
+   * connection); the outbox sends everything unacknowledged again on the new connection
+   */
+  dropConnection(reason: string): void {
+    const c = this.client;
+    if (!c || this.closed) return;
+    const url = this.urls[this.index];
+    this.o.logger.warn(`dropping the connection to ${safeUrl(url)}: ${reason}`);
+    // this client is finished: its late callbacks (mqtt.js fails what it had in flight) are dropped
+    this.gen++;
+    this.client = null;
+    this.onLost(url);
+    this.discard(c);
+    this.next(this.index, true);
+  }
+
   /** graceful shutdown: `offline` status, then disconnect */
   async close(): Promise<void> {
     if (this.closed) return;
@@ -502,7 +540,11 @@ export class TableLink implements Publisher, RequestSource {
         await withTimeout(new Promise<void>((resolve) => c.publish(this.statusTopic, this.statusPayload('offline'), { qos: PUBLISH_QOS, retain: true }, () => resolve())), 5_000);
       }
       c.on('error', () => {});
-      await new Promise<void>((resolve) => c.end(!c.connected, {}, () => resolve()));
+      // mqtt.js's end waits for every PUBACK still due: a broker that stopped acknowledging would
+      // hold the shutdown forever (nothing is lost: what is unacknowledged stays in the outbox)
+      let ended = false;
+      await withTimeout(new Promise<void>((resolve) => c.end(!c.connected, {}, () => { ended = true; resolve(); })), 5_000);
+      if (!ended) (c.stream as unknown as Socket | undefined)?.destroy?.();
     }
     this.requestSubject.complete();
     this.connected$.complete();

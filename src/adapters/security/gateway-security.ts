@@ -11,6 +11,7 @@ import type { Transport } from '../../../drivers/transports/transport.js';
 import { describeIdentity, guardTransport, type DeviceProbe } from './device-allowlist.js';
 import { loadMqttCredentials, type MqttCredentials } from './mqtt-credentials.js';
 import { createEnvelopeSigner, type EnvelopeSigner } from './signer.js';
+import { wallClock } from '../../runtime/clock.js';
 import { createRequestVerifier } from './privileged-keys.js';
 import type { RequestVerifier } from './request-signing.js';
 
@@ -65,7 +66,7 @@ export function loadGatewaySecurity(cfg: GatewayConfig, log: Logger, o: GatewayS
         probe: o.probe,
         recheckMs: o.recheckMs,
         onDenied: (d) => alert({
-          type: 'device-alert', at: Date.now(), deviceId: d.deviceId, kind: 'device-not-allowed',
+          type: 'device-alert', at: wallClock(), deviceId: d.deviceId, kind: 'device-not-allowed',
           detail: `device ${d.deviceId}: ${describeIdentity(d.identity)} is not on security.allowedDevices; it was not opened`,
           data: {
             ...(d.identity.path ? { path: d.identity.path } : {}),

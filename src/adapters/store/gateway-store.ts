@@ -22,6 +22,7 @@ import type { TableCounters, TableInput } from '../../core/table/types.js';
 import { NO_PROBE, type Probe } from '../../core/vocabulary/probe.js';
 import type { Journal, RecoveredTable, StepRecord, StoredMessage } from '../../runtime/ports.js';
 import { readMark } from './journal-integrity.js';
+import { PRUNE_SCHEMA, pruneHistory, pruneJournal, type PruneReport, type RetentionHold } from './journal-prune.js';
 import { HwmFiles, HwmMark } from './hwm-slots.mjs';
 
 /** whether `prev` holds every counter of `next` with the same value (no array per step, as Object.keys made) */
@@ -42,8 +43,12 @@ function fromRow(m: Row): StoredMessage {
 export interface StoreOptions {
   /** `full`: fsync every commit (survives power loss); `normal`: survives a process crash */
   synchronous: 'full' | 'normal';
-  /** journal and acknowledged messages older than this are deleted */
+  /** journal and acknowledged messages older than this (counted back from the journal's newest entry) are deleted (journal-prune.ts) */
   retentionDays: number;
+  /** at most this share of the journal's inputs per prune [0.1] */
+  pruneMaxShare?: number;
+  /** exports and backups that must have copied what a prune deletes (none exists yet: journal-prune.ts) */
+  retentionHolds?: readonly RetentionHold[];
   /**
    * `inline`: commits run on the calling thread (`flush()` is synchronous);
    * `thread`: commits run on a writer thread, so a commit and its fsync never stop the event
@@ -168,6 +173,7 @@ export class GatewayStore implements Journal {
       CREATE INDEX IF NOT EXISTS messages_open_betting ON messages (table_id) WHERE topic = 'response/open-betting';
       CREATE TABLE IF NOT EXISTS device_seq (
         table_id TEXT NOT NULL, device_id TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (table_id, device_id));
+      ${PRUNE_SCHEMA}
     `))();
     this.stmt = {
       insertInput: this.db.prepare('INSERT INTO inputs (table_id, at, input) VALUES (?, ?, ?)'),
@@ -437,24 +443,22 @@ export class GatewayStore implements Journal {
     this.db.close();
   }
 
-  /** deletes what is older than the retention period (keeping what recovery and replay need) */
-  prune(now: number): { inputs: number; messages: number; snapshots: number } {
-    const cutoff = now - this.opts.retentionDays * 86_400_000;
-    let inputs = 0, messages = 0, snapshots = 0;
-    const tables = this.db.prepare('SELECT table_id AS id FROM tables').all() as Array<{ id: string }>;
-    const tx = this.db.transaction(() => {
-      for (const { id } of tables) {
-        // keep everything from the last snapshot taken before the cutoff on
-        const keep = this.db.prepare(`SELECT MAX(s.input_id) AS k FROM snapshots s JOIN inputs i ON i.id = s.input_id
-          WHERE s.table_id = ? AND i.at < ?`).get(id, cutoff) as { k: number | null };
-        if (!keep.k) continue;
-        inputs += this.db.prepare('DELETE FROM inputs WHERE table_id = ? AND id <= ?').run(id, keep.k).changes;
-        messages += this.db.prepare('DELETE FROM messages WHERE table_id = ? AND input_id <= ? AND acked = 1').run(id, keep.k).changes;
-        snapshots += this.db.prepare('DELETE FROM snapshots WHERE table_id = ? AND input_id < ?').run(id, keep.k).changes;
-      }
+  /**
+   * deletes what is past the retention, bounded by what the journal knows (journal-prune.ts):
+   * counted back from its newest entry, never a current or previous shoe, at most a share per
+   * pass; refused when the wall clock `now` is behind the newest entry or `clockStepped`. Recorded
+   * in the journal's `prunes` table.
+   */
+  prune(now: number, o: { clockStepped?: boolean } = {}): PruneReport {
+    return pruneJournal(this.db, {
+      now, retentionDays: this.opts.retentionDays, maxShare: this.opts.pruneMaxShare ?? 0.1,
+      clockStepped: o.clockStepped, holds: this.opts.retentionHolds ?? [],
     });
-    tx();
-    return { inputs, messages, snapshots };
+  }
+
+  /** the prunes recorded in the journal, newest first */
+  prunes(limit = 100): Array<{ at: number; report: PruneReport }> {
+    return pruneHistory(this.db, limit);
   }
 
   // ---------------------------------------------------------------- for replay and audit
@@ -481,6 +485,15 @@ export class GatewayStore implements Journal {
   message(tableId: string, seq: number): StoredMessage | undefined {
     const m = this.db.prepare('SELECT seq, topic, retain, payload FROM messages WHERE table_id = ? AND seq = ?').get(tableId, seq) as Row | undefined;
     return m ? fromRow(m) : undefined;
+  }
+
+  /**
+   * A table's published messages, newest first (the recall of past rounds reads them, and stops
+   * when it has enough): the row as stored, the payload not parsed.
+   */
+  *messagesNewestFirst(tableId: string): Generator<{ seq: number; topic: string; payload: string }> {
+    const it = this.db.prepare('SELECT seq, topic, payload FROM messages WHERE table_id = ? ORDER BY seq DESC').iterate(tableId) as IterableIterator<{ seq: number; topic: string; payload: string }>;
+    for (const r of it) yield r;
   }
 
   messagesOfInput(tableId: string, inputId: number): StoredMessage[] {

@@ -6,6 +6,7 @@ import { PROJECT_ROOT } from '../../runtime/paths.js';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { configFileProblems, describeConfig, maskUrl } from '../config/check-config.js';
+import { checkCapacity } from '../config/capacity.js';
 import { ConfigError, loadConfigFile } from '../config/load-config.js';
 import { startGateway } from '../gateway.js';
 import { loadSimulators } from '../../../simulators/load.js';
@@ -35,10 +36,14 @@ on http://127.0.0.1:8080/. One line per round, one summary line a minute; Ctrl-C
   --broker-port <n>   the embedded broker's port (config embeddedBroker.port; default 1883)
   --http-port <n>     the status page's port (config http.port; default 8080; 0 = any free port)
   --summary-every <s> seconds between two summary lines (default 60; 0 = none)
-  --log-level         debug | info | warn | error (default from the config, else info)`,
-  'check-config': `Usage: tablegw check-config <file.yaml>
+  --log-level         debug | info | warn | error (default from the config, else info)
+  --over-capacity     start even with more than 4 times the tables this machine was measured
+                      to carry (docs/SCALING.md "Sizing"; config capacity.allowFarBeyond)`,
+  'check-config': `Usage: tablegw check-config [--over-capacity] <file.yaml>
 
-Validates a configuration file and prints what it would run; exits 1 naming every bad key.`,
+Validates a configuration file and prints what it would run; exits 1 naming every bad key.
+Warns when the tables exceed the machine's measured capacity (300 per 2 cores, docs/SCALING.md
+"Sizing") and refuses more than 4 times that unless --over-capacity or capacity.allowFarBeyond.`,
 };
 
 /** the top-level help: every command with its one-line summary (each command module exports `summary`) */
@@ -73,7 +78,7 @@ async function cmdStart(argv: string[]): Promise<number> {
     options: {
       config: { type: 'string' }, fast: { type: 'boolean' }, shoes: { type: 'string' },
       table: { type: 'string' }, 'broker-port': { type: 'string' }, 'http-port': { type: 'string' }, 'summary-every': { type: 'string' },
-      'log-level': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      'log-level': { type: 'string' }, 'over-capacity': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
@@ -104,7 +109,7 @@ async function cmdStart(argv: string[]): Promise<number> {
   const signals = holdStopSignals();
   logger.info(`tablegw ${gatewayVersion()} starting with ${file}: ${cfg.tables.length} table(s)${shown ? `; showing ${[...shown].join(', ')}` : ''}`);
   const gw = await startGateway(cfg, {
-    logger, simulators: loadSimulators, fast: values.fast, simulatorShoes: values.shoes ? Number(values.shoes) : undefined, summaryIntervalMs: summaryEvery * 1000,
+    logger, simulators: loadSimulators, fast: values.fast, overCapacity: values['over-capacity'], simulatorShoes: values.shoes ? Number(values.shoes) : undefined, summaryIntervalMs: summaryEvery * 1000,
   });
   logger.info(`gateway ${gw.info.gatewayId}: tables on ${cfg.mqtt.topicPrefix}/<table>/#, info on ${cfg.mqtt.topicPrefix}/gateway/${gw.info.gatewayId}/info (broker ${gw.brokerUrl}); Ctrl-C stops`);
   const watchdog = startSystemdWatchdog(logger); // only under systemd with WatchdogSec= (deploy/tablegw.service)
@@ -136,7 +141,7 @@ async function cmdStart(argv: string[]): Promise<number> {
 }
 
 function cmdCheckConfig(argv: string[]): number {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { help: { type: 'boolean', short: 'h' } } });
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { help: { type: 'boolean', short: 'h' }, 'over-capacity': { type: 'boolean' } } });
   if (values.help || positionals.length !== 1) {
     console.log(HELP['check-config']);
     return values.help ? 0 : 2;
@@ -144,11 +149,14 @@ function cmdCheckConfig(argv: string[]): number {
   const cfg = loadConfigFile(positionals[0]);
   // every file it names and the data directory, all problems in one run (src/app/config/check-config.ts)
   const problems = configFileProblems(cfg);
+  const capacity = checkCapacity(cfg.tables.length, { allowFarBeyond: cfg.capacity?.allowFarBeyond || values['over-capacity'] });
+  if (capacity.level === 'refuse') problems.push(`tables: ${capacity.message}`);
   if (problems.length) {
     console.error(`${positionals[0]}: ${problems.length} problem(s)\n${problems.map((p) => `  - ${maskUrl(p)}`).join('\n')}`);
     return 1;
   }
   console.log(`${positionals[0]}: valid`);
+  if (capacity.level === 'warn') console.log(`  warning: tables: ${capacity.message}`);
   for (const line of describeConfig(cfg)) console.log(line);
   return 0;
 }

@@ -6,6 +6,7 @@
  */
 import { resolve } from 'node:path';
 import { loadDeckRegistry } from '../../../drivers/deck-registry.js';
+import { compileUserPattern } from '../../../drivers/profiles/linear-pattern.js';
 import { parseCard } from '../../core/vocabulary/card.js';
 import { CARD_TABLE_DEVICES, nonCardGame } from '../../core/games/non-card-games.js';
 import type { DeviceConfig, TableConfig } from '../../core/vocabulary/config-schema.js';
@@ -61,12 +62,10 @@ export function checkDevice(d: DeviceConfig, at: string): string[] {
     if (d.kind !== 'barcode-scanner') problems.push(`${at}.barcode: only a barcode-scanner has a barcode mapping`);
     const { pattern, table } = d.barcode;
     if (pattern !== undefined) {
-      try {
-        const re = new RegExp(pattern);
-        if (!/\(\?<card>/.test(re.source)) problems.push(`${at}.barcode.pattern: the regex needs a named group "card", e.g. ^(?<card>[A2-9TJQK][SHDC])$`);
-      } catch (e) {
-        problems.push(`${at}.barcode.pattern: not a valid regular expression: ${(e as Error).message}`);
-      }
+      // compiled onto the linear-time engine, as the scanner's driver will: refused here at its key path
+      const r = compileUserPattern(pattern, '', `${at}.barcode.pattern`);
+      if (!r.ok) problems.push(r.refusal.message);
+      else if (!r.pattern.names.has('card')) problems.push(`${at}.barcode.pattern: the regex needs a named group "card", e.g. ^(?<card>[A2-9TJQK][SHDC])$`);
     }
     for (const [code, card] of Object.entries(table ?? {})) {
       if (!parseCard(card)) problems.push(`${at}.barcode.table.${code}: "${card}" is not a card code (e.g. AS, TD, 7H)`);

@@ -259,7 +259,8 @@ export abstract class TableStepBase<St extends BaseTableState, Se extends BaseTa
    * machine knows them. It goes through the machine only to get its `seq`: it changes nothing else.
    */
   private publishHealth(report: HealthReport): void {
-    const problems = tableProblems(report.mqtt === 'connected', this.state.devices, report.requestsSubscribed ?? true);
+    const problems = tableProblems(report.mqtt === 'connected', this.state.devices, report.requestsSubscribed ?? true,
+      { subscribing: report.subscribing, brokerStalled: report.brokerStalled });
     const devices: MessageBody<'health'>['devices'] = {};
     for (const [id, d] of Object.entries(this.state.devices)) {
       const c = report.devices[id] ?? { frames: 0, rejected: 0, duplicates: 0 };

@@ -300,8 +300,12 @@ export interface HealthReport {
   mqtt: 'connected' | 'disconnected';
   /** the broker the table is on (credentials removed); absent or null while on none */
   broker?: string | null;
-  /** false while connected but the broker refused the `request/+` subscription */
+  /** false while connected but the broker refused the `request/+` subscription (or, with `subscribing`, has not answered yet) */
   requestsSubscribed?: boolean;
+  /** with `requestsSubscribed: false`: the SUBACK is still on its way (no refusal) */
+  subscribing?: boolean;
+  /** the broker stopped acknowledging (no PUBACK within `mqtt.ackTimeoutMs`): what was seen */
+  brokerStalled?: string;
   uptimeSec: number;
   /** messages waiting for the broker; null when no outbox reports it */
   outboxDepth: number | null;

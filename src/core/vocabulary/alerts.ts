@@ -19,10 +19,14 @@ export const ALERT_KINDS = [
   'device-missing',
   // a message that can never be delivered (invalid against the topic map, or refused by the broker)
   'message-quarantined',
+  // the broker acknowledged nothing within mqtt.ackTimeoutMs while messages were in flight (docs/FAULTS.md)
+  'broker-stalled',
+  // the wall clock stepped by more than 1 s (against the monotonic clock), or a prune was refused for the clock (docs/DURABILITY.md)
+  'clock-step',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
-const CRITICAL: ReadonlySet<string> = new Set(['foreign-card', 'shoe-void', 'device-error', 'shuffler-jam', 'card-count-mismatch', 'outbox-full', 'journal-loss', 'message-quarantined']);
+const CRITICAL: ReadonlySet<string> = new Set(['foreign-card', 'shoe-void', 'device-error', 'shuffler-jam', 'card-count-mismatch', 'outbox-full', 'journal-loss', 'message-quarantined', 'broker-stalled']);
 /** security alerts: always critical (docs/SECURITY.md) */
 const SECURITY: ReadonlySet<string> = new Set(['device-not-allowed']);
 

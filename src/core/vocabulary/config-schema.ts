@@ -188,6 +188,8 @@ export const mqttSchema = z.object({
   reconnectMaxMs: z.number().int().min(100).max(600_000).default(30_000).describe('the longest wait between two rounds of connection attempts'),
   connectTimeoutMs: z.number().int().min(500).max(120_000).default(5_000).describe('one connection attempt to one broker gives up after this (then the next URL is tried)'),
   failbackCheckMs: z.number().int().min(0).max(3_600_000).default(15_000).describe('while on a later URL of the list, how often the first is checked to return to it (0: never)'),
+  /** a published message the broker has not acknowledged after this: the broker is stalled (docs/FAULTS.md) */
+  ackTimeoutMs: z.number().int().min(500).max(600_000).default(5_000).describe('a message in flight that the broker has not acknowledged (PUBACK) after this many ms, with no other acknowledgement meanwhile: the broker is stalled; the table goes `degraded` and not ready, raises `broker-stalled`, drops the connection and makes it again (docs/FAULTS.md)'),
 }).strict().superRefine((m, ctx) => {
   // docs/SECURITY.md: one source of the password, no silent precedence
   const sources = (['password', 'passwordFile', 'passwordEnv'] as const).filter((k) => m[k] !== undefined);
@@ -249,7 +251,7 @@ export const configSchema = z.object({
   /** names the gateway's retained `<prefix>/gateway/<gatewayId>/info` topic (mqtt-api.md); default the host name */
   gatewayId: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1-64 characters of A-Z, a-z, 0-9, . _ and -').optional()
     .describe('names the gateway\'s retained `<prefix>/gateway/<gatewayId>/info` topic (mqtt-api.md); default: the host name'),
-  mqtt: mqttSchema.default({ url: 'embedded', topicPrefix: 'casino', clientIdPrefix: 'tablegw-', keepaliveSec: 30, reconnectMinMs: 500, reconnectMaxMs: 30_000, connectTimeoutMs: 5_000, failbackCheckMs: 15_000 }).describe('the broker connection (docs/SECURITY.md for TLS and credentials)'),
+  mqtt: mqttSchema.default({ url: 'embedded', topicPrefix: 'casino', clientIdPrefix: 'tablegw-', keepaliveSec: 30, reconnectMinMs: 500, reconnectMaxMs: 30_000, connectTimeoutMs: 5_000, failbackCheckMs: 15_000, ackTimeoutMs: 5_000 }).describe('the broker connection (docs/SECURITY.md for TLS and credentials)'),
   embeddedBroker: z.object({
     host: z.string().default('127.0.0.1').describe('address the embedded broker listens on'),
     port: z.number().int().min(0).max(65535).default(1883).describe('port the embedded broker listens on (`npm start -- --broker-port <n>`)'),
@@ -258,13 +260,15 @@ export const configSchema = z.object({
   journal: z.object({
     /** `full`: every commit is fsync'd before its messages leave (survives power loss); `normal`: survives a crash */
     synchronous: z.enum(['full', 'normal']).default('full').describe('`full`: every commit is fsync\'d before its messages leave (survives power loss); `normal`: survives a crash'),
-    /** journal entries and delivered messages older than this are deleted */
-    retentionDays: z.number().min(0.01).max(3650).default(14).describe('journal entries and delivered messages older than this are deleted'),
+    /** journal entries and delivered messages older than this are deleted (counted back from the journal's newest entry: docs/DURABILITY.md) */
+    retentionDays: z.number().min(0.01).max(3650).default(14).describe('journal entries and delivered messages older than this are deleted: counted back from the journal\'s newest entry, never a round of the current or previous shoe (docs/DURABILITY.md "Retention and the clock")'),
+    /** one prune deletes at most this share of the journal's inputs */
+    pruneMaxShare: z.number().min(0.001).max(1).default(0.1).describe('one prune (at start and hourly) deletes at most this share of the journal\'s inputs (with their messages and snapshots); what is left goes at the next prunes'),
     /** the outbox's bound per table: an alarm at 80%, the shoes held at 100% (nothing is dropped) */
     outboxMaxMessages: z.number().int().min(10).max(10_000_000).default(100_000).describe('the outbox\'s bound per table: an alarm at 80%, the shoes held at 100% (nothing is dropped)'),
     /** where commits run: on a writer thread (`thread`, the default) or on the event loop (`inline`) */
     writer: z.enum(['thread', 'inline']).default('thread').describe('where the commits run: `thread` (the default) on the journal\'s writer thread, so the event loop goes on reading devices and talking MQTT while a commit waits for the disk; `inline` on the event loop: no thread hops and a few MB less memory, but a slow disk holds everything up (dev/bench/notes/performance-history.md "Where the journal commits")'),
-  }).strict().default({ synchronous: 'full', retentionDays: 14, outboxMaxMessages: 100_000, writer: 'thread' }).describe('the durable journal and outbox (docs/DURABILITY.md)'),
+  }).strict().default({ synchronous: 'full', retentionDays: 14, pruneMaxShare: 0.1, outboxMaxMessages: 100_000, writer: 'thread' }).describe('the durable journal and outbox (docs/DURABILITY.md)'),
   log: z.object({ level: z.enum(['debug', 'info', 'warn', 'error']).default('info').describe('the lowest level logged (`--log-level` overrides it)') }).strict().default({ level: 'info' }).describe('logging (docs/OPERATIONS.md, Logs)'),
   /** the status page, /metrics, /healthz and /readyz (docs/OPERATIONS.md) */
   http: z.object({
@@ -275,6 +279,7 @@ export const configSchema = z.object({
     port: z.number().int().min(0).max(65535).default(8080).describe('0 = any free port (the URL is logged)'),
     allowedHosts: z.array(z.string().min(1).max(253)).default([]).describe('`Host` names accepted besides localhost, 127.0.0.1, ::1, this PC\'s name and addresses (DNS rebinding guard)'),
     tokenFile: z.string().min(1).optional().describe('a file holding a token that every path but /healthz and /readyz then requires (advised when host is not a loopback address)'),
+    recallRounds: z.number().int().min(1).max(100).default(10).describe('how many past rounds a table\'s recall shows (the table page and GET /api/tables/<id>/recall, which takes ?rounds= up to 100)'),
   }).strict().prefault({}).describe('the status page, /metrics, /healthz and /readyz (docs/OPERATIONS.md)'),
   /** the retained `<prefix>/<table>/health` message: every intervalMs and when a table's problems change (0 = on change only) */
   health: z.object({ intervalMs: ms.default(30_000).describe('milliseconds between two `health` messages (0 = on change only)') }).strict().prefault({}).describe('the retained `<prefix>/<table>/health` message: every intervalMs and when a table\'s problems change (0 = on change only)'),
@@ -286,6 +291,9 @@ export const configSchema = z.object({
     allowedDevices: z.array(allowedDeviceSchema).optional().describe('when set, a serial or HID device that matches no entry is not opened (simulators are exempt)'),
   }).strict().prefault({}).describe('device allow-list (docs/SECURITY.md)'),
   requests: requestLimitsSchema.prefault({}).describe('limits on engine requests, per table (docs/SECURITY.md)'),
+  capacity: z.object({
+    allowFarBeyond: z.boolean().default(false).describe('start even with more than 4 times the tables this machine was measured to carry (300 per 2 cores, docs/SCALING.md "Sizing"); beyond the capacity itself the gateway only warns'),
+  }).strict().prefault({}).describe('the gateway\'s check of its table count against the machine\'s measured capacity (docs/SCALING.md "Sizing")'),
 }).strict();
 
 export type GatewayConfig = z.infer<typeof configSchema>;

@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { KeyboardWedgeDecoder, barcodeToCard, createBarcodeMapper, keyboardReports } from '../../../drivers/codecs/hid-keyboard.js';
+import { PatternRefusal } from '../../../drivers/profiles/linear-pattern.js';
 
 const R = (mods: number, ...keys: number[]) => Buffer.from([mods, 0, ...keys, 0, 0, 0, 0, 0, 0].slice(0, 8));
 const UP = R(0);
@@ -106,8 +107,9 @@ describe('barcodeToCard', () => {
     expect(barcodeToCard('CARD-1H-0012', m)).toBeNull();
     expect(barcodeToCard('QH', m)).toBeNull();
     expect(barcodeToCard('X', { pattern: '^(?<other>X)$' })).toBeNull();
-    expect(() => barcodeToCard('X', { pattern: '(' })).toThrow(SyntaxError);
-    expect(() => createBarcodeMapper({ pattern: '(?<card' })).toThrow(SyntaxError);
+    expect(() => barcodeToCard('X', { pattern: '(' })).toThrow(PatternRefusal);
+    expect(() => createBarcodeMapper({ pattern: '(?<card' })).toThrow(/pattern-invalid/);
+    expect(() => createBarcodeMapper({ pattern: '^(?<card>..)\\k<card>$' })).toThrow(/pattern-unsupported: the backreference/);
     expect(createBarcodeMapper(m)('CARD-2C-1')).toBe('2C');
   });
 

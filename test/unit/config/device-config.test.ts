@@ -99,7 +99,7 @@ describe('config: barcode mapping', () => {
   it('a bad regex is a config error naming the key', () => {
     const p = problems(scanner({ pattern: '^(?<card>[A-Z' }));
     expect(p).toHaveLength(1);
-    expect(p[0]).toMatch(/^tables\[0\]\.devices\[1\]\.barcode\.pattern: not a valid regular expression: /);
+    expect(p[0]).toMatch(/^tables\[0\]\.devices\[1\]\.barcode\.pattern: pattern-invalid: not a valid regular expression: /);
   });
 
   it('a regex without the named group card is refused', () => {

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cardDecoder } from '../../../drivers/profiles/card-codes.js';
 import { checksum } from '../../../drivers/profiles/checksums.js';
-import { compileProfile, numberGroups, requiredLiteral } from '../../../drivers/profiles/profile-decoder.js';
+import { compileProfile, requiredLiteral } from '../../../drivers/profiles/profile-decoder.js';
 import { loadProfileFile, validateProfile } from '../../../drivers/profiles/profile-schema.js';
 
 // Independent encoder for the stx-etx-shoe profile (LRC = two's complement of the byte sum).
@@ -88,17 +88,11 @@ describe('pattern compilation', () => {
     expect(requiredLiteral('.*')).toBe('');
   });
 
-  it('numberGroups turns named groups and back-references into numbered ones', () => {
-    const { source, groups, names } = numberGroups('(?<a>x)(y)[(?<n>]\\((?<b>z)\\k<a>(?<=q)', 3);
-    expect(groups).toBe(3);
-    expect([...names]).toEqual([['a', 4], ['b', 6]]);
-    expect(source).toBe('(x)(y)[(?<n>]\\((z)(?:\\4)(?<=q)');
-  });
-
-  it('a message with a back-reference matches only the repeated text', () => {
-    const p = validateProfile('x.yaml', { name: 'r', talker: 'BALL', framing: { end: '\n' }, messages: [{ name: 'ball', pattern: '(?<ball>\\d\\d)/\\k<ball>', type: 'BALL' }] });
-    const out = compileProfile(p).push(Buffer.from('17/17\n17/18\n'));
-    expect(out.map((f) => ('reason' in f ? f.reason : f.type === 'BALL' ? f.ball : f.type))).toEqual([17, 'unknown-type']);
+  it('a message with a back-reference is refused at load, naming the key path and the construct', () => {
+    // a backreference cannot run on the linear-time engine (drivers/profiles/linear-pattern.ts)
+    expect(() => validateProfile('x.yaml', { name: 'r', talker: 'BALL', framing: { end: '\n' }, messages: [{ name: 'ball', pattern: '(?<ball>\\d\\d)/\\k<ball>', type: 'BALL' }] })).toThrow(
+      'x.yaml: messages.ball.pattern: pattern-unsupported: the backreference \\k<ball> cannot run on the linear-time pattern engine',
+    );
   });
 });
 
@@ -140,7 +134,7 @@ describe('message keys: map, ranges, optional groups, rescan, rejects', () => {
     expect(balls(keno({ ball: { min: 0, max: 99 } }))).toEqual([0, 80, 81]);
   });
   it('a bad reject rule is an error naming the rule', () => {
-    expect(() => validateProfile('acme.yaml', { ...p, rejects: [{ name: 'oops', pattern: '(', reason: 'bad-field' }] })).toThrow('acme.yaml: rejects.oops.pattern: is not a valid regular expression');
+    expect(() => validateProfile('acme.yaml', { ...p, rejects: [{ name: 'oops', pattern: '(', reason: 'bad-field' }] })).toThrow('acme.yaml: rejects.oops.pattern: pattern-invalid: not a valid regular expression: /(/: Unterminated group');
     expect(() => validateProfile('acme.yaml', { ...p, rejects: [{ name: 'oops', pattern: 'x', reason: 'weird' }] })).toThrow(/acme\.yaml: rejects\.oops\.reason: /);
   });
 });
