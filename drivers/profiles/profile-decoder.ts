@@ -398,6 +398,9 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
   const bodyXor = I.algorithm === 'xor8' && !cov.start && cov.payload && !cov.separator && !cov.end && !stuff;
   const payloadOnly = cov.payload && !cov.start && !cov.separator && !cov.end && !overStuffed;
   const sep = I.separator ? enc(I.separator) : new Uint8Array(0);
+  // unstuffed, the covered parts are one run of the frame buffer when the payload is among them
+  // (a value before the end never covers the end; one after it has no separator)
+  const contiguous = !stuff && cov.payload;
   const forbidden = new Uint8Array(256);
   for (const b of enc(p.body.forbid)) forbidden[b] = 1;
   if (p.body.controls === 'reject') {
@@ -545,6 +548,7 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
       let got: number;
       if (bodyXor) got = xor;
       else if (payloadOnly) got = csFn(P, ps, sepStart);
+      else if (contiguous) got = csFn(buf, cov.start ? 0 : startLen, cov.end ? bodyEndRaw + eLen : cov.separator ? sepStart + sep.length : sepStart);
       else {
         // the covered parts, in wire order, copied into one run
         let n = 0;
