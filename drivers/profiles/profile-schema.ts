@@ -174,7 +174,7 @@ export const profileSchema = z
         /** further end sequences accepted on input (`end` is what a device writes): `["\n"]` beside `"\r\n"` */
         acceptEnd: z.array(z.string().min(1)).default([]),
         /** bytes after the end sequence that belong to the frame (a check byte: `STX body ETX BCC`) */
-        trailer: z.number().int().min(0).max(8).default(0),
+        trailer: z.number().int().min(0).max(16).default(0),
         /** fixed frame length in bytes (with `start` as its sync word) */
         length: z.number().int().positive().optional(),
         /** a length field in the frame: where it is, and what it counts */
