@@ -3,6 +3,7 @@
  * transaction id) and waits for the gateway's answer, the way a real engine drives betting windows
  * and player decisions.
  */
+import { randomBytes } from 'node:crypto';
 import type { Socket } from 'node:net';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { SimulatedEngine } from '../src/runtime/simulators.js';
@@ -11,6 +12,8 @@ import type { Logger } from '../src/runtime/log.js';
 export class VirtualEngine implements SimulatedEngine {
   private client: MqttClient | null = null;
   private n = 0;
+  /** transactions are unique across the engine's restarts: the table remembers answered ones (idempotent requests) */
+  private readonly run = randomBytes(4).toString('hex');
   /** requests in flight by transaction: their answer, and giving up when the engine closes (its simulator is stopping) */
   private readonly waiting = new Map<string, { answer: (payload: Record<string, unknown>) => void; giveUp: () => void }>();
 
@@ -50,7 +53,7 @@ export class VirtualEngine implements SimulatedEngine {
   private requestOnce(command: string, args: Record<string, unknown>, timeoutMs: number): Promise<Record<string, unknown>> {
     const client = this.client;
     if (!client) return Promise.reject(new Error('virtual engine not connected'));
-    const transaction = `ve-${++this.n}`;
+    const transaction = `ve-${this.run}-${++this.n}`;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiting.delete(transaction);

@@ -7,8 +7,8 @@
 import * as z from 'zod';
 import { configSchema } from '../../src/core/vocabulary/config-schema.js';
 import {
-  cardResultMessageSchema, cardRoundMessageSchema, diceResultMessageSchema, diceRoundMessageSchema, EVENT_SCHEMAS,
-  kenoResultMessageSchema, kenoRoundMessageSchema, otherEventSchema, PUBLISHED_TOPICS, REQUEST_SCHEMAS,
+  cardRoundMessageSchema, diceRoundMessageSchema, EVENT_SCHEMAS, kenoRoundMessageSchema, otherEventSchema, PUBLISHED_TOPICS,
+  REQUEST_SCHEMAS, RESULT_SCHEMAS_BY_GAME,
 } from '../../src/core/table/messages.js';
 import type { CapturedMessage } from './capture.js';
 import { PUBLISH_QOS } from '../../src/core/vocabulary/topics.js';
@@ -24,11 +24,19 @@ export interface MessageExample {
 /** message component name -> examples */
 export type Examples = Record<string, MessageExample[]>;
 
+/** the JSON Schema dialect of every schema in the AsyncAPI document (declared on each, and on each payload) */
+export const SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
+/** AsyncAPI 3's name of that dialect, the `schemaFormat` of every payload */
+export const SCHEMA_FORMAT = 'application/schema+json;version=draft-2020-12';
+
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
-  const s = z.toJSONSchema(schema, { target: 'draft-07', io, unrepresentable: 'any' }) as Json;
-  delete s.$schema;
-  return s;
+  const s = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Json;
+  const { $schema: _, ...rest } = s;
+  return { $schema: SCHEMA_DIALECT, ...rest };
 }
+
+/** a message payload: a Multi Format Schema Object naming the dialect, the schema itself under components */
+const payloadRef = (name: string) => ({ schemaFormat: SCHEMA_FORMAT, schema: { $ref: `#/components/schemas/${name}` } });
 
 /** docs/config.schema.json */
 export function buildConfigSchema(): Json {
@@ -55,12 +63,15 @@ function publishedMessages(): Array<{ name: string; channel: keyof typeof PUBLIS
         out.push({ name: `event-${kind}`, channel: 'event', title: `event: ${kind}`, summary: EVENT_KIND_SUMMARY[kind], schema });
       }
       out.push({ name: 'event-other', channel: 'event', title: 'event: other kinds', summary: otherEventSchema.description ?? '', schema: otherEventSchema });
-    } else if (name === 'round' || name === 'result') {
-      const v = name === 'round'
-        ? { card: cardRoundMessageSchema, 'sic-bo': diceRoundMessageSchema, keno: kenoRoundMessageSchema }
-        : { card: cardResultMessageSchema, 'sic-bo': diceResultMessageSchema, keno: kenoResultMessageSchema };
+    } else if (name === 'round') {
+      const v = { card: cardRoundMessageSchema, 'sic-bo': diceRoundMessageSchema, keno: kenoRoundMessageSchema };
       for (const [kind, schema] of Object.entries(v)) {
         out.push({ name: variantName(name, kind), channel: name, title: `${name}: ${kind === 'card' ? 'card games' : kind}`, summary: schema.description ?? t.description, schema });
+      }
+    } else if (name === 'result') {
+      // one message per game: its `game` and its typed `outcome` (src/core/games/outcomes.ts)
+      for (const [game, schema] of Object.entries(RESULT_SCHEMAS_BY_GAME)) {
+        out.push({ name: `result-${game}`, channel: name, title: `result: ${game}`, summary: schema.description ?? t.description, schema });
       }
     } else {
       out.push({ name, channel: name, title: name, summary: t.description, schema: t.schema });
@@ -128,7 +139,7 @@ export function buildAsyncApi(examples: Examples): Json {
       title: m.title,
       summary: m.summary,
       contentType: 'application/json',
-      payload: { $ref: `#/components/schemas/${m.name}` },
+      payload: payloadRef(m.name),
       ...(examples[m.name]?.length ? { examples: examples[m.name] } : {}),
     };
   }
@@ -136,7 +147,7 @@ export function buildAsyncApi(examples: Examples): Json {
   channels.request = {
     address: '{prefix}/{tableId}/request/{command}',
     title: 'request',
-    description: 'Requests from game engines. The answer goes to response/{command} (and to the MQTT 5 response topic with the correlation data, when the request carries them). A request that fails validation is answered with status "error" and changes nothing.',
+    description: 'Requests from game engines (QoS 1, with a `transaction`). The answer\'s place is response/{command}, in the table\'s stream (its `seq`); a request with an MQTT 5 response topic also gets a copy there: the same bytes (same `seq`), with its correlation data and the user property `copy-of` naming the answer\'s topic (one message under the dedupe rule by table and seq). A retry with the same `transaction` (or correlation data) and body within requests.idempotencyWindowSec is not executed again: its first answer is published again with `replayed: true`; the same transaction with another body is refused `transaction-reused` (docs/ENGINES.md). A request that fails validation is answered with status "error" and changes nothing.',
     parameters: params(['prefix', 'tableId', 'command']),
     messages: Object.fromEntries(Object.keys(REQUEST_SCHEMAS).map((c) => [`request-${c}`, { $ref: `#/components/messages/request-${c}` }])),
   };
@@ -155,7 +166,7 @@ export function buildAsyncApi(examples: Examples): Json {
       title: `request/${command}`,
       summary: REQUEST_SUMMARY[command] ?? command,
       contentType: 'application/json',
-      payload: { $ref: `#/components/schemas/${name}` },
+      payload: payloadRef(name),
       correlationId: { $ref: '#/components/correlationIds/correlationData' },
       ...(REQUEST_EXAMPLES[command] ? { examples: [{ name: command, payload: REQUEST_EXAMPLES[command] }] } : {}),
     };
@@ -166,7 +177,7 @@ export function buildAsyncApi(examples: Examples): Json {
   channels['gateway-info'] = {
     address: '{prefix}/gateway/{gatewayId}/info',
     title: 'gateway info',
-    description: 'One per gateway: its version, tables and devices, published on every connect; `{"state":"offline"}` as its last will and on a clean stop. QoS 1, retained. Subscribe to `{prefix}/gateway/+/info` to find every table of a floor.',
+    description: 'One per gateway: its version, tables and devices, published on every connect (`state: online`, `reason` `start` or `reconnect`); `{"state":"offline","reason":"connection-lost",...}` as its last will and `reason: stopped` on a clean stop (docs/ENGINES.md, Presence). QoS 1, retained. Subscribe to `{prefix}/gateway/+/info` to find every table of a floor.',
     parameters: params(['prefix', 'gatewayId']),
     messages: { 'gateway-info': { $ref: '#/components/messages/gateway-info' }, 'gateway-offline': { $ref: '#/components/messages/gateway-offline' } },
   };
@@ -174,16 +185,25 @@ export function buildAsyncApi(examples: Examples): Json {
     action: 'send', channel: { $ref: '#/channels/gateway-info' },
     summary: 'The gateway announces itself on {prefix}/gateway/{gatewayId}/info', bindings: mqttBinding(true),
   };
-  schemas['gateway-info'] = GATEWAY_INFO_SCHEMA;
-  schemas['gateway-offline'] = { type: 'object', properties: { state: { const: 'offline' } }, required: ['state'], additionalProperties: false };
+  schemas['gateway-info'] = { $schema: SCHEMA_DIALECT, ...GATEWAY_INFO_SCHEMA };
+  schemas['gateway-offline'] = {
+    $schema: SCHEMA_DIALECT, type: 'object',
+    properties: {
+      state: { const: 'offline' },
+      reason: { enum: ['stopped', 'connection-lost', 'moved'], description: '`stopped`: a clean stop; `connection-lost`: the last will (the broker lost the connection: the gateway, the network or the broker went away); `moved`: left on a broker the gateway moved away from' },
+      gatewayId: { type: 'string' },
+      startedAt: { type: 'string', format: 'date-time', description: 'the run of the gateway this is about' },
+    },
+    required: ['state', 'reason', 'gatewayId', 'startedAt'], additionalProperties: false,
+  };
   messages['gateway-info'] = {
     name: 'gateway-info', title: 'gateway info', summary: 'the gateway, its version, tables and devices', contentType: 'application/json',
-    payload: { $ref: '#/components/schemas/gateway-info' },
+    payload: payloadRef('gateway-info'),
     examples: [{ name: 'gateway-info-1', payload: GATEWAY_INFO_EXAMPLE }],
   };
   messages['gateway-offline'] = {
     name: 'gateway-offline', title: 'gateway offline', summary: 'the last will: the gateway is gone', contentType: 'application/json',
-    payload: { $ref: '#/components/schemas/gateway-offline' }, examples: [{ name: 'gateway-offline-1', payload: { state: 'offline' } }],
+    payload: payloadRef('gateway-offline'), examples: [{ name: 'gateway-offline-1', payload: { state: 'offline', reason: 'connection-lost', gatewayId: 'pit-3-pc-1', startedAt: '2026-01-01T12:00:00.000Z' } }],
   };
   for (const [name, s] of Object.entries(schemas)) nameSchemas(s as Json, pascal(name));
 
@@ -197,6 +217,8 @@ export function buildAsyncApi(examples: Examples): Json {
         'Card shoes, shufflers and dice sensors in; normalized game events and results out. One MQTT connection per table (client id `<clientIdPrefix><tableId>`), QoS 1, payloads UTF-8 JSON.',
         'Every message carries the envelope `v`, `type`, `table`, `game`, `ts` and — on all but `status` — `seq`: per table, strictly increasing over every message the table publishes, never reused, also across restarts.',
         'Hidden cards are published as `card: null, faceDown: true` until their reveal point.',
+        'Every `result` message is typed per game (`result-<game>`): its `outcome` names the facts every bet of the game settles from, each field described with its rule (docs/GAMES.md has a settlement table per game).',
+        `Every schema is JSON Schema 2020-12: each declares \`$schema\` (${SCHEMA_DIALECT}) and each payload its \`schemaFormat\` (${SCHEMA_FORMAT}).`,
         'Generated from the zod schemas in src/core/table/messages.ts and src/core/vocabulary/requests.ts by `npm run docs:api`; the examples were captured from a simulator run. Do not edit by hand.',
       ].join('\n\n'),
       license: { name: 'Apache-2.0' },
@@ -255,7 +277,7 @@ function nameSchemas(s: Json, name: string): void {
       nameSchemas(a, `${name}${pascal(String((kind?.const) || ''))}${alts.length > 1 && !kind ? `Option${i + 1}` : ''}`);
     });
   }
-  for (const d of Object.values((s.definitions as Record<string, Json> | undefined) ?? {})) nameSchemas(d, name);
+  for (const d of Object.values((s.$defs as Record<string, Json> | undefined) ?? {})) nameSchemas(d, name);
 }
 
 const GATEWAY_INFO_SCHEMA: Json = {
@@ -278,18 +300,21 @@ const GATEWAY_INFO_SCHEMA: Json = {
         required: ['id', 'game', 'betting', 'devices'],
       },
     },
-    signing: { type: 'object', properties: { keyId: { type: 'string' } }, required: ['keyId'] },
+    signing: { type: 'object', properties: { keyId: { type: 'string', description: '`signing.keyId`, else `ed25519:` + the first 16 hex digits of the SHA-256 of the raw 32-byte Ed25519 public key (its RFC 8032 encoding, the JWK `x` decoded; not the PEM or DER) (docs/SECURITY.md)' } }, required: ['keyId'] },
+    state: { const: 'online' },
+    reason: { enum: ['start', 'reconnect'], description: '`start`: the first connection of this gateway run (`startedAt` is new); `reconnect`: the same run connected again (a broker restart, a network loss, a failover): nothing was lost' },
   },
-  required: ['v', 'type', 'gatewayId', 'version', 'startedAt', 'node', 'tables'],
+  required: ['v', 'type', 'gatewayId', 'version', 'startedAt', 'node', 'tables', 'state', 'reason'],
 };
 
 const GATEWAY_INFO_EXAMPLE: Json = {
   v: 1, type: 'info', gatewayId: 'pit-3-pc-1', version: '0.1.0', commit: '6a3fefa4831b', startedAt: '2026-01-01T12:00:00.000Z', node: 'v24.11.0',
   tables: [{ id: 'bac-01', game: 'baccarat', betting: 'engine', devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: 'serial' }, { id: 'shuffler-1', kind: 'shuffler', transport: 'serial' }] }],
+  state: 'online', reason: 'start',
 };
 
-/** `round` / `result` message names: the card-game variant keeps the plain name */
-function variantName(base: 'round' | 'result', tableKind: string): string {
+/** `round` message names: the card-game variant keeps the plain name */
+function variantName(base: 'round', tableKind: string): string {
   return tableKind === 'card' ? base : `${base}-${tableKind}`;
 }
 
@@ -336,12 +361,14 @@ export function pickExamples(capturedInArrivalOrder: readonly CapturedMessage[])
   if (dealt) add('event-card', dealt, 'a card dealt to the player');
   for (const kind of ['card', 'sic-bo', 'keno']) {
     const ofKind = (m: CapturedMessage) => tableKindOf(m.payload.game) === kind;
-    const complete = first((m) => ofKind(m) && m.rel === 'result' && m.payload.status === 'complete');
-    if (complete) add(variantName('result', kind), complete, `a complete ${String(complete.payload.game)} round`);
     const dealing = first((m) => ofKind(m) && m.rel === 'round' && m.payload.phase === 'dealing'
       && (kind !== 'card' || Object.values(m.payload.cards as Record<string, unknown[]>).some((c) => c.length > 0))
       && (kind !== 'keno' || (m.payload.balls as unknown[]).length > 0));
     if (dealing) add(variantName('round', kind), dealing, `a ${String(dealing.payload.game)} round in progress`);
+  }
+  for (const game of Object.keys(RESULT_SCHEMAS_BY_GAME)) {
+    const complete = first((m) => m.payload.game === game && m.rel === 'result' && m.payload.status === 'complete');
+    if (complete) add(`result-${game}`, complete, `a complete ${game} round`);
   }
   const ok = first((m) => m.rel === 'response/status');
   if (ok) add('response', ok, 'the answer to a status request');
@@ -349,7 +376,7 @@ export function pickExamples(capturedInArrivalOrder: readonly CapturedMessage[])
     const first = m.rel.split('/')[0];
     const name = first === 'events' ? (`event-${String(m.payload.kind)}` in EVENT_SCHEMAS_BY_NAME ? `event-${String(m.payload.kind)}` : 'event-other')
       : first === 'devices' ? 'device' : first === 'alerts' ? 'alert'
-        : first === 'round' || first === 'result' ? variantName(first, tableKindOf(m.payload.game)) : first;
+        : first === 'round' ? variantName(first, tableKindOf(m.payload.game)) : first === 'result' ? `result-${String(m.payload.game)}` : first;
     add(name, m);
   }
   return out;

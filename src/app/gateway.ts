@@ -19,7 +19,9 @@ import { tableSettings } from '../core/table/table-settings.js';
 import { watchDevices, type DeviceWatch } from '../runtime/device-watch.js';
 import type { LoadSimulators, SimulatedDevice, SimulatedDevicesSetup, SimulatedEngine } from '../runtime/simulators.js';
 import { ActivitySummary } from '../runtime/summary.js';
-import { TableRuntime } from '../runtime/table-runtime.js';
+import { TableRuntime, type PublishedMessage } from '../runtime/table-runtime.js';
+import { followExternalEngine, type ExternalEngineFollower } from '../runtime/external-engine.js';
+import { Subject } from 'rxjs';
 import { profileFileWarnings } from '../../drivers/profiles/profile-schema.js';
 import { checkClockOffset, CLOCK_OFFSET_ENV, ClockWatch, wallClock, type ClockStep } from '../runtime/clock.js';
 import type { PruneReport } from '../adapters/store/journal-prune.js';
@@ -86,6 +88,7 @@ export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Pr
   const links: TableLink[] = [];
   const simulators: SimulatedDevice[] = [];
   const engines: SimulatedEngine[] = [];
+  const followers: ExternalEngineFollower[] = [];
   registerSecret(cfg.mqtt.password);
   registerSecretFile(cfg.mqtt.passwordFile);
   const gatewayId = resolveGatewayId(cfg);
@@ -96,10 +99,12 @@ export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Pr
     url: urls, topicPrefix: cfg.mqtt.topicPrefix, clientIdPrefix: cfg.mqtt.clientIdPrefix,
     protocolVersion: broker ? 4 : (cfg.mqtt.protocolVersion ?? 5), keepaliveSec: cfg.mqtt.keepaliveSec,
     reconnectMinMs: cfg.mqtt.reconnectMinMs, reconnectMaxMs: cfg.mqtt.reconnectMaxMs,
-    connectTimeoutMs: cfg.mqtt.connectTimeoutMs, failbackCheckMs: cfg.mqtt.failbackCheckMs,
+    connectTimeoutMs: cfg.mqtt.connectTimeoutMs, failbackCheckMs: cfg.mqtt.failbackCheckMs, sessionExpirySec: cfg.mqtt.sessionExpirySec,
     username: cfg.mqtt.username, password: cfg.mqtt.password, passwordFile: cfg.mqtt.passwordFile,
     ca: cfg.mqtt.ca, cert: cfg.mqtt.cert, key: cfg.mqtt.key,
     credentials: security.credentials, maxPacketBytes: security.maxPacketBytes,
+    // one run of the gateway: every presence message of its tables and of itself names it
+    startedAt: info.startedAt,
   };
   const gatewayLink = createGatewayInfoLink({ ...linkBase, logger: log.child({ gateway: gatewayId }) }, cfg.mqtt.topicPrefix, info);
   gatewayLink.connect();
@@ -153,12 +158,20 @@ export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Pr
     const tlog = log.child({ table: t.id });
     const settings = tableSettings(t);
     const link = new TableLink({ ...linkBase, tableId: t.id, gameId: t.game, logger: tlog });
+    // what the table publishes, for a virtual dealer that follows an external engine (the runtime comes later)
+    const published$ = new Subject<PublishedMessage>();
     // transports first: simulated devices are wired to theirs (simulators/index.ts, via opts.simulators), then the drivers
     const transports = new Map(t.devices.map((d) => [d.id, security.transport(d, (dev) => createTransport(dev, opts.probe), (alert) => runtime.apply(alert))] as const));
     const virtual: SimulatedDevicesSetup = sim && t.devices.some((d) => d.transport.type === 'simulator')
       ? sim.createVirtualDevices({
         table: t, settings, transports, fast: opts.fast, shoes: opts.simulatorShoes, log: tlog,
         engine: () => {
+          // an engine of your own drives this table: the virtual dealer follows the table's rounds
+          if (t.devices.some((d) => d.transport.type === 'simulator' && d.transport.engine === 'external')) {
+            const follower = followExternalEngine(published$);
+            followers.push(follower);
+            return follower.request;
+          }
           const engine = new sim.VirtualEngine(url, cfg.mqtt.topicPrefix, t.id, tlog);
           engines.push(engine);
           return (c, a, ms) => engine.request(c, a, ms);
@@ -190,10 +203,12 @@ export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Pr
     const runtime = new TableRuntime({ settings, tableConfig: t, link, drivers, store, log: tlog, outboxMaxMessages: cfg.journal.outboxMaxMessages,
       serialize: security.signer?.serialize, requestLimits: cfg.requests, responseTopicPrefixes: cfg.requests.responseTopicPrefixes, probe: opts.probe,
       requestVerifier: security.requestVerifier(t.id),
-      ackTimeoutMs: cfg.mqtt.ackTimeoutMs });
+      ackTimeoutMs: cfg.mqtt.ackTimeoutMs,
+      idempotencyWindowMs: Math.min(cfg.requests.idempotencyWindowSec * 1000, cfg.journal.retentionDays * 86_400_000) });
     observability.addTable({ id: t.id, game: t.game, runtime, link });
     watches.push(watchDevices(runtime, t.devices, tlog));
     runtime.published$.subscribe((m) => summary.count(t.id, m.payload));
+    runtime.published$.subscribe(published$);
     link.connect();
     runtime.start();
     tables.push(runtime);
@@ -228,6 +243,7 @@ export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Pr
       // shutdown must not be published as a `stale` device or a `device-stale` alert
       const simulatorsStopped = Promise.all(simulators.map((s) => s.stop()));
       await Promise.all(tables.map((t) => t.stop()));
+      for (const f of followers) f.close();
       await Promise.all(engines.map((e) => e.close()));
       await simulatorsStopped;
       // the last commits first: their messages go out on the links before those close

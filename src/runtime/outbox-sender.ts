@@ -191,9 +191,12 @@ export class OutboxSender {
         queueMicrotask(() => this.settled(m, undefined, `its topic "${topic.slice(0, 200)}" is not a valid topic name: ${invalid}`));
         continue;
       }
-      if (m.alsoTopic && !topicNameProblem(m.alsoTopic)) this.link.publish(m.alsoTopic, m.payload, false, m.alsoCorrelation);
+      // an answer's copy on the request's MQTT 5 response topic: the same message (same seq), marked
+      // as a copy of the one on its own topic; none when that topic is the answer's own
+      if (m.alsoTopic && m.alsoTopic !== topic && !topicNameProblem(m.alsoTopic)) this.link.publish(m.alsoTopic, m.payload, false, m.alsoCorrelation, undefined, topic);
       if (this.probe.on) this.probe.published(m);
-      this.link.publish(topic, m.payload, m.retain, undefined, (err) => this.settled(m, err));
+      // (a response topic that is the answer's own: the answer itself carries the correlation data)
+      this.link.publish(topic, m.payload, m.retain, m.alsoTopic === topic ? m.alsoCorrelation : undefined, (err) => this.settled(m, err));
     }
   }
 

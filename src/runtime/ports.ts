@@ -57,7 +57,8 @@ export interface Publisher {
   /** the last connect reached another broker than the one before (retained topics are sent again) */
   readonly movedBroker: boolean;
   /** QoS 1; `done` once the broker acknowledged it (or with the error that ended it) */
-  publish(topic: string, payload: string, retain: boolean, correlationData?: string, done?: (err?: Error) => void): void;
+  /** `copyOf`: this is a copy of the message on that topic (an answer's copy on a request's response topic, marked as such) */
+  publish(topic: string, payload: string, retain: boolean, correlationData?: string, done?: (err?: Error) => void, copyOf?: string): void;
   /** the broker the table is on (credentials removed), null while on none (for alerts) */
   readonly broker?: string | null;
   /** drops the connection and makes it again (a broker that stopped acknowledging) */
@@ -79,6 +80,8 @@ export interface Journal {
   noteDeviceSeq(tableId: string, deviceId: string, seq: number): void;
   deviceSeqs(tableId: string): Record<string, number>;
   engineRoundIds(tableId: string): string[];
+  /** the answers the table published since `sinceMs`, with the requests they answered (for retries within the idempotency window) */
+  answeredRequests(tableId: string, sinceMs: number): Array<{ seq: number; at: number; input: TableInput; answer: string }>;
   /** the payloads of the signed requests (inputs with a `signer`) received at or after `since` (ms) */
   signedRequestsSince(tableId: string, since: number): Array<{ at: number; payload: string }>;
   flush(): void;

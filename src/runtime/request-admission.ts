@@ -11,6 +11,10 @@
  * - an MQTT 5 response topic is honoured only when it is a valid topic name (no `+`, `#`, empty
  *   level or U+0000) under this table's own `response/` or a `requests.responseTopicPrefixes`
  *   entry; otherwise the request is refused `not-allowed` and answered on `response/<command>` only;
+ * - a retry of a request the table already answered (its `transaction` or correlation data and
+ *   the same body, within `requests.idempotencyWindowSec`) is handed to the machine with its first
+ *   answer to publish again (`replayed: true`), never executed twice; the same key with another
+ *   body is refused `transaction-reused` (answered-requests.ts);
  * - a round id an engine supplies in `open-betting` must not have the form of the gateway's own
  *   ids and must not have been used on this table within the journal's retention
  *   (`duplicate-round-id`);
@@ -27,6 +31,7 @@ import { RequestGate } from './request-limiter.js';
 import { topicNameProblem } from '../core/vocabulary/topics.js';
 import type { TableInput } from '../core/table/types.js';
 import { PRIVILEGED_COMMANDS } from '../core/vocabulary/requests.js';
+import type { AnsweredRequests } from './answered-requests.js';
 
 /** what the signature of one request comes to: none (the machine decides whether one was needed), a verified signer, or a refusal */
 export type RequestSignatureCheck =
@@ -92,6 +97,8 @@ export interface RequestAdmissionOptions {
   usedRoundIds?: Iterable<string>;
   /** checks the signatures of privileged requests (default: no keys, so every signed request is `unknown-key`) */
   verifier?: RequestSignatureChecker;
+  /** the requests this table answered within the idempotency window: a retry is replayed, not executed */
+  answered?: AnsweredRequests;
 }
 
 export type Admitted =
@@ -107,6 +114,8 @@ export interface RequestCounts {
   droppedUnanswered: number;
   /** delivered with the retain flag: not executed */
   retainedIgnored: number;
+  /** retries of answered requests, answered again without being executed */
+  replayed: number;
 }
 
 export class RequestAdmission {
@@ -115,7 +124,7 @@ export class RequestAdmission {
   private readonly usedRoundIds: Set<string>;
   private readonly retainedSeen = new Set<string>();
   private readonly verifier: RequestSignatureChecker;
-  readonly counts: RequestCounts = { refused: {}, droppedUnanswered: 0, retainedIgnored: 0 };
+  readonly counts: RequestCounts = { refused: {}, droppedUnanswered: 0, retainedIgnored: 0, replayed: 0 };
 
   constructor(private readonly o: RequestAdmissionOptions) {
     this.gate = o.limits ? new RequestGate(o.limits) : null;
@@ -151,6 +160,14 @@ export class RequestAdmission {
       }
     }
     if (topicProblem) return this.refuse(input, topicProblem, 'not-allowed');
+    // a retry of an answered request: its first answer again, before any rule that would refuse a
+    // second execution (a signed request's retry included: nothing is executed again)
+    const seen = this.o.answered?.lookup(input, at);
+    if (seen?.kind === 'replay') {
+      this.counts.replayed++;
+      return { kind: 'input', input: { ...input, replay: seen.replay } };
+    }
+    if (seen?.kind === 'reused') return this.refuse(input, seen.reason, 'transaction-reused');
     // after the rate limit: a flood of signed requests costs one bucket check each, not a verification
     if (PRIVILEGED.has(r.command)) {
       const c = this.verifier.check(r.command, r.payload, at);

@@ -19,6 +19,7 @@ import { envelopeText } from '../core/vocabulary/envelope-text.js';
 import { OutboxSender, type BrokerStall } from './outbox-sender.js';
 import type { IncomingRequest, Journal, Publisher, RequestSource, StoredMessage } from './ports.js';
 import { RequestAdmission, type RequestCounts, type RequestSignatureChecker } from './request-admission.js';
+import { AnsweredRequests } from './answered-requests.js';
 import { countersOf, initialTableState, stateFromSnapshot, step } from '../core/table/table-machine.js';
 import type { Envelope, TableInput, TableOutput, TableSettings, TableState } from '../core/table/types.js';
 
@@ -65,6 +66,8 @@ export interface TableRuntimeOptions {
    * (`broker-stalled`, the table degraded, the connection dropped and made again); absent: not watched
    */
   ackTimeoutMs?: number;
+  /** how long an answered request is remembered, so that its retry is answered again, not executed (0: never) */
+  idempotencyWindowMs?: number;
 }
 
 /** a stall as the health and `/readyz` say it */
@@ -95,6 +98,7 @@ export class TableRuntime {
   private stopped = false;
   private outboxLevel: 'ok' | 'filling' | 'full' = 'ok';
   private admission: RequestAdmission | null = null;
+  private answered: AnsweredRequests | null = null;
   private droppedLoggedAt = -Infinity;
   private readonly probe: Probe;
 
@@ -229,7 +233,13 @@ export class TableRuntime {
       const now = this.clock();
       for (const r of this.store.signedRequestsSince(this.settings.tableId, now - 2 * v.maxSkewMs)) v.noteTaken(r.payload, r.at);
     }
+    if (!this.answered) {
+      const windowMs = this.o.idempotencyWindowMs ?? 0;
+      this.answered = new AnsweredRequests({ windowMs });
+      if (windowMs > 0) this.answered.rebuild(this.store.answeredRequests(this.settings.tableId, this.clock() - windowMs));
+    }
     this.admission ??= new RequestAdmission({
+      answered: this.answered,
       tableId: this.settings.tableId,
       ownResponsePrefix: this.link.topics.response(''),
       responseTopicPrefixes: this.o.responseTopicPrefixes,
@@ -275,6 +285,7 @@ export class TableRuntime {
     for (const o of outputs) {
       if (o.type !== 'publish') continue;
       if (o.topic === 'result') roundEnded = true;
+      if (input.type === 'request' && o.payload.type === 'response') this.answered?.record(input, o.payload.seq, o.payload as unknown as Record<string, unknown>);
       this.admission?.notePublished(o.payload);
       messages.push({
         seq: o.payload.seq, topic: o.topic, retain: o.retain, payload: this.serialize(o.payload),

@@ -13,6 +13,7 @@ import { countersOf, initialTableState, step } from '../../src/core/table/table-
 import { tableSettings } from '../../src/core/table/table-settings.js';
 import type { DealerAction } from '../../simulators/dealers/shoe-dealer.js';
 import type { Envelope, TableCounters, TableInput, TableOutput, TableSettings, TableState } from '../../src/core/table/types.js';
+import { recordHarness, recordInput } from './journal-recorder.js';
 
 /** validates one table entry as the config loader does and returns its machine settings */
 export function settingsOf(table: Record<string, unknown>): TableSettings {
@@ -28,11 +29,13 @@ export class MachineHarness {
 
   /** `stepMs`: how far the clock moves per input */
   constructor(readonly settings: TableSettings, persisted: TableCounters = {}, protected readonly stepMs = 100) {
+    recordHarness(this, settings, persisted);
     this.state = initialTableState(settings, persisted);
     this.input({ type: 'start', at: this.now });
   }
 
   input(i: TableInput): TableOutput[] {
+    recordInput(this, i);
     const r = step(this.settings, this.state, i);
     this.state = r.state;
     // every message the machine publishes must pass the topic map, as the runtime checks before

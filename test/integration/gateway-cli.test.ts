@@ -118,7 +118,10 @@ describe('tablegw on the command line', () => {
       // the same info on /api/info and as the build_info metric
       const http = /status page on (http:\/\/[^/\s]+)\//.exec(r.out())![1];
       const api = await (await fetch(`${http}/api/info`)).json() as Record<string, unknown>;
-      expect(api).toEqual(info.payload);
+      // (the MQTT copy adds its presence: state online and why)
+      const { state, reason, ...document } = info.payload;
+      expect({ state, reason }).toEqual({ state: 'online', reason: 'start' });
+      expect(api).toEqual(document);
       const metrics = await (await fetch(`${http}/metrics`)).text();
       expect(metrics).toMatch(new RegExp(`tablegw_build_info\\{version="${VERSION.replace(/\./g, '\\.')}",commit="[^"]+",node="${process.version.replace(/\./g, '\\.')}",gateway_id="gw-test"\\} 1`));
       await new Promise((res) => setTimeout(res, 1500));
@@ -132,11 +135,11 @@ describe('tablegw on the command line', () => {
       const after: RecordedMessage[] = rec.messages.slice(before);
       for (const t of cfg.tables as Array<{ id: string }>) {
         const last = after.filter((m) => m.topic === `casino/${t.id}/status`).at(-1);
-        expect(last?.payload?.state, `${t.id} status`).toBe('offline');
+        expect(last?.payload, `${t.id} status`).toMatchObject({ state: 'offline', reason: 'stopped' });
       }
       expect(after.filter((m) => m.topic.includes('/devices/') && m.payload?.state !== 'connected')).toEqual([]);
       expect(after.filter((m) => m.topic.endsWith('/alerts') && m.payload?.kind === 'device-stale')).toEqual([]);
-      expect(after.filter((m) => m.topic === 'casino/gateway/gw-test/info').at(-1)?.payload).toEqual({ state: 'offline' });
+      expect(after.filter((m) => m.topic === 'casino/gateway/gw-test/info').at(-1)?.payload).toEqual({ state: 'offline', reason: 'stopped', gatewayId: 'gw-test', startedAt: expect.any(String) });
       expect(r.out()).not.toContain('device-stale');
       expect(ms).toBeLessThan(5000); // generous: the figure is printed above (typically well under 1 s)
       await rec.close();
@@ -174,7 +177,7 @@ describe.skipIf(!io.available)('the gateway info topic on a real Mosquitto', () 
       expect(info.retain).toBe(true);
       expect(info.topic).toBe('casino/gateway/gw-test/info');
       expect(info.payload).toMatchObject({
-        v: 1, type: 'info', gatewayId: 'gw-test', version: VERSION, node: process.version,
+        v: 1, type: 'info', gatewayId: 'gw-test', version: VERSION, node: process.version, state: 'online', reason: 'start',
         tables: [
           { id: 'sim-bac-01', game: 'baccarat', betting: 'none', devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: 'simulator' }] },
           { id: 'sim-sicbo-01', game: 'sic-bo', betting: 'none', devices: [{ id: 'dice-1', kind: 'dice-sensor', transport: 'simulator' }] },
@@ -186,16 +189,52 @@ describe.skipIf(!io.available)('the gateway info topic on a real Mosquitto', () 
       r.child.kill('SIGKILL');
       await r.exited;
       const will = await rec.waitFor((m) => m.payload?.state === 'offline', 10_000);
-      expect(will.payload).toEqual({ state: 'offline' });
+      // the last will names its reason and the run it is about: a lost gateway, not a clean stop
+      expect(will.payload).toEqual({ state: 'offline', reason: 'connection-lost', gatewayId: 'gw-test', startedAt: info.payload.startedAt });
       await rec.close();
       const later = await recordMqtt(broker.url, 'casino/gateway/+/info');
       const retained = await later.waitFor(() => true, 5000);
       expect(retained.retain).toBe(true);
-      expect(retained.payload).toEqual({ state: 'offline' });
+      expect(retained.payload).toMatchObject({ state: 'offline', reason: 'connection-lost' });
       await later.close();
     } finally {
       r.child.kill('SIGKILL');
       await broker.stop();
     }
   }, 90_000);
+
+  it('start --broker runs the demo on Mosquitto in MQTT 5: an engine\'s response topic gets its answer, with its correlation data', async () => {
+    const broker = await startMosquitto();
+    const { file } = await demoConfig((c) => { c.tables = c.tables.slice(0, 1); });
+    const r = cli(['start', '--config', file, '--broker', broker.url, '--http-port', '0', '--summary-every', '0']);
+    try {
+      await waitForOutput(r, `(broker ${broker.url})`);
+      const mqtt = (await import('mqtt')).default;
+      const engine = mqtt.connect(broker.url, { protocolVersion: 5, clientId: 'cli-engine', clean: true });
+      await new Promise<void>((resolve) => engine.once('connect', () => resolve()));
+      await engine.subscribeAsync('casino/sim-bac-01/response/engine-1', { qos: 1 });
+      const got = new Promise<{ payload: any; props: any }>((resolve) => engine.on('message', (_t, p, packet) => resolve({ payload: JSON.parse(p.toString()), props: packet.properties })));
+      // the table subscribes to requests right after it connects: ask until it answers
+      let answer: { payload: any; props: any } | null = null;
+      for (let i = 0; i < 40 && !answer; i++) {
+        await engine.publishAsync('casino/sim-bac-01/request/status', JSON.stringify({ transaction: `cli-${i}` }), {
+          qos: 1, properties: { responseTopic: 'casino/sim-bac-01/response/engine-1', correlationData: Buffer.from('corr-1') },
+        });
+        answer = await Promise.race([got, new Promise<null>((res) => setTimeout(() => res(null), 250))]);
+      }
+      expect(answer?.payload).toMatchObject({ type: 'response', table: 'sim-bac-01', command: 'status', status: 'ok' });
+      expect(Buffer.from(answer!.props.correlationData).toString()).toBe('corr-1');
+      expect(answer!.props.userProperties).toEqual({ 'copy-of': 'casino/sim-bac-01/response/status' });
+      await engine.endAsync(true);
+    } finally {
+      r.child.kill('SIGKILL');
+      await broker.stop();
+    }
+  }, 90_000);
+
+  it('start --broker refuses what is not a broker URL', async () => {
+    const r = cli(['start', '--broker', 'localhost:1883']);
+    expect(await r.exited).not.toBe(0);
+    expect(r.out()).toContain('--broker must be a broker URL');
+  }, 30_000);
 });

@@ -119,7 +119,7 @@ export class GatewayMetrics {
       });
     new Counter({
       name: 'tablegw_requests_refused_total',
-      help: 'Engine requests refused at the table\'s edge, by outcome: answered with a code (rate-limited, too-large, not-allowed, duplicate-round-id), dropped unanswered beyond the answer bound, or retained copies not executed',
+      help: 'Engine requests refused at the table\'s edge, by outcome: answered with a code (rate-limited, too-large, not-allowed, duplicate-round-id), dropped unanswered beyond the answer bound, retained copies not executed, or retries of answered requests answered again without executing them (replayed)',
       labelNames: ['table', 'outcome'] as const, registers,
       collect() {
         this.reset();
@@ -129,6 +129,7 @@ export class GatewayMetrics {
           for (const [code, n] of Object.entries(c.refused)) this.inc({ table: t.id, outcome: code }, n ?? 0);
           this.inc({ table: t.id, outcome: 'dropped-unanswered' }, c.droppedUnanswered);
           this.inc({ table: t.id, outcome: 'retained-ignored' }, c.retainedIgnored);
+          this.inc({ table: t.id, outcome: 'replayed' }, c.replayed ?? 0);
         });
       },
     });

@@ -1,7 +1,8 @@
 /**
  * The gateway itself on MQTT (mqtt-api.md, "The gateway itself"): one retained
- * `<prefix>/gateway/<gatewayId>/info` on every connect, with `{"state":"offline"}` as its last
- * will (and published on a clean stop). The same document is served on `/api/info` and counted in
+ * `<prefix>/gateway/<gatewayId>/info` on every connect (`state: online`, `reason` `start` or
+ * `reconnect`), with `{"state":"offline","reason":"connection-lost",...}` as its last will and
+ * `reason: stopped` on a clean stop (table-link.ts, OnlineReason / OfflineReason). The same document is served on `/api/info` and counted in
  * the `tablegw_build_info` metric. The connection is a TableLink with `presence` set: the same
  * options, credentials, TLS and reconnect behaviour as the tables' links.
  */
@@ -9,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { GatewayConfig } from '../../core/vocabulary/config-schema.js';
 import { gatewayVersion } from '../../runtime/paths.js';
-import { TableLink, type TableLinkOptions } from './table-link.js';
+import { TableLink, type OfflineReason, type TableLinkOptions } from './table-link.js';
 
 export interface GatewayInfo {
   v: 1;
@@ -23,7 +24,10 @@ export interface GatewayInfo {
   signing?: { keyId: string };
 }
 
-export const GATEWAY_OFFLINE = JSON.stringify({ state: 'offline' });
+/** the gateway's `offline` presence: why (a clean stop, its last will, ...) and which run of it */
+export function gatewayOffline(info: Pick<GatewayInfo, 'gatewayId' | 'startedAt'>, reason: OfflineReason): string {
+  return JSON.stringify({ state: 'offline', reason, gatewayId: info.gatewayId, startedAt: info.startedAt });
+}
 
 /** config `gatewayId`, else the host name made topic-safe (no `/`, `+`, `#`, no spaces) */
 export function resolveGatewayId(cfg: Pick<GatewayConfig, 'gatewayId'>, host = hostname()): string {
@@ -78,8 +82,8 @@ export function createGatewayInfoLink(base: Omit<TableLinkOptions, 'tableId' | '
     presence: {
       clientId: `${base.clientIdPrefix}gateway-${info.gatewayId}`,
       topic: gatewayInfoTopic(topicPrefix, info.gatewayId),
-      online: () => JSON.stringify(info),
-      offline: GATEWAY_OFFLINE,
+      online: (reason) => JSON.stringify({ ...info, state: 'online', reason }),
+      offline: (reason) => gatewayOffline(info, reason),
     },
   });
 }

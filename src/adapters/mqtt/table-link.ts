@@ -56,14 +56,35 @@ export interface TableLinkOptions {
   connectTimeoutMs?: number;
   /** while on a later URL, how often the first one is checked [15000]; 0 = stay */
   failbackCheckMs?: number;
+  /**
+   * the table's session outlives its connection this long [0 = clean]: MQTT 5 clean start off with
+   * this session expiry, 3.1.1 clean session off; the client id is the table's, stable across
+   * restarts, so the broker delivers the requests it queued while the gateway was away
+   */
+  sessionExpirySec?: number;
   logger: Logger;
   /**
    * Instead of the table's `status`: a retained presence message published on every connect, with
    * `offline` as the last will and on close, and no request subscription. The gateway's own
    * connection (`info` topic, src/adapters/mqtt/gateway-info.ts) is a link with this set.
    */
-  presence?: { clientId: string; topic: string; online: () => string; offline: string };
+  presence?: { clientId: string; topic: string; online: (reason: OnlineReason) => string; offline: (reason: OfflineReason) => string };
+  /** when the gateway process started (ISO): on every presence message, the same for one run [the link's creation] */
+  startedAt?: string;
 }
+
+/**
+ * Why a presence message says `online` (mqtt-api.md v1.2, docs/ENGINES.md "Presence"): `start` —
+ * the first connection of this gateway run (`startedAt` is new); `reconnect` — the same run
+ * connected again (a broker restart, a network loss, a failover): nothing of the table was lost.
+ */
+export type OnlineReason = 'start' | 'reconnect';
+/**
+ * Why `offline`: `stopped` — a clean stop; `connection-lost` — the last will: the broker lost the
+ * connection (the gateway, the network or the broker went away); `moved` — left on a broker the
+ * table moved away from (failover back to the first URL).
+ */
+export type OfflineReason = 'stopped' | 'connection-lost' | 'moved';
 
 /** a failed connection attempt is logged when its reason changes, else at most this often */
 const REPEAT_FAILURE_LOG_MS = 60_000;
@@ -94,7 +115,7 @@ const MQTTJS_DEBUG = /(^|[,\s])(mqttjs|\*)/.test(process.env.DEBUG ?? '');
  * last will), without reconnect handling; also used for the gateway's own connections.
  */
 export function clientOptionsFor(
-  o: Pick<TableLinkOptions, 'keepaliveSec' | 'maxPacketBytes'> & { protocolVersion: 4 | 5 },
+  o: Pick<TableLinkOptions, 'keepaliveSec' | 'maxPacketBytes' | 'sessionExpirySec'> & { protocolVersion: 4 | 5 },
   cred: MqttCredentials,
   clientId: string,
   will?: { topic: string; payload: string },
@@ -104,7 +125,7 @@ export function clientOptionsFor(
     clientId,
     protocolVersion: o.protocolVersion,
     keepalive: o.keepaliveSec,
-    clean: true,
+    clean: !(o.sessionExpirySec && o.sessionExpirySec > 0),
     reconnectPeriod: 0,
     connectTimeout: connectTimeoutMs,
     rejectUnauthorized: true,
@@ -123,7 +144,12 @@ export function clientOptionsFor(
   if (cred.ca) opts.ca = cred.ca;
   if (cred.cert) opts.cert = cred.cert;
   if (cred.key) opts.key = cred.key;
-  if (o.maxPacketBytes && o.protocolVersion === 5) opts.properties = { maximumPacketSize: o.maxPacketBytes };
+  if (o.protocolVersion === 5) {
+    const props: NonNullable<IClientOptions['properties']> = {};
+    if (o.maxPacketBytes) props.maximumPacketSize = o.maxPacketBytes;
+    if (!opts.clean) props.sessionExpiryInterval = o.sessionExpirySec;
+    if (Object.keys(props).length) opts.properties = props;
+  }
   return opts;
 }
 
@@ -169,6 +195,9 @@ export class TableLink implements Publisher, RequestSource {
   private lastSwitch: { url: string; at: number; downMs: number } | null = null;
   /** this connection is on another broker than the one before it */
   private moved = false;
+  /** a connection of this run was up before: the next `online` is a reconnect */
+  private wasUp = false;
+  private readonly startedAt: string;
 
   constructor(private readonly o: TableLinkOptions) {
     this.topics = topicsFor(o.topicPrefix, o.tableId);
@@ -177,6 +206,7 @@ export class TableLink implements Publisher, RequestSource {
     if (this.urls.length === 0) throw new Error('TableLink: no broker URL');
     this.versions = this.urls.map(() => o.protocolVersion);
     this.clientId = o.presence?.clientId ?? o.clientIdPrefix + o.tableId;
+    this.startedAt = o.startedAt ?? new Date().toISOString();
   }
 
   /** the retained presence topic: the table's `status`, or `presence.topic` */
@@ -230,10 +260,12 @@ export class TableLink implements Publisher, RequestSource {
     return this.lastSwitch;
   }
 
-  private statusPayload(state: 'online' | 'offline'): string {
+  private statusPayload(state: 'online', reason: OnlineReason): string;
+  private statusPayload(state: 'offline', reason: OfflineReason): string;
+  private statusPayload(state: 'online' | 'offline', reason: OnlineReason | OfflineReason): string {
     const p = this.o.presence;
-    if (p) return state === 'online' ? p.online() : p.offline;
-    return JSON.stringify({ v: 1, type: 'status', table: this.o.tableId, game: this.o.gameId, ts: new Date(wallClock()).toISOString(), state });
+    if (p) return state === 'online' ? p.online(reason as OnlineReason) : p.offline(reason as OfflineReason);
+    return JSON.stringify({ v: 1, type: 'status', table: this.o.tableId, game: this.o.gameId, ts: new Date(wallClock()).toISOString(), state, reason, startedAt: this.startedAt });
   }
 
   connect(): void {
@@ -252,8 +284,10 @@ export class TableLink implements Publisher, RequestSource {
     const url = this.urls[index];
     const version = this.versions[index];
     const gen = ++this.gen;
-    const opts = clientOptionsFor({ keepaliveSec: this.o.keepaliveSec, maxPacketBytes: this.o.maxPacketBytes, protocolVersion: version },
-      this.cred!, this.clientId, { topic: this.statusTopic, payload: this.statusPayload('offline') }, this.o.connectTimeoutMs ?? 5_000);
+    // the gateway's own presence link subscribes to nothing: its session need not outlive it
+    const sessionExpirySec = this.o.presence ? 0 : this.o.sessionExpirySec;
+    const opts = clientOptionsFor({ keepaliveSec: this.o.keepaliveSec, maxPacketBytes: this.o.maxPacketBytes, protocolVersion: version, sessionExpirySec },
+      this.cred!, this.clientId, { topic: this.statusTopic, payload: this.statusPayload('offline', 'connection-lost') }, this.o.connectTimeoutMs ?? 5_000);
     const client = mqtt.connect(url, opts);
     this.client = client;
     let lastError: Error | null = null;
@@ -358,7 +392,8 @@ export class TableLink implements Publisher, RequestSource {
       + `${f ? ` after ${f.attempts} failed attempt(s)` : ''}${downMs ? ` (${downMs} ms without a broker)` : ''}`);
     // the retained `online` first, on every connect: the broker this table lands on must show it
     // online whatever will an old connection left; then the outbox (connected$) and the requests
-    client.publish(this.statusTopic, this.statusPayload('online'), { qos: PUBLISH_QOS, retain: true });
+    client.publish(this.statusTopic, this.statusPayload('online', this.wasUp ? 'reconnect' : 'start'), { qos: PUBLISH_QOS, retain: true });
+    this.wasUp = true;
     this.isConnected = true;
     this.connected$.next(true);
     this.changed$.next();
@@ -436,7 +471,7 @@ export class TableLink implements Publisher, RequestSource {
     this.gen++;
     this.client = null;
     this.onLost(from);
-    await withTimeout(new Promise<void>((resolve) => c.publish(this.statusTopic, this.statusPayload('offline'), { qos: PUBLISH_QOS, retain: true }, () => resolve())), 2_000);
+    await withTimeout(new Promise<void>((resolve) => c.publish(this.statusTopic, this.statusPayload('offline', 'moved'), { qos: PUBLISH_QOS, retain: true }, () => resolve())), 2_000);
     this.discard(c, false);
     this.failedRounds = 0;
     this.roundErrors.clear();
@@ -487,8 +522,12 @@ export class TableLink implements Publisher, RequestSource {
     return this.failure ? { reason: this.failure.reason || [...this.roundErrors.values()][0] || 'connecting', attempts: this.failure.attempts } : null;
   }
 
-  /** publishes at QoS 1; `done` runs on the broker's PUBACK (or with the error); never for a connection that has ended */
-  publish(topic: string, payload: string, retain: boolean, correlationData?: string, done?: (err?: Error) => void): void {
+  /**
+   * publishes at QoS 1; `done` runs on the broker's PUBACK (or with the error); never for a
+   * connection that has ended. `copyOf`: this is a copy of the message on that topic (an answer on
+   * a response topic): MQTT 5 says so in the user property `copy-of`
+   */
+  publish(topic: string, payload: string, retain: boolean, correlationData?: string, done?: (err?: Error) => void, copyOf?: string): void {
     const c = this.client;
     if (!c) {
       done?.(new Error('not connected'));
@@ -496,7 +535,12 @@ export class TableLink implements Publisher, RequestSource {
     }
     const gen = this.gen;
     const opts: mqtt.IClientPublishOptions = { qos: PUBLISH_QOS, retain };
-    if (correlationData && this.protocolVersion === 5) opts.properties = { correlationData: Buffer.from(correlationData, 'base64') };
+    if (this.protocolVersion === 5 && (correlationData || copyOf)) {
+      opts.properties = {
+        ...(correlationData ? { correlationData: Buffer.from(correlationData, 'base64') } : {}),
+        ...(copyOf ? { userProperties: { 'copy-of': copyOf } } : {}),
+      };
+    }
     c.publish(topic, payload, opts, (err) => {
       if (gen !== this.gen) return; // that connection ended: the outbox resends on the next one
       if (err) this.o.logger.warn(`publish to ${topic} failed: ${err.message}`);
@@ -537,7 +581,7 @@ export class TableLink implements Publisher, RequestSource {
     this.gen++;
     if (c) {
       if (wasConnected && c.connected) {
-        await withTimeout(new Promise<void>((resolve) => c.publish(this.statusTopic, this.statusPayload('offline'), { qos: PUBLISH_QOS, retain: true }, () => resolve())), 5_000);
+        await withTimeout(new Promise<void>((resolve) => c.publish(this.statusTopic, this.statusPayload('offline', 'stopped'), { qos: PUBLISH_QOS, retain: true }, () => resolve())), 5_000);
       }
       c.on('error', () => {});
       // mqtt.js's end waits for every PUBACK still due: a broker that stopped acknowledging would

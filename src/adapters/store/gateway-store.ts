@@ -171,6 +171,8 @@ export class GatewayStore implements Journal {
       -- partial index, so the start does not scan all of a table's messages of the retention
       -- period (~100 ms per table for 300,000 messages, docs/PERFORMANCE.md "Twelfth session")
       CREATE INDEX IF NOT EXISTS messages_open_betting ON messages (table_id) WHERE topic = 'response/open-betting';
+      -- every answer of a table (answeredRequests, read at every start: the idempotent-request window)
+      CREATE INDEX IF NOT EXISTS messages_responses ON messages (table_id, seq) WHERE substr(topic, 1, 9) = 'response/';
       CREATE TABLE IF NOT EXISTS device_seq (
         table_id TEXT NOT NULL, device_id TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (table_id, device_id));
       ${PRUNE_SCHEMA}
@@ -264,6 +266,18 @@ export class GatewayStore implements Journal {
   deviceSeqs(tableId: string): Record<string, number> {
     const rows = this.db.prepare('SELECT device_id AS d, seq FROM device_seq WHERE table_id = ?').all(tableId) as Array<{ d: string; seq: number }>;
     return Object.fromEntries(rows.map((r) => [r.d, r.seq]));
+  }
+
+  /**
+   * Every answer the table published to a request received at or after `sinceMs` (the journal's
+   * clock), oldest first, with the request input that caused it: the idempotent requests' window
+   * is rebuilt from these at a start (src/runtime/answered-requests.ts), so it survives restarts
+   * and crashes exactly as the journal does.
+   */
+  answeredRequests(tableId: string, sinceMs: number): Array<{ seq: number; at: number; input: TableInput; answer: string }> {
+    const rows = this.db.prepare(`SELECT m.seq AS seq, i.at AS at, i.input AS input, m.payload AS answer FROM messages m JOIN inputs i ON i.id = m.input_id
+      WHERE m.table_id = ? AND substr(m.topic, 1, 9) = 'response/' AND m.topic != 'response/status' AND i.at >= ? ORDER BY m.seq`).all(tableId, sinceMs) as Array<{ seq: number; at: number; input: string; answer: string }>;
+    return rows.map((r) => ({ seq: r.seq, at: r.at, input: JSON.parse(r.input) as TableInput, answer: r.answer }));
   }
 
   /**

@@ -33,6 +33,9 @@ on http://127.0.0.1:8080/. One line per round, one summary line a minute; Ctrl-C
                       other tables still show); the gateway runs every table either way
   --fast              simulated tables deal as fast as possible instead of in real time
   --shoes <n>         simulated tables stop after n shoes (default: deal forever)
+  --broker <url>      use this broker instead of the config's mqtt.url, e.g. mqtt://127.0.0.1:1883
+                      (a Mosquitto: MQTT 5, so engines get response topics and correlation data;
+                      the embedded broker speaks MQTT 3.1.1 only, docs/ENGINES.md)
   --broker-port <n>   the embedded broker's port (config embeddedBroker.port; default 1883)
   --http-port <n>     the status page's port (config http.port; default 8080; 0 = any free port)
   --summary-every <s> seconds between two summary lines (default 60; 0 = none)
@@ -77,7 +80,7 @@ async function cmdStart(argv: string[]): Promise<number> {
     args: argv,
     options: {
       config: { type: 'string' }, fast: { type: 'boolean' }, shoes: { type: 'string' },
-      table: { type: 'string' }, 'broker-port': { type: 'string' }, 'http-port': { type: 'string' }, 'summary-every': { type: 'string' },
+      table: { type: 'string' }, broker: { type: 'string' }, 'broker-port': { type: 'string' }, 'http-port': { type: 'string' }, 'summary-every': { type: 'string' },
       'log-level': { type: 'string' }, 'over-capacity': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
     },
   });
@@ -93,6 +96,10 @@ async function cmdStart(argv: string[]): Promise<number> {
     if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`--${name} must be a port number 0-65535 (got "${v}")`);
     return n;
   };
+  if (values.broker !== undefined) {
+    if (!/^(mqtt|mqtts|tcp|tls|ws|wss):\/\/.+/.test(values.broker)) throw new UsageError(`--broker must be a broker URL such as mqtt://127.0.0.1:1883 (got "${values.broker}")`);
+    cfg.mqtt.url = values.broker;
+  }
   const brokerPort = port('broker-port', values['broker-port']);
   if (brokerPort !== undefined) cfg.embeddedBroker.port = brokerPort;
   const httpPort = port('http-port', values['http-port']);

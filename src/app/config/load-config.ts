@@ -46,6 +46,12 @@ export function validateConfig(raw: unknown, source = '(inline)'): GatewayConfig
       }
     }
     if (game || nonCardGame(t.game)) problems.push(...checkTableDevices(t, ti, !!game));
+    t.devices.forEach((d, di) => {
+      if (d.transport.type !== 'simulator' || d.transport.engine !== 'external') return;
+      const at = `tables[${ti}].devices[${di}].transport.engine`;
+      if (t.betting !== 'engine') problems.push(`${at}: "external" leaves the betting requests to an engine of your own: the table needs betting: engine`);
+      else if (t.game === 'blackjack' || t.game === 'holdem') problems.push(`${at}: "external" is not for ${t.game}: its player decisions change the deal, which the virtual dealer cannot follow`);
+    });
     const devIds = new Set<string>();
     t.devices.forEach((d, di) => {
       if (devIds.has(d.id)) problems.push(`tables[${ti}].devices[${di}].id: duplicate device id "${d.id}"`);

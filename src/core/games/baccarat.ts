@@ -62,6 +62,10 @@ export interface BaccaratFacts {
   playerTotal: number;
   bankerTotal: number;
   natural: boolean;
+  /** the player's first two cards total 8 or 9 (7 Up: the fixed 7 and P2) */
+  playerNatural: boolean;
+  /** the banker's first two cards total 8 or 9 */
+  bankerNatural: boolean;
   playerPair: boolean;
   bankerPair: boolean;
   cardCount: number;
@@ -80,6 +84,8 @@ export function baccaratFacts(player: readonly Card[], banker: readonly Card[], 
     playerTotal,
     bankerTotal,
     natural: p2 >= 8 || b2 >= 8,
+    playerNatural: p2 >= 8,
+    bankerNatural: b2 >= 8,
     playerPair: allPlayer.length >= 2 && rankOf(allPlayer[0]) === rankOf(allPlayer[1]),
     bankerPair: banker.length >= 2 && rankOf(banker[0]) === rankOf(banker[1]),
     cardCount,

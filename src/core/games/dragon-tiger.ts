@@ -1,9 +1,10 @@
 /**
  * Dragon Tiger (games.md, seed 000): burn 1, then one card to Dragon and one to Tiger. Ranks K
  * high … A low (A=1 … K=13); equal ranks tie whatever the suits; `suitedTie` = a tie in the same
- * suit (e.g. 7H vs 7H, possible with 8 decks).
+ * suit (e.g. 7H vs 7H, possible with 8 decks). Each card's suit and colour (hearts and diamonds red,
+ * spades and clubs black) settle the colour and suit side bets.
  */
-import { rankNumber, suitOf, type Card } from '../vocabulary/card.js';
+import { isRed, rankNumber, suitOf, type Card, type Suit } from '../vocabulary/card.js';
 import type { CardGame, Expectation } from './game.js';
 
 export interface DragonTigerRound {
@@ -16,6 +17,10 @@ export interface DragonTigerFacts {
   dragonRank: number;
   tigerRank: number;
   suitedTie: boolean;
+  dragonSuit: Suit;
+  tigerSuit: Suit;
+  dragonColor: 'red' | 'black';
+  tigerColor: 'red' | 'black';
 }
 
 export function dragonTigerFacts(dragon: Card, tiger: Card): DragonTigerFacts {
@@ -26,6 +31,10 @@ export function dragonTigerFacts(dragon: Card, tiger: Card): DragonTigerFacts {
     dragonRank: d,
     tigerRank: t,
     suitedTie: d === t && suitOf(dragon) === suitOf(tiger),
+    dragonSuit: suitOf(dragon),
+    tigerSuit: suitOf(tiger),
+    dragonColor: isRed(dragon) ? 'red' : 'black',
+    tigerColor: isRed(tiger) ? 'red' : 'black',
   };
 }
 

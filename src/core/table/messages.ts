@@ -8,6 +8,7 @@
  */
 import * as z from 'zod';
 import { NON_CARD_GAME_IDS } from '../games/non-card-games.js';
+import { holdemVoidOutcomeSchema, OUTCOME_SCHEMAS, VOID_OUTCOME_SCHEMAS, type OutcomeGameId, type OutcomeOf } from '../games/outcomes.js';
 import { CARD_GAMES, GAME_IDS } from '../games/registry.js';
 import { ALERT_KINDS } from '../vocabulary/alerts.js';
 import { REQUEST_ERROR_CODES, REQUEST_SCHEMAS } from '../vocabulary/requests.js';
@@ -36,7 +37,7 @@ export const envelopeFields = {
   roundId: z.string().optional().describe('the round this message belongs to, when there is one'),
   signature: z.object({
     alg: z.literal('Ed25519'),
-    keyId: z.string().describe('the signing key: `signing.keyId`, else `ed25519:` + 16 hex digits of the public key\'s SHA-256'),
+    keyId: z.string().describe('the signing key: `signing.keyId`, else `ed25519:` + the first 16 hex digits of the SHA-256 of the raw 32-byte Ed25519 public key (its RFC 8032 encoding, the JWK `x` decoded; not the PEM or DER)'),
     sig: z.string().regex(/^[A-Za-z0-9+/]{86}==$/).describe('base64 of the 64-byte Ed25519 signature'),
   }).strict().optional().describe('with `signing` configured (results by default): an Ed25519 signature over the canonical JSON of the message without this field (docs/SECURITY.md)'),
 };
@@ -57,7 +58,9 @@ export const statusMessageSchema = z.object({
   table: tableId,
   game: gameId,
   ts: z.iso.datetime(),
-  state: z.enum(['online', 'offline']).describe('"offline" is the MQTT last will, fixed when the connection opens'),
+  state: z.enum(['online', 'offline']).describe('"offline" is the MQTT last will, fixed when the connection opens, or a clean stop'),
+  reason: z.enum(['start', 'reconnect', 'stopped', 'connection-lost', 'moved']).describe('why: online `start` (the first connection of this gateway run) or `reconnect` (the same run connected again after a broker restart, a network loss or a failover: nothing of the table was lost); offline `stopped` (a clean stop), `connection-lost` (the last will: the broker lost the gateway\'s connection; the gateway may still be running) or `moved` (left on a broker the table moved away from)'),
+  startedAt: z.iso.datetime().describe('when this gateway run started: the same on every status of one run; a new value after `online` means the gateway restarted (from its journal)'),
 }).strict().describe('`status` carries no `seq`: its offline form is the last will, composed before anything else is known');
 
 // ------------------------------------------------------------------ devices/<deviceId>
@@ -208,25 +211,41 @@ const resultFields = {
   outcome: z.union([z.record(z.string(), z.unknown()), z.null()]).describe('the game\'s outcome (games.md); null for a void round'),
 };
 
-export const cardResultMessageSchema = message('result', {
-  ...resultFields,
-  cards: z.record(z.string(), z.array(z.union([cardSchema, z.null()]))).describe('position -> cards; `burn` holds the round\'s burns (null for a burn card dropped unread)'),
-}).describe('card games: the final result of a round');
-
-export const diceResultMessageSchema = message('result', {
-  ...resultFields,
+const cardsField = z.record(z.string(), z.array(z.union([cardSchema, z.null()]))).describe('position -> cards; `burn` holds the round\'s burns (null for a burn card dropped unread)');
+const diceFields = {
   dice: z.union([z.tuple([die, die, die]), z.null()]).describe('the valid roll (null when void)'),
   bounces: z.number().int().min(0).optional(),
   attempts: z.number().int().min(0).optional().describe('void attempts before the valid roll (not on a result that corrects a completed round)'),
-}).describe('sic bo: the final result of a round');
+};
+const kenoFields = { balls: z.array(ball).describe('the balls drawn, in order (20 when complete)') };
 
-export const kenoResultMessageSchema = message('result', {
-  ...resultFields,
-  balls: z.array(ball).describe('the balls drawn, in order (20 when complete)'),
-}).describe('keno: the final result of a draw');
+/** the loose shapes of a result by kind of table (the table machine's view: any outcome object) */
+export const cardResultMessageSchema = message('result', { ...resultFields, cards: cardsField }).describe('card games: the final result of a round');
+export const diceResultMessageSchema = message('result', { ...resultFields, ...diceFields }).describe('sic bo: the final result of a round');
+export const kenoResultMessageSchema = message('result', { ...resultFields, ...kenoFields }).describe('keno: the final result of a draw');
+const anyResultMessageSchema = z.union([cardResultMessageSchema, diceResultMessageSchema, kenoResultMessageSchema]);
 
-export const resultMessageSchema = z.union([cardResultMessageSchema, diceResultMessageSchema, kenoResultMessageSchema])
-  .describe('the final result of a round, by kind of table');
+function outcomeField(game: OutcomeGameId): z.ZodType {
+  const typed = OUTCOME_SCHEMAS[game];
+  const voided = VOID_OUTCOME_SCHEMAS[game];
+  const alternatives = voided ? [typed, voided, z.null()] : [typed, z.null()];
+  return z.union(alternatives as unknown as [z.ZodType, z.ZodType, ...z.ZodType[]])
+    .describe(voided ? `the ${game} outcome (games.md); on a void round ${voided.description ?? 'what it still carries'}, or null` : `the ${game} outcome (games.md); null for a void round`);
+}
+
+/** game id -> the result message of that game: its own `game` and its typed `outcome` */
+export const RESULT_SCHEMAS_BY_GAME = Object.fromEntries((Object.keys(OUTCOME_SCHEMAS) as OutcomeGameId[]).map((game) => {
+  const table = game === 'sic-bo' ? diceFields : game === 'keno' ? kenoFields : { cards: cardsField };
+  return [game, message('result', { ...resultFields, game: z.literal(game), outcome: outcomeField(game), ...table })
+    .describe(`${game}: the final result of a round, with the facts every bet of the game settles from`)];
+})) as unknown as Record<OutcomeGameId, z.ZodObject>;
+
+/**
+ * The result of any game, by its `game`. Typed for the table machine as the loose shapes above
+ * (it composes outcomes as plain objects); validated against the typed schema of each game.
+ */
+export const resultMessageSchema = z.discriminatedUnion('game', Object.values(RESULT_SCHEMAS_BY_GAME) as [z.ZodObject, ...z.ZodObject[]])
+  .describe('the final result of a round, by game') as unknown as typeof anyResultMessageSchema;
 
 // ------------------------------------------------------------------ alerts
 
@@ -264,6 +283,8 @@ export const responseMessageSchema = message('response', {
   code: z.enum(REQUEST_ERROR_CODES).optional().describe('with status "error": a stable machine-readable reason (mqtt-api.md)'),
   error: z.string().optional(),
   data: z.record(z.string(), z.unknown()).optional(),
+  replayed: z.literal(true).optional().describe('a retry of a request the table already answered (the same `transaction`, or MQTT 5 correlation data, and the same body): not executed again; this is the first answer once more'),
+  replayOf: z.number().int().min(1).optional().describe('with `replayed`: the `seq` of the first answer'),
 }).describe('the answer to a request/<command>');
 
 // ------------------------------------------------------------------ health
@@ -318,6 +339,18 @@ export type MessageBody<T extends PublishedType> = WithoutEnvelope<MessageOf<T>>
 /** the kinds of event the API describes, and each one's body */
 export type EventKind = keyof typeof EVENT_SCHEMAS;
 export type EventBody<K extends EventKind> = WithoutEnvelope<z.infer<(typeof EVENT_SCHEMAS)[K]>>;
+/**
+ * The result of a game `G` as an engine reads it: the result message with its own `game` and the
+ * typed outcome of that game (null on a void round; Hold'em's void outcome aside). The type the
+ * schema in RESULT_SCHEMAS_BY_GAME validates.
+ */
+export type GameResultMessage<G extends OutcomeGameId> = G extends OutcomeGameId
+  ? Omit<Extract<MessageOf<'result'>, G extends 'sic-bo' ? { dice: unknown } : G extends 'keno' ? { balls: unknown } : { cards: unknown }>, 'game' | 'outcome'>
+    & { game: G; outcome: OutcomeOf<G> | (G extends 'holdem' ? z.infer<typeof holdemVoidOutcomeSchema> : never) | null }
+  : never;
+/** the result of any game, discriminated by `game` */
+export type AnyGameResultMessage = GameResultMessage<OutcomeGameId>;
+
 /** what the pit did to a completed round (a result's `correction.kind`) */
 export type CorrectionKind = NonNullable<MessageBody<'result'>['correction']>['kind'];
 

@@ -2,13 +2,16 @@
  * The table machine: ONE pure function `step(settings, state, input) -> { state, outputs }` per
  * table. No I/O, no clock, no randomness: every time comes from the input's `at`, every id from
  * counters in the state. Replaying the same inputs from the same state yields the same outputs,
- * byte for byte. Each kind of table (cards, dice, keno) has its own step class; this file picks it.
+ * byte for byte. A table is of one kind: cards (`card/card-table.ts`) or numbered rounds (sic bo,
+ * keno: `numbered/numbered-table.ts`); `table-router.ts` runs an input through the table's kind.
  */
-import { CardTableStep } from './card/card-table.js';
+import { CARD_TABLE } from './card/card-table.js';
 import { cardTableCounters, copyCardTableState, countsFromSnapshot, initialCardTableState } from './card/state.js';
-import { copyDiceTableState, DiceTableStep, initialDiceTableState } from './dice-table.js';
-import { copyKenoTableState, initialKenoTableState, KenoTableStep } from './keno-table.js';
-import { numberedRoundCounters } from './numbered-rounds.js';
+import { KENO } from './numbered/keno.js';
+import { numberedTable } from './numbered/numbered-table.js';
+import { numberedRoundCounters } from './numbered/rounds.js';
+import { SIC_BO } from './numbered/sic-bo.js';
+import { runTable } from './table-router.js';
 import type { TableCounters, TableInput, TableOutput, TableSettings, TableState } from './types.js';
 
 export { roundSummary } from './card/round.js';
@@ -19,12 +22,15 @@ export interface StepResult {
   outputs: TableOutput[];
 }
 
+const SIC_BO_TABLE = numberedTable(SIC_BO);
+const KENO_TABLE = numberedTable(KENO);
+
 /** The state of a table that has just started, continuing the persisted counters. */
 export function initialTableState(settings: TableSettings, persisted: TableCounters = {}): TableState {
   switch (settings.kind) {
     case 'card': return initialCardTableState(settings, persisted);
-    case 'sic-bo': return initialDiceTableState(settings, persisted);
-    case 'keno': return initialKenoTableState(settings, persisted);
+    case 'sic-bo': return SIC_BO.initial(settings, persisted);
+    case 'keno': return KENO.initial(settings, persisted);
   }
 }
 
@@ -54,23 +60,14 @@ function mismatch(settings: TableSettings, state: TableState): never {
 /** Runs one input through the table. Never throws on bad input: it reports it. The input state is not mutated. */
 export function step(settings: TableSettings, state: TableState, input: TableInput): StepResult {
   switch (settings.kind) {
-    case 'card': {
+    case 'card':
       if (state.kind !== 'card') return mismatch(settings, state);
-      const t = new CardTableStep(settings, copyCardTableState(state), input.at);
-      t.run(input);
-      return { state: t.state, outputs: t.out };
-    }
-    case 'sic-bo': {
+      return runTable(CARD_TABLE, settings, copyCardTableState(state), input);
+    case 'sic-bo':
       if (state.kind !== 'sic-bo') return mismatch(settings, state);
-      const t = new DiceTableStep(settings, copyDiceTableState(state), input.at);
-      t.run(input);
-      return { state: t.state, outputs: t.out };
-    }
-    case 'keno': {
+      return runTable(SIC_BO_TABLE, settings, SIC_BO.copy(state), input);
+    case 'keno':
       if (state.kind !== 'keno') return mismatch(settings, state);
-      const t = new KenoTableStep(settings, copyKenoTableState(state), input.at);
-      t.run(input);
-      return { state: t.state, outputs: t.out };
-    }
+      return runTable(KENO_TABLE, settings, KENO.copy(state), input);
   }
 }

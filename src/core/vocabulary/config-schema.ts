@@ -80,6 +80,8 @@ export const simulatorTransportSchema = z.object({
   protocol: z.enum(['line', 'hid']).default('line').describe('dice-sensor: `line` (DICE serial frames) or `hid` (8-byte HID reports)'),
   /** how long a simulated unplug (faults.unplugRate) lasts */
   unplugMs: ms.default(2000).describe('how long a simulated unplug (faults.unplugRate) lasts'),
+  engine: z.enum(['virtual', 'external']).default('virtual')
+    .describe('with `betting: engine`, who sends the table\'s betting requests: `virtual` (the built-in virtual engine) or `external` (an engine of your own: the virtual dealer waits for its open-betting, close-betting and close-decisions; docs/ENGINES.md). Not for games whose player decisions change the deal (blackjack, holdem)'),
 }).strict();
 
 export const transportSchema = z.discriminatedUnion('type', [serialTransportSchema, hidTransportSchema, simulatorTransportSchema]);
@@ -136,9 +138,17 @@ export const privilegedRequestsSchema = z.object({
     seen.add(k.name);
   });
 });
+/**
+ * A table id must not be one of the gateway's own names: `<prefix>/gateway/...` holds the
+ * gateways' info topics, and `<clientIdPrefix>gateway-<gatewayId>` is the gateway's own MQTT
+ * client id (a table `gateway-x` could take a gateway's connection away, and the other way round).
+ */
+export const RESERVED_TABLE_ID = /^gateway(-|$)/;
+
+const tableId = id.refine((t) => !RESERVED_TABLE_ID.test(t), 'is reserved: `gateway` and `gateway-...` are the gateway\'s own topic level and MQTT client id; choose another table id');
 
 export const tableSchema = z.object({
-  id: id.describe('the table id: the second topic level (`<prefix>/<id>/...`)'),
+  id: tableId.describe('the table id: the second topic level (`<prefix>/<id>/...`); not `gateway` nor `gateway-...` (the gateway\'s own topics and client id)'),
   game: z.string().describe('the game id (games.md): baccarat, seven-up-baccarat, dragon-tiger, pok-deng, three-pictures, three-card-poker, blackjack, holdem, sic-bo, keno'),
   decks: z.number().int().min(1).max(16).optional().describe('decks in the shoe (default: the game\'s own)'),
   betting: z.enum(['engine', 'none']).default('none').describe('`engine`: rounds open on the engine\'s open-betting request; `none`: the table deals on its own'),
@@ -190,6 +200,7 @@ export const mqttSchema = z.object({
   failbackCheckMs: z.number().int().min(0).max(3_600_000).default(15_000).describe('while on a later URL of the list, how often the first is checked to return to it (0: never)'),
   /** a published message the broker has not acknowledged after this: the broker is stalled (docs/FAULTS.md) */
   ackTimeoutMs: z.number().int().min(500).max(600_000).default(5_000).describe('a message in flight that the broker has not acknowledged (PUBACK) after this many ms, with no other acknowledgement meanwhile: the broker is stalled; the table goes `degraded` and not ready, raises `broker-stalled`, drops the connection and makes it again (docs/FAULTS.md)'),
+  sessionExpirySec: z.number().int().min(0).max(604_800).default(600).describe('each table\'s MQTT session outlives its connection this long (MQTT 5: clean start off and this session expiry; 3.1.1: clean session off, the broker\'s own expiry applies): requests the broker queued while the gateway was down are delivered when it is back and answered once. 0: a clean session on every connect'),
 }).strict().superRefine((m, ctx) => {
   // docs/SECURITY.md: one source of the password, no silent precedence
   const sources = (['password', 'passwordFile', 'passwordEnv'] as const).filter((k) => m[k] !== undefined);
@@ -245,13 +256,15 @@ export const requestLimitsSchema = z.object({
   maxPayloadBytes: z.number().int().min(64).max(1024 * 1024).default(16 * 1024).describe('a request payload larger than this is refused unread'),
   responseTopicPrefixes: z.array(z.string().min(1).max(256).refine((p) => !/[+#]/.test(p) && !p.includes('\u0000'), 'a prefix has no wildcard (+, #)')).max(64).default([])
     .describe('MQTT 5 response topics honoured besides the table\'s own `<prefix>/<table>/response/`: each a topic prefix without wildcards, e.g. `engines/baccarat/replies/`; any other is refused `not-allowed`'),
+  idempotencyWindowSec: z.number().int().min(0).max(30 * 86_400).default(86_400)
+    .describe('how long a table remembers each answered request (by its `transaction`, or MQTT 5 correlation data): a retry within it gets the same answer again (`replayed: true`) and is not executed twice; the same key with another body is refused `transaction-reused`. Kept in the journal, so it survives restarts (never longer than journal.retentionDays). 0: off'),
 }).strict();
 
 export const configSchema = z.object({
   /** names the gateway's retained `<prefix>/gateway/<gatewayId>/info` topic (mqtt-api.md); default the host name */
   gatewayId: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1-64 characters of A-Z, a-z, 0-9, . _ and -').optional()
     .describe('names the gateway\'s retained `<prefix>/gateway/<gatewayId>/info` topic (mqtt-api.md); default: the host name'),
-  mqtt: mqttSchema.default({ url: 'embedded', topicPrefix: 'casino', clientIdPrefix: 'tablegw-', keepaliveSec: 30, reconnectMinMs: 500, reconnectMaxMs: 30_000, connectTimeoutMs: 5_000, failbackCheckMs: 15_000, ackTimeoutMs: 5_000 }).describe('the broker connection (docs/SECURITY.md for TLS and credentials)'),
+  mqtt: mqttSchema.default({ url: 'embedded', topicPrefix: 'casino', clientIdPrefix: 'tablegw-', keepaliveSec: 30, reconnectMinMs: 500, reconnectMaxMs: 30_000, connectTimeoutMs: 5_000, failbackCheckMs: 15_000, ackTimeoutMs: 5_000, sessionExpirySec: 600 }).describe('the broker connection (docs/SECURITY.md for TLS and credentials)'),
   embeddedBroker: z.object({
     host: z.string().default('127.0.0.1').describe('address the embedded broker listens on'),
     port: z.number().int().min(0).max(65535).default(1883).describe('port the embedded broker listens on (`npm start -- --broker-port <n>`)'),

@@ -63,7 +63,7 @@ export const REQUEST_COMMANDS = Object.keys(REQUEST_SCHEMAS) as RequestCommand[]
  */
 export const REQUEST_ERROR_CODES = [
   'invalid-json', 'not-an-object', 'invalid-args', 'unknown-command', 'wrong-phase',
-  'duplicate-round-id', 'too-large', 'rate-limited', 'not-allowed', 'outside-window',
+  'duplicate-round-id', 'too-large', 'rate-limited', 'not-allowed', 'outside-window', 'transaction-reused',
   // privileged requests (docs/SECURITY.md): refused at the runtime's edge, or by the machine for `signature-required`
   'signature-required', 'bad-signature', 'unknown-key', 'key-not-allowed', 'stale-request', 'replayed-request',
 ] as const;

@@ -57,6 +57,13 @@ tables:
     expect(problems({ tables: [{ id: 't', game: 'blackjack', betting: 'engine', gameOptions: { seats: 9 }, devices: [device] }] })[0]).toMatch(/^tables\[0\]\.gameOptions: .*seats/);
   });
 
+  it('refuses table ids that are the gateway\'s own names (its info topic level, its client id)', () => {
+    for (const id of ['gateway', 'gateway-pit-3', 'gateway-']) {
+      expect(problems({ tables: [{ id, game: 'baccarat', devices: [device] }] }), id).toEqual([expect.stringMatching(/^tables\[0\]\.id: is reserved: `gateway`/)]);
+    }
+    for (const id of ['gateways', 'my-gateway', 'gate-01']) expect(problems({ tables: [{ id, game: 'baccarat', devices: [device] }] }), id).toEqual([]);
+  });
+
   it('a file that is missing or not YAML is a ConfigError naming the file', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
     expect(() => loadConfigFile(join(dir, 'nope.yaml'))).toThrow(/cannot read file/);

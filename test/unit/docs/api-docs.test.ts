@@ -77,7 +77,7 @@ describe('generated API documents', () => {
     }
     expect(n).toBeGreaterThan(15);
     // one example of each kind of message a baccarat table publishes
-    for (const name of ['status', 'device', 'event-card', 'round', 'result', 'alert', 'shoe', 'health', 'response',
+    for (const name of ['status', 'device', 'event-card', 'round', 'result-baccarat', 'alert', 'shoe', 'health', 'response',
       'round-sic-bo', 'result-sic-bo', 'event-dice', 'round-keno', 'result-keno', 'event-ball']) {
       expect(messages[name]?.examples?.length, `an example of ${name}`).toBeGreaterThan(0);
     }

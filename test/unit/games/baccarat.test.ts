@@ -60,11 +60,11 @@ describe('baccarat: the third-card tables, every cell (seed 002)', () => {
 describe('baccarat outcomes', () => {
   it('naturals: a natural on either side ends the deal and wins unless tied', () => {
     expect(baccarat.outcome(play(baccarat, '4S TH 4D KC').state)).toEqual({
-      winner: 'player', playerTotal: 8, bankerTotal: 0, natural: true, playerPair: true, bankerPair: false, cardCount: 4, size: 'small',
+      winner: 'player', playerTotal: 8, bankerTotal: 0, natural: true, playerNatural: true, bankerNatural: false, playerPair: true, bankerPair: false, cardCount: 4, size: 'small',
     });
-    expect(baccarat.outcome(play(baccarat, '2S 9H 3D KC').state)).toMatchObject({ winner: 'banker', playerTotal: 5, bankerTotal: 9, natural: true, cardCount: 4 });
+    expect(baccarat.outcome(play(baccarat, '2S 9H 3D KC').state)).toMatchObject({ winner: 'banker', playerTotal: 5, bankerTotal: 9, natural: true, playerNatural: false, bankerNatural: true, cardCount: 4 });
     expect(baccarat.outcome(play(baccarat, '9S KH 9D KC').state)).toMatchObject({ winner: 'player', playerTotal: 8, natural: true, playerPair: true, bankerPair: true });
-    expect(baccarat.outcome(play(baccarat, '8S 4H KD 4C').state)).toMatchObject({ winner: 'tie', playerTotal: 8, bankerTotal: 8, natural: true });
+    expect(baccarat.outcome(play(baccarat, '8S 4H KD 4C').state)).toMatchObject({ winner: 'tie', playerTotal: 8, bankerTotal: 8, natural: true, playerNatural: true, bankerNatural: true });
   });
 
   it('both sides on 6 or 7 stand: a tie with four cards (seed 000 "if both have 6 or 7")', () => {
@@ -76,7 +76,7 @@ describe('baccarat outcomes', () => {
     const r = play(baccarat, '2S 3H 3D 2C 4S 5D');
     expect(r.placed.map((x) => x.position)).toEqual(['player', 'banker', 'player', 'banker', 'player', 'banker']);
     expect(baccarat.outcome(r.state)).toEqual({
-      winner: 'player', playerTotal: 9, bankerTotal: 0, natural: false, playerPair: false, bankerPair: false, cardCount: 6, size: 'big',
+      winner: 'player', playerTotal: 9, bankerTotal: 0, natural: false, playerNatural: false, bankerNatural: false, playerPair: false, bankerPair: false, cardCount: 6, size: 'big',
     });
     expect(baccarat.cards(r.state)).toEqual({ player: hand('2S 3D 4S'), banker: hand('3H 2C 5D') });
   });

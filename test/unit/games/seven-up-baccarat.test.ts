@@ -13,15 +13,15 @@ describe('7 Up baccarat (seed 000)', () => {
     expect(r.placed.map((x) => x.position)).toEqual(['banker', 'player', 'banker']);
     expect(g.cards(r.state)).toEqual({ player: hand('KS'), banker: hand('2H 4D') });
     expect(g.outcome(r.state)).toEqual({
-      winner: 'player', playerTotal: 7, bankerTotal: 6, natural: false, playerPair: false, bankerPair: false,
+      winner: 'player', playerTotal: 7, bankerTotal: 6, natural: false, playerNatural: false, bankerNatural: false, playerPair: false, bankerPair: false,
       cardCount: 4, size: 'small', winningTotal: 7, sevens: 1, super7: false,
     });
   });
 
   it('a natural: 7 + A = 8, 7 + 2 = 9 (the deal ends)', () => {
-    expect(g.outcome(play(g, '5H AS 3D').state)).toMatchObject({ winner: 'tie', playerTotal: 8, bankerTotal: 8, natural: true, cardCount: 4, winningTotal: 8 });
-    expect(g.outcome(play(g, 'KH 2S QD').state)).toMatchObject({ winner: 'player', playerTotal: 9, bankerTotal: 0, natural: true, winningTotal: 9 });
-    expect(g.outcome(play(g, '4H TS 5D').state)).toMatchObject({ winner: 'banker', playerTotal: 7, bankerTotal: 9, natural: true, winningTotal: 9 });
+    expect(g.outcome(play(g, '5H AS 3D').state)).toMatchObject({ winner: 'tie', playerTotal: 8, bankerTotal: 8, natural: true, playerNatural: true, bankerNatural: true, cardCount: 4, winningTotal: 8 });
+    expect(g.outcome(play(g, 'KH 2S QD').state)).toMatchObject({ winner: 'player', playerTotal: 9, bankerTotal: 0, natural: true, playerNatural: true, bankerNatural: false, winningTotal: 9 });
+    expect(g.outcome(play(g, '4H TS 5D').state)).toMatchObject({ winner: 'banker', playerTotal: 7, bankerTotal: 9, natural: true, playerNatural: false, bankerNatural: true, winningTotal: 9 });
   });
 
   it('the player pair is the fixed 7 and a 7; 7+7 = 4 draws', () => {
@@ -29,7 +29,7 @@ describe('7 Up baccarat (seed 000)', () => {
     const r = play(g, 'KH 7S 5D 3C');
     expect(r.placed.map((x) => x.position)).toEqual(['banker', 'player', 'banker', 'player']);
     expect(g.outcome(r.state)).toEqual({
-      winner: 'player', playerTotal: 7, bankerTotal: 5, natural: false, playerPair: true, bankerPair: false,
+      winner: 'player', playerTotal: 7, bankerTotal: 5, natural: false, playerNatural: false, bankerNatural: false, playerPair: true, bankerPair: false,
       cardCount: 5, size: 'big', winningTotal: 7, sevens: 2, super7: true,
     });
   });

@@ -214,5 +214,27 @@ describe('the outbox sender lets acknowledged messages go', () => {
     expect(refs.map((r) => r.deref() !== undefined)).toEqual([false, false, false, false, false, true, true, true]);
     expect(sender.depth).toBe(3);
   });
-});
 
+  it('an answer goes to its own topic, and a copy (the same bytes, marked copy-of) to the response topic, unless that is its own topic', () => {
+    const connected$ = new Subject<boolean>();
+    const sent: Array<{ topic: string; payload: string; corr?: string; copyOf?: string }> = [];
+    const link = {
+      connected: true, movedBroker: false, topics: topicsFor('casino', 't1'), connected$,
+      publish(topic: string, payload: string, _r: boolean, corr?: string, done?: (err?: Error) => void, copyOf?: string) {
+        sent.push({ topic, payload, ...(corr ? { corr } : {}), ...(copyOf ? { copyOf } : {}) });
+        done?.();
+      },
+    };
+    const acked: number[] = [];
+    const sender = new OutboxSender(link, (seq) => acked.push(seq));
+    sender.push({ seq: 1, topic: 'response/status', retain: false, payload: '{"seq":1}', alsoTopic: 'engines/e1/replies', alsoCorrelation: 'AQ==' });
+    sender.push({ seq: 2, topic: 'response/status', retain: false, payload: '{"seq":2}', alsoTopic: 'casino/t1/response/status', alsoCorrelation: 'Ag==' });
+    expect(sent).toEqual([
+      { topic: 'engines/e1/replies', payload: '{"seq":1}', corr: 'AQ==', copyOf: 'casino/t1/response/status' },
+      { topic: 'casino/t1/response/status', payload: '{"seq":1}' },
+      // the engine named the answer's own topic: one message, not two with the same seq
+      { topic: 'casino/t1/response/status', payload: '{"seq":2}', corr: 'Ag==' },
+    ]);
+    expect(acked).toEqual([1, 2]);
+  });
+});

@@ -1,6 +1,6 @@
 /**
  * Requests refused at the runtime's edge (rate limit, size) still get an answer from the pure
- * machine, with a seq, and change nothing (src/runtime/request-limiter.ts, table-base.ts).
+ * machine, with a seq, and change nothing (src/runtime/request-limiter.ts, src/core/table/requests.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { RequestGate, TokenBucket } from '../../../src/runtime/request-limiter.js';

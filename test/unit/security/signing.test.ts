@@ -22,8 +22,11 @@ const other = generateKeyPairSync('ed25519');
 const result = {
   v: 1, type: 'result', table: 'bac-01', game: 'baccarat', seq: 1042, ts: '2026-11-30T12:00:00.123Z',
   shoeId: 'bac-01-s0007', roundId: 'bac-01-s0007-r0031', status: 'complete',
-  cards: { player: ['AS', '9H'], banker: ['KD', '7C', '2S'], burn: [] },
-  outcome: { winner: 'banker', player: 0, banker: 9, natural: true, pairs: { player: false, banker: false } },
+  cards: { player: ['AS', '9H', '3D'], banker: ['KD', '7C'], burn: [] },
+  outcome: {
+    winner: 'banker', playerTotal: 3, bankerTotal: 7, natural: false, playerNatural: false, bankerNatural: false,
+    playerPair: false, bankerPair: false, cardCount: 5, size: 'big',
+  },
 };
 
 describe('canonicalJson', () => {

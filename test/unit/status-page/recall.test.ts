@@ -175,7 +175,7 @@ describe('the recall from the journal', () => {
   });
 
   it('a result that fails its schema is skipped too (readRecall over rows)', () => {
-    const ok = (seq: number, roundId: string) => ({ seq, topic: 'result', payload: JSON.stringify({ v: 1, type: 'result', table: 't-1', game: 'dragon-tiger', seq, ts: '2026-12-01T10:00:00.000Z', roundId, status: 'complete', outcome: { winner: 'dragon' }, cards: { dragon: ['KS'], tiger: ['2S'], burn: ['3S'] } }) });
+    const ok = (seq: number, roundId: string) => ({ seq, topic: 'result', payload: JSON.stringify({ v: 1, type: 'result', table: 't-1', game: 'dragon-tiger', seq, ts: '2026-12-01T10:00:00.000Z', roundId, status: 'complete', outcome: { winner: 'dragon', dragonRank: 13, tigerRank: 2, suitedTie: false, dragonSuit: 'S', tigerSuit: 'S', dragonColor: 'black', tigerColor: 'black' }, cards: { dragon: ['KS'], tiger: ['2S'], burn: ['3S'] } }) });
     const bad = { seq: 3, topic: 'result', payload: JSON.stringify({ v: 1, type: 'result', table: 't-1', game: 'dragon-tiger', seq: 3, ts: '2026-12-01T10:00:00.000Z', roundId: 'r3', status: 'finished', outcome: 7 }) };
     const skipped: number[] = [];
     const r: Recall = readRecall({ table: 't-1', game: 'dragon-tiger', rounds: 10, timeZone: 'UTC' }, [ok(4, 'r4'), bad, ok(2, 'r2'), ok(1, 'r1')], (seq) => skipped.push(seq));

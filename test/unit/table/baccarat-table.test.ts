@@ -9,7 +9,7 @@ describe('baccarat table: rounds with betting none', () => {
     expect(r.status).toBe('complete');
     expect(r.cards).toEqual({ player: ['9H', '9C'], banker: ['KD', '2S'], burn: [] });
     expect(r.outcome).toEqual({
-      winner: 'player', playerTotal: 8, bankerTotal: 2, natural: true, playerPair: true, bankerPair: false, cardCount: 4, size: 'small',
+      winner: 'player', playerTotal: 8, bankerTotal: 2, natural: true, playerNatural: true, bankerNatural: false, playerPair: true, bankerPair: false, cardCount: 4, size: 'small',
     });
     const roles = t.events('card').map((e) => e.role);
     expect(roles).toEqual(['player', 'banker', 'player', 'banker']);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isoTime } from '../../../src/core/table/table-base.js';
+import { isoTime } from '../../../src/core/table/iso-time.js';
 
 describe('isoTime (the envelope timestamp of a step)', () => {
   it('is toISOString of the same time, byte for byte, in any order of times', () => {

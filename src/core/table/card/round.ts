@@ -5,140 +5,137 @@
 import { type Card } from '../../vocabulary/card.js';
 import { type RevealPoint } from '../../games/game.js';
 import type { AlertKind } from '../../vocabulary/alerts.js';
-import type { CompletedRound, HiddenCard, RoundStateData } from '../types.js';
-import { CardTableHolds } from './holds.js';
+import type { CardContext } from './card-context.js';
+import type { CardTableState, CompletedRound, HiddenCard, RoundStateData } from './card-types.js';
+import { releaseHold, voidShoe } from './holds.js';
 import { pad4 } from './state.js';
+import { cardsOf, clearPending, expectation, publishRound, publishShoe } from './view.js';
 
-export abstract class CardTableRounds extends CardTableHolds {
-  /** a new shoe (shoe lifecycle): a fresh deck may start when a round finishes */
-  protected abstract startNewShoe(why: string): void;
+export function openRound(ctx: CardContext, s: CardTableState, engine: boolean, engineRoundId: string | undefined): RoundStateData {
+  const sh = s.shoe;
+  sh.roundsStarted += 1;
+  const carried = sh.carriedBurns;
+  sh.carriedBurns = [];
+  const r: RoundStateData = {
+    id: engineRoundId ?? `${sh.id}-r${pad4(sh.roundsStarted)}`,
+    no: sh.roundsStarted,
+    bettingOpen: engine,
+    game: ctx.settings.game.newRound({ engine: ctx.settings.engine, options: ctx.settings.gameOptions }),
+    burns: [...carried],
+    burnsNeeded: Math.max(ctx.settings.burnPerRound, carried.length),
+    burnsHidden: ctx.settings.burnFaceDown,
+    hidden: [],
+    lastRound: sh.state === 'last-round',
+    seen: [],
+  };
+  s.round = r;
+  s.pending = null;
+  return r;
+}
 
-  protected openRound(engine: boolean, engineRoundId: string | undefined): RoundStateData {
-    const sh = this.state.shoe;
-    sh.roundsStarted += 1;
-    const carried = sh.carriedBurns;
-    sh.carriedBurns = [];
-    const r: RoundStateData = {
-      id: engineRoundId ?? `${sh.id}-r${pad4(sh.roundsStarted)}`,
-      no: sh.roundsStarted,
-      bettingOpen: engine,
-      game: this.settings.game.newRound({ engine: this.settings.engine, options: this.settings.gameOptions }),
-      burns: [...carried],
-      burnsNeeded: Math.max(this.settings.burnPerRound, carried.length),
-      burnsHidden: this.settings.burnFaceDown,
-      hidden: [],
-      lastRound: sh.state === 'last-round',
-      seen: [],
-    };
-    this.state.round = r;
-    this.state.pending = null;
-    return r;
+export function roundCard(ctx: CardContext, s: CardTableState, deviceId: string, card: Card): void {
+  const r = s.round!;
+  const sh = s.shoe;
+  r.seen.push(card);
+  if (r.burns.length < r.burnsNeeded) {
+    r.burns.push(card);
+    r.last = { burn: true, faceDown: r.burnsHidden };
+    ctx.event('card', { deviceId, role: 'burn', card: r.burnsHidden ? null : card, faceDown: r.burnsHidden, cardNo: sh.cardsDealt });
+    publishRound(ctx, s);
+    return;
   }
-
-  protected roundCard(deviceId: string, card: Card): void {
-    const r = this.state.round!;
-    const sh = this.state.shoe;
-    r.seen.push(card);
-    if (r.burns.length < r.burnsNeeded) {
-      r.burns.push(card);
-      r.last = { burn: true, faceDown: r.burnsHidden };
-      this.event('card', { deviceId, role: 'burn', card: r.burnsHidden ? null : card, faceDown: r.burnsHidden, cardNo: sh.cardsDealt });
-      this.publishRound();
-      return;
-    }
-    const e = this.settings.game.expect(r.game);
-    if (e.kind !== 'card') return; // unreachable: dealCard checked
-    if (r.bettingOpen && !e.faceDown) {
-      // Exposed card: a non-burn card drawn face up while betting is open voids the round.
-      r.game = this.settings.game.place(r.game, card);
-      this.event('card', { deviceId, role: e.position, card, faceDown: false, cardNo: sh.cardsDealt, exposed: true });
-      const shoeToo = this.settings.exposedCardVoidsShoe;
-      this.alert('exposed-card', `${card} was dealt face up to ${e.position} while betting was open: the round${shoeToo ? ' and the rest of the shoe are' : ' is'} void`, { deviceId, card });
-      this.voidRound('exposed-card', `${card} exposed during betting`);
-      // games.md Exposed card, sheet 000: "the game and the shoe are void" (baccarat, 7 Up, Dragon Tiger)
-      if (shoeToo) this.voidShoe(`exposed card ${card}`, deviceId);
-      return;
-    }
-    const index = (this.settings.game.cards(r.game)[e.position] ?? []).length;
-    r.game = this.settings.game.place(r.game, card);
-    // a card meant to stay hidden until betting closes, dealt after it closed, is shown at once
-    const faceDown = e.faceDown && !(e.revealAt === 'close-betting' && this.settings.engine && !r.bettingOpen);
-    if (faceDown) r.hidden.push({ position: e.position, index, card, revealAt: e.revealAt ?? 'result' });
-    r.last = { burn: false, faceDown };
-    this.event('card', { deviceId, role: e.position, card: faceDown ? null : card, faceDown, cardNo: sh.cardsDealt });
-    this.log('debug', faceDown ? `${r.id}: face-down card to ${e.position}` : `${r.id}: ${card} to ${e.position}`);
-    this.afterChange();
+  const e = ctx.settings.game.expect(r.game);
+  if (e.kind !== 'card') return; // unreachable: dealCard checked
+  if (r.bettingOpen && !e.faceDown) {
+    // Exposed card: a non-burn card drawn face up while betting is open voids the round.
+    r.game = ctx.settings.game.place(r.game, card);
+    ctx.event('card', { deviceId, role: e.position, card, faceDown: false, cardNo: sh.cardsDealt, exposed: true });
+    const shoeToo = ctx.settings.exposedCardVoidsShoe;
+    ctx.alert('exposed-card', `${card} was dealt face up to ${e.position} while betting was open: the round${shoeToo ? ' and the rest of the shoe are' : ' is'} void`, { deviceId, card });
+    voidRound(ctx, s, 'exposed-card', `${card} exposed during betting`);
+    // games.md Exposed card, sheet 000: "the game and the shoe are void" (baccarat, 7 Up, Dragon Tiger)
+    if (shoeToo) voidShoe(ctx, s, `exposed card ${card}`, deviceId);
+    return;
   }
+  const index = (ctx.settings.game.cards(r.game)[e.position] ?? []).length;
+  r.game = ctx.settings.game.place(r.game, card);
+  // a card meant to stay hidden until betting closes, dealt after it closed, is shown at once
+  const faceDown = e.faceDown && !(e.revealAt === 'close-betting' && ctx.settings.engine && !r.bettingOpen);
+  if (faceDown) r.hidden.push({ position: e.position, index, card, revealAt: e.revealAt ?? 'result' });
+  r.last = { burn: false, faceDown };
+  ctx.event('card', { deviceId, role: e.position, card: faceDown ? null : card, faceDown, cardNo: sh.cardsDealt });
+  ctx.log('debug', faceDown ? `${r.id}: face-down card to ${e.position}` : `${r.id}: ${card} to ${e.position}`);
+  afterChange(ctx, s);
+}
 
-  /** after a round changed: finish it when complete, else publish the snapshot */
-  protected afterChange(): void {
-    const r = this.state.round;
-    if (!r) return;
-    const e = this.expectation();
-    if (e && e.kind === 'complete' && !r.bettingOpen && !this.state.pending) this.completeRound();
-    else this.publishRound();
-  }
+/** after a round changed: finish it when complete, else publish the snapshot */
+export function afterChange(ctx: CardContext, s: CardTableState): void {
+  const r = s.round;
+  if (!r) return;
+  const e = expectation(ctx, s);
+  if (e && e.kind === 'complete' && !r.bettingOpen && !s.pending) completeRound(ctx, s);
+  else publishRound(ctx, s);
+}
 
-  protected reveal(point: RevealPoint | 'all'): void {
-    const r = this.state.round;
-    if (!r) return;
-    const now: HiddenCard[] = [];
-    const keep: HiddenCard[] = [];
-    for (const h of r.hidden) (point === 'all' || h.revealAt === point ? now : keep).push(h);
-    if (now.length === 0) return;
-    r.hidden = keep;
-    const cards = now.map((h) => ({ position: h.position, index: h.index, card: h.card }));
-    this.event('reveal', { cards });
-  }
+export function reveal(ctx: CardContext, s: CardTableState, point: RevealPoint | 'all'): void {
+  const r = s.round;
+  if (!r) return;
+  const now: HiddenCard[] = [];
+  const keep: HiddenCard[] = [];
+  for (const h of r.hidden) (point === 'all' || h.revealAt === point ? now : keep).push(h);
+  if (now.length === 0) return;
+  r.hidden = keep;
+  const cards = now.map((h) => ({ position: h.position, index: h.index, card: h.card }));
+  ctx.event('reveal', { cards });
+}
 
-  protected resultCards(r: RoundStateData): Record<string, (Card | null)[]> {
-    return this.cardsOf(r.game, r.burns);
-  }
+export function resultCards(ctx: CardContext, r: RoundStateData): Record<string, (Card | null)[]> {
+  return cardsOf(ctx, r.game, r.burns);
+}
 
-  protected completeRound(): void {
-    const r = this.state.round!;
-    this.reveal('all');
-    const outcome = this.settings.game.outcome(r.game);
-    const env = this.publish('result', { status: 'complete', cards: this.resultCards(r), outcome });
-    this.remember({ id: r.id, shoeId: this.state.shoe.id, resultSeq: env.seq, status: 'complete', game: r.game, burns: [...r.burns], seen: [...r.seen] });
-    this.publishRound('complete', { cards: this.resultCards(r) });
-    this.finishRound('complete');
-    this.log('info', roundSummary(r.id, this.resultCards(r), outcome));
-  }
+export function completeRound(ctx: CardContext, s: CardTableState): void {
+  const r = s.round!;
+  reveal(ctx, s, 'all');
+  const outcome = ctx.settings.game.outcome(r.game);
+  const env = ctx.publish('result', { status: 'complete', cards: resultCards(ctx, r), outcome });
+  remember(ctx, s, { id: r.id, shoeId: s.shoe.id, resultSeq: env.seq, status: 'complete', game: r.game, burns: [...r.burns], seen: [...r.seen] });
+  publishRound(ctx, s, 'complete', { cards: resultCards(ctx, r) });
+  finishRound(ctx, s, 'complete');
+  ctx.log('info', roundSummary(r.id, resultCards(ctx, r), outcome));
+}
 
-  protected voidRound(reason: AlertKind, detail: string): void {
-    const r = this.state.round;
-    if (!r) return;
-    if (this.state.pending) this.clearPending();
-    this.reveal('all');
-    const outcome = this.settings.game.voidOutcome?.(r.game) ?? null;
-    this.publish('result', { status: 'void', reason, detail, cards: this.resultCards(r), outcome });
-    this.publishRound('void', { reason, cards: this.resultCards(r) });
-    this.finishRound('void');
-    this.log('warn', `${r.id} void: ${reason} (${detail})`);
-    this.releaseHold(false);
-  }
+export function voidRound(ctx: CardContext, s: CardTableState, reason: AlertKind, detail: string): void {
+  const r = s.round;
+  if (!r) return;
+  if (s.pending) clearPending(ctx, s);
+  reveal(ctx, s, 'all');
+  const outcome = ctx.settings.game.voidOutcome?.(r.game) ?? null;
+  ctx.publish('result', { status: 'void', reason, detail, cards: resultCards(ctx, r), outcome });
+  publishRound(ctx, s, 'void', { reason, cards: resultCards(ctx, r) });
+  finishRound(ctx, s, 'void');
+  ctx.log('warn', `${r.id} void: ${reason} (${detail})`);
+  releaseHold(ctx, s, false);
+}
 
-  protected finishRound(status: 'complete' | 'void'): void {
-    const r = this.state.round!;
-    const sh = this.state.shoe;
-    this.state.lastRound = { id: r.id, status };
-    this.state.round = null;
-    if (status === 'complete') sh.roundsCompleted += 1;
-    if (r.lastRound && sh.state === 'last-round') sh.state = 'closed';
-    this.publishShoe();
-    const shuf = this.state.shuffler;
-    if (shuf?.freshDeckAfterRound) {
-      this.state.shuffler = { ...shuf, freshDeckAfterRound: false };
-      this.startNewShoe(`shuffler ${shuf.deviceId} READY after COUNT (during round ${r.id})`);
-    }
+export function finishRound(ctx: CardContext, s: CardTableState, status: 'complete' | 'void'): void {
+  const r = s.round!;
+  const sh = s.shoe;
+  s.lastRound = { id: r.id, status };
+  s.round = null;
+  if (status === 'complete') sh.roundsCompleted += 1;
+  if (r.lastRound && sh.state === 'last-round') sh.state = 'closed';
+  publishShoe(ctx, s);
+  const shuf = s.shuffler;
+  if (shuf?.freshDeckAfterRound) {
+    s.shuffler = { ...shuf, freshDeckAfterRound: false };
+    ctx.kind.newShoe(ctx, s, `shuffler ${shuf.deviceId} READY after COUNT (during round ${r.id})`);
   }
+}
 
-  protected remember(entry: CompletedRound): void {
-    const keep = this.settings.correctionWindowRounds;
-    const list = [...(this.state.completed ?? []), entry];
-    this.state.completed = keep > 0 ? list.slice(-keep) : [];
-  }
+export function remember(ctx: CardContext, s: CardTableState, entry: CompletedRound): void {
+  const keep = ctx.settings.correctionWindowRounds;
+  const list = [...(s.completed ?? []), entry];
+  s.completed = keep > 0 ? list.slice(-keep) : [];
 }
 
 /** one human line per finished round: `bac-01-s0001-r0003: player AS 6D | banker 5C TD -> player` */

@@ -3,8 +3,9 @@
  * each step works on. Plain functions over plain data (no I/O).
  */
 import { type Card, isCard, RANKS, rankNumber, SUITS, suitIndex } from '../../vocabulary/card.js';
-import { initialDevices } from '../table-base.js';
-import type { CardTableSettings, CardTableState, ShoeStateData, TableCounters } from '../types.js';
+import { initialDevices } from '../devices.js';
+import type { TableCounters } from '../base-state.js';
+import type { CardTableSettings, CardTableState, ShoeStateData } from './card-types.js';
 
 export const pad4 = (n: number) => String(n).padStart(4, '0');
 

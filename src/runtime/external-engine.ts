@@ -1,0 +1,77 @@
+/**
+ * A simulated table left to an external engine (`transport.engine: external` on its simulated
+ * device, `betting: engine`): the virtual dealer does not send the betting requests itself; at
+ * each point where it would, it waits until the table shows that the engine did — a new round
+ * in `betting` for `open-betting`, betting closed for `close-betting`, the decision window gone
+ * for `close-decisions` — by following the table's own `round` messages. So an engine developer
+ * drives the demo's rounds with their own engine while the virtual shoe deals the cards.
+ *
+ * Player decisions are the engine's: the dealer's own are not sent (`decision` resolves at once);
+ * the config allows this only for games whose decisions do not change the deal
+ * (src/app/config/load-config.ts). Requests the dealer would send as the pit (`new-shoe`) are
+ * not sent either: the engine or the pit sends them.
+ */
+import type { Observable, Subscription } from 'rxjs';
+import type { SimulatedEngineRequest } from './simulators.js';
+
+interface RoundView {
+  phase?: unknown;
+  roundId?: unknown;
+  expect?: { kind?: unknown } | null;
+}
+
+export interface ExternalEngineFollower {
+  request: SimulatedEngineRequest;
+  /** the gateway stops: every wait ends (rejected) */
+  close(): void;
+}
+
+/** follows the `round` messages of one table (`published`: what the table publishes, in order) */
+export function followExternalEngine(published: Observable<{ topic: string; payload: { type?: unknown } & RoundView }>): ExternalEngineFollower {
+  let round: RoundView = {};
+  /** the round the dealer last saw opened (a new open-betting waits for another) */
+  let opened: unknown;
+  let closed = false;
+  /** the round showed its decision window (the dealer may ask before the table has shown it) */
+  let windowSeen = false;
+  const waiters = new Set<{ check: () => boolean; resolve: () => void; reject: (e: Error) => void }>();
+  const sub: Subscription = published.subscribe((m) => {
+    if (m.topic !== 'round') return;
+    round = m.payload;
+    if (round.expect?.kind === 'close-decisions') windowSeen = true;
+    for (const w of [...waiters]) if (w.check()) { waiters.delete(w); w.resolve(); }
+  });
+  const until = (check: () => boolean): Promise<void> => {
+    if (closed) return Promise.reject(new Error('the gateway is stopping'));
+    if (check()) return Promise.resolve();
+    return new Promise((resolve, reject) => waiters.add({ check, resolve, reject }));
+  };
+  const request: SimulatedEngineRequest = async (command) => {
+    switch (command) {
+      case 'open-betting':
+        await until(() => round.phase === 'betting' && round.roundId !== opened);
+        opened = round.roundId;
+        return { status: 'ok', data: { roundId: round.roundId } };
+      case 'close-betting':
+        await until(() => round.roundId !== opened || (round.phase !== 'betting' && round.phase !== 'idle'));
+        return { status: 'ok' };
+      case 'close-decisions':
+        await until(() => round.roundId !== opened || round.phase === 'complete' || round.phase === 'void'
+          || (windowSeen && round.expect?.kind !== 'close-decisions'));
+        windowSeen = false;
+        return { status: 'ok' };
+      default:
+        // decisions and pit requests are the external engine's (or the pit's)
+        return { status: 'ok' };
+    }
+  };
+  return {
+    request,
+    close() {
+      closed = true;
+      sub.unsubscribe();
+      for (const w of waiters) w.reject(new Error('the gateway is stopping'));
+      waiters.clear();
+    },
+  };
+}

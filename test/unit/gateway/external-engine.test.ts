@@ -1,0 +1,48 @@
+/**
+ * The virtual dealer's side of an external engine (src/runtime/external-engine.ts): each of its
+ * betting requests waits until the table's own `round` messages show that the engine did it.
+ */
+import { Subject } from 'rxjs';
+import { describe, expect, it } from 'vitest';
+import { followExternalEngine } from '../../../src/runtime/external-engine.js';
+
+type Msg = { topic: string; payload: Record<string, unknown> };
+const round = (phase: string, roundId?: string, expect: unknown = null): Msg => ({ topic: 'round', payload: { type: 'round', phase, ...(roundId ? { roundId } : {}), expect } });
+const settled = async (p: Promise<unknown>) => Promise.race([p.then(() => 'resolved', () => 'rejected'), new Promise((r) => setTimeout(() => r('pending'), 20))]);
+
+describe('following an external engine', () => {
+  it('open-betting waits for a new round in betting, close-betting for betting closed, close-decisions for the window to close', async () => {
+    const published = new Subject<Msg>();
+    const f = followExternalEngine(published);
+    const open = f.request('open-betting');
+    published.next(round('idle'));
+    expect(await settled(open)).toBe('pending');
+    published.next(round('betting', 'R1'));
+    expect(await open).toEqual({ status: 'ok', data: { roundId: 'R1' } });
+
+    const close = f.request('close-betting');
+    published.next(round('betting', 'R1'));
+    expect(await settled(close)).toBe('pending');
+    published.next(round('dealing', 'R1', { kind: 'card', position: 'player', faceDown: true }));
+    expect(await settled(close)).toBe('resolved');
+
+    // the dealer may ask before the table has shown the window: it waits for the window to open and close
+    const window = f.request('close-decisions');
+    expect(await settled(window)).toBe('pending');
+    published.next(round('dealing', 'R1', { kind: 'close-decisions' }));
+    expect(await settled(window)).toBe('pending');
+    published.next(round('dealing', 'R1', { kind: 'card', position: 'dealer', faceDown: false }));
+    expect(await settled(window)).toBe('resolved');
+    // the dealer's own decisions are not sent: the engine's are what counts
+    expect(await settled(f.request('decision', { seat: 'player', action: 'play' }))).toBe('resolved');
+
+    // the same round in betting again is not a new round
+    published.next(round('complete', 'R1'));
+    const next = f.request('open-betting');
+    published.next(round('betting', 'R1'));
+    expect(await settled(next)).toBe('pending');
+    f.close();
+    expect(await settled(next)).toBe('rejected');
+    await expect(f.request('open-betting')).rejects.toThrow(/stopping/);
+  });
+});
