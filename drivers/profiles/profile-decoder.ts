@@ -18,7 +18,7 @@ import { describeBytes, describeText, RAW_MAX, reject } from '../codecs/reject.j
 import { SHOE_STATES } from '../codecs/shoe-codec.js';
 import { SHUFFLER_STATES } from '../codecs/shuffler-codec.js';
 import { type CardDecoder, cardDecoder } from './card-codes.js';
-import { checksum, checksumBytes, checksumFunction } from './checksums.js';
+import { checksumBytes, checksumFunction } from './checksums.js';
 import { mustCompileUserPattern } from './linear-pattern.js';
 import type { BinaryField, DeviceProfile, FrameTypeName } from './profile-schema.js';
 

@@ -151,7 +151,6 @@ export function createProfileEncoder(profile: DeviceProfile): ProfileEncoder {
   const keyboard = profile.input === 'hid-keyboard';
   const binary = profile.encoding === 'binary';
   const start = profile.framing.start ?? '';
-  const end = profile.framing.end ?? '';
   const fixed = profile.framing.length;
   // each pattern on the linear-time engine, as the decoder runs it (a template cannot stall a check either)
   const messages = profile.messages.map((m) => ({ ...m, re: m.pattern === undefined ? undefined : mustCompileUserPattern(m.pattern, '', `messages.${m.name}.pattern`, { whole: true }) }));
@@ -173,7 +172,7 @@ export function createProfileEncoder(profile: DeviceProfile): ProfileEncoder {
     const tried: string[] = [];
     for (const m of ms) {
       if (m.bytes) {
-        const hex = bytesBody(profile, m, f, cards);
+        const hex = bytesBody(m, f, cards);
         if (hex !== null) return hex;
         tried.push(`${m.name}: a field does not fit`);
         continue;
@@ -322,7 +321,7 @@ function putField(b: Buffer, f: BinaryField, v: number): boolean {
 }
 
 /** a binary message's payload for a frame, as upper-case hex; null when a value does not fit */
-function bytesBody(profile: DeviceProfile, m: Message, f: EncodableFrame, cards: Array<string | undefined>): string | null {
+function bytesBody(m: Message, f: EncodableFrame, cards: Array<string | undefined>): string | null {
   const layout = m.bytes!;
   let n = layout.length ?? 0;
   for (const x of Object.values(layout.fields)) n = Math.max(n, x.at + x.width);

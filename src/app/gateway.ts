@@ -14,6 +14,7 @@ import { TableLink, type TableLinkOptions } from '../adapters/mqtt/table-link.js
 import { GatewayStore } from '../adapters/store/gateway-store.js';
 import { checkJournal } from '../adapters/store/journal-integrity.js';
 import { checkCapacity } from './config/capacity.js';
+import { lockDataDir } from '../adapters/store/data-dir-lock.js';
 import { loadGatewaySecurity } from '../adapters/security/gateway-security.js';
 import { tableSettings } from '../core/table/table-settings.js';
 import { watchDevices, type DeviceWatch } from '../runtime/device-watch.js';
@@ -57,7 +58,32 @@ export interface Gateway {
   stop(): Promise<void>;
 }
 
+/**
+ * starts the gateway on its data dir, which it locks first (data-dir-lock.ts): a second gateway
+ * on the same data dir is refused with DataDirInUseError before it reads the journal
+ */
 export async function startGateway(cfg: GatewayConfig, opts: GatewayOptions): Promise<Gateway> {
+  const lock = lockDataDir(cfg.dataDir);
+  let gw: Gateway;
+  try {
+    gw = await startOnLockedDataDir(cfg, opts);
+  } catch (e) {
+    lock.release();
+    throw e;
+  }
+  const stop = gw.stop;
+  return Object.assign(gw, {
+    async stop() {
+      try {
+        await stop();
+      } finally {
+        lock.release();
+      }
+    },
+  });
+}
+
+async function startOnLockedDataDir(cfg: GatewayConfig, opts: GatewayOptions): Promise<Gateway> {
   const log = opts.logger;
   const simulated = cfg.tables.some((t) => t.devices.some((d) => d.transport.type === 'simulator'));
   if (simulated && !opts.simulators) throw new Error('a table has a `transport: { type: simulator }` device, but no simulators were given to the gateway');

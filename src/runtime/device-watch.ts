@@ -1,6 +1,6 @@
 /**
  * Watches one table's devices from the outside (the machine stays pure): every device state
- * change is logged, and a device that has not connected `missingAfterMs` after the start raises
+ * change is logged (at info while a device is connecting, at WARN when it fails or is lost), and a device that has not connected `missingAfterMs` after the start raises
  * a `device-missing` alert (docs/FAULTS.md) — a serial port that does not exist, a USB cable in
  * the wrong PC — which would otherwise stay silent in the terminal.
  */
@@ -21,6 +21,9 @@ export interface DeviceWatch {
   readonly neverConnected: ReadonlySet<string>;
   stop(): void;
 }
+
+/** the details of a transport's first state, before it has tried to open (drivers/transports/) */
+const OPENING: ReadonlySet<string> = new Set(['opening', 'searching']);
 
 function where(d: DeviceConfig): string {
   const t = d.transport;
@@ -44,7 +47,10 @@ export function watchDevices(target: DeviceWatchTarget, devices: readonly Device
     last.set(id, key);
     if (state === 'connected') never.delete(id);
     const text = `device ${id}: ${before ? `${before.split(' (')[0]} -> ` : ''}${state}${detail}`;
-    if (state === 'connected') log.info(text, { deviceId: id });
+    // a transport that is only beginning to open (serial `opening`, HID `searching`: every device
+    // at every start) is no fault: info; a failed open or a lost device is a WARN
+    const opening = state === 'disconnected' && OPENING.has(String(m.payload.detail ?? ''));
+    if (state === 'connected' || opening) log.info(text, { deviceId: id });
     else log.warn(text, { deviceId: id });
   });
   for (const d of devices) {

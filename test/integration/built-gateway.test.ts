@@ -58,7 +58,10 @@ describe('the built gateway (dist/)', () => {
   it('starts the demo, deals, stops on Ctrl-C, and its journal replays byte for byte', async () => {
     const v = built(['--version']);
     expect(await v.exited).toBe(0);
-    expect(v.out().trim()).toBe(VERSION);
+    // the version and the commit the build wrote into dist/src/build-info.json
+    const { commit } = JSON.parse(readFileSync(join(ROOT, 'dist', 'src', 'build-info.json'), 'utf8')) as { commit: string };
+    expect(commit).toMatch(/^[0-9a-f]{12}$/);
+    expect(v.out().trim()).toBe(`${VERSION} (commit ${commit})`);
 
     // the writer thread (the default, set here all the same): its worker file (and hwm-slots.mjs)
     // must be found from the bundle

@@ -6,7 +6,7 @@
  */
 import mqtt from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, validateConfig } from '../../src/app/config/load-config.js';
+import { type ConfigError, validateConfig } from '../../src/app/config/load-config.js';
 import { startGateway, type Gateway } from '../../src/app/gateway.js';
 import { loadSimulators } from '../../simulators/load.js';
 import { silentLogger } from '../../src/runtime/log.js';

@@ -47,7 +47,8 @@ describe('tablegw on the command line', () => {
   it('--version prints the version; the help describes every command', async () => {
     const v = cli(['--version']);
     expect(await v.exited).toBe(0);
-    expect(v.out().trim()).toBe(VERSION);
+    // the version, then the commit: from the sources, the checkout's
+    expect(v.out().trim()).toMatch(new RegExp(`^${VERSION.replace(/\./g, '\\.')} \\(commit [0-9a-f]{12}, sources\\)$`));
     const h = cli(['--help']);
     expect(await h.exited).toBe(0);
     const lines = h.out().split('\n').filter((l) => /^ {2}[a-z-]+ {2,}\S/.test(l));

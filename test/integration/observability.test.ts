@@ -75,7 +75,7 @@ describe('a gateway with a simulated baccarat table', () => {
     expect(m.text).toMatch(/^tablegw_frame_to_publish_seconds_bucket\{le="0.005",table="obs-01"\} \d+$/m);
     expect(m.text).toMatch(/^tablegw_mqtt_connected\{table="obs-01"\} 1$/m);
     expect(m.text).toMatch(/^tablegw_outbox_depth\{table="obs-01"\} \d+$/m);
-    expect(m.text).toMatch(/^tablegw_process_cpu_seconds_total /m);
+    expect(m.text).toMatch(/^process_cpu_seconds_total /m);
 
     // another outbox can report its depth through the provider hook
     gw.observability.metrics.setOutboxDepthProvider('obs-01', () => 7);

@@ -107,7 +107,9 @@ export class GatewayMetrics {
     const tables = this.tables;
     const each = (fn: (t: TableView) => void) => { for (const t of tables) fn(t); };
 
-    if (opts.defaultMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: 'tablegw_' });
+    // the process metrics under their standard names (`process_*`, `nodejs_*`), which the usual
+    // Node.js dashboards and alerts expect; the gateway's own are `tablegw_*`
+    if (opts.defaultMetrics ?? true) collectDefaultMetrics({ register: registry });
 
     const driverCounter = (name: string, help: string, read: (d: TableView['runtime']['drivers'][number]) => number) =>
       new Counter({

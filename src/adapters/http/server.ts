@@ -207,7 +207,7 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
       json(res, 503, { error: { code: 'no-journal', message: 'the journal is not available' } });
       return;
     }
-    let body;
+    let body: ReturnType<NonNullable<typeof o.recall>['read']>;
     try {
       body = o.recall.read(table, q.data.rounds);
     } catch (e) {

@@ -23,6 +23,7 @@ import { NO_PROBE, type Probe } from '../../core/vocabulary/probe.js';
 import type { Journal, RecoveredTable, StepRecord, StoredMessage } from '../../runtime/ports.js';
 import { readMark } from './journal-integrity.js';
 import { PRUNE_SCHEMA, pruneHistory, pruneJournal, type PruneReport, type RetentionHold } from './journal-prune.js';
+import { migrateJournal, refuseNewerJournal } from './journal-schema.js';
 import { HwmFiles, HwmMark } from './hwm-slots.mjs';
 
 /** whether `prev` holds every counter of `next` with the same value (no array per step, as Object.keys made) */
@@ -150,7 +151,14 @@ export class GatewayStore implements Journal {
     // one transaction (rolled back if a statement fails): on a new data dir one flush for the
     // whole schema instead of one per statement (each an autocommit: eight fsyncs on the start's
     // path); on an existing one nothing is written
-    this.db.transaction(() => this.db.exec(`
+    // a journal of a newer build is refused (and closed again), an older one migrated (journal-schema.ts)
+    try {
+      refuseNewerJournal(this.db, this.path);
+    } catch (e) {
+      this.db.close();
+      throw e;
+    }
+    migrateJournal(this.db, this.path, () => this.db.exec(`
       CREATE TABLE IF NOT EXISTS tables (table_id TEXT PRIMARY KEY, settings TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS inputs (
         id INTEGER PRIMARY KEY AUTOINCREMENT, table_id TEXT NOT NULL, at INTEGER NOT NULL, input TEXT NOT NULL);
@@ -176,7 +184,7 @@ export class GatewayStore implements Journal {
       CREATE TABLE IF NOT EXISTS device_seq (
         table_id TEXT NOT NULL, device_id TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (table_id, device_id));
       ${PRUNE_SCHEMA}
-    `))();
+    `));
     this.stmt = {
       insertInput: this.db.prepare('INSERT INTO inputs (table_id, at, input) VALUES (?, ?, ?)'),
       insertMessage: this.db.prepare('INSERT INTO messages (table_id, seq, input_id, topic, retain, payload, also_topic, also_correlation) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),

@@ -17,6 +17,7 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { TableCounters } from '../../core/table/types.js';
+import { JournalNewerError, refuseNewerJournal } from './journal-schema.js';
 import { HWM_FAST_FILE, HWM_LEGACY_FILE, HWM_SLOTS_FILE, readHwmSlots, readLegacyHwm } from './hwm-slots.mjs';
 
 export const HWM_FILE = HWM_SLOTS_FILE;
@@ -169,6 +170,8 @@ export function checkJournal(dataDir: string): JournalCheck {
     const rows = db.pragma('quick_check') as Array<{ quick_check: string }>;
     const bad = rows.map((r) => r.quick_check).filter((r) => r !== 'ok');
     if (bad.length) throw new JournalDamagedError('journal-corrupt', dbPath, `SQLite quick_check failed: ${bad.slice(0, 3).join('; ')}${bad.length > 3 ? ` (+${bad.length - 3} more)` : ''}`, hwm ?? {});
+    // a journal of a newer build: refused, untouched (journal-schema.ts)
+    refuseNewerJournal(db, dbPath);
     const hasTables = db.prepare("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name IN ('messages', 'snapshots')").get() as { n: number };
     if (hasTables.n < 2) {
       if (marked) throw new JournalDamagedError('journal-empty', dbPath, `the database holds no journal, but seq up to ${describe(hwm!)} was committed`, hwm!);
@@ -185,7 +188,7 @@ export function checkJournal(dataDir: string): JournalCheck {
     }
     return { fresh: false, hwm: hwm ?? {} };
   } catch (e) {
-    if (e instanceof JournalDamagedError) throw e;
+    if (e instanceof JournalDamagedError || e instanceof JournalNewerError) throw e;
     throw new JournalDamagedError('journal-corrupt', dbPath, `SQLite cannot read it: ${(e as Error).message}`, hwm ?? {});
   } finally {
     try {

@@ -3,6 +3,7 @@
  * The `tablegw` command line. `npm start` runs `start` with config/default.yaml (the demo).
  */
 import { PROJECT_ROOT } from '../../runtime/paths.js';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { configFileProblems, describeConfig, maskUrl } from '../config/check-config.js';
@@ -12,10 +13,13 @@ import { startGateway } from '../gateway.js';
 import { loadSimulators } from '../../../simulators/load.js';
 import { createLogger, filterTables } from '../../runtime/log.js';
 import { gatewayVersion } from '../../runtime/paths.js';
+import { buildCommit } from '../../adapters/mqtt/gateway-info.js';
 import { startSystemdWatchdog } from '../../adapters/systemd/watchdog.js';
 import { COMMANDS } from './commands/index.js';
 import { holdStopSignals } from './stop-signals.js';
 import { JOURNAL_EXIT_CODE, JournalDamagedError } from '../../adapters/store/journal-integrity.js';
+import { JournalNewerError } from '../../adapters/store/journal-schema.js';
+import { DATA_DIR_IN_USE_EXIT_CODE, DataDirInUseError } from '../../adapters/store/data-dir-lock.js';
 
 const ROOT = PROJECT_ROOT;
 const DEFAULT_CONFIG = join(ROOT, 'config', 'default.yaml');
@@ -66,10 +70,25 @@ Commands:
 ${rows.map(([n, s]) => `  ${n.padEnd(width)}${s}`).join('\n')}
 
 Options:
-  --version, -V   print the version
+  --version, -V   print the version and the commit it was built from
   --help, -h      this help
 
 Run "tablegw <command> --help" for a command's options. npm start runs the demo.`;
+}
+
+/**
+ * `tablegw --version`: the version and the commit it was built from (dist/src/build-info.json),
+ * or, run from the sources, the checkout's commit; e.g. `0.2.0 (commit 4882f99a1b2c)`
+ */
+function versionLine(): string {
+  let commit = buildCommit();
+  let from = '';
+  if (!commit) {
+    const git = spawnSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: ROOT, encoding: 'utf8' });
+    commit = git.status === 0 ? git.stdout.trim() : undefined;
+    from = commit ? ', sources' : '';
+  }
+  return `${gatewayVersion()} (commit ${commit ?? 'unknown'}${from})`;
 }
 
 /** a bad command-line option: exit 2 */
@@ -177,7 +196,7 @@ async function main(): Promise<number> {
       console.log(await usage());
       return command ? 0 : 2;
     case '--version': case '-V': case 'version':
-      console.log(gatewayVersion());
+      console.log(versionLine());
       return 0;
     default: {
       const load = command ? COMMANDS[command] : undefined;
@@ -206,10 +225,15 @@ main().then((code) => {
     console.error(e.message);
     process.exit(1);
   }
-  if (e instanceof JournalDamagedError) {
+  if (e instanceof JournalDamagedError || e instanceof JournalNewerError) {
     // a stable exit code the service manager does not restart on (deploy/tablegw.service)
     console.error(`tablegw: ${e.message}`);
     process.exit(JOURNAL_EXIT_CODE);
+  }
+  if (e instanceof DataDirInUseError) {
+    // another gateway runs on this data dir: a stable exit code the service manager does not restart on
+    console.error(`tablegw: ${e.message}`);
+    process.exit(DATA_DIR_IN_USE_EXIT_CODE);
   }
   console.error(`tablegw: ${(e as Error).message ?? String(e)}`);
   process.exit(1);

@@ -1,7 +1,8 @@
 /**
  * `tablegw check-config`: beyond the schema, every file the configuration names is checked (the
  * broker's CA, the client certificate and key, the password file, the signing key, each RFID
- * deck registry, each device profile) and the data directory must be writable. Every problem is
+ * deck registry, each device profile), every serial device must exist and be openable by the
+ * service user (serial-paths.ts), and the data directory must be writable. Every problem is
  * listed in one run, and the summary masks secrets the way the logger does.
  */
 import { loadPrivilegedKeys } from '../../adapters/security/privileged-keys.js';
@@ -12,6 +13,7 @@ import { loadMqttCredentials } from '../../adapters/security/mqtt-credentials.js
 import { readConfigFile } from '../../adapters/security/secret-files.js';
 import type { GatewayConfig } from '../../core/vocabulary/config-schema.js';
 import { loadProfileFile } from '../../../drivers/profiles/profile-schema.js';
+import { serialDeviceProblems } from './serial-paths.js';
 
 const CENSOR = '[redacted]';
 
@@ -86,6 +88,8 @@ export function configFileProblems(cfg: GatewayConfig): string[] {
       if (typeof dev.profile === 'string') check(`tables[${i}].devices[${j}].profile`, dev.profile);
     });
   });
+  // every serial device: there, and openable by the service user (serial-paths.ts)
+  problems.push(...serialDeviceProblems(cfg));
   const dd = dataDirProblem(cfg.dataDir);
   if (dd) problems.push(dd);
   return problems;

@@ -7,12 +7,15 @@ import type * as Yaml from 'yaml';
 function parseYaml(text: string): unknown {
   return (createRequire(import.meta.url)('yaml') as typeof Yaml).parse(text);
 }
-import { issueLines, strictKeyErrors } from '../../core/vocabulary/strict-keys.js';
+import type * as z from 'zod';
+import { issueLines, pathText, strictKeyErrors } from '../../core/vocabulary/strict-keys.js';
 import { cardGame, GAME_IDS } from '../../core/games/registry.js';
 import { configSchema, type GatewayConfig } from '../../core/vocabulary/config-schema.js';
 import { NON_CARD_GAME_IDS, nonCardGame } from '../../core/games/non-card-games.js';
 import { checkTableDevices } from './device-checks.js';
 import { checkDeviceProfiles } from './device-profiles.js';
+import { didYouMean } from './near-names.js';
+import { DEVICE_KINDS } from '../../core/vocabulary/device-kinds.js';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[], source: string) {
@@ -21,13 +24,28 @@ export class ConfigError extends Error {
   }
 }
 
+/** the value at a zod issue's path in the parsed file */
+function valueAt(raw: unknown, path: PropertyKey[]): unknown {
+  let v = raw;
+  for (const p of path) v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[p] : undefined;
+  return v;
+}
+
+/** the lines of one issue: a device kind not in the catalogue names the nearest kinds (near-names.ts); an unknown key its closest valid key (strict-keys.ts) */
+function issueText(i: z.core.$ZodIssue, raw: unknown): string[] {
+  if (i.code === 'invalid_value' && i.path.length === 5 && i.path[0] === 'tables' && i.path[2] === 'devices' && i.path[4] === 'kind') {
+    const kind = valueAt(raw, i.path);
+    if (typeof kind === 'string') return [`${pathText(i.path)}: unknown device kind "${kind}"${didYouMean(kind, DEVICE_KINDS)} (known: ${DEVICE_KINDS.join(', ')})`];
+  }
+  return issueLines([i]);
+}
 
 /** Validates a parsed config object; throws ConfigError listing every problem. */
 export function validateConfig(raw: unknown, source = '(inline)'): GatewayConfig {
   // parsed once: without zod's compiled fast path, whose code generation costs more than it saves here (cold start)
   // every unknown key is reported at its own path with the closest valid key (strict-keys.ts)
   const r = configSchema.safeParse(raw, { jitless: true, error: strictKeyErrors });
-  if (!r.success) throw new ConfigError(issueLines(r.error.issues), source);
+  if (!r.success) throw new ConfigError(r.error.issues.flatMap((i) => issueText(i, raw)), source);
   const cfg = r.data;
   const problems: string[] = [];
   const tableIds = new Set<string>();
@@ -35,7 +53,7 @@ export function validateConfig(raw: unknown, source = '(inline)'): GatewayConfig
     if (tableIds.has(t.id)) problems.push(`tables[${ti}].id: duplicate table id "${t.id}"`);
     tableIds.add(t.id);
     const game = cardGame(t.game);
-    if (!game && !nonCardGame(t.game)) problems.push(`tables[${ti}].game: unknown game "${t.game}" (known: ${[...GAME_IDS, ...NON_CARD_GAME_IDS].join(', ')})`);
+    if (!game && !nonCardGame(t.game)) problems.push(`tables[${ti}].game: unknown game "${t.game}"${didYouMean(t.game, [...GAME_IDS, ...NON_CARD_GAME_IDS])} (known: ${[...GAME_IDS, ...NON_CARD_GAME_IDS].join(', ')})`);
     else if (game?.defaults.needsEngine && t.betting !== 'engine') problems.push(`tables[${ti}].betting: ${t.game} needs player decisions, so it requires "engine"`);
     if (game) {
       // game options are checked the way the table will use them: a bad one fails here, not at the first round

@@ -2,7 +2,10 @@
  * Simulation: deals N rounds of a card game through the same game modules and virtual dealer
  * the gateway's simulated tables use (`dealShoe`: shuffled shoes, reveal and burns, per-round
  * burns, cut card, decisions from the virtual engine's policies), with a seeded rng, and counts
- * how often every outcome field takes every value.
+ * how often every outcome field takes every value. Sic bo and keno, which deal no cards: a round
+ * is a roll of three fair dice or a draw of 20 distinct balls of 1..80 (as the virtual dice table
+ * and keno machine make them, without their faults), through the same outcome evaluators the
+ * table machines publish.
  *
  * Pure apart from the work itself: the same options and seed give the same counts.
  *
@@ -10,7 +13,11 @@
  * (`ranks`, blackjack `cards`) are not counted; `null` counts as the value `null`, booleans and
  * numbers as their text.
  */
-import { seededRng } from '../../../simulators/rng.js';
+import { randomInt, seededRng, shuffleInPlace, type Rng } from '../../../simulators/rng.js';
+import { NON_CARD_GAME_IDS, nonCardGame } from '../../core/games/non-card-games.js';
+import { sicBoOutcome } from '../../core/games/evaluators/sic-bo.js';
+import { kenoOutcome } from '../../core/games/evaluators/keno.js';
+import { KENO_BALLS_PER_DRAW, KENO_MAX_BALL } from '../../core/table/numbered/keno.js';
 import type { AnyCardGame } from '../../core/games/game.js';
 import { cardGame, GAME_IDS } from '../../core/games/registry.js';
 import { dealShoe } from '../../../simulators/dealers/shoe-dealer.js';
@@ -109,10 +116,28 @@ function addTo(node: CounterNode, v: unknown): void {
   }
 }
 
+/** every game `simulate` knows: the card games, then sic bo and keno */
+export const SIMULATED_GAME_IDS: readonly string[] = [...GAME_IDS, ...NON_CARD_GAME_IDS];
+
+/** one round of a game without cards: its outcome (sicBoOutcome / kenoOutcome) */
+function nonCardRound(table: 'sic-bo' | 'keno', rng: Rng): unknown {
+  if (table === 'sic-bo') return sicBoOutcome([1 + randomInt(rng, 6), 1 + randomInt(rng, 6), 1 + randomInt(rng, 6)]);
+  const pool = Array.from({ length: KENO_MAX_BALL }, (_, i) => i + 1);
+  return kenoOutcome(shuffleInPlace(pool, rng).slice(0, KENO_BALLS_PER_DRAW));
+}
+
 export function simulate(o: SimulateOptions): SimulationResult {
-  const game = typeof o.game === 'string' ? cardGame(o.game) : o.game;
-  if (!game) throw new Error(`unknown game "${String(o.game)}" (known: ${GAME_IDS.join(', ')})`);
   if (!Number.isInteger(o.rounds) || o.rounds < 0) throw new Error(`rounds must be a whole number >= 0, got ${o.rounds}`);
+  const other = typeof o.game === 'string' ? nonCardGame(o.game) : undefined;
+  if (other) {
+    // no shoes, no decks, no engine: each round is one roll or one draw
+    const rng = seededRng(o.seed);
+    const counter = new OutcomeCounter();
+    for (let i = 0; i < o.rounds; i++) counter.add(nonCardRound(other.table, rng));
+    return { game: other.id, rounds: o.rounds, seed: o.seed, decks: 0, engine: false, shoes: 0, counts: counter.counts() };
+  }
+  const game = typeof o.game === 'string' ? cardGame(o.game) : o.game;
+  if (!game) throw new Error(`unknown game "${String(o.game)}" (known: ${SIMULATED_GAME_IDS.join(', ')})`);
   const decks = game.defaults.singleDeck ? 1 : o.decks ?? game.defaults.decks;
   const engine = o.engine ?? game.defaults.needsEngine;
   const rng = seededRng(o.seed);

@@ -8,7 +8,7 @@
  */
 import * as z from 'zod';
 import { NON_CARD_GAME_IDS } from '../games/non-card-games.js';
-import { holdemVoidOutcomeSchema, OUTCOME_SCHEMAS, VOID_OUTCOME_SCHEMAS, type OutcomeGameId, type OutcomeOf } from '../games/outcomes.js';
+import { type holdemVoidOutcomeSchema, OUTCOME_SCHEMAS, VOID_OUTCOME_SCHEMAS, type OutcomeGameId, type OutcomeOf } from '../games/outcomes.js';
 import { CARD_GAMES, GAME_IDS } from '../games/registry.js';
 import { ALERT_KINDS } from '../vocabulary/alerts.js';
 import { REQUEST_ERROR_CODES, REQUEST_SCHEMAS } from '../vocabulary/requests.js';

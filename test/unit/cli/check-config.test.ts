@@ -24,7 +24,8 @@ function run(config: unknown) {
 }
 
 // (an RFID shoe's deck registry is read by the config loader itself: a missing one is a ConfigError naming its key)
-const shoe = { id: 'shoe-1', kind: 'card-shoe', transport: { type: 'serial', path: '/dev/ttyUSB0' } };
+// /dev/null: a character device every user may open (check-config checks that each serial path exists: serial-paths.ts)
+const shoe = { id: 'shoe-1', kind: 'card-shoe', transport: { type: 'serial', path: '/dev/null' } };
 
 describe('check-config', () => {
   it('lists every missing file it names in one run and exits non-zero', () => {

@@ -36,6 +36,30 @@ describe('watchDevices', () => {
     w.stop();
   });
 
+  it('a device that has not opened yet is info, not WARN; a failed open or a loss after it is', () => {
+    const published$ = new Subject<PublishedMessage>();
+    const { l, lines } = logger();
+    const hid = deviceSchema.parse({ id: 'dice-1', kind: 'dice-sensor', transport: { type: 'hid', vendorId: 1, productId: 2 } });
+    const w = watchDevices({ published$, apply: () => {} }, [{ ...shoe, missingAfterMs: 0 }, { ...hid, missingAfterMs: 0 }], l);
+    // a healthy start, as after a restart whose journal said "connected"
+    published$.next(dev('connected'));
+    published$.next(dev('disconnected', 'opening'));
+    published$.next(dev('connected'));
+    published$.next({ topic: 'devices/dice-1', retain: true, payload: env('device', { deviceId: 'dice-1', state: 'disconnected', detail: 'searching' }) });
+    published$.next(dev('disconnected', 'port closed'));
+    published$.next(dev('disconnected', 'opening'));
+    expect(lines).toEqual([
+      ['info', 'device shoe-1: connected'],
+      ['info', 'device shoe-1: connected -> disconnected (opening)'],
+      ['info', 'device shoe-1: disconnected -> connected'],
+      ['info', 'device dice-1: disconnected (searching)'],
+      ['warn', 'device shoe-1: connected -> disconnected (port closed)'],
+      ['info', 'device shoe-1: disconnected -> disconnected (opening)'],
+    ]);
+    expect(lines.filter(([level]) => level === 'warn')).toHaveLength(1);
+    w.stop();
+  });
+
   it('raises device-missing for a device that never connected, naming its port', () => {
     vi.useFakeTimers();
     const inputs: TableInput[] = [];

@@ -35,6 +35,21 @@ describe('the gateway metrics, prom-client loaded after the start', () => {
     m.stop();
   });
 
+  it('the process metrics carry their standard names (process_*, nodejs_*), the gateway\'s its prefix', async () => {
+    const m = new GatewayMetrics();
+    const t = table('bac-03');
+    m.addTable(t.view);
+    t.published$.next({ topic: 'events', retain: false, payload: { type: 'event' } });
+    const text = await m.text();
+    expect(text).toMatch(/^process_cpu_user_seconds_total \d/m);
+    expect(text).toMatch(/^process_resident_memory_bytes \d/m);
+    expect(text).toMatch(/^nodejs_heap_size_used_bytes \d/m);
+    expect(text).toMatch(/^nodejs_eventloop_lag_seconds \d/m);
+    expect(text).not.toMatch(/^tablegw_(process|nodejs)_/m);
+    expect(text).toContain('tablegw_messages_published_total{table="bac-03",type="event"} 1');
+    m.stop();
+  });
+
   it('loadSoon loads it by itself', async () => {
     const m = new GatewayMetrics({ defaultMetrics: false });
     const t = table('bac-02');

@@ -194,7 +194,7 @@ describe('fields, messages and cards', () => {
   it('an explicit 52-entry card table, for text codes and binary bytes', () => {
     const cards = ['A', '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K'].flatMap((r) => ['C', 'D', 'H', 'S'].map((s) => r + s));
     // a vendor's own order: code 100 + i for the i-th card of a shuffled list
-    const order = cards.map((c, i) => cards[(i * 17) % 52]);
+    const order = cards.map((_c, i) => cards[(i * 17) % 52]);
     const table = Object.fromEntries(order.map((c, i) => [String(100 + i), c]));
     const p = validateProfile('table.yaml', { name: 'table', talker: 'SHOE', encoding: 'binary', framing: { start: '\u00ff', length: 2 }, cards: { preset: 'table', table }, messages: [{ name: 'card', bytes: { length: 1, fields: { card: { at: 0 } } }, type: 'CARD' }] });
     expect(decodeAll(p, Uint8Array.from([0xff, 100, 0xff, 151, 0xff, 99]))).toEqual([order[0], order[51], 'bad-field']);

@@ -13,6 +13,7 @@ import { GatewayStore, type StoredMessage } from '../../../adapters/store/gatewa
 import { checkJournal, DB_FILE, JournalDamagedError, hwmForRecovery } from '../../../adapters/store/journal-integrity.js';
 import { countersOf, initialTableState, step } from '../../../core/table/table-machine.js';
 import { tableSettings } from '../../../core/table/table-settings.js';
+import { lockDataDir } from '../../../adapters/store/data-dir-lock.js';
 import type { CliCommand } from './command.js';
 
 const help = `Usage: tablegw recover --accept-loss [--config <gateway.yaml>]
@@ -35,59 +36,70 @@ export const command: CliCommand = {
     const { values } = parseArgs({ args: argv, options: { 'accept-loss': { type: 'boolean' }, config: { type: 'string' } } });
     const cfg = loadConfigFile(values.config ?? 'config/default.yaml');
     const dir = resolve(cfg.dataDir);
-    let problem: JournalDamagedError | null = null;
+    // never beside a running gateway (data-dir-lock.ts): exit 75 naming its pid
+    const lock = lockDataDir(dir);
     try {
-      checkJournal(dir);
-    } catch (e) {
-      if (!(e instanceof JournalDamagedError)) throw e;
-      problem = e;
-    }
-    if (!problem) {
-      console.log(`recover: the journal in ${dir} is fine: nothing to do`);
-      return 0;
-    }
-    console.error(`recover: ${problem.path}: ${problem.what} [${problem.code}]`);
-    if (!values['accept-loss']) {
-      console.error('recover: nothing changed; run again with --accept-loss to start above the high-water mark');
-      return 1;
-    }
-    if (problem.code === 'hwm-corrupt') {
-      // without the mark there is no safe number to continue from: a person decides
-      console.error(`recover: the high-water mark itself is unreadable; nothing changed. If the journal is intact, move ${problem.path} aside and start again`);
-      return 1;
-    }
-    // above the reservations too: a number past the last commit's may have left before a power loss
-    const hwm = hwmForRecovery(dir);
-    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-    const aside = `${DB_FILE}.damaged-${stamp}`;
-    for (const suffix of ['', '-wal', '-shm']) {
-      const p = join(dir, DB_FILE + suffix);
-      if (existsSync(p)) renameSync(p, join(dir, aside + suffix));
-    }
-    const store = new GatewayStore(dir, { synchronous: 'full', retentionDays: cfg.journal.retentionDays, writer: 'inline' });
-    try {
-      for (const t of cfg.tables) {
-        const settings = tableSettings(t);
-        const counters = { ...(hwm[t.id] ?? {}) };
-        const start = initialTableState(settings, counters);
-        store.registerTable(t.id, t, () => start);
-        const at = Date.now();
-        const input = {
-          type: 'gateway-alert' as const, at, kind: 'journal-loss' as const,
-          detail: `the journal was damaged (${problem.code}: ${problem.what.slice(0, 300)}); started again above seq ${start.seq}: what was not yet delivered is lost`,
-          data: { problem: problem.code, hwmSeq: start.seq, keptAs: aside },
-        };
-        const r = step(settings, start, input);
-        const messages: StoredMessage[] = [];
-        for (const o of r.outputs) if (o.type === 'publish') messages.push({ seq: o.payload.seq, topic: o.topic, retain: o.retain, payload: JSON.stringify(o.payload) });
-        store.enqueue({ tableId: t.id, input, messages, counters: countersOf(r.state) }, () => {});
-        console.log(`recover: table ${t.id}: starts again above seq ${start.seq}`);
-      }
-      store.flush();
+      return recover(dir, cfg, values['accept-loss'] === true);
     } finally {
-      store.close();
+      lock.release();
     }
-    console.log(`recover: damaged journal kept as ${join(dir, aside)}; "tablegw start" can run again`);
-    return 0;
   },
 };
+
+function recover(dir: string, cfg: ReturnType<typeof loadConfigFile>, acceptLoss: boolean): number {
+  let problem: JournalDamagedError | null = null;
+  try {
+    checkJournal(dir);
+  } catch (e) {
+    if (!(e instanceof JournalDamagedError)) throw e;
+    problem = e;
+  }
+  if (!problem) {
+    console.log(`recover: the journal in ${dir} is fine: nothing to do`);
+    return 0;
+  }
+  console.error(`recover: ${problem.path}: ${problem.what} [${problem.code}]`);
+  if (!acceptLoss) {
+    console.error('recover: nothing changed; run again with --accept-loss to start above the high-water mark');
+    return 1;
+  }
+  if (problem.code === 'hwm-corrupt') {
+    // without the mark there is no safe number to continue from: a person decides
+    console.error(`recover: the high-water mark itself is unreadable; nothing changed. If the journal is intact, move ${problem.path} aside and start again`);
+    return 1;
+  }
+  // above the reservations too: a number past the last commit's may have left before a power loss
+  const hwm = hwmForRecovery(dir);
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const aside = `${DB_FILE}.damaged-${stamp}`;
+  for (const suffix of ['', '-wal', '-shm']) {
+    const p = join(dir, DB_FILE + suffix);
+    if (existsSync(p)) renameSync(p, join(dir, aside + suffix));
+  }
+  const store = new GatewayStore(dir, { synchronous: 'full', retentionDays: cfg.journal.retentionDays, writer: 'inline' });
+  try {
+    for (const t of cfg.tables) {
+      const settings = tableSettings(t);
+      const counters = { ...(hwm[t.id] ?? {}) };
+      const start = initialTableState(settings, counters);
+      store.registerTable(t.id, t, () => start);
+      const at = Date.now();
+      const input = {
+        type: 'gateway-alert' as const, at, kind: 'journal-loss' as const,
+        detail: `the journal was damaged (${problem.code}: ${problem.what.slice(0, 300)}); started again above seq ${start.seq}: what was not yet delivered is lost`,
+        data: { problem: problem.code, hwmSeq: start.seq, keptAs: aside },
+      };
+      const r = step(settings, start, input);
+      const messages: StoredMessage[] = [];
+      for (const o of r.outputs) if (o.type === 'publish') messages.push({ seq: o.payload.seq, topic: o.topic, retain: o.retain, payload: JSON.stringify(o.payload) });
+      store.enqueue({ tableId: t.id, input, messages, counters: countersOf(r.state) }, () => {});
+      console.log(`recover: table ${t.id}: starts again above seq ${start.seq}`);
+    }
+    store.flush();
+  } finally {
+    store.close();
+  }
+  console.log(`recover: damaged journal kept as ${join(dir, aside)}; "tablegw start" can run again`);
+  return 0;
+}
+

@@ -4,8 +4,9 @@
  */
 import { parseArgs } from 'node:util';
 import { randomSeed } from '../../../../simulators/rng.js';
-import { GAME_IDS } from '../../../core/games/registry.js';
-import { formatTable, frequencyRows, simulate } from '../../simulate/simulate.js';
+import { nonCardGame } from '../../../core/games/non-card-games.js';
+import { formatTable, frequencyRows, SIMULATED_GAME_IDS, simulate } from '../../simulate/simulate.js';
+import { didYouMean } from '../../config/near-names.js';
 import type { CliCommand } from './command.js';
 
 const help = `Usage: tablegw simulate --game <id> [--rounds <n>] [--seed <s>] [--decks <n>] [--engine] [--json]
@@ -14,12 +15,14 @@ const help = `Usage: tablegw simulate --game <id> [--rounds <n>] [--seed <s>] [-
 Deals <n> rounds (default 100000) of a card game through the gateway's own game modules and
 virtual dealer (shuffled shoes, burns, cut card; decisions from the virtual engine's policies)
 and prints, for every outcome field, how often each value came: field, value, count, frequency.
+Sic bo and keno: each round is a roll of three fair dice or a draw of 20 balls of 1..80, through
+the outcome the table publishes (total, size, triple, faceCounts...; sum, bigSmall, element...).
 Nested fields are flattened (positions.p1.outcome); arrays (hand ranks, cards) are not counted.
-  --game <id>    ${GAME_IDS.join(', ')}
+  --game <id>    ${SIMULATED_GAME_IDS.join(', ')}
   --rounds <n>   rounds to deal (default 100000)
   --seed <s>     a seed makes the run repeatable (default: random, printed)
-  --decks <n>    decks per shoe (shoe games; default: the game's)
-  --engine       engine-driven rounds (betting windows; always on for blackjack and holdem)
+  --decks <n>    decks per shoe (shoe games; default: the game's; not for sic bo or keno)
+  --engine       engine-driven rounds (betting windows; always on for blackjack and holdem; card games only)
   --json         one JSON object instead of the table`;
 
 export const command: CliCommand = {
@@ -41,8 +44,13 @@ export const command: CliCommand = {
       console.error(`simulate: --game is required\n\n${help}`);
       return 2;
     }
-    if (!GAME_IDS.includes(values.game)) {
-      console.error(`simulate: unknown game "${values.game}" (known: ${GAME_IDS.join(', ')})`);
+    if (!SIMULATED_GAME_IDS.includes(values.game)) {
+      console.error(`simulate: unknown game "${values.game}"${didYouMean(values.game, SIMULATED_GAME_IDS)} (known: ${SIMULATED_GAME_IDS.join(', ')})`);
+      return 2;
+    }
+    const cardless = nonCardGame(values.game);
+    if (cardless && (values.decks !== undefined || values.engine)) {
+      console.error(`simulate: --decks and --engine are for card games; ${values.game} has no shoe and no betting decisions`);
       return 2;
     }
     const rounds = values.rounds === undefined ? 100_000 : Number(values.rounds);
@@ -71,7 +79,8 @@ export const command: CliCommand = {
         elapsedMs: Math.round(ms), roundsPerSecond: perSecond, fields,
       }));
     } else {
-      console.log(`${r.game}: ${r.rounds} rounds, ${r.shoes} ${r.decks === 1 ? 'decks' : 'shoes'} of ${r.decks} deck${r.decks === 1 ? '' : 's'}, seed ${r.seed}${r.engine ? ', engine' : ''} — ${(ms / 1000).toFixed(2)} s (${perSecond.toLocaleString('en-US')} rounds/s)\n`);
+      const dealt = cardless ? `${r.rounds} ${cardless.table === 'keno' ? 'draws' : 'rolls'}` : `${r.rounds} rounds, ${r.shoes} ${r.decks === 1 ? 'decks' : 'shoes'} of ${r.decks} deck${r.decks === 1 ? '' : 's'}`;
+      console.log(`${r.game}: ${dealt}, seed ${r.seed}${r.engine ? ', engine' : ''} — ${(ms / 1000).toFixed(2)} s (${perSecond.toLocaleString('en-US')} rounds/s)\n`);
       console.log(formatTable(r));
     }
     return 0;

@@ -41,7 +41,7 @@ function openBetting(ctx: CardContext, s: CardTableState, args: RequestArgs<'ope
 
 function closeBetting(ctx: CardContext, s: CardTableState): RequestAnswer {
   const r = s.round;
-  if (!r || !r.bettingOpen) return { code: 'wrong-phase', error: r ? `round ${r.id} is not in betting` : 'no round is open' };
+  if (!r?.bettingOpen) return { code: 'wrong-phase', error: r ? `round ${r.id} is not in betting` : 'no round is open' };
   r.bettingOpen = false;
   reveal(ctx, s, 'close-betting');
   afterChange(ctx, s);

@@ -3,7 +3,7 @@
  * rescan (`RESCAN` at once, retries, `rescan-overdue`); a rescan resolves it; a dropped card
  * (games.md Dropped card) counts as a burn or voids the round.
  */
-import { type Card } from '../../vocabulary/card.js';
+import type { Card } from '../../vocabulary/card.js';
 import type { AlertKind } from '../../vocabulary/alerts.js';
 import type { CardContext } from './card-context.js';
 import type { CardTableState } from './card-types.js';

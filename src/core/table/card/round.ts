@@ -2,8 +2,8 @@
  * A card round's lifecycle: open, place (burns, hands, exposed cards), reveal face-down cards,
  * complete (result + snapshot), void, finish; the completed rounds kept for corrections.
  */
-import { type Card } from '../../vocabulary/card.js';
-import { type RevealPoint } from '../../games/game.js';
+import type { Card } from '../../vocabulary/card.js';
+import type { RevealPoint } from '../../games/game.js';
 import type { AlertKind } from '../../vocabulary/alerts.js';
 import type { CardContext } from './card-context.js';
 import type { CardTableState, CompletedRound, HiddenCard, RoundStateData } from './card-types.js';

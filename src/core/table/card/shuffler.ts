@@ -11,7 +11,7 @@
  *
  */
 import type { DeviceFrame } from '../../vocabulary/frames.js';
-import { type Card } from '../../vocabulary/card.js';
+import type { Card } from '../../vocabulary/card.js';
 import type { CardContext } from './card-context.js';
 import type { CardTableState, ShufflerStateData } from './card-types.js';
 import { setHold } from './holds.js';

@@ -2,8 +2,8 @@
  * What every procedure of the card table reads: the round's expectation and phase, the `shoe` and
  * `round` snapshots, which cards the public may see, card counting, a pending rescan cleared.
  */
-import { type Card } from '../../vocabulary/card.js';
-import { type Expectation } from '../../games/game.js';
+import type { Card } from '../../vocabulary/card.js';
+import type { Expectation } from '../../games/game.js';
 import type { MessageBody } from '../messages.js';
 import { readsCards } from '../../vocabulary/device-kinds.js';
 import type { CardContext } from './card-context.js';

@@ -72,7 +72,7 @@ function drawStart(ctx: Ctx, s: KenoTableState, deviceId: string): void {
 
 function ball(ctx: Ctx, s: KenoTableState, deviceId: string, ball: number): void {
   const r = s.round;
-  if (!r || !r.started) {
+  if (!r?.started) {
     if (s.strayDraw) {
       ctx.event('ball', { deviceId, action: 'ball', ball, ignored: true });
       return;
@@ -110,7 +110,7 @@ function ball(ctx: Ctx, s: KenoTableState, deviceId: string, ball: number): void
 
 function drawEnd(ctx: Ctx, s: KenoTableState, deviceId: string): void {
   const r = s.round;
-  if (!r || !r.started) {
+  if (!r?.started) {
     const stray = s.strayDraw;
     s.strayDraw = false;
     ctx.event('ball', { deviceId, action: 'end', ignored: true });

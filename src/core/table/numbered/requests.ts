@@ -24,7 +24,7 @@ function openBetting(ctx: Ctx, s: NumberedState, args: RequestArgs<'open-betting
 
 function closeBetting(ctx: Ctx, s: NumberedState): RequestAnswer {
   const r = s.round;
-  if (!r || !r.bettingOpen) return { code: 'wrong-phase', error: r ? `round ${r.id} is not in betting` : 'no round is open' };
+  if (!r?.bettingOpen) return { code: 'wrong-phase', error: r ? `round ${r.id} is not in betting` : 'no round is open' };
   r.bettingOpen = false;
   publishRound(ctx, s);
   return { data: { roundId: r.id } };
