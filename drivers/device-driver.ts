@@ -7,7 +7,7 @@ import { type Observable, Subject, type Subscription } from 'rxjs';
 import type { DeviceFrame, FrameReject, } from '../src/core/vocabulary/frames.js';
 import { redactSample } from './codecs/redact.js';
 import { SeqTracker } from './codecs/seq-tracker.js';
-import type { Transport } from './transports/transport.js';
+import type { SerialLatency, Transport } from './transports/transport.js';
 import { NO_PROBE, type Probe } from '../src/core/vocabulary/probe.js';
 
 export type DriverEvent =
@@ -83,6 +83,11 @@ export class DeviceDriver {
   framesTotal = 0;
   private rejectsByReason: Record<string, number> = {};
   private lastRejectSeen: { reason: string; sample: string } | null = null;
+
+  /** The serial port's low-latency mode and latency timer (serial transports only). */
+  get latency(): SerialLatency | undefined {
+    return this.opts.transport.latency;
+  }
 
   constructor(private readonly opts: DeviceDriverOptions) {
     this.seq = opts.seqModulus === 0 ? null : new SeqTracker(opts.seqModulus ?? 65536);

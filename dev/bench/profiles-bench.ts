@@ -88,6 +88,15 @@ const CASES: Record<string, Case> = {
     },
     reference: lineCase('SHOE', 'CARD', ['KS']),
   },
+  'stx-etx-bcc-shoe': {
+    profile: (i) => {
+      const b = Buffer.from(`${i % 65536},C,KS\u0003`, 'latin1');
+      let x = 0;
+      for (const c of b) x ^= c;
+      return Buffer.concat([Buffer.of(2), b, Buffer.of(x)]);
+    },
+    reference: lineCase('SHOE', 'CARD', ['KS']),
+  },
   'four-digit-shoe': { profile: () => Buffer.from(`${xorHex('C1010', ',')}\r`), reference: lineCase('SHOE', 'CARD', ['AS']) },
   'modbus-dice': { profile: () => Buffer.from([0xaa, ...modbus([1, 6, 5, 4])]), reference: lineCase('DICE', 'ROLL', [6, 5, 4, 0]) },
   'ascii-shuffler': {

@@ -6,11 +6,12 @@
  * - `four-digit`: suit digit (1=S 2=H 3=C 4=D) then the rank x 10 as three digits: `1010` = A of
  *   spades, `2130` = K of hearts (rank 1..13 times ten);
  * - `index52`: 1..52 in the profile's suit order, ranks A..K within each suit (default S,H,D,C);
- * - `custom`: a rank map and a suit map, code = rank part + suit part (`order: rank-suit`) or the reverse.
+ * - `custom`: a rank map and a suit map, code = rank part + suit part (`order: rank-suit`) or the reverse;
+ * - `table`: an explicit table of 52 entries, the device's code (text, or a binary field's decimal value) -> card.
  */
 import { RANKS, type Card, type Rank, type Suit } from '../../src/core/vocabulary/card.js';
 
-export type CardPreset = 'rank-suit' | 'suit-rank' | 'suit_rank' | 'four-digit' | 'index52' | 'custom';
+export type CardPreset = 'rank-suit' | 'suit-rank' | 'suit_rank' | 'four-digit' | 'index52' | 'custom' | 'table';
 
 export interface CardCodeOptions {
   preset: CardPreset;
@@ -19,6 +20,7 @@ export interface CardCodeOptions {
   ranks?: Record<string, Rank>;
   suits?: Record<string, Suit>;
   order?: 'rank-suit' | 'suit-rank';
+  table?: Record<string, string>;
 }
 
 const RANK_OF: Record<string, Rank> = { A: 'A', '1': 'A', '2': '2', '3': '3', '4': '4', '5': '5', '6': '6', '7': '7', '8': '8', '9': '9', T: 'T', '10': 'T', J: 'J', Q: 'Q', K: 'K' };
@@ -92,6 +94,10 @@ export function cardDecoder(o: CardCodeOptions): CardDecoder {
         if (n < 1 || n > 52) return null;
         return ranks[(n - 1) % 13] + suits[Math.floor((n - 1) / 13)];
       };
+    }
+    case 'table': {
+      const t = new Map(Object.entries(o.table ?? {}));
+      return (c) => t.get(c) ?? null;
     }
     case 'custom': {
       const rm = o.ranks ?? {};

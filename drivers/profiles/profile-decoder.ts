@@ -14,13 +14,13 @@
  */
 import type { DeviceFrame, FrameReject, RejectReason, ShoeState, ShufflerState, Talker } from '../../src/core/vocabulary/frames.js';
 import { KeyboardWedgeDecoder } from '../codecs/hid-keyboard.js';
-import { describeBytes, RAW_MAX, reject } from '../codecs/reject.js';
+import { describeBytes, describeText, RAW_MAX, reject } from '../codecs/reject.js';
 import { SHOE_STATES } from '../codecs/shoe-codec.js';
 import { SHUFFLER_STATES } from '../codecs/shuffler-codec.js';
 import { type CardDecoder, cardDecoder } from './card-codes.js';
-import { checksum, checksumBytes } from './checksums.js';
+import { checksumBytes, checksumFunction } from './checksums.js';
 import { mustCompileUserPattern } from './linear-pattern.js';
-import type { DeviceProfile, FrameTypeName } from './profile-schema.js';
+import type { BinaryField, DeviceProfile, FrameTypeName } from './profile-schema.js';
 
 export type DecodedItem = DeviceFrame | FrameReject;
 
@@ -48,6 +48,7 @@ const HEX = '0123456789ABCDEF';
 const HUNT = 0; // waiting for the start byte: everything else is noise
 const FRAME = 1; // inside a frame
 const SKIP = 2; // after a too-long reject: the rest of the frame is dropped up to its end or a start byte
+const TRAILER = 3; // after the end sequence: the trailer bytes (a check value) taken as they come
 
 const DEFAULT_RANGES: Record<string, [number, number]> = { ball: [1, 80], d1: [1, 6], d2: [1, 6], d3: [1, 6], bounces: [0, 99], count: [0, 999] };
 
@@ -304,19 +305,67 @@ function fieldSources(type: FrameTypeName, slotOf: (field: string) => number, co
   });
 }
 
+/** A binary field compiled: where it sits in the payload and how it reads. */
+interface ByteField {
+  at: number;
+  width: number;
+  le: boolean;
+  /** bits lo..hi (inclusive), -1 = the whole value */
+  lo: number;
+  hi: number;
+  hex: boolean;
+}
+
+function compileByteField(f: BinaryField): ByteField {
+  return { at: f.at, width: f.width, le: f.order === 'le', lo: f.bits ? f.bits[0] : -1, hi: f.bits ? f.bits[1] : -1, hex: f.as === 'hex' };
+}
+
+/** A binary field's value from bytes b[base + at ...]: a number (bits applied), or upper-case hex text. */
+function readByteField(f: ByteField, b: Uint8Array, base: number): number | string {
+  const s = base + f.at;
+  if (f.hex) {
+    let t = '';
+    for (let i = 0; i < f.width; i++) t += HEX[b[s + i] >> 4] + HEX[b[s + i] & 15];
+    return t;
+  }
+  let v = 0;
+  for (let i = 0; i < f.width; i++) v = v * 256 + b[f.le ? s + f.width - 1 - i : s + i];
+  if (f.lo >= 0) v = Math.floor(v / 2 ** f.lo) % 2 ** (f.hi - f.lo + 1);
+  return v;
+}
+
+/** a binary message's text matcher: it matches bytes, never text */
+const NEVER_MATCHES = (): MatchValues | null => null;
+
+interface BytesRule {
+  /** exact payload length, -1 = at least minLen */
+  length: number;
+  minLen: number;
+  match: Array<{ at: number; value: number; mask: number }>;
+  fields: ByteField[];
+}
+
 export function compileProfile(p: DeviceProfile): ProfileDecoder {
   if (p.input === 'hid-report') return compileReportDecoder(p);
   const talker = p.talker;
   const card = cardDecoder(p.cards);
   const binary = p.encoding === 'binary';
+  const seqMax = p.seq.wrap;
 
   // ---- framing tables
-  const start = p.framing.start ? enc(p.framing.start) : undefined;
+  const F = p.framing;
+  const start = F.start ? enc(F.start) : undefined;
   const start0 = start ? start[0] : -1;
   const startLen = start ? start.length : 0;
-  const fixed = p.framing.length ?? 0;
-  const max = p.framing.maxLength;
-  const ends = [p.framing.end, ...p.framing.acceptEnd].filter((e): e is string => e !== undefined).map(enc).sort((a, b) => b.length - a.length);
+  const fixed = F.length ?? 0;
+  const max = F.maxLength;
+  const trailer = F.trailer;
+  const lf = F.lengthField;
+  const stuff = F.stuffing;
+  const esc = stuff ? stuff.escape.charCodeAt(0) & 0xff : -1;
+  const doubling = stuff?.mode === 'double';
+  const xorStuff = stuff?.mode === 'xor' ? stuff.xor : 0;
+  const ends = [F.end, ...F.acceptEnd].filter((e): e is string => e !== undefined).map(enc).sort((a, b) => b.length - a.length);
   /** last bytes of the end delimiters (a frame can only end on one) */
   const terminal = new Uint8Array(256);
   /** every byte of every end delimiter (a noise run made only of these is a blank line, ignored) */
@@ -325,20 +374,33 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
     terminal[e[e.length - 1]] = 1;
     for (const b of e) delimiter[b] = 1;
   }
-  /** bytes that need a decision inside a frame: an end delimiter's last byte or the start byte */
-  const stop = Uint8Array.from(terminal);
+  // with DLE doubling an end sequence is a control pair: its last byte alone ends nothing
+  const rawEnds = !doubling;
+  /** bytes that need a decision inside a frame: an end delimiter's last byte, the start byte, the escape byte */
+  const stop = rawEnds ? Uint8Array.from(terminal) : new Uint8Array(256);
   if (start) stop[start[0]] = 1;
-  // a new start byte inside a frame restarts it (text profiles only: binary data may contain it)
-  const resync = start !== undefined && !binary;
-  const interrupted: RejectReason = p.framing.interrupted;
+  if (esc >= 0) stop[esc] = 1;
+  // a new start byte inside a frame restarts it (text profiles, and stuffed ones, where data cannot hold it)
+  const resync = start !== undefined && (!binary || xorStuff !== 0);
+  const interrupted: RejectReason = F.interrupted;
+  /** the grammar fixes where a frame ends: silence is never used */
+  const structural = ends.length > 0 || fixed > 0 || lf !== undefined;
 
   // ---- integrity and body checks
-  const csLen = checksumBytes(p.integrity.kind) * (p.integrity.format === 'hex' ? 2 : 1);
-  const csHex = p.integrity.format === 'hex';
-  const csKind = p.integrity.kind;
-  const csFromStart = p.integrity.covers === 'start-and-body';
-  const bodyXor = csKind === 'xor8' && !csFromStart;
-  const sep = p.integrity.separator ? enc(p.integrity.separator) : new Uint8Array(0);
+  const I = p.integrity;
+  const csBytes = checksumBytes(I.algorithm);
+  const csFn = checksumFunction(I.algorithm);
+  const csEnc = I.encoding;
+  const csLen = csBytes === 0 ? 0 : csEnc.startsWith('binary') ? csBytes : csEnc === 'decimal' ? (I.digits ?? String(2 ** (8 * csBytes) - 1).length) : csBytes * 2;
+  const afterEnd = I.place === 'after-end';
+  const cov = I.covers;
+  const overStuffed = I.over === 'stuffed' && stuff !== undefined;
+  const bodyXor = I.algorithm === 'xor8' && !cov.start && cov.payload && !cov.separator && !cov.end && !stuff;
+  const payloadOnly = cov.payload && !cov.start && !cov.separator && !cov.end && !overStuffed;
+  const sep = I.separator ? enc(I.separator) : new Uint8Array(0);
+  // unstuffed, the covered parts are one run of the frame buffer when the payload is among them
+  // (a value before the end never covers the end; one after it has no separator)
+  const contiguous = !stuff && cov.payload;
   const forbidden = new Uint8Array(256);
   for (const b of enc(p.body.forbid)) forbidden[b] = 1;
   if (p.body.controls === 'reject') {
@@ -346,103 +408,253 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
     forbidden[0x7f] = 1;
   }
   const uppercase = p.body.uppercase;
+  const split = p.body.split;
 
-  // ---- one small regex per message and reject rule, in order; a required literal skips most
+  // ---- one small pattern per text message and reject rule, in order; a required literal skips most
   // (the patterns run on the linear-time engine: no body, however crafted, can stall the decoder;
-  // a pattern it cannot run was refused when the profile was validated)
-  const rules: CompiledRule[] = [];
+  // a pattern it cannot run was refused when the profile was validated). Binary messages match bytes.
+  const rules: Array<CompiledRule & { bytes: BytesRule | undefined }> = [];
   for (const m of p.messages) {
-    const re = mustCompileUserPattern(m.pattern, '', `messages.${m.name}.pattern`, { whole: true });
+    if (m.bytes) {
+      const names = Object.keys(m.bytes.fields);
+      const fields = names.map((n) => compileByteField(m.bytes!.fields[n]));
+      const slotOf = (f: string): number => names.indexOf(f);
+      let minLen = 0;
+      for (const f of fields) minLen = Math.max(minLen, f.at + f.width);
+      for (const x of m.bytes.match) minLen = Math.max(minLen, x.at + 1);
+      rules.push({ match: NEVER_MATCHES, literal: '', reason: undefined, type: m.type, seqSlot: m.seq ? slotOf(m.seq) : -1, src: fieldSources(m.type, slotOf, m.fields, m.map, m.ranges), bytes: { length: m.bytes.length ?? -1, minLen, match: m.bytes.match, fields } });
+      continue;
+    }
+    const re = mustCompileUserPattern(m.pattern!, '', `messages.${m.name}.pattern`, { whole: true });
     const slotOf = (f: string): number => re.names.get(f) ?? -1;
-    rules.push({ match: (t) => re.exec(t), literal: requiredLiteral(m.pattern), reason: undefined, type: m.type, seqSlot: m.seq ? slotOf(m.seq) : -1, src: fieldSources(m.type, slotOf, m.fields, m.map, m.ranges) });
+    // every rule has the same shape (`bytes` present), so the matching loop stays monomorphic
+    rules.push({ match: (t) => re.exec(t), literal: requiredLiteral(m.pattern!), reason: undefined, type: m.type, seqSlot: m.seq ? slotOf(m.seq) : -1, src: fieldSources(m.type, slotOf, m.fields, m.map, m.ranges), bytes: undefined });
   }
   for (const r of p.rejects) {
     // a reject rule captures nothing: the engine's cheaper yes/no match
     const re = mustCompileUserPattern(r.pattern, '', `rejects.${r.name}.pattern`, { whole: true });
-    rules.push({ match: (t) => (re.test(t) ? NO_MATCH_VALUES : null), literal: requiredLiteral(r.pattern), reason: r.reason, type: 'HB', seqSlot: -1, src: [] });
+    rules.push({ match: (t) => (re.test(t) ? NO_MATCH_VALUES : null), literal: requiredLiteral(r.pattern), reason: r.reason, type: 'HB', seqSlot: -1, src: [], bytes: undefined });
   }
   const ruleCount = rules.length;
   const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
   // ---- state
-  const buf = Buffer.alloc(max + 1);
+  const buf = Buffer.alloc(max + trailer + 1);
+  /** the unstuffed body, and where each of its bytes began in `buf` */
+  const ubuf = stuff ? Buffer.alloc(max + 1) : buf;
+  const rawAt = stuff ? new Int32Array(max + 2) : new Int32Array(0);
+  /** the bytes a check covers when they are not one run of one buffer */
+  const scratch = Buffer.alloc(2 * max + 16);
+  const bvals: Array<number | string | undefined> = new Array(16).fill(undefined);
   let len = 0;
   let state = start ? HUNT : FRAME;
+  let escPending = false;
+  /** the frame's length from its length field (-1 until read) */
+  let total = -1;
+  let endLen = 0;
+  let trailerGot = 0;
   const noiseBuf = Buffer.alloc(RAW_MAX);
   let noiseLen = 0;
   let noiseOnlyDelimiters = true;
 
-  /** Decodes `buf[0, frameLen)` whose last `endLen` bytes are the end delimiter. */
-  function decodeFrame(frameLen: number, endLen: number): DecodedItem {
-    let bodyStart = startLen;
-    let bodyEnd = frameLen - endLen;
-    for (let i = 0; i < startLen; i++) if (buf[i] !== start![i]) return reject('malformed', describeBytes(buf, 0, frameLen));
-    let sepStart = bodyEnd;
+  const bad = (reason: RejectReason, frameLen: number): FrameReject => reject(reason, describeBytes(buf, 0, frameLen));
+
+  const csBinary = csEnc === 'binary-be' || csEnc === 'binary-le';
+  const csLittle = csEnc === 'binary-le';
+  const csDecimal = csEnc === 'decimal';
+  const csUpper = !csDecimal && csEnc !== 'hex-lower';
+  const csLower = !csDecimal && csEnc !== 'hex-upper';
+  const csBase = csDecimal ? 10 : 16;
+  /** the check value written at b[s, s + csLen) in the profile's encoding; -1 when it does not read */
+  function readCheck(b: Uint8Array, s: number): number {
+    let v = 0;
+    if (csBinary) {
+      for (let i = 0; i < csLen; i++) v = v * 256 + b[csLittle ? s + csLen - 1 - i : s + i];
+      return v;
+    }
+    for (let i = s; i < s + csLen; i++) {
+      const c = b[i];
+      let d: number;
+      if (c >= 0x30 && c <= 0x39) d = c - 0x30;
+      else if (csUpper && c >= 0x41 && c <= 0x46) d = c - 0x37;
+      else if (csLower && c >= 0x61 && c <= 0x66) d = c - 0x57;
+      else return -1;
+      v = v * csBase + d;
+    }
+    return v;
+  }
+
+  /** DLE doubling or escape-XOR undone on buf[s, e) into ubuf; the unstuffed length, -1 when a pair is not data */
+  function unstuff(s: number, e: number): number {
+    let u = 0;
+    for (let i = s; i < e; i++) {
+      rawAt[u] = i;
+      const b = buf[i];
+      if (b === esc) {
+        if (i + 1 >= e) return -1;
+        const n = buf[++i];
+        if (doubling) {
+          if (n !== esc) return -1;
+          ubuf[u++] = esc;
+        } else ubuf[u++] = n ^ xorStuff;
+      } else ubuf[u++] = b;
+    }
+    rawAt[u] = e;
+    return u;
+  }
+
+  /**
+   * Decodes `buf[0, frameLen)`: start, body, `eLen` bytes of end sequence, `tLen` trailer bytes.
+   * Pushes the frames (several with `body.split`) and returns null, or returns the reject.
+   */
+  function decodeFrame(frameLen: number, eLen: number, tLen: number, out: DecodedItem[]): FrameReject | null {
+    for (let i = 0; i < startLen; i++) if (buf[i] !== start![i]) return bad('malformed', frameLen);
+    const bodyEndRaw = frameLen - tLen - eLen;
+    // the payload P[ps, pe): the unstuffed body, or the body in place
+    let P: Buffer = buf;
+    let ps = startLen;
+    let pe = bodyEndRaw;
+    if (stuff) {
+      const u = unstuff(startLen, bodyEndRaw);
+      if (u < 0) return bad('malformed', frameLen);
+      P = ubuf;
+      ps = 0;
+      pe = u;
+    }
     let want = 0;
+    let sepStart = pe;
     if (csLen > 0) {
-      const csStart = bodyEnd - csLen;
-      sepStart = csStart - sep.length;
-      if (sepStart < bodyStart) return reject('malformed', describeBytes(buf, 0, frameLen));
-      for (let i = 0; i < sep.length; i++) if (buf[sepStart + i] !== sep[i]) return reject('malformed', describeBytes(buf, 0, frameLen));
-      if (csHex) {
-        for (let i = csStart; i < bodyEnd; i++) {
-          const c = buf[i];
-          const d = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x41 && c <= 0x46 ? c - 0x37 : c >= 0x61 && c <= 0x66 ? c - 0x57 : -1;
-          if (d < 0) return reject('malformed', describeBytes(buf, 0, frameLen));
-          want = want * 16 + d;
-        }
+      if (afterEnd) {
+        if (tLen < csLen) return bad('malformed', frameLen);
+        want = readCheck(buf, frameLen - csLen);
       } else {
-        want = csLen === 2 ? buf[csStart] | (buf[csStart + 1] << 8) : buf[csStart];
+        const csStart = pe - csLen;
+        sepStart = csStart - sep.length;
+        if (sepStart < ps) return bad('malformed', frameLen);
+        for (let i = 0; i < sep.length; i++) if (P[sepStart + i] !== sep[i]) return bad('malformed', frameLen);
+        want = readCheck(P, csStart);
       }
+      if (want < 0) return bad('malformed', frameLen);
     }
     let ascii = true;
     let xor = 0; // XOR-8 of the body, computed in the same pass (the reference protocol's check)
-    for (let i = bodyStart; i < sepStart; i++) {
-      const b = buf[i];
-      if (forbidden[b] === 1) return reject('malformed', describeBytes(buf, 0, frameLen));
+    for (let i = ps; i < sepStart; i++) {
+      const b = P[i];
+      if (forbidden[b] === 1) return bad('malformed', frameLen);
       if (b >= 0x80) ascii = false;
       xor ^= b;
     }
     if (csLen > 0) {
-      const got = bodyXor ? xor : checksum(csKind, buf, csFromStart ? 0 : bodyStart, sepStart);
-      if (got !== want) return reject('bad-checksum', describeBytes(buf, 0, frameLen));
-      bodyEnd = sepStart;
+      let got: number;
+      if (bodyXor) got = xor;
+      else if (payloadOnly) got = csFn(P, ps, sepStart);
+      else if (contiguous) got = csFn(buf, cov.start ? 0 : startLen, cov.end ? bodyEndRaw + eLen : cov.separator ? sepStart + sep.length : sepStart);
+      else {
+        // the covered parts, in wire order, copied into one run
+        let n = 0;
+        const put = (b: Uint8Array, s: number, e: number): void => {
+          for (let i = s; i < e; i++) scratch[n++] = b[i];
+        };
+        if (cov.start) put(buf, 0, startLen);
+        if (overStuffed) {
+          const rs = rawAt[sepStart];
+          if (cov.payload) put(buf, startLen, rs);
+          if (cov.separator) put(buf, rs, rawAt[sepStart + sep.length]);
+        } else {
+          if (cov.payload) put(P, ps, sepStart);
+          if (cov.separator) put(P, sepStart, sepStart + sep.length);
+        }
+        if (cov.end) put(buf, bodyEndRaw, bodyEndRaw + eLen);
+        got = csFn(scratch, 0, n);
+      }
+      if (got !== want) return bad('bad-checksum', frameLen);
     }
+    if (split === undefined) {
+      const item = decodePayload(P, ps, sepStart, ascii, frameLen);
+      if (item !== null && 'reason' in item) return item;
+      if (item !== null) out.push(item);
+      return null;
+    }
+    // several messages in one frame: each part is a message of its own (a part that fails is its own reject)
+    const text = bodyText(P, ps, sepStart, ascii);
+    if (text === null) return bad('malformed', frameLen);
+    for (const part of text.split(split)) {
+      const item = matchText(part, P, ps, sepStart, frameLen);
+      out.push(item);
+    }
+    return null;
+  }
+
+  function bodyText(P: Buffer, s: number, e: number, ascii: boolean): string | null {
     let text: string;
     if (binary) {
       text = '';
-      for (let i = bodyStart; i < bodyEnd; i++) text += HEX[buf[i] >> 4] + HEX[buf[i] & 15];
+      for (let i = s; i < e; i++) text += HEX[P[i] >> 4] + HEX[P[i] & 15];
     } else if (ascii) {
-      text = latin1(buf, bodyStart, bodyEnd);
+      text = latin1(P, s, e);
     } else {
       try {
-        text = utf8.decode(buf.subarray(bodyStart, bodyEnd));
+        text = utf8.decode(P.subarray(s, e));
       } catch {
-        return reject('malformed', describeBytes(buf, 0, frameLen));
+        return null;
       }
     }
-    if (uppercase) text = text.toUpperCase();
-    bodyStart = 0;
-    let r: MatchValues | null = null;
-    let rule: CompiledRule | undefined;
+    return uppercase ? text.toUpperCase() : text;
+  }
+
+  /** the payload P[s, e) as one message: a frame or a reject */
+  function decodePayload(P: Buffer, s: number, e: number, ascii: boolean, frameLen: number): DecodedItem | null {
+    let text: string | null | undefined;
     for (let k = 0; k < ruleCount; k++) {
       const c = rules[k];
-      if (c.literal !== '' && !text.includes(c.literal)) continue;
-      r = c.match(text);
-      if (r !== null) {
-        rule = c;
-        break;
+      const br = c.bytes;
+      if (br !== undefined) {
+        const n = e - s;
+        if (br.length >= 0 ? n !== br.length : n < br.minLen) continue;
+        let ok = true;
+        for (const m of br.match) {
+          if ((P[s + m.at] & m.mask) !== m.value) {
+            ok = false;
+            break;
+          }
+        }
+        if (!ok) continue;
+        for (let f = 0; f < br.fields.length; f++) bvals[f] = readByteField(br.fields[f], P, s);
+        return finish(c, bvals, frameLen);
       }
+      if (text === undefined) {
+        text = bodyText(P, s, e, ascii);
+        if (text === null) return bad('malformed', frameLen);
+      }
+      if (text === null) continue;
+      if (c.literal !== '' && !text.includes(c.literal)) continue;
+      const r = c.match(text);
+      if (r !== null) return c.reason !== undefined ? bad(c.reason, frameLen) : finish(c, r, frameLen);
     }
-    if (rule === undefined || r === null) return reject('unknown-type', describeBytes(buf, 0, frameLen));
-    if (rule.reason !== undefined) return reject(rule.reason, describeBytes(buf, 0, frameLen));
+    return bad('unknown-type', frameLen);
+  }
+
+  function matchText(text: string, _P: Buffer, _s: number, _e: number, frameLen: number): DecodedItem {
+    const t = uppercase ? text.toUpperCase() : text;
+    for (let k = 0; k < ruleCount; k++) {
+      const c = rules[k];
+      if (c.bytes !== undefined) continue;
+      if (c.literal !== '' && !t.includes(c.literal)) continue;
+      const r = c.match(t);
+      if (r !== null) return c.reason !== undefined ? reject(c.reason, describeText(t)) : finish(c, r, frameLen, t);
+    }
+    return reject('unknown-type', describeText(t));
+  }
+
+  function finish(rule: CompiledRule, vals: ArrayLike<Value>, frameLen: number, part?: string): DecodedItem {
     let seq = 0;
     if (rule.seqSlot >= 0) {
-      seq = toInt(r[rule.seqSlot], binary);
-      if (!(seq >= 0 && seq <= 65535)) return reject('malformed', describeBytes(buf, 0, frameLen));
+      seq = toInt(vals[rule.seqSlot], binary && typeof vals[rule.seqSlot] === 'string');
+      if (!(seq >= 0 && seq <= seqMax)) return part === undefined ? bad('malformed', frameLen) : reject('malformed', describeText(part));
     }
-    const f = buildFrame(rule, r, talker, seq, binary, card);
-    return typeof f === 'string' ? reject(f, describeBytes(buf, 0, frameLen)) : f;
+    const f = buildFrame(rule, vals, talker, seq, binary, card);
+    if (typeof f !== 'string') return f;
+    return part === undefined ? bad(f, frameLen) : reject(f, describeText(part));
   }
 
   /** Length of the end delimiter `buf[0, len)` ends with, 0 when none. */
@@ -463,20 +675,58 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
     return 0;
   }
 
-  function emit(out: DecodedItem[], endLen: number): void {
+  function restart(): void {
+    len = 0;
+    total = -1;
+    escPending = false;
+    state = start ? HUNT : FRAME;
+  }
+
+  /**
+   * The frame `buf[0, len)` is complete. A frame that fails and holds a later start sequence was
+   * noise in front of a frame (or a frame cut short): the bytes before that start are the reject,
+   * and the rest is read again, so noise never takes a frame with it.
+   */
+  function emit(out: DecodedItem[], eLen: number, tLen: number): void {
     // a frame with nothing but delimiters in it (a blank line) is no frame
-    let blank = startLen === 0 && fixed === 0;
+    let blank = startLen === 0 && fixed === 0 && !lf;
     if (blank) {
-      for (let i = 0; i < len - endLen; i++) {
+      for (let i = 0; i < len - eLen; i++) {
         if (delimiter[buf[i]] !== 1) {
           blank = false;
           break;
         }
       }
     }
-    if (!blank) out.push(decodeFrame(len, endLen));
-    len = 0;
-    state = start ? HUNT : FRAME;
+    const frameLen = len;
+    restart();
+    if (blank) return;
+    const r = decodeFrame(frameLen, eLen, tLen, out);
+    if (r === null) return;
+    retryFrom(out, r, frameLen);
+  }
+
+  /** a failed candidate frame buf[0, frameLen): reject it whole, or only up to a later start sequence and read the rest again */
+  function retryFrom(out: DecodedItem[], r: FrameReject, frameLen: number): void {
+    let k = -1;
+    if (start) {
+      for (let i = 1; i < frameLen; i++) {
+        if (buf[i] !== start0) continue;
+        let ok = true;
+        for (let j = 1; j < startLen && i + j < frameLen; j++) if (buf[i + j] !== start[j]) ok = false;
+        if (ok) {
+          k = i;
+          break;
+        }
+      }
+    }
+    if (k < 0) {
+      out.push(r);
+      return;
+    }
+    out.push(reject(r.reason, describeBytes(buf, 0, k)));
+    const rest = Uint8Array.prototype.slice.call(buf, k, frameLen);
+    pushBytes(rest, out);
   }
 
   function flushNoise(out: DecodedItem[]): void {
@@ -485,10 +735,33 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
     noiseOnlyDelimiters = true;
   }
 
+  function addNoise(b: number): void {
+    if (noiseLen < RAW_MAX) noiseBuf[noiseLen] = b;
+    noiseLen++;
+    if (delimiter[b] !== 1) noiseOnlyDelimiters = false;
+  }
+
+  /** the frame failed to become one: its length field does not read, it is too long */
+  function fail(out: DecodedItem[], reason: RejectReason, extra?: string): void {
+    const frameLen = len;
+    const r = extra === undefined ? bad(reason, frameLen) : reject(reason, describeBytes(buf, 0, frameLen, extra));
+    restart();
+    retryFrom(out, r, frameLen);
+  }
+
+  function lengthFromField(): number {
+    const o = lf!.offset;
+    let v = 0;
+    for (let i = 0; i < lf!.width; i++) v = v * 256 + buf[lf!.order === 'le' ? o + lf!.width - 1 - i : o + i];
+    const head = o + lf!.width;
+    const n = lf!.counts === 'frame' ? v : lf!.counts === 'following' ? head + v : head + v + csLen;
+    return n + lf!.adjust;
+  }
+
   function pushBytes(bytes: Uint8Array, out: DecodedItem[]): void {
     const n = bytes.length;
     for (let i = 0; i < n; i++) {
-      if (state === FRAME && fixed === 0) {
+      if (state === FRAME && fixed === 0 && lf === undefined && len >= startLen && !escPending) {
         // the bytes inside a frame that need no decision are copied in a tight loop
         let room = max - 1 - len;
         while (i < n && room > 0) {
@@ -502,47 +775,104 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
       }
       const b = bytes[i];
       if (state === FRAME) {
+        if (len < startLen) {
+          // inside the start sequence: a byte that breaks it makes what came so far noise
+          if (b === start![len]) {
+            buf[len++] = b;
+            // the whole start sequence: the noise before it is a reject of its own
+            if (len === startLen && noiseLen > 0) flushNoise(out);
+            if (fixed > 0 && len === fixed) emit(out, 0, 0);
+            continue;
+          }
+          const again = Uint8Array.prototype.slice.call(buf, 1, len);
+          addNoise(buf[0]);
+          restart();
+          pushBytes(again, out);
+          pushBytes(Uint8Array.of(b), out);
+          continue;
+        }
+        if (escPending) {
+          escPending = false;
+          buf[len++] = b;
+          if (doubling && b !== esc) {
+            // a control pair: the end sequence, a new start (resync), or malformed (found by unstuffing)
+            if (startLen === 2 && b === start![1]) {
+              out.push(bad(interrupted, len - 2));
+              buf[0] = esc;
+              buf[1] = b;
+              len = 2;
+              continue;
+            }
+            const e = endLength();
+            if (e > 0) {
+              endFound(out, e);
+              continue;
+            }
+          }
+          if (len >= max) fail(out, 'too-long', `>${max}`);
+          continue;
+        }
+        if (b === esc) {
+          escPending = true;
+          buf[len++] = b;
+          if (len >= max) fail(out, 'too-long', `>${max}`);
+          continue;
+        }
         if (resync && b === start0 && len > 0) {
-          out.push(reject(interrupted, describeBytes(buf, 0, len)));
-          buf[0] = b;
-          len = 1;
+          out.push(bad(interrupted, len));
+          len = 0;
+          escPending = false;
+          total = -1;
+          buf[len++] = b;
+          if (startLen === 1 && fixed === 1) emit(out, 0, 0);
           continue;
         }
         buf[len++] = b;
         if (fixed > 0) {
-          if (len === fixed) emit(out, 0);
+          if (len === fixed) emit(out, 0, 0);
           continue;
         }
-        if (terminal[b] === 1) {
+        if (lf !== undefined) {
+          if (total < 0 && len === lf.offset + lf.width) {
+            total = lengthFromField();
+            if (total < len || total > max) {
+              fail(out, 'malformed');
+              continue;
+            }
+          }
+          if (len === total) emit(out, 0, 0);
+          continue;
+        }
+        if (rawEnds && terminal[b] === 1) {
           const e = endLength();
           if (e > 0) {
-            emit(out, e);
+            endFound(out, e);
             continue;
           }
         }
         if (len >= max) {
           out.push(reject('too-long', describeBytes(buf, 0, len, `>${max}`)));
-          len = 0;
-          state = ends.length > 0 || start || p.framing.idleMs ? SKIP : FRAME;
+          const hadStart = start !== undefined;
+          restart();
+          state = ends.length > 0 || hadStart || F.idleMs ? SKIP : FRAME;
         }
+      } else if (state === TRAILER) {
+        buf[len++] = b;
+        if (++trailerGot === trailer) emit(out, endLen, trailer);
       } else if (state === HUNT) {
         if (b === start0) {
-          if (noiseLen > 0) flushNoise(out);
+          if (noiseLen > 0 && startLen === 1) flushNoise(out);
           buf[0] = b;
           len = 1;
           state = FRAME;
-          if (fixed === 1) emit(out, 0);
-        } else if (terminal[b] === 1) {
+          if (fixed === 1) emit(out, 0, 0);
+        } else if (rawEnds && terminal[b] === 1) {
           if (noiseLen > 0) {
             if (noiseOnlyDelimiters) {
               noiseLen = 0;
             } else flushNoise(out);
           }
-        } else {
-          if (noiseLen < RAW_MAX) noiseBuf[noiseLen] = b;
-          noiseLen++;
-          if (delimiter[b] !== 1) noiseOnlyDelimiters = false;
-        }
+        } else addNoise(b);
       } else if (b === start0 && start) {
         buf[0] = b;
         len = 1;
@@ -553,9 +883,25 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
     }
   }
 
+  function endFound(out: DecodedItem[], e: number): void {
+    if (trailer > 0) {
+      // maxLength counts the whole frame, its trailer included
+      if (len + trailer > max) {
+        fail(out, 'too-long', `>${max}`);
+        return;
+      }
+      state = TRAILER;
+      endLen = e;
+      trailerGot = 0;
+      return;
+    }
+    emit(out, e, 0);
+  }
+
   function flushIdle(): DecodedItem[] {
     const out: DecodedItem[] = [];
-    if (state === FRAME && len > 0) emit(out, endLength());
+    if (structural) return out;
+    if (state === FRAME && len > 0) emit(out, endLength(), 0);
     else if (state === HUNT && noiseLen > 0) {
       if (noiseOnlyDelimiters) noiseLen = 0;
       else flushNoise(out);
@@ -565,8 +911,20 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
   }
 
   function endOfStream(): DecodedItem[] {
-    if (p.framing.idleMs !== undefined) return flushIdle();
+    if (F.idleMs !== undefined && !structural) return flushIdle();
     const out: DecodedItem[] = [];
+    // a frame cut off by the end stays unreported, but frames after a later start sequence inside
+    // it (behind a corrupted length field, say) are read: what follows is never lost with it
+    while ((state === FRAME || state === TRAILER) && len > 1 && start) {
+      let k = -1;
+      for (let i = 1; i < len && k < 0; i++) if (buf[i] === start0) k = i;
+      if (k < 0) break;
+      const frameLen = len;
+      const rest = Uint8Array.prototype.slice.call(buf, k, frameLen);
+      out.push(reject('malformed', describeBytes(buf, 0, k)));
+      restart();
+      pushBytes(rest, out);
+    }
     if (state === HUNT && noiseLen > 0) {
       if (noiseOnlyDelimiters) noiseLen = 0;
       else flushNoise(out);
@@ -575,8 +933,7 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
   }
 
   function reset(): void {
-    len = 0;
-    state = start ? HUNT : FRAME;
+    restart();
     noiseLen = 0;
     noiseOnlyDelimiters = true;
     wedge?.reset();
@@ -604,9 +961,8 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
               out.push(reject('too-long', describeBytes(buf, 0, Math.min(n, max), `>${max}`)));
               continue;
             }
-            len = n;
-            out.push(decodeFrame(len, 0));
-            len = 0;
+            const r = decodeFrame(n, 0, 0, out);
+            if (r !== null) out.push(r);
           }
         }
         return out;
@@ -618,7 +974,7 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
   }
 
   return {
-    idleMs: p.framing.idleMs,
+    idleMs: structural ? undefined : F.idleMs,
     push(bytes) {
       const out: DecodedItem[] = [];
       pushBytes(bytes, out);
@@ -631,8 +987,9 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
 }
 
 /** A numeric field read from a report byte (or its constant), mapped and range-checked; -1 when it does not read. */
-function reportInt(s: FieldSource, r: Uint8Array): number {
+function reportInt(s: FieldSource, r: Uint8Array, vals: ArrayLike<Value>): number {
   if (s.slot < 0) return intOf(s, NO_VALUES, false);
+  if (s.slot >= r.length) return intOf(s, vals, false);
   if (s.map !== undefined) return mappedByte(s, r[s.slot]);
   const v = r[s.slot];
   return v >= s.min && v <= s.max ? v : -1;
@@ -652,8 +1009,18 @@ function compileReportDecoder(p: DeviceProfile): ProfileDecoder {
   const talker = p.talker;
   const card = cardDecoder(p.cards);
   const L = layout.length;
-  // a field's slot is its byte offset: values are read from the report itself
-  const slotOf = (f: string): number => (Object.hasOwn(layout.fields, f) ? layout.fields[f] : -1);
+  // a field's slot is its byte offset: values are read from the report itself; a wider or bit
+  // field gets a slot after the report's bytes, filled per report
+  const wide: Array<{ slot: number; field: ByteField }> = [];
+  const slotOf = (f: string): number => {
+    if (!Object.hasOwn(layout.fields, f)) return -1;
+    const v = layout.fields[f];
+    if (typeof v === 'number') return v;
+    const field = compileByteField(v);
+    if (field.width === 1 && field.lo < 0 && !field.hex) return field.at;
+    wide.push({ slot: L + wide.length, field });
+    return L + wide.length - 1;
+  };
   /** type byte -> rule (256 entries, undefined for a value not in the map) */
   const byType: Array<CompiledRule | undefined> = new Array(256).fill(undefined);
   // constants, maps and ranges of a `messages` entry of the same type apply to report frames too
@@ -667,20 +1034,24 @@ function compileReportDecoder(p: DeviceProfile): ProfileDecoder {
   const idValue = layout.id ? layout.id.value : 0;
   const typeOffset = layout.type.offset;
   const seqOffset = layout.seq ? layout.seq.offset : -1;
-  const csKind = cs ? cs.kind : 'none';
+  const csKind = cs ? cs.algorithm : 'none';
   const csOffset = cs ? cs.offset : -1;
-  const csWide = !!cs && cs.kind.startsWith('crc16');
+  const csWidth = cs ? checksumBytes(cs.algorithm) : 0;
+  const csLe = !cs || cs.order === 'le';
+  const csFn = checksumFunction(csKind);
   const csFrom = cs ? cs.from : 0;
   const csTo = cs ? cs.to : 0;
   /** the report's bytes as plain values, for the frame types that go through buildFrame */
-  const vals: Value[] = new Array(layout.length).fill(0);
+  const vals: Value[] = new Array(layout.length + wide.length).fill(0);
 
   function decodeReport(r: Uint8Array): DecodedItem {
     if (r.length !== L || (idOffset >= 0 && r[idOffset] !== idValue)) return reject('malformed', describeBytes(r));
     if (csOffset >= 0) {
-      const want = csWide ? r[csOffset] | (r[csOffset + 1] << 8) : r[csOffset];
-      if (checksum(csKind, r, csFrom, csTo) !== want) return reject('bad-checksum', describeBytes(r));
+      let want = 0;
+      for (let i = 0; i < csWidth; i++) want = want * 256 + r[csLe ? csOffset + csWidth - 1 - i : csOffset + i];
+      if (csFn(r, csFrom, csTo) !== want) return reject('bad-checksum', describeBytes(r));
     }
+    for (let k = 0; k < wide.length; k++) vals[wide[k].slot] = readByteField(wide[k].field, r, 0);
     const rule = byType[r[typeOffset]];
     if (rule === undefined) return reject('bad-field', describeBytes(r));
     const seq = seqOffset >= 0 ? r[seqOffset] : 0;
@@ -688,19 +1059,19 @@ function compileReportDecoder(p: DeviceProfile): ProfileDecoder {
     const src = rule.src;
     switch (rule.type) {
       case 'ROLL': {
-        const d1 = reportInt(src[0], r);
-        const d2 = reportInt(src[1], r);
-        const d3 = reportInt(src[2], r);
-        const bounces = src[3].slot < 0 && src[3].constant === undefined ? 0 : reportInt(src[3], r);
+        const d1 = reportInt(src[0], r, vals);
+        const d2 = reportInt(src[1], r, vals);
+        const d3 = reportInt(src[2], r, vals);
+        const bounces = src[3].slot < 0 && src[3].constant === undefined ? 0 : reportInt(src[3], r, vals);
         if (d1 < 0 || d2 < 0 || d3 < 0 || bounces < 0) return reject('bad-field', describeBytes(r));
         return { talker, seq, type: 'ROLL', dice: [d1, d2, d3], bounces };
       }
       case 'BALL': {
-        const ball = reportInt(src[0], r);
+        const ball = reportInt(src[0], r, vals);
         return ball < 0 ? reject('bad-field', describeBytes(r)) : { talker, seq, type: 'BALL', ball };
       }
       case 'COUNT': {
-        const count = reportInt(src[0], r);
+        const count = reportInt(src[0], r, vals);
         return count < 0 ? reject('bad-field', describeBytes(r)) : { talker, seq, type: 'COUNT', count };
       }
       default:

@@ -23,7 +23,7 @@ import type { CardCodeOptions } from './card-codes.js';
 import { checksum, checksumBytes } from './checksums.js';
 import { mustCompileUserPattern } from './linear-pattern.js';
 import { compileProfile } from './profile-decoder.js';
-import type { DeviceProfile } from './profile-schema.js';
+import type { BinaryField, DeviceProfile } from './profile-schema.js';
 
 export class ProfileEncodeError extends Error {
   readonly code = 'profile-encode';
@@ -72,6 +72,10 @@ export function cardSpellings(card: string, o: CardCodeOptions): string[] {
       const n = suits.indexOf(suit) * 13 + ranks.indexOf(rank) + 1;
       return n < 10 ? [String(n), `0${n}`] : [String(n)];
     }
+    case 'table':
+      return Object.entries(o.table ?? {})
+        .filter(([, c]) => c === card)
+        .map(([k]) => k);
     case 'custom': {
       const rankKeys = Object.entries(o.ranks ?? {}).filter(([, r]) => r === rank).map(([k]) => k);
       const suitKeys = Object.entries(o.suits ?? {}).filter(([, s]) => s === suit).map(([k]) => k);
@@ -147,16 +151,13 @@ export function createProfileEncoder(profile: DeviceProfile): ProfileEncoder {
   const keyboard = profile.input === 'hid-keyboard';
   const binary = profile.encoding === 'binary';
   const start = profile.framing.start ?? '';
-  const end = profile.framing.end ?? '';
   const fixed = profile.framing.length;
-  const { kind, format, separator = '', covers } = profile.integrity;
-  const csBytes = checksumBytes(kind);
   // each pattern on the linear-time engine, as the decoder runs it (a template cannot stall a check either)
-  const messages = profile.messages.map((m) => ({ ...m, re: mustCompileUserPattern(m.pattern, '', `messages.${m.name}.pattern`, { whole: true }) }));
+  const messages = profile.messages.map((m) => ({ ...m, re: m.pattern === undefined ? undefined : mustCompileUserPattern(m.pattern, '', `messages.${m.name}.pattern`, { whole: true }) }));
   let commandSeq = 0;
 
   const candidates = (f: EncodableFrame) => {
-    const ofType = messages.filter((m) => m.type === f.type && m.emit !== undefined);
+    const ofType = messages.filter((m) => m.type === f.type && (m.emit !== undefined || m.bytes !== undefined));
     const fitting = ofType.filter((m) => !contradicts(m.fields, f));
     // the message that says the most of the frame first (a rescan message before the plain card one)
     if (fitting.length) return fitting.sort((a, b) => Object.keys(b.fields).length - Object.keys(a.fields).length);
@@ -164,15 +165,21 @@ export function createProfileEncoder(profile: DeviceProfile): ProfileEncoder {
   };
 
   function body(f: EncodableFrame, only?: string): string {
-    const ms = only === undefined ? candidates(f) : messages.filter((m) => m.name === only && m.emit !== undefined);
+    const ms = only === undefined ? candidates(f) : messages.filter((m) => m.name === only && (m.emit !== undefined || m.bytes !== undefined));
     if (!ms.length) throw new ProfileEncodeError(`profile ${profile.name}: no message with an emit template says ${f.type}${f.type === 'STATE' || f.type === 'SHUF_STATE' ? ` ${f.state}` : ''}`);
     const values = frameValues(f, binary);
     const cards = f.type === 'CARD' ? cardSpellings(f.card, profile.cards) : [undefined];
     const tried: string[] = [];
     for (const m of ms) {
+      if (m.bytes) {
+        const hex = bytesBody(m, f, cards);
+        if (hex !== null) return hex;
+        tried.push(`${m.name}: a field does not fit`);
+        continue;
+      }
       for (const card of cards) {
         const text = render(m.emit!, card === undefined ? values : { ...values, card }, `profile ${profile.name}, message ${m.name}`);
-        if (m.re.test(text)) return text;
+        if (m.re!.test(text)) return text;
         tried.push(`${m.name}: "${text}"`);
       }
     }
@@ -185,18 +192,9 @@ export function createProfileEncoder(profile: DeviceProfile): ProfileEncoder {
       if (!/^(?:[0-9A-Fa-f]{2})*$/.test(text)) throw new ProfileEncodeError(`profile ${profile.name}: a binary body must be hex byte pairs, got "${text}"`);
       payload = Buffer.from(text, 'hex');
     } else payload = Buffer.from(text, 'utf8');
-    const head = bytesOf(start);
-    let check: Buffer = Buffer.alloc(0);
-    if (kind !== 'none') {
-      const covered = covers === 'start-and-body' ? Buffer.concat([head, payload]) : payload;
-      const value = checksum(kind, covered, 0, covered.length);
-      if (format === 'hex') check = bytesOf(value.toString(16).toUpperCase().padStart(csBytes * 2, '0'));
-      else check = csBytes === 2 ? Buffer.from([value & 0xff, value >> 8]) : Buffer.from([value]);
-      check = Buffer.concat([bytesOf(separator), check]);
-    }
     if (keyboard) {
       // typed, then Enter: the framed text (no end delimiter) must fit maxLength and the keyboard
-      const typed = start + text + check.toString('latin1');
+      const typed = start + text + checkText(profile, payload);
       if (typed.length > profile.framing.maxLength) throw new ProfileEncodeError(`profile ${profile.name}: a barcode of ${typed.length} characters is over maxLength ${profile.framing.maxLength}`);
       try {
         return Buffer.concat(keyboardReports(typed));
@@ -204,7 +202,7 @@ export function createProfileEncoder(profile: DeviceProfile): ProfileEncoder {
         throw new ProfileEncodeError(`profile ${profile.name}: ${(e as Error).message}`);
       }
     }
-    const out = Buffer.concat([head, payload, check, fixed ? Buffer.alloc(0) : bytesOf(end)]);
+    const out = frameBytes(profile, payload);
     if (fixed !== undefined && out.length !== fixed) throw new ProfileEncodeError(`profile ${profile.name}: a frame is ${fixed} bytes, this one would be ${out.length}`);
     if (out.length > profile.framing.maxLength) throw new ProfileEncodeError(`profile ${profile.name}: a frame of ${out.length} bytes is over maxLength ${profile.framing.maxLength}`);
     return out;
@@ -227,6 +225,130 @@ export function createProfileEncoder(profile: DeviceProfile): ProfileEncoder {
       return wrap(text);
     },
   };
+}
+
+/** the check value of `covered` as the profile writes it (binary, hex or decimal); '' without integrity */
+function checkBytes(profile: DeviceProfile, covered: Uint8Array): Buffer {
+  const { algorithm, encoding, digits } = profile.integrity;
+  const w = checksumBytes(algorithm);
+  if (w === 0) return Buffer.alloc(0);
+  const v = checksum(algorithm, covered, 0, covered.length);
+  if (encoding === 'binary-be' || encoding === 'binary-le') {
+    const b = Buffer.alloc(w);
+    for (let i = 0; i < w; i++) b[encoding === 'binary-be' ? w - 1 - i : i] = Math.floor(v / 256 ** i) & 0xff;
+    return b;
+  }
+  if (encoding === 'decimal') return bytesOf(String(v).padStart(digits ?? String(2 ** (8 * w) - 1).length, '0'));
+  const hex = v.toString(16).padStart(w * 2, '0');
+  return bytesOf(encoding === 'hex-lower' ? hex : hex.toUpperCase());
+}
+
+/** a keyboard-wedge barcode's check text (start, payload; no end) */
+function checkText(profile: DeviceProfile, payload: Buffer): string {
+  const i = profile.integrity;
+  if (i.algorithm === 'none') return '';
+  const covered = Buffer.concat([i.covers.start ? bytesOf(profile.framing.start ?? '') : Buffer.alloc(0), i.covers.payload ? payload : Buffer.alloc(0), i.covers.separator ? bytesOf(i.separator ?? '') : Buffer.alloc(0)]);
+  return bytesOf(i.separator ?? '').toString('latin1') + checkBytes(profile, covered).toString('latin1');
+}
+
+/** DLE doubling or escape-XOR applied to data bytes */
+function stuffBytes(profile: DeviceProfile, b: Buffer): Buffer {
+  const st = profile.framing.stuffing;
+  if (!st) return b;
+  const esc = st.escape.charCodeAt(0) & 0xff;
+  const special = new Set<number>([esc]);
+  if (st.mode === 'xor') for (const s of [profile.framing.start ?? '', profile.framing.end ?? '', ...profile.framing.acceptEnd]) for (const c of bytesOf(s)) special.add(c);
+  const out: number[] = [];
+  for (const x of b) {
+    if (!special.has(x)) out.push(x);
+    else if (st.mode === 'double') out.push(esc, esc);
+    else out.push(esc, x ^ st.xor);
+  }
+  return Buffer.from(out);
+}
+
+/**
+ * A payload framed by the grammar: start, (length field filled in), stuffed body with the check
+ * value before the end, or the end sequence and the check value as its trailer.
+ */
+function frameBytes(profile: DeviceProfile, payloadIn: Buffer): Buffer {
+  const F = profile.framing;
+  const I = profile.integrity;
+  const head = bytesOf(F.start ?? '');
+  const end = bytesOf(F.end ?? '');
+  const sep = bytesOf(I.separator ?? '');
+  const after = I.place === 'after-end';
+  const w = checksumBytes(I.algorithm);
+  const csLen = w === 0 ? 0 : I.encoding.startsWith('binary') ? w : I.encoding === 'decimal' ? (I.digits ?? String(2 ** (8 * w) - 1).length) : 2 * w;
+  const payload = Buffer.from(payloadIn);
+  const lf = F.lengthField;
+  if (lf) {
+    const total = head.length + payload.length + (w ? (after ? 0 : sep.length) + csLen : 0) + end.length;
+    const head2 = lf.offset + lf.width;
+    let v = lf.counts === 'frame' ? total : lf.counts === 'following' ? total - head2 : total - head2 - csLen;
+    v -= lf.adjust;
+    const at = lf.offset - head.length;
+    if (at < 0 || at + lf.width > payload.length) throw new ProfileEncodeError(`profile ${profile.name}: the payload has no room for the length field at offset ${lf.offset}`);
+    for (let i = 0; i < lf.width; i++) payload[lf.order === 'be' ? at + lf.width - 1 - i : at + i] = Math.floor(v / 256 ** i) & 0xff;
+  }
+  if (w === 0) return Buffer.concat([head, stuffBytes(profile, payload), end]);
+  const stuffed = I.over === 'stuffed';
+  const parts: Buffer[] = [];
+  if (I.covers.start) parts.push(head);
+  if (I.covers.payload) parts.push(stuffed ? stuffBytes(profile, payload) : payload);
+  if (I.covers.separator && !after) parts.push(stuffed ? stuffBytes(profile, sep) : sep);
+  if (I.covers.end) parts.push(end);
+  const cv = checkBytes(profile, Buffer.concat(parts));
+  if (after) return Buffer.concat([head, stuffBytes(profile, payload), end, cv]);
+  return Buffer.concat([head, stuffBytes(profile, Buffer.concat([payload, sep, cv])), end]);
+}
+
+type Message = DeviceProfile['messages'][number];
+
+/** writes `v` into a binary field of `b` (width, order, bits) */
+function putField(b: Buffer, f: BinaryField, v: number): boolean {
+  const lo = f.bits ? f.bits[0] : 0;
+  const bits = f.bits ? f.bits[1] - f.bits[0] + 1 : f.width * 8;
+  if (!Number.isInteger(v) || v < 0 || v >= 2 ** bits) return false;
+  let cur = 0;
+  for (let i = 0; i < f.width; i++) cur = cur * 256 + b[f.order === 'le' ? f.at + f.width - 1 - i : f.at + i];
+  const shifted = v * 2 ** lo;
+  const mask = (2 ** bits - 1) * 2 ** lo;
+  const next = cur - (Math.floor(cur / 2 ** lo) % 2 ** bits) * 2 ** lo + shifted;
+  void mask;
+  for (let i = 0; i < f.width; i++) b[f.order === 'be' ? f.at + f.width - 1 - i : f.at + i] = Math.floor(next / 256 ** i) & 0xff;
+  return true;
+}
+
+/** a binary message's payload for a frame, as upper-case hex; null when a value does not fit */
+function bytesBody(m: Message, f: EncodableFrame, cards: Array<string | undefined>): string | null {
+  const layout = m.bytes!;
+  let n = layout.length ?? 0;
+  for (const x of Object.values(layout.fields)) n = Math.max(n, x.at + x.width);
+  for (const x of layout.match) n = Math.max(n, x.at + 1);
+  const b = Buffer.alloc(n);
+  for (const x of layout.match) b[x.at] = (b[x.at] & ~x.mask) | x.value;
+  const frame = f as unknown as Record<string, unknown>;
+  for (const [name, field] of Object.entries(layout.fields)) {
+    let v: unknown;
+    if (name === 'seq' || name === m.seq) v = f.seq ?? 0;
+    else if (f.type === 'ROLL' && /^d[123]$/.test(name)) v = f.dice[Number(name[1]) - 1];
+    else if (f.type === 'CARD' && name === 'card') v = cards.find((c) => c !== undefined && /^\d+$/.test(c));
+    else if (name in frame) v = frame[name];
+    else if (name in m.fields) v = m.fields[name];
+    const map = m.map[name];
+    if (map && v !== undefined) v = Object.entries(map).find(([, to]) => String(to) === String(v))?.[0];
+    if (v === undefined) continue;
+    if (field.as === 'hex') {
+      const hex = String(v);
+      if (!/^(?:[0-9A-Fa-f]{2})+$/.test(hex) || hex.length !== field.width * 2) return null;
+      Buffer.from(hex, 'hex').copy(b, field.at);
+      continue;
+    }
+    if (typeof v === 'boolean') v = v ? 1 : 0;
+    if (!putField(b, field, Number(v))) return null;
+  }
+  return b.toString('hex').toUpperCase();
 }
 
 /** the numeric value of a frame field a report byte carries (a card: its first all-digit spelling) */
@@ -256,10 +378,10 @@ function createReportEncoder(profile: DeviceProfile): ProfileEncoder {
     const r = Buffer.from(hex, 'hex');
     if (r.length !== L) fail(`a report is ${L} bytes, this one would be ${r.length}`);
     if (layout.checksum) {
-      const { kind, offset, from, to } = layout.checksum;
+      const { algorithm: kind, offset, from, to, order } = layout.checksum;
       const v = checksum(kind, r, from, to);
-      r[offset] = v & 0xff;
-      if (kind.startsWith('crc16')) r[offset + 1] = v >> 8;
+      const w = checksumBytes(kind);
+      for (let i = 0; i < w; i++) r[order === 'le' ? offset + i : offset + w - 1 - i] = Math.floor(v / 256 ** i) & 0xff;
     }
     return r;
   }
@@ -283,9 +405,18 @@ function createReportEncoder(profile: DeviceProfile): ProfileEncoder {
         if (key === undefined) return fail(`no byte of map ${field} says ${String(v)}`);
         v = key;
       }
+      const at = layout.fields[field];
+      if (typeof at !== 'number') {
+        if (at.as === 'hex') {
+          const hex = String(v);
+          if (!/^(?:[0-9A-Fa-f]{2})+$/.test(hex) || hex.length !== at.width * 2) return fail(`${field} ${hex} is not ${at.width} bytes of hex`);
+          Buffer.from(hex, 'hex').copy(r, at.at);
+        } else if (!putField(r, at, Number(v))) return fail(`${field} ${String(v)} does not fit its field`);
+        continue;
+      }
       const n = Number(v);
       if (!Number.isInteger(n) || n < 0 || n > 255) return fail(`${field} ${String(v)} does not fit a report byte`);
-      r[layout.fields[field]] = n;
+      r[at] = n;
     }
     return wrap(r.toString('hex').toUpperCase());
   }

@@ -1,7 +1,8 @@
 import { SerialPortStream } from '@serialport/stream';
 import { BehaviorSubject, Subject, type Observable } from 'rxjs';
-import type { Transport, TransportStatus } from './transport.js';
+import type { SerialLatency, Transport, TransportStatus } from './transport.js';
 import { mainThreadReadBinding } from './main-thread-read.js';
+import { ftdiLatencyTimer } from './serial-latency.js';
 import { NO_PROBE, type Probe } from '../../src/core/vocabulary/probe.js';
 
 export interface SerialTransportOptions {
@@ -15,6 +16,8 @@ export interface SerialTransportOptions {
   parity?: 'none' | 'even' | 'odd' | 'mark' | 'space';
   /** Default 1. */
   stopBits?: 1 | 1.5 | 2;
+  /** RTS/CTS hardware flow control (default off). */
+  rtscts?: boolean;
   /** First reconnect delay after a failure (default 200 ms). */
   minBackoffMs?: number;
   /** Reconnect delay cap (default 5000 ms). */
@@ -23,6 +26,8 @@ export interface SerialTransportOptions {
   lock?: boolean;
   /** write() drops data while more than this many bytes are still queued (default 1 MiB). */
   maxQueuedBytes?: number;
+  /** Open the port in low-latency mode (Linux ASYNC_LOW_LATENCY) where the driver allows it (default true). */
+  lowLatency?: boolean;
   /** marks each chunk read (a measuring tool's; none by default) */
   probe?: Probe;
 }
@@ -56,6 +61,7 @@ export class SerialTransport implements Transport {
   private backoffMs: number;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private attempts = 0;
+  private latencyState: SerialLatency | undefined;
 
   constructor(options: SerialTransportOptions) {
     const minBackoffMs = Math.max(1, options.minBackoffMs ?? 200);
@@ -65,10 +71,12 @@ export class SerialTransport implements Transport {
       dataBits: options.dataBits ?? 8,
       parity: options.parity ?? 'none',
       stopBits: options.stopBits ?? 1,
+      rtscts: options.rtscts ?? false,
       minBackoffMs,
       maxBackoffMs: Math.max(minBackoffMs, options.maxBackoffMs ?? 5000),
       lock: options.lock ?? true,
       maxQueuedBytes: options.maxQueuedBytes ?? 1024 * 1024,
+      lowLatency: options.lowLatency ?? true,
     };
     this.probe = options.probe ?? NO_PROBE;
     this.backoffMs = this.options.minBackoffMs;
@@ -80,6 +88,11 @@ export class SerialTransport implements Transport {
   /** True while the port is open. */
   get isConnected(): boolean {
     return this.connected;
+  }
+
+  /** Low-latency mode of the open port (undefined until the port has opened once). */
+  get latency(): SerialLatency | undefined {
+    return this.latencyState;
   }
 
   /** Number of open attempts so far (for diagnostics/tests). */
@@ -133,6 +146,7 @@ export class SerialTransport implements Transport {
         dataBits: this.options.dataBits,
         parity: this.options.parity,
         stopBits: this.options.stopBits,
+        rtscts: this.options.rtscts,
         lock: this.options.lock,
         autoOpen: false,
       });
@@ -160,10 +174,37 @@ export class SerialTransport implements Transport {
         void closeQuietly(port);
         return;
       }
-      this.connected = true;
-      this.backoffMs = this.options.minBackoffMs;
-      this.setStatus({ state: 'connected' });
+      // low-latency mode before the port counts as connected, so the state is known by then
+      this.setLowLatency(port, () => {
+        if (this.stopped || this.port !== port) return;
+        this.connected = true;
+        this.backoffMs = this.options.minBackoffMs;
+        this.setStatus({ state: 'connected' });
+      });
     });
+  }
+
+  /**
+   * Asks the driver for low-latency mode (serialport's Linux binding `set({ lowLatency })`); a
+   * driver that refuses (a pty, some adapters) leaves it off with the reason. Never fails the port.
+   */
+  private setLowLatency(port: SerialPortStream, done: () => void): void {
+    const latencyTimerMs = ftdiLatencyTimer(this.options.path);
+    const timer = latencyTimerMs === undefined ? {} : { latencyTimerMs };
+    if (!this.options.lowLatency) {
+      this.latencyState = { lowLatency: false, reason: 'turned off (lowLatency: false)', ...timer };
+      done();
+      return;
+    }
+    try {
+      (port.set as (o: { lowLatency: boolean }, cb: (err: Error | null) => void) => void)({ lowLatency: true }, (err) => {
+        this.latencyState = err ? { lowLatency: false, reason: `the driver refused: ${describeError(err)}`, ...timer } : { lowLatency: true, ...timer };
+        done();
+      });
+    } catch (err) {
+      this.latencyState = { lowLatency: false, reason: `the driver refused: ${describeError(err)}`, ...timer };
+      done();
+    }
   }
 
   /** Handle any failure of `port`; stale ports (already replaced) are ignored. */

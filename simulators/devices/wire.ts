@@ -131,11 +131,14 @@ export function damagedFrame(frame: string | Buffer, how: 'bad-check' | 'truncat
     b[star + 1] = b[star + 1] === 0x30 ? 0x31 : 0x30;
     return b;
   }
-  if (profile.integrity.kind === 'none') throw new Error(`profile ${profile.name} has no integrity check to damage`);
-  // the check value sits just before the end (or at the very end of a fixed-length frame)
-  const endLen = profile.framing.length ? 0 : Buffer.from(profile.framing.end ?? '', 'latin1').length;
+  if (profile.integrity.algorithm === 'none') throw new Error(`profile ${profile.name} has no integrity check to damage`);
+  // the check value sits just before the end (or at the very end of a fixed-length frame, or after the end as its trailer)
+  const endLen = profile.framing.length || profile.integrity.place === 'after-end' ? 0 : Buffer.from(profile.framing.end ?? '', 'latin1').length;
   const i = b.length - endLen - 1;
-  if (profile.integrity.format === 'hex') b[i] = b[i] === 0x30 ? 0x31 : 0x30;
-  else b[i] ^= 0xff;
+  if (!profile.integrity.encoding.startsWith('binary')) b[i] = b[i] === 0x30 ? 0x31 : 0x30;
+  else {
+    // a stuffed frame: flip a bit that keeps the byte clear of the escape, start and end bytes
+    b[i] ^= profile.framing.stuffing ? 0x40 : 0xff;
+  }
   return b;
 }

@@ -28,11 +28,16 @@ export function createTransport(dev: DeviceConfig, probe?: Probe): Transport {
   const t = dev.transport;
   switch (t.type) {
     case 'serial':
-      return new SerialTransport({ path: t.path, baudRate: t.baudRate, dataBits: t.dataBits, parity: t.parity, stopBits: t.stopBits, probe });
+    {
+      // line settings: the device's own keys, else its profile's `line`, else the reference defaults
+      const line = dev.profile !== undefined ? loadProfileFile(dev.profile).line : undefined;
+      return new SerialTransport({ path: t.path, baudRate: t.baudRate ?? line?.baudRate, dataBits: t.dataBits ?? line?.dataBits, parity: t.parity ?? line?.parity, stopBits: t.stopBits ?? line?.stopBits, rtscts: line?.rtscts, lowLatency: t.lowLatency, probe });
+    }
     case 'simulator':
       return new MemoryTransport({ name: dev.id });
     case 'hid':
-      if (dev.kind !== 'barcode-scanner' && dev.kind !== 'dice-sensor') throw new UnsupportedDeviceError(`device ${dev.id}: a ${dev.kind} has no HID protocol (HID: barcode-scanner, dice-sensor)`);
+      // any kind reads a HID device through a HID profile (its report layout); without one only the built-in protocols
+      if (dev.kind !== 'barcode-scanner' && dev.kind !== 'dice-sensor' && dev.profile === undefined) throw new UnsupportedDeviceError(`device ${dev.id}: a ${dev.kind} has no built-in HID protocol (HID: barcode-scanner, dice-sensor, or any kind with a HID profile)`);
       return new HidTransport({ vendorId: t.vendorId, productId: t.productId, serialNumber: t.serialNumber });
   }
 }
@@ -127,7 +132,8 @@ function profiledDriver(dev: DeviceConfig & { profile: string }, transport: Tran
     idleFlushMs: decoder.idleMs,
     staleAfterMs: profile.messages.some((m) => m.type === 'HB') || Object.values(profile.report?.type.map ?? {}).includes('HB') ? dev.staleAfterMs : 0,
     // a report's SEQ is one byte; a text SEQ goes to 65535
-    seqModulus: profile.input === 'hid-report' ? (profile.report?.seq ? 256 : 0) : profile.messages.some((m) => m.seq !== undefined) ? 65536 : 0,
+    // the profile's SEQ wraps at seq.wrap (a report's SEQ byte at 255)
+    seqModulus: profile.input === 'hid-report' ? (profile.report?.seq ? 256 : 0) : profile.messages.some((m) => m.seq !== undefined) ? profile.seq.wrap + 1 : 0,
     encodeCommand: Object.keys(profile.downlink).length ? profileCommandEncoder(profile) : undefined,
     mapFrame: mapper ? (f) => mapper.map(announce(f)) : capabilities.length ? announce : undefined,
   });

@@ -23,6 +23,7 @@ import { ActivitySummary } from '../runtime/summary.js';
 import { TableRuntime, type PublishedMessage } from '../runtime/table-runtime.js';
 import { followExternalEngine, type ExternalEngineFollower } from '../runtime/external-engine.js';
 import { Subject } from 'rxjs';
+import { profileFileWarnings } from '../../drivers/profiles/profile-schema.js';
 import { checkClockOffset, CLOCK_OFFSET_ENV, ClockWatch, wallClock, type ClockStep } from '../runtime/clock.js';
 import type { PruneReport } from '../adapters/store/journal-prune.js';
 import type { Probe } from '../core/vocabulary/probe.js';
@@ -204,9 +205,25 @@ async function startOnLockedDataDir(cfg: GatewayConfig, opts: GatewayOptions): P
       })
       : { devices: [], registries: new Map(), descriptions: new Map() };
     simulators.push(...virtual.devices);
+    // serial lines: say once per device whether low-latency mode is on, and why not (device-protocols.md §3.3)
+    for (const d of t.devices) {
+      if (d.transport.type !== 'serial') continue;
+      const tr = transports.get(d.id)!;
+      let said = false;
+      tr.status$.subscribe((s) => {
+        const l = tr.latency;
+        if (said || s.state !== 'connected' || !l) return;
+        said = true;
+        const timer = l.latencyTimerMs !== undefined ? `; FTDI latency_timer ${l.latencyTimerMs} ms${l.latencyTimerMs > 1 ? ' (set it to 1 ms: docs/DEVICES.md, Serial latency)' : ''}` : '';
+        if (l.lowLatency) tlog.info(`device ${d.id}: low-latency mode on${timer}`);
+        else tlog.warn(`device ${d.id}: low-latency mode off: ${l.reason}${timer}`);
+      });
+    }
     const drivers = t.devices.map((d) => {
       const transport = transports.get(d.id)!;
       tlog.info(`device ${d.id}: ${virtual.descriptions.get(d.id) ?? `${d.kind} on ${transport.description}`}`);
+      // what is legal but risky in the device's profile (no integrity check, idle framing beside an end), once at start-up
+      if (d.profile !== undefined) for (const w of profileFileWarnings(d.profile)) tlog.warn(`device ${d.id}: profile ${d.profile}: ${w}`);
       return createDriver(d, transport, { registry: virtual.registries.get(d.id), probe: opts.probe });
     });
     const runtime = new TableRuntime({ settings, tableConfig: t, link, drivers, store, log: tlog, outboxMaxMessages: cfg.journal.outboxMaxMessages,

@@ -70,7 +70,7 @@ describe('the profile guide in docs/DEVICES.md', () => {
 
   it('shows the real first-try verdict, the serial-scanner view and the capture lines', () => {
     const capture = readCaptureFile(join(EXAMPLES, 'acme-shoe.capture.jsonl'));
-    const xor = { ...exampleProfile(), integrity: { ...exampleProfile().integrity, kind: 'xor8' as const } };
+    const xor = { ...exampleProfile(), integrity: { ...exampleProfile().integrity, algorithm: 'xor8' as const } };
     const firstTry = formatDecode(decodeCapture(xor, capture.chunks));
     expect(firstTry.at(-2)).toBe(verdict(decodeCapture(xor, capture.chunks).summary));
     expect(blockStarting('0 frames, 13 rejects:')).toBe(firstTry.slice(-2).join('\n'));

@@ -92,6 +92,25 @@ describe.skipIf(!socat.available)('SerialTransport over a socat pty pair', () =>
     rx.unsubscribe();
   });
 
+  it('asks for low-latency mode on open; a pty refuses it, which is reported with the reason and the port works', async () => {
+    transport = new SerialTransport({ path: pty.gatewayPath });
+    expect(transport.latency).toBeUndefined();
+    const rx = collect(transport);
+    transport.start();
+    await waitForState(transport, 'connected');
+    expect(transport.latency).toEqual({ lowLatency: false, reason: expect.stringMatching(/^the driver refused: /) });
+    await pty.write('ok\n');
+    await rx.waitFor('ok\n');
+    rx.unsubscribe();
+  });
+
+  it('lowLatency: false leaves the mode off without asking the driver', async () => {
+    transport = new SerialTransport({ path: pty.gatewayPath, lowLatency: false });
+    transport.start();
+    await waitForState(transport, 'connected');
+    expect(transport.latency).toEqual({ lowLatency: false, reason: 'turned off (lowLatency: false)' });
+  });
+
   it('goes disconnected when socat dies, and reconnects by itself when it comes back', async () => {
     transport = new SerialTransport({ path: pty.gatewayPath, minBackoffMs: 50, maxBackoffMs: 400 });
     const statuses: TransportStatus[] = [];

@@ -31,6 +31,8 @@ export interface DeviceInputCounters {
   rejectsByReason: Record<string, number>;
   lastReject: { reason: string; sample: string } | null;
   onlyRejects: boolean;
+  /** serial lines: low-latency mode of the port and an FTDI adapter's latency timer */
+  serial?: { lowLatency: boolean; reason?: string; latencyTimerMs?: number };
 }
 
 export interface TableSnapshot {
@@ -65,6 +67,7 @@ function deviceCounters(t: TableView): Record<string, DeviceInputCounters> {
       frames: d.framesTotal, rejected: d.rejectedTotal, duplicates: d.duplicates,
       rejectsByReason: { ...(d.rejectedByReason ?? {}) }, lastReject: d.lastReject ? { reason: d.lastReject.reason, sample: d.lastReject.sample } : null,
       onlyRejects: d.framesTotal === 0 && d.rejectedTotal > 0,
+      ...(d.latency ? { serial: { ...d.latency } } : {}),
     };
   }
   return out;

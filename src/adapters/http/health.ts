@@ -125,7 +125,10 @@ export class HealthReporter {
   report(): HealthReport {
     const clock = this.o.clock ?? wallClock;
     const devices: HealthReport['devices'] = {};
-    for (const d of this.t.runtime.drivers) devices[d.deviceId] = { frames: d.framesTotal, rejected: d.rejectedTotal, duplicates: d.duplicates };
+    for (const d of this.t.runtime.drivers) {
+      const serial = d.latency;
+      devices[d.deviceId] = { frames: d.framesTotal, rejected: d.rejectedTotal, duplicates: d.duplicates, ...(serial ? { serial: { ...serial } } : {}) };
+    }
     return {
       mqtt: this.t.link.connected ? 'connected' : 'disconnected',
       ...(this.t.link.broker ? { broker: this.t.link.broker } : {}),

@@ -698,6 +698,13 @@ function render(t) {
       }
       li.appendChild(why);
     }
+    if (dc && dc.serial) {
+      // serial lines: low-latency mode (device-protocols.md 3.3) and an FTDI adapter's latency timer
+      var lat = el('span', 'latency' + (dc.serial.lowLatency ? ' on' : ' off'), 'low latency ' + (dc.serial.lowLatency ? 'on' : 'off') + (dc.serial.latencyTimerMs !== undefined ? ' \u00b7 latency_timer ' + dc.serial.latencyTimerMs + ' ms' : ''));
+      if (dc.serial.reason) lat.title = dc.serial.reason;
+      li.dataset.lowLatency = dc.serial.lowLatency ? 'on' : 'off';
+      li.appendChild(lat);
+    }
     ul.appendChild(li);
   });
   if (!ul.children.length) ul.appendChild(el('li', 'empty', 'no device reported yet'));

@@ -16,6 +16,8 @@ export interface DriverCounters {
   readonly rejectedByReason?: Readonly<Record<string, number>>;
   /** the last reject with its redacted sample (never a card value) */
   readonly lastReject?: { readonly reason: string; readonly sample: string } | null;
+  /** serial lines: low-latency mode of the port and an FTDI adapter's latency timer (device-protocols.md §3.3) */
+  readonly latency?: { readonly lowLatency: boolean; readonly reason?: string; readonly latencyTimerMs?: number };
 }
 
 export interface TableView {

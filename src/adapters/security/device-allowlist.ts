@@ -12,7 +12,7 @@
 import { realpathSync } from 'node:fs';
 import { BehaviorSubject, Subject, type Observable, type Subscription } from 'rxjs';
 import type { AllowedDeviceConfig, DeviceConfig } from '../../core/vocabulary/config-schema.js';
-import type { Transport, TransportStatus } from '../../../drivers/transports/transport.js';
+import type { SerialLatency, Transport, TransportStatus } from '../../../drivers/transports/transport.js';
 
 /** what the operating system says about the hardware behind a configured device */
 export interface DeviceIdentity {
@@ -159,6 +159,10 @@ export class GuardedTransport implements Transport {
   private readonly probe: DeviceProbe;
   private readonly recheckMs: number;
   private inner: Transport | null = null;
+
+  get latency(): SerialLatency | undefined {
+    return this.inner?.latency;
+  }
   private innerSubs: Subscription[] = [];
   private timer: NodeJS.Timeout | undefined;
   private started = false;

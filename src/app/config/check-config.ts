@@ -12,6 +12,7 @@ import { basename, dirname, resolve } from 'node:path';
 import { loadMqttCredentials } from '../../adapters/security/mqtt-credentials.js';
 import { readConfigFile } from '../../adapters/security/secret-files.js';
 import type { GatewayConfig } from '../../core/vocabulary/config-schema.js';
+import { loadProfileFile } from '../../../drivers/profiles/profile-schema.js';
 import { serialDeviceProblems } from './serial-paths.js';
 
 const CENSOR = '[redacted]';
@@ -104,7 +105,7 @@ export function describeConfig(cfg: GatewayConfig): string[] {
     lines.push(`  table ${t.id}: ${t.game}, betting ${t.betting}, privileged requests ${keys.length ? `signed by ${keys.map((k) => `${k.name} (${k.commands.join(', ')})`).join('; ')}` : 'refused (no keys)'}`);
     for (const d of t.devices) {
       const how = `${d.profile ? `, profile ${basename(d.profile).replace(/\.ya?ml$/, '')}` : ''}${d.role ? `, role ${d.role}` : ''}`;
-      lines.push(`    ${d.id}: ${d.kind} via ${d.transport.type}${d.transport.type === 'serial' ? ` ${d.transport.path} @${d.transport.baudRate}` : ''}${how}`);
+      lines.push(`    ${d.id}: ${d.kind} via ${d.transport.type}${d.transport.type === 'serial' ? ` ${d.transport.path} @${d.transport.baudRate ?? (d.profile !== undefined ? loadProfileFile(d.profile).line?.baudRate : undefined) ?? 9600}` : ''}${how}`);
     }
   }
   return lines;

@@ -43,7 +43,7 @@ export function resolveScannerRoles(t: TableConfig): void {
 export function checkDevice(d: DeviceConfig, at: string): string[] {
   const problems: string[] = [];
   const tt = d.transport.type;
-  if (tt === 'hid' && !HID_KINDS.has(d.kind)) problems.push(`${at}.transport.type: a ${d.kind} has no HID protocol (hid is for barcode-scanner and dice-sensor)`);
+  if (tt === 'hid' && !HID_KINDS.has(d.kind) && d.profile === undefined) problems.push(`${at}.transport.type: a ${d.kind} has no built-in HID protocol (hid is for barcode-scanner and dice-sensor, or any kind with a HID profile: input hid-report or hid-keyboard)`);
   if (d.role !== undefined && d.kind !== 'barcode-scanner') problems.push(`${at}.role: only a barcode-scanner has a role (dealer or rescan)`);
   if (d.kind !== 'rfid-shoe') {
     if (d.deckRegistry !== undefined) problems.push(`${at}.deckRegistry: only an rfid-shoe has a deck registry`);

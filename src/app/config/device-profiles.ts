@@ -32,7 +32,8 @@ function inputMismatch(d: DeviceConfig, p: DeviceProfile): string | null {
   }
   if (d.transport.type === 'hid') {
     const want = HID_INPUT_OF_KIND[d.kind];
-    if (want === undefined) return `a ${d.kind} has no HID protocol (HID: barcode-scanner, dice-sensor)`;
+    // other kinds: any HID profile (a report layout, or typed text)
+    if (want === undefined) return p.input === 'bytes' ? `profile "${p.name}" reads a serial line (input bytes), a ${d.kind} on transport hid delivers HID reports: use a profile with input hid-report or hid-keyboard` : null;
     if (p.input !== want) return `profile "${p.name}" reads input ${p.input}, a ${d.kind} on transport hid delivers ${want} reports: use a profile with input ${want} (shipped: ${want === 'hid-keyboard' ? 'wedge-scanner' : 'hid-dice-sensor'})`;
   }
   return null;

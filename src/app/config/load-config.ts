@@ -8,6 +8,7 @@ function parseYaml(text: string): unknown {
   return (createRequire(import.meta.url)('yaml') as typeof Yaml).parse(text);
 }
 import type * as z from 'zod';
+import { issueLines, pathText, strictKeyErrors } from '../../core/vocabulary/strict-keys.js';
 import { cardGame, GAME_IDS } from '../../core/games/registry.js';
 import { configSchema, type GatewayConfig } from '../../core/vocabulary/config-schema.js';
 import { NON_CARD_GAME_IDS, nonCardGame } from '../../core/games/non-card-games.js';
@@ -23,12 +24,6 @@ export class ConfigError extends Error {
   }
 }
 
-function pathText(path: PropertyKey[]): string {
-  let out = '';
-  for (const p of path) out += typeof p === 'number' ? `[${p}]` : out ? `.${String(p)}` : String(p);
-  return out || '(root)';
-}
-
 /** the value at a zod issue's path in the parsed file */
 function valueAt(raw: unknown, path: PropertyKey[]): unknown {
   let v = raw;
@@ -36,22 +31,21 @@ function valueAt(raw: unknown, path: PropertyKey[]): unknown {
   return v;
 }
 
-function issueText(i: z.core.$ZodIssue, raw: unknown): string {
-  const at = pathText(i.path);
-  // a device kind not in the catalogue: the nearest kinds (near-names.ts)
+/** the lines of one issue: a device kind not in the catalogue names the nearest kinds (near-names.ts); an unknown key its closest valid key (strict-keys.ts) */
+function issueText(i: z.core.$ZodIssue, raw: unknown): string[] {
   if (i.code === 'invalid_value' && i.path.length === 5 && i.path[0] === 'tables' && i.path[2] === 'devices' && i.path[4] === 'kind') {
     const kind = valueAt(raw, i.path);
-    if (typeof kind === 'string') return `${at}: unknown device kind "${kind}"${didYouMean(kind, DEVICE_KINDS)} (known: ${DEVICE_KINDS.join(', ')})`;
+    if (typeof kind === 'string') return [`${pathText(i.path)}: unknown device kind "${kind}"${didYouMean(kind, DEVICE_KINDS)} (known: ${DEVICE_KINDS.join(', ')})`];
   }
-  if (i.code === 'unrecognized_keys') return `${at}: unknown key${i.keys.length > 1 ? 's' : ''} ${i.keys.map((k) => `"${k}"`).join(', ')}`;
-  return `${at}: ${i.message}`;
+  return issueLines([i]);
 }
 
 /** Validates a parsed config object; throws ConfigError listing every problem. */
 export function validateConfig(raw: unknown, source = '(inline)'): GatewayConfig {
   // parsed once: without zod's compiled fast path, whose code generation costs more than it saves here (cold start)
-  const r = configSchema.safeParse(raw, { jitless: true });
-  if (!r.success) throw new ConfigError(r.error.issues.map((i) => issueText(i, raw)), source);
+  // every unknown key is reported at its own path with the closest valid key (strict-keys.ts)
+  const r = configSchema.safeParse(raw, { jitless: true, error: strictKeyErrors });
+  if (!r.success) throw new ConfigError(r.error.issues.flatMap((i) => issueText(i, raw)), source);
   const cfg = r.data;
   const problems: string[] = [];
   const tableIds = new Set<string>();

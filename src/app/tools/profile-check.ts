@@ -9,12 +9,12 @@ import { isAbsolute, relative } from 'node:path';
 import { parse } from 'yaml';
 import type { DeviceFrame, FrameReject } from '../../core/vocabulary/frames.js';
 import { compileProfile } from '../../../drivers/profiles/profile-decoder.js';
-import { ProfileError, validateProfile, type DeviceProfile } from '../../../drivers/profiles/profile-schema.js';
+import { ProfileError, profileWarnings, readProfile, type DeviceProfile } from '../../../drivers/profiles/profile-schema.js';
 import { profileFile, shippedProfiles } from '../config/device-profiles.js';
 import type { CaptureChunk } from './capture-file.js';
 
 export type ProfileCheck =
-  | { ok: true; ref: string; file: string; profile: DeviceProfile }
+  | { ok: true; ref: string; file: string; profile: DeviceProfile; warnings: string[] }
   | { ok: false; ref: string; file: string; code: 'profile-missing' | 'profile-invalid'; errors: string[] };
 
 /** a file as a person reads it: relative to the working directory when it is below it */
@@ -40,7 +40,9 @@ export function checkProfile(ref: string): ProfileCheck {
     return { ok: false, ref, file, code: 'profile-invalid', errors: [`${file}: is ${what}, not a profile: a profile is a YAML mapping with name:, talker:, framing: and messages: (docs/DEVICES.md)`] };
   }
   try {
-    return { ok: true, ref, file, profile: validateProfile(file, data) };
+    const r = readProfile(file, data);
+    // what is legal but risky, and the v1 keys read in their v1.2 form (what to write instead)
+    return { ok: true, ref, file, profile: r.profile, warnings: [...profileWarnings(r.profile), ...r.migrated.map((m) => `${m}; write it so`)] };
   } catch (e) {
     if (!(e instanceof ProfileError)) throw e;
     return { ok: false, ref, file, code: 'profile-invalid', errors: e.message.split('\n') };
@@ -101,6 +103,57 @@ export function decodeCapture(profile: DeviceProfile, chunks: readonly CaptureCh
   return { items, summary };
 }
 
+export interface RechunkResult {
+  /** the chunkings tried besides the capture as it arrived */
+  variants: string[];
+  /** true when every one gave the same frames and rejects */
+  same: boolean;
+  /** the first difference: which chunking, at which item, what each gave */
+  difference?: string;
+}
+
+/** the capture's chunks cut again: every byte alone, or cut at pseudo-random points (a fixed seed: the check repeats) */
+function recut(chunks: readonly CaptureChunk[], how: 'bytes' | 'random', seed = 0x9e3779b9): CaptureChunk[] {
+  const out: CaptureChunk[] = [];
+  let x = seed >>> 0;
+  for (const c of chunks) {
+    let at = 0;
+    while (at < c.bytes.length) {
+      x = (Math.imul(x ^ (x >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0;
+      const n = how === 'bytes' ? 1 : 1 + (x % 7);
+      out.push({ ...c, bytes: c.bytes.subarray(at, at + n) });
+      at += n;
+    }
+  }
+  return out;
+}
+
+/**
+ * The capture decoded again under adversarial chunkings: byte by byte, cut at random points, and
+ * (where no silence ends a frame) all at once. A profile whose grammar fixes where frames end
+ * must give the same frames and rejects every time; silence between the original chunks is kept.
+ */
+export function rechunkCheck(profile: DeviceProfile, chunks: readonly CaptureChunk[], asArrived: DecodeResult): RechunkResult {
+  const key = (i: DecodedItem): string => ('frame' in i ? `frame ${frameText(i.frame)}` : `reject ${i.reject.reason} ${i.reject.raw}`);
+  const want = asArrived.items.map(key);
+  const bySilence = compileProfile(profile).idleMs !== undefined;
+  const variants: Array<[string, CaptureChunk[]]> = [
+    ['1-byte chunks', recut(chunks, 'bytes')],
+    ['random cuts', recut(chunks, 'random')],
+  ];
+  if (!bySilence && chunks.length > 0) variants.push(['the whole capture at once', [{ ...chunks[chunks.length - 1], bytes: Buffer.concat(chunks.map((c) => c.bytes)) }]]);
+  for (const [name, cut] of variants) {
+    const got = decodeCapture(profile, cut).items.map(key);
+    const n = Math.max(got.length, want.length);
+    for (let i = 0; i < n; i++) {
+      if (got[i] !== want[i]) {
+        return { variants: variants.map((v) => v[0]), same: false, difference: `${name}: item ${i + 1} is "${got[i] ?? 'nothing'}" where the capture as it arrived gave "${want[i] ?? 'nothing'}"` };
+      }
+    }
+  }
+  return { variants: variants.map((v) => v[0]), same: true };
+}
+
 /** `CARD seq=3 card=KS rescan=false`: a frame's fields after its type */
 export function frameText(f: DeviceFrame): string {
   const rest = Object.entries(f).filter(([k]) => k !== 'type' && k !== 'talker').map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : String(v)}`);
@@ -124,8 +177,8 @@ export function verdict(s: DecodeSummary): string {
 
 /** where to look in the profile when most frames fail for this reason */
 export const REJECT_HINTS: Readonly<Record<string, string>> = {
-  'bad-checksum': 'the frames are cut right but fail the check: try another integrity.kind (xor8, sum8, lrc, ...) or integrity.covers',
-  malformed: 'the check value is not where the profile says: look at integrity.separator and integrity.format, and framing.start',
+  'bad-checksum': 'the frames are cut right but fail the check: try another integrity.algorithm (xor8, sum8, lrc, crc16-modbus, ...), integrity.covers or integrity.place',
+  malformed: 'the check value is not where the profile says: look at integrity.separator, integrity.encoding and integrity.place, and framing.start',
   noise: 'bytes arrive outside frames: look at framing.start (and the serial speed: --baud)',
   'too-long': 'no frame ends within framing.maxLength: look at framing.end or framing.length (and the serial speed)',
   'unknown-type': 'the frames are cut and checked but no message pattern matches their body: look at messages[].pattern',

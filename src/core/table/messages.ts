@@ -304,6 +304,11 @@ export const healthMessageSchema = message('health', {
     frames: z.number().int().min(0).describe('valid frames since the gateway started'),
     rejected: z.number().int().min(0).describe('bad frames since the gateway started'),
     duplicates: z.number().int().min(0).describe('retransmitted frames dropped since the gateway started'),
+    serial: z.object({
+      lowLatency: z.boolean().describe('the port is in low-latency mode'),
+      reason: z.string().optional().describe('why it is not: turned off in the config, or the driver refused (a pty does)'),
+      latencyTimerMs: z.number().int().min(0).optional().describe('an FTDI adapter\'s latency_timer in ms (sysfs)'),
+    }).strict().optional().describe('serial lines: low-latency mode of the port (device-protocols.md §3.3)'),
   }).strict()),
 }).describe('a summary of the table\'s health, published every health.intervalMs and whenever the summary changes');
 

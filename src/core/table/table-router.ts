@@ -165,7 +165,7 @@ function publishHealth(ctx: StepContext, s: BaseTableState, report: HealthReport
   const devices: MessageBody<'health'>['devices'] = {};
   for (const [id, d] of Object.entries(s.devices)) {
     const c = report.devices[id] ?? { frames: 0, rejected: 0, duplicates: 0 };
-    devices[id] = { kind: d.kind, state: d.state, frames: c.frames, rejected: c.rejected, duplicates: c.duplicates };
+    devices[id] = { kind: d.kind, state: d.state, frames: c.frames, rejected: c.rejected, duplicates: c.duplicates, ...(c.serial ? { serial: { ...c.serial } } : {}) };
   }
   ctx.publish('health', {
     status: problems.length ? 'degraded' : 'ok', problems, mqtt: report.mqtt, ...(report.broker ? { broker: report.broker } : {}), uptimeSec: report.uptimeSec,

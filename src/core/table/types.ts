@@ -70,7 +70,7 @@ export interface HealthReport {
   /** messages waiting for the broker; null when no outbox reports it */
   outboxDepth: number | null;
   /** per device: frames, rejected (bad) frames and dropped duplicates since the gateway started */
-  devices: Record<string, { frames: number; rejected: number; duplicates: number }>;
+  devices: Record<string, { frames: number; rejected: number; duplicates: number; serial?: { lowLatency: boolean; reason?: string; latencyTimerMs?: number } }>;
 }
 
 /**

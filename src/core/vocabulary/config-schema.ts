@@ -13,10 +13,11 @@ const usbId = z.union([z.number().int().min(0).max(0xffff), z.string().regex(/^(
 export const serialTransportSchema = z.object({
   type: z.literal('serial').describe('the device is on a serial line (RS-232, or a USB serial adapter)'),
   path: z.string().min(1).describe('the serial device, e.g. /dev/serial/by-id/usb-... or /dev/ttyUSB0 (docs/INSTALL.md: stable names)'),
-  baudRate: z.number().int().positive().default(9600).describe('line speed in baud'),
-  dataBits: z.union([z.literal(5), z.literal(6), z.literal(7), z.literal(8)]).default(8).describe('data bits per character'),
-  parity: z.enum(['none', 'even', 'odd', 'mark', 'space']).default('none').describe('parity bit'),
-  stopBits: z.union([z.literal(1), z.literal(1.5), z.literal(2)]).default(1).describe('stop bits'),
+  baudRate: z.number().int().positive().optional().describe('line speed in baud (default: the profile\'s line.baudRate, else 9600)'),
+  dataBits: z.union([z.literal(5), z.literal(6), z.literal(7), z.literal(8)]).optional().describe('data bits per character (default: the profile\'s, else 8)'),
+  parity: z.enum(['none', 'even', 'odd', 'mark', 'space']).optional().describe('parity bit (default: the profile\'s, else none)'),
+  stopBits: z.union([z.literal(1), z.literal(1.5), z.literal(2)]).optional().describe('stop bits (default: the profile\'s, else 1)'),
+  lowLatency: z.boolean().default(true).describe('open the port in low-latency mode where the driver allows it (docs/DEVICES.md, Serial latency); false turns it off'),
 }).strict();
 
 export const hidTransportSchema = z.object({

@@ -50,16 +50,19 @@ describe('tablegw devices', () => {
       { ok: true, items: [
         { path: '/dev/ttyACM0', manufacturer: 'Acme', vendorId: '1209', productId: '0008' },
         { path: '/dev/ttyACM1', manufacturer: 'Acme', vendorId: '1209', productId: '0007' },
-        { path: '/dev/ttyUSB0', manufacturer: 'FTDI', vendorId: '0403', productId: '6001' },
+        { path: '/dev/ttyUSB0', manufacturer: 'FTDI', vendorId: '0403', productId: '6001', latencyTimerMs: 16 },
       ] },
       { ok: true, items: [{ vendorId: 0x1209, productId: 0xd1ce, path: '/dev/hidraw2', usagePage: 0xff00, usage: 1 }] },
       new Map(),
       PROFILES,
     );
-    expect(text).toContain('  /dev/ttyACM0  (Acme, usb 1209:0008)\n    transport: { type: serial, path: /dev/ttyACM0, baudRate: 9600 }\n    profile: acme-shoe-v2   # the shipped profile for usb 1209:0008; kind: card-shoe\n');
+    expect(text).toContain('    profile: acme-shoe-v2   # the shipped profile for usb 1209:0008; kind: card-shoe\n');
     expect(text).toContain('    profile: acme-shoe   # the shipped profile for usb 1209:0007; kind: card-shoe\n    (also listed by: acme-shoe-v2;');
     // an adapter no profile lists gets no profile line
-    expect(text).toMatch(/\/dev\/ttyUSB0 {2}\(FTDI, usb 0403:6001\)\n {4}transport: \{ type: serial, path: \/dev\/ttyUSB0, baudRate: 9600 \}\n\n/);
+    expect(text).toMatch(/\/dev\/ttyUSB0 {2}\(FTDI, usb 0403:6001\)\n {4}transport: \{ type: serial, path: \/dev\/ttyUSB0, baudRate: 9600 \}\n {4}low latency: [^\n]*\n\n/);
+    // the FTDI latency timer, with the fix when it holds bytes longer than 1 ms
+    expect(text).toContain('FTDI latency_timer 16 ms (set it to 1 ms: the udev rule in docs/DEVICES.md, Serial latency)');
+    expect(text).toContain('  /dev/ttyACM0  (Acme, usb 1209:0008)\n    transport: { type: serial, path: /dev/ttyACM0, baudRate: 9600 }\n    profile: acme-shoe-v2');
     expect(text).toContain('(shipped profile acme-dice lists this id, but reads a serial line');
     expect(text.match(/profile: /g)).toHaveLength(2);
   });

@@ -46,9 +46,14 @@ describe('config: sic bo and keno tables', () => {
       .toEqual(['tables[0].devices[1].kind: a baccarat table takes card-shoe, rfid-shoe, barcode-scanner, shuffler devices, not dice-sensor']);
   });
 
-  it('HID only for barcode scanners and dice sensors', () => {
+  it('HID for barcode scanners and dice sensors, and for any kind through a HID profile', () => {
     expect(problems({ game: 'keno', devices: [{ id: 'b', kind: 'ball-reader', transport: { type: 'hid', vendorId: 1, productId: 2 } }] }))
-      .toEqual(['tables[0].devices[0].transport.type: a ball-reader has no HID protocol (hid is for barcode-scanner and dice-sensor)']);
+      .toEqual(['tables[0].devices[0].transport.type: a ball-reader has no built-in HID protocol (hid is for barcode-scanner and dice-sensor, or any kind with a HID profile: input hid-report or hid-keyboard)']);
+    const hidBalls = join(dir, 'hid-balls.yaml');
+    writeFileSync(hidBalls, 'name: hid-balls\ntalker: BALL\ninput: hid-report\nreport:\n  length: 4\n  seq: { offset: 0 }\n  checksum: { algorithm: xor8, offset: 3, from: 0, to: 3 }\n  type: { offset: 1, map: { "1": BALL, "2": START, "3": END } }\n  fields: { ball: 2 }\n');
+    expect(problems({ game: 'keno', devices: [{ id: 'b', kind: 'ball-reader', profile: hidBalls, transport: { type: 'hid', vendorId: 1, productId: 2 } }] })).toEqual([]);
+    expect(problems({ game: 'keno', devices: [{ id: 'b', kind: 'ball-reader', profile: 'star-keno', transport: { type: 'hid', vendorId: 1, productId: 2 } }] }))
+      .toEqual(['tables[0].devices[0].profile: profile "star-keno" reads a serial line (input bytes), a ball-reader on transport hid delivers HID reports: use a profile with input hid-report or hid-keyboard']);
     expect(problems({ game: 'sic-bo', devices: [{ id: 'd', kind: 'dice-sensor', transport: { type: 'hid', vendorId: '0x0c2e', productId: 'b61', serialNumber: 'A1' } }] })).toEqual([]);
   });
 });
@@ -84,7 +89,7 @@ describe('config: RFID deck registry', () => {
   });
 
   it('unknown keys are still errors (strict objects)', () => {
-    expect(problems(rfid({ deckRegistry: good, dedupe: 5 }))[0]).toMatch(/tables\[0\]\.devices\[0\]: unknown key "dedupe"/);
+    expect(problems(rfid({ deckRegistry: good, dedupe: 5 }))[0]).toBe('tables[0].devices[0].dedupe: unknown key; did you mean dedupeMs?');
   });
 });
 

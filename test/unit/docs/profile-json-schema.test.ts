@@ -39,7 +39,7 @@ describe('docs/profile.schema.json', () => {
 
   it('describes every key, down to messages[] and usb[]', () => {
     const keys = profileSchemaKeys(schema);
-    expect(keys.map((k) => k.path)).toEqual(expect.arrayContaining(['framing.start', 'integrity.kind', 'messages[].pattern', 'usb[].vendorId']));
+    expect(keys.map((k) => k.path)).toEqual(expect.arrayContaining(['framing.start', 'framing.trailer', 'framing.lengthField.counts', 'integrity.algorithm', 'integrity.covers.end', 'messages[].pattern', 'messages[].bytes.fields', 'cards.table', 'line.baudRate', 'usb[].vendorId']));
     expect(keys.filter((k) => typeof k.node.description !== 'string').map((k) => k.path)).toEqual([]);
   });
 
@@ -48,8 +48,8 @@ describe('docs/profile.schema.json', () => {
     for (const name of shippedProfiles()) {
       expect(schemaProblems(schema, parse(readFileSync(profileFile(name), 'utf8')), name)).toEqual([]);
     }
-    expect(schemaProblems(schema, { name: 'x', talker: 'SHOE', integrity: { kind: 'crc32' }, framing: { end: '\r' }, messages: [] }, 'p'))
-      .toEqual([expect.stringMatching(/^p\.integrity\.kind: "crc32" is not one of none, xor8/)]);
+    expect(schemaProblems(schema, { name: 'x', talker: 'SHOE', integrity: { algorithm: 'crc33' }, framing: { end: '\r' }, messages: [] }, 'p'))
+      .toEqual([expect.stringMatching(/^p\.integrity\.algorithm: "crc33" is not one of none, xor8/)]);
     expect(schemaProblems(schema, { talker: 'SHOE', framing: { end: '\r' }, messages: [] }, 'p')).toContain('p.name: required');
   });
 });

@@ -85,7 +85,7 @@ describe('profile encoder, input hid-report', () => {
   it('a value map of a message of the same type is applied backwards; CRC-16 is written low byte first', () => {
     const p = validateProfile('r.yaml', {
       name: 'r', talker: 'BALL', input: 'hid-report',
-      report: { length: 5, seq: { offset: 0 }, type: { offset: 1, map: { '7': 'BALL', '9': 'START' } }, fields: { ball: 2 }, checksum: { kind: 'crc16-modbus', offset: 3, from: 0, to: 3 } },
+      report: { length: 5, seq: { offset: 0 }, type: { offset: 1, map: { '7': 'BALL', '9': 'START' } }, fields: { ball: 2 }, checksum: { algorithm: 'crc16-modbus', offset: 3, from: 0, to: 3 } },
       messages: [{ name: 'ball', pattern: '(?<ball>\\d+)', type: 'BALL', map: { ball: { '200': 1, '201': 2 } } }],
     });
     const e = createProfileEncoder(p);

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DeviceFrame, FrameReject } from '../../../src/core/vocabulary/frames.js';
 import { DeviceDriver, type DriverEvent } from '../../../drivers/device-driver.js';
 import { compileProfile } from '../../../drivers/profiles/profile-decoder.js';
-import { validateProfile } from '../../../drivers/profiles/profile-schema.js';
+import { profileWarnings, validateProfile } from '../../../drivers/profiles/profile-schema.js';
 import { MemoryTransport } from '../../../drivers/transports/memory-transport.js';
 
 const reasons = (items: (DeviceFrame | FrameReject)[]) => items.map((i) => ('reason' in i ? i.reason : i.type === 'CARD' ? i.card : i.type === 'BALL' ? i.ball : i.type));
@@ -40,23 +40,34 @@ describe('idle timeout in the decoder (clock-free)', () => {
     expect(reasons(d.flushIdle())).toEqual(['AS']);
   });
 
-  it('with an end delimiter too, the delimiter ends a frame at once and silence ends a cut one', () => {
+  it('with an end delimiter too, only the delimiter ends a frame: silence is not used, and the profile is warned about', () => {
     const p = validateProfile('x.yaml', { ...idleScanner, framing: { end: '\r', idleMs: 40 } });
     const d = compileProfile(p);
+    expect(d.idleMs).toBeUndefined();
     expect(reasons(d.push(Buffer.from('SK\rD')))).toEqual(['KS']);
-    expect(reasons(d.flushIdle())).toEqual(['unknown-type']);
+    expect(reasons(d.flushIdle())).toEqual([]);
+    expect(reasons(d.push(Buffer.from('2\r')))).toEqual(['2D']);
+    expect(profileWarnings(p)).toEqual([expect.stringMatching(/^integrity: none: /), expect.stringMatching(/^framing\.idleMs: frames end by an end sequence, so the idle timeout is not used/)]);
   });
 
-  it('a noise run before a start byte is flushed by silence as one reject', () => {
-    const p = validateProfile('x.yaml', { name: 'k', talker: 'BALL', framing: { start: '*', end: '\r', idleMs: 20 }, messages: [{ name: 'ball', pattern: 'B;(?<ball>\\d{1,2})', type: 'BALL' }] });
+  it('a noise run before a start byte is flushed by silence as one reject where silence ends frames', () => {
+    const p = validateProfile('x.yaml', { name: 'k', talker: 'BALL', framing: { start: '*', idleMs: 20 }, messages: [{ name: 'ball', pattern: 'B;(?<ball>\\d{1,2})', type: 'BALL' }] });
     const d = compileProfile(p);
     expect(d.push(Buffer.from('zz'))).toEqual([]);
     expect(d.push(Buffer.from('z'))).toEqual([]);
     expect(d.flushIdle()).toEqual([{ reason: 'noise', raw: 'zzz' }]);
   });
 
+  it('with an end sequence, a noise run is reported when the next frame starts, whatever the pauses', () => {
+    const p = validateProfile('x.yaml', { name: 'k', talker: 'BALL', framing: { start: '*', end: '\r', idleMs: 20 }, messages: [{ name: 'ball', pattern: 'B;(?<ball>\\d{1,2})', type: 'BALL' }] });
+    const d = compileProfile(p);
+    expect(d.push(Buffer.from('zz'))).toEqual([]);
+    expect(d.flushIdle()).toEqual([]);
+    expect(reasons(d.push(Buffer.from('z*B;7\r')))).toEqual(['noise', 7]);
+  });
+
   it('the schema wants end, length or idleMs', () => {
-    expect(() => validateProfile('p.yaml', { ...idleScanner, framing: { maxLength: 8 } })).toThrow('p.yaml: framing: needs "end", "length" or "idleMs"');
+    expect(() => validateProfile('p.yaml', { ...idleScanner, framing: { maxLength: 8 } })).toThrow('p.yaml: framing: needs "end", "length", "lengthField" or (last resort) "idleMs"');
   });
 });
 

@@ -87,7 +87,7 @@ describe('simulator wires', () => {
       expect(frame, name).not.toBeNull();
       const good = summary(compileProfile(p).push(Buffer.from(frame)));
       const bytes = (x: string | Buffer) => (typeof x === 'string' ? Buffer.from(x, 'latin1') : x);
-      const checked = p.integrity.kind !== 'none';
+      const checked = p.integrity.algorithm !== 'none';
       const out = summary(compileProfile(p).push(Buffer.concat([bytes(wire.noise()), bytes(frame), ...(checked ? [damagedFrame(frame, 'bad-check', p)] : []), bytes(frame)])));
       // the noise is one reject (discarded before a start mark, or a frame of its own where there is none)
       expect(['noise', 'malformed', 'unknown-type'], `${name}: ${out[0]}`).toContain(out[0]);

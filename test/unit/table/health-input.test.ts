@@ -32,6 +32,16 @@ describe('health input', () => {
     expect({ ...h.state, seq: before.seq }).toEqual(before);
   });
 
+  it('carries a serial port\'s low-latency mode and FTDI latency timer as the runtime reports them', () => {
+    const h = new TableHarness();
+    const serial = { lowLatency: false, reason: 'the driver refused: Inappropriate ioctl for device', latencyTimerMs: 16 };
+    const out = h.input({ type: 'health', at: h.tick(), report: report({ devices: { 'shoe-1': { frames: 1, rejected: 0, duplicates: 0, serial } } }) });
+    const p = (out[0] as Extract<(typeof out)[0], { type: 'publish' }>).payload as unknown as { devices: Record<string, Record<string, unknown>> };
+    expect(p.devices['shoe-1']).toEqual({ kind: 'card-shoe', state: 'disconnected', frames: 1, rejected: 0, duplicates: 0, serial });
+    expect(validateMessage('health', p)).toEqual([]);
+    expect(validateMessage('health', { ...p, devices: { 'shoe-1': { ...p.devices['shoe-1'], serial: { lowLatency: 'yes' } } } })).not.toEqual([]);
+  });
+
   it('is degraded, with reasons, when the broker connection or a device is down', () => {
     const h = new TableHarness();
     const out = h.input({ type: 'health', at: h.tick(), report: report({ mqtt: 'disconnected', devices: {} }) });

@@ -6,6 +6,7 @@ import { readdirSync, readlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { hex4, loadNodeHid, type HidDeviceInfo } from '../../../../drivers/transports/hid-loader.js';
+import { ftdiLatencyTimer } from '../../../../drivers/transports/serial-latency.js';
 import { listShippedProfiles } from '../../tools/profile-check.js';
 import type { CliCommand } from './command.js';
 
@@ -16,6 +17,8 @@ export interface SerialPortInfo {
   vendorId?: string;
   productId?: string;
   pnpId?: string;
+  /** an FTDI adapter's latency_timer in ms (sysfs): how long it holds received bytes */
+  latencyTimerMs?: number;
 }
 
 export type Listing<T> = { ok: true; items: T[]; note?: string } | { ok: false; error: string };
@@ -88,17 +91,22 @@ function byIdLinks(): Map<string, string> {
 }
 
 /** serial ports from serialport (udevadm on Linux); falls back to the /dev names when that fails */
+function withLatencyTimer(p: SerialPortInfo): SerialPortInfo {
+  const t = ftdiLatencyTimer(p.path);
+  return t === undefined ? p : { ...p, latencyTimerMs: t };
+}
+
 export async function listSerialPorts(): Promise<Listing<SerialPortInfo>> {
   try {
     const { SerialPort } = await import('serialport');
     const ports = await SerialPort.list();
-    return { ok: true, items: ports.map((p) => ({ ...p })) };
+    return { ok: true, items: ports.map((p) => withLatencyTimer({ ...p })) };
   } catch (e) {
     const reason = (e as Error).message;
     if (process.platform !== 'linux') return { ok: false, error: reason };
     try {
       const names = readdirSync('/dev').filter((n) => /^tty(USB|ACM|AMA|XRUSB)\d+$/.test(n)).sort();
-      return { ok: true, items: names.map((n) => ({ path: `/dev/${n}` })), note: `serialport could not list ports (${reason}); showing /dev/ttyUSB*, ttyACM*, ttyAMA* instead` };
+      return { ok: true, items: names.map((n) => withLatencyTimer({ path: `/dev/${n}` })), note: `serialport could not list ports (${reason}); showing /dev/ttyUSB*, ttyACM*, ttyAMA* instead` };
     } catch {
       return { ok: false, error: reason };
     }
@@ -141,6 +149,9 @@ export function formatDevices(serial: Listing<SerialPortInfo>, hid: Listing<HidD
       lines.push(`    transport: { type: serial, path: ${yamlString(stable ?? p.path)}, baudRate: 9600 }`);
       lines.push(...profileLines(profilesForUsbId(p.vendorId, p.productId, profiles).filter((m) => !isHidProfile(m)), `${p.vendorId}:${p.productId}`));
       if (stable) lines.push(`    (${stable} stays the same when the adapter is re-plugged; ${p.path} may not)`);
+      // device-protocols.md §3.3: the gateway asks for low-latency mode when it opens the port; an FTDI adapter also holds bytes up to its latency timer
+      const timer = p.latencyTimerMs === undefined ? '' : `; FTDI latency_timer ${p.latencyTimerMs} ms${p.latencyTimerMs > 1 ? ' (set it to 1 ms: the udev rule in docs/DEVICES.md, Serial latency)' : ''}`;
+      lines.push(`    low latency: turned on when the gateway opens the port (the status page and health say whether the driver took it; lowLatency: false turns it off)${timer}`);
     }
   }
   lines.push('');

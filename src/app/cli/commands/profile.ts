@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import { hex4 } from '../../../../drivers/transports/hid-loader.js';
 import { CaptureFileError, readCaptureFile } from '../../tools/capture-file.js';
-import { checkProfile, decodeCapture, formatDecode, hintFor, listShippedProfiles, verdict } from '../../tools/profile-check.js';
+import { checkProfile, decodeCapture, formatDecode, hintFor, listShippedProfiles, rechunkCheck, verdict } from '../../tools/profile-check.js';
 import type { CliCommand } from './command.js';
 
 /** exit codes of `profile check` (documented in the help and docs/DEVICES.md) */
@@ -28,7 +28,10 @@ check   Validates a device profile — a shipped profile's name or the path of a
         prints every mistake with its key path (messages named by their name). Given a capture
         (tablegw capture), it then decodes it chunk by chunk with the gateway's own decoder and
         prints every frame and every reject (reason and bytes), then frames by type, rejects by
-        reason and a verdict.
+        reason and a verdict; then it decodes the capture again re-chunked (1-byte chunks, random
+        cuts, all at once) and says whether that gave the same frames and rejects. Warnings: a
+        profile without integrity check, frames ended by silence although the grammar says where
+        they end, keys of profile language v1 (read in their v1.2 form).
 list    The shipped profiles (drivers/profiles/shipped/) with their talker, USB ids and a line
         saying what they read.
   --json   machine-readable output
@@ -53,10 +56,16 @@ async function runCheck(argv: string[]): Promise<number> {
     return check.code === 'profile-missing' ? PROFILE_EXIT.missing : PROFILE_EXIT.invalid;
   }
   const p = check.profile;
-  const profileInfo = { ref, file: check.file, valid: true, name: p.name, talker: p.talker, messages: p.messages.map((m) => m.name) };
+  const profileInfo = { ref, file: check.file, valid: true, name: p.name, talker: p.talker, messages: p.messages.map((m) => m.name), warnings: check.warnings };
+  const warn = (): void => {
+    for (const w of check.warnings) console.log(`warning: ${w}`);
+  };
   if (!captureFile) {
     if (values.json) console.log(JSON.stringify({ profile: profileInfo }, null, 2));
-    else console.log(`${check.file}: valid profile "${p.name}" (${p.talker}; messages: ${profileInfo.messages.join(', ')})`);
+    else {
+      console.log(`${check.file}: valid profile "${p.name}" (${p.talker}; messages: ${profileInfo.messages.join(', ')})`);
+      warn();
+    }
     return PROFILE_EXIT.ok;
   }
   let capture: ReturnType<typeof readCaptureFile>;
@@ -69,12 +78,19 @@ async function runCheck(argv: string[]): Promise<number> {
     return e.code === 'capture-unreadable' ? PROFILE_EXIT.missing : PROFILE_EXIT.invalid;
   }
   const r = decodeCapture(p, capture.chunks);
+  const rechunked = rechunkCheck(p, capture.chunks, r);
   if (values.json) {
-    console.log(JSON.stringify({ profile: profileInfo, capture: { file: captureFile, valid: true, header: capture.header, items: r.items, summary: r.summary, verdict: verdict(r.summary), hint: hintFor(r.summary) } }, null, 2));
+    console.log(JSON.stringify({ profile: profileInfo, capture: { file: captureFile, valid: true, header: capture.header, items: r.items, summary: r.summary, verdict: verdict(r.summary), hint: hintFor(r.summary), rechunked } }, null, 2));
   } else {
     console.log(`${check.file}: valid profile "${p.name}" (${p.talker})`);
+    warn();
     console.log(`${captureFile}: ${capture.header.port}, started ${capture.header.startedAt}`);
     for (const line of formatDecode(r)) console.log(line);
+    console.log(
+      rechunked.same
+        ? `re-chunked (${rechunked.variants.join(', ')}): the same frames and rejects`
+        : `re-chunked: DIFFERS from the capture as it arrived (decoding depends on how the bytes were chunked): ${rechunked.difference}`,
+    );
   }
   return r.summary.frames === 0 ? PROFILE_EXIT.noFrames : PROFILE_EXIT.ok;
 }
