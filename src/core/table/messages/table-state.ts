@@ -1,7 +1,7 @@
 /** The `alerts`, `shoe`, `response/<command>` and `health` topics. (The index of the API's messages: ../messages.ts.) */
 import * as z from 'zod';
 import { ALERT_KINDS } from '../../vocabulary/alerts.js';
-import { REQUEST_ERROR_CODES, } from '../../vocabulary/requests.js';
+import { REQUEST_ERROR_CODES } from '../../vocabulary/requests.js';
 import { cardSchema, deviceKindSchema, deviceStateSchema, envelopeFields, message } from './envelope.js';
 
 // ------------------------------------------------------------------ alerts
