@@ -7,15 +7,8 @@
  * whose BCC is itself the STX or the ETX byte. Every card is placed; no card is invented.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validateConfig } from '../../src/app/config/load-config.js';
-import { startGateway, type Gateway } from '../../src/app/gateway.js';
-import { loadSimulators } from '../../simulators/load.js';
-import { silentLogger } from '../../src/runtime/log.js';
-import { startMosquitto, type MosquittoBroker } from '../../dev/rig/mosquitto.js';
-import { recordMqtt, type MqttRecorder, type RecordedMessage } from '../../dev/rig/mqtt-recorder.js';
-import { createPtyPair, type PtyPair } from '../../dev/rig/pty-pair.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
-import { makeTempDir, removeTempDir } from '../../dev/rig/temp-dir.js';
+import { startProfiledShoeTable, type ProfiledShoeTable } from '../helpers/profiled-shoe-table.js';
 
 const io = realIoOrSkip(['socat', 'mosquitto']);
 
@@ -43,33 +36,15 @@ const S0 = (() => {
 })();
 
 describe.skipIf(!io.available)('the STX body ETX BCC shoe over a real serial line with line noise', () => {
-  let broker: MosquittoBroker;
-  let gw: Gateway;
-  let rec: MqttRecorder;
-  let pty: PtyPair;
-  let dataDir: string;
-  const on = (suffix: string) => (m: RecordedMessage) => m.topic === `casino/bcc-01/${suffix}`;
+  let t: ProfiledShoeTable;
+  const on = (suffix: string) => t.on(suffix);
 
   beforeAll(async () => {
-    broker = await startMosquitto();
-    pty = await createPtyPair();
-    dataDir = await makeTempDir('teg-bcc-');
-    rec = await recordMqtt(broker.url, 'casino/#');
-    const cfg = validateConfig({
-      mqtt: { url: broker.url }, dataDir, http: { enabled: false },
-      tables: [{ id: 'bcc-01', game: 'baccarat', betting: 'none', devices: [{ id: 'shoe-1', kind: 'card-shoe', profile: 'stx-etx-bcc-shoe', transport: { type: 'serial', path: pty.gatewayPath } }] }],
-    });
-    gw = await startGateway(cfg, { simulators: loadSimulators, logger: silentLogger });
-    await rec.waitFor((m) => on('devices/shoe-1')(m) && m.payload.state === 'connected');
-    await rec.waitFor((m) => on('status')(m) && m.payload.state === 'online');
+    t = await startProfiledShoeTable('bcc-01', 'stx-etx-bcc-shoe');
   });
 
   afterAll(async () => {
-    await gw?.stop();
-    await rec?.close();
-    await pty?.dispose();
-    await broker?.stop();
-    if (dataDir) await removeTempDir(dataDir);
+    await t?.stop();
   });
 
   it('places every card: noise next to frames is its own reject, never taking a frame with it', async () => {
@@ -88,16 +63,16 @@ describe.skipIf(!io.available)('the STX body ETX BCC shoe over a real serial lin
       if (i % 3 === 1) wire.push(noise[i % noise.length]);
       wire.push(f);
     });
-    for (let i = 0; i < wire.length; i += 4) await pty.write(Buffer.concat(wire.slice(i, i + 4)));
-    await rec.waitForCount(on('result'), 3);
-    const [r1, r2, r3] = rec.messages.filter(on('result')).map((m) => m.payload);
+    for (let i = 0; i < wire.length; i += 4) await t.pty.write(Buffer.concat(wire.slice(i, i + 4)));
+    await t.rec.waitForCount(on('result'), 3);
+    const [r1, r2, r3] = t.rec.messages.filter(on('result')).map((m) => m.payload);
     expect(r1).toMatchObject({ status: 'complete', cards: { player: ['9H', '9C'], banker: ['KD', '2S'], burn: [] }, outcome: { winner: 'player', natural: true, playerPair: true } });
     expect(r2).toMatchObject({ status: 'complete', cards: { player: ['2H', '3C', '8D'], banker: ['3D', 'KS'] }, outcome: { winner: 'tie' } });
     expect(r3).toMatchObject({ status: 'complete', cards: { player: ['6H', 'KC'], banker: ['4D', 'AS', '3H'] } });
-    const dealt = rec.messages.filter((m) => on('events')(m) && m.payload.kind === 'card').map((m) => m.payload.card);
+    const dealt = t.rec.messages.filter((m) => on('events')(m) && m.payload.kind === 'card').map((m) => m.payload.card);
     expect(dealt.filter((c: string | null) => c !== null)).toEqual(['2C', '9H', 'KD', '9C', '2S', '2H', '3D', '3C', 'KS', '8D', '6H', '4D', 'KC', 'AS', '3H']);
     // the faults are counted rejects (a bad-frame alert), and no frame was lost (no gap)
-    await rec.waitFor((m) => on('alerts')(m) && m.payload.kind === 'bad-frame');
-    expect(rec.messages.filter((m) => on('alerts')(m) && m.payload.kind === 'frame-gap')).toEqual([]);
+    await t.rec.waitFor((m) => on('alerts')(m) && m.payload.kind === 'bad-frame');
+    expect(t.rec.messages.filter((m) => on('alerts')(m) && m.payload.kind === 'frame-gap')).toEqual([]);
   });
 });

@@ -9,14 +9,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateConfig } from '../../src/app/config/load-config.js';
-import { startGateway, type Gateway } from '../../src/app/gateway.js';
-import { loadSimulators } from '../../simulators/load.js';
-import { silentLogger } from '../../src/runtime/log.js';
-import { startMosquitto, type MosquittoBroker } from '../../dev/rig/mosquitto.js';
-import { recordMqtt, type MqttRecorder, type RecordedMessage } from '../../dev/rig/mqtt-recorder.js';
-import { createPtyPair, type PtyPair } from '../../dev/rig/pty-pair.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
-import { makeTempDir, removeTempDir } from '../../dev/rig/temp-dir.js';
+import { startProfiledShoeTable, type ProfiledShoeTable } from '../helpers/profiled-shoe-table.js';
 
 const io = realIoOrSkip(['socat', 'mosquitto']);
 
@@ -31,37 +25,19 @@ const frame = (body: string): Buffer => Buffer.from(`\u0002${body}*${lrcHex(body
 const vendorCode = (card: string): string => `${card[1]}_${card[0] === 'T' ? '10' : card[0]}`;
 
 describe.skipIf(!io.available)('a card shoe read through the stx-etx-shoe profile over a real serial line', () => {
-  let broker: MosquittoBroker;
-  let gw: Gateway;
-  let rec: MqttRecorder;
-  let pty: PtyPair;
-  let dataDir: string;
+  let t: ProfiledShoeTable;
   let seq = 0;
-  const on = (suffix: string) => (m: RecordedMessage) => m.topic === `casino/prof-01/${suffix}`;
-  const send = async (...frames: Buffer[]) => pty.write(Buffer.concat(frames));
+  const on = (suffix: string) => t.on(suffix);
+  const send = async (...frames: Buffer[]) => t.pty.write(Buffer.concat(frames));
   const next = (body: string) => frame(`${seq++},${body}`);
   const cards = async (...cs: string[]) => { for (const c of cs) await send(next(`C,${vendorCode(c)}`)); };
 
   beforeAll(async () => {
-    broker = await startMosquitto();
-    pty = await createPtyPair();
-    dataDir = await makeTempDir('teg-prof-');
-    rec = await recordMqtt(broker.url, 'casino/#');
-    const cfg = validateConfig({
-      mqtt: { url: broker.url }, dataDir, http: { enabled: false },
-      tables: [{ id: 'prof-01', game: 'baccarat', betting: 'none', devices: [{ id: 'shoe-1', kind: 'card-shoe', profile: 'stx-etx-shoe', transport: { type: 'serial', path: pty.gatewayPath } }] }],
-    });
-    gw = await startGateway(cfg, { simulators: loadSimulators, logger: silentLogger });
-    await rec.waitFor((m) => on('devices/shoe-1')(m) && m.payload.state === 'connected');
-    await rec.waitFor((m) => on('status')(m) && m.payload.state === 'online');
+    t = await startProfiledShoeTable('prof-01', 'stx-etx-shoe');
   });
 
   afterAll(async () => {
-    await gw?.stop();
-    await rec?.close();
-    await pty?.dispose();
-    await broker?.stop();
-    if (dataDir) await removeTempDir(dataDir);
+    await t?.stop();
   });
 
   it('deals a shoe start and three rounds through line faults: every card placed, every bad frame rejected', async () => {
@@ -76,18 +52,18 @@ describe.skipIf(!io.available)('a card shoe read through the stx-etx-shoe profil
     await send(Buffer.from('\u00027,C,H_', 'latin1')); // cut short: the next STX starts a new frame
     await cards('2H', '3D', '3C', 'KS', '8D'); // player 5 draws 8, banker 3 stands on 8
     await cards('6H', '4D', 'KC', 'AS', '3H'); // player 6 stands, banker 5 draws
-    await rec.waitForCount(on('result'), 3);
-    const [r1, r2, r3] = rec.messages.filter(on('result')).map((m) => m.payload);
+    await t.rec.waitForCount(on('result'), 3);
+    const [r1, r2, r3] = t.rec.messages.filter(on('result')).map((m) => m.payload);
     expect(r1).toMatchObject({ status: 'complete', cards: { player: ['9H', '9C'], banker: ['KD', '2S'], burn: [] }, outcome: { winner: 'player', natural: true, playerPair: true } });
     expect(r2).toMatchObject({ status: 'complete', cards: { player: ['2H', '3C', '8D'], banker: ['3D', 'KS'] }, outcome: { winner: 'tie' } });
     expect(r3).toMatchObject({ status: 'complete', cards: { player: ['6H', 'KC'], banker: ['4D', 'AS', '3H'] } });
     // the card events are exactly the cards written, in order
-    const dealt = rec.messages.filter((m) => on('events')(m) && m.payload.kind === 'card').map((m) => m.payload.card);
+    const dealt = t.rec.messages.filter((m) => on('events')(m) && m.payload.kind === 'card').map((m) => m.payload.card);
     expect(dealt.filter((c: string | null) => c !== null)).toEqual(['2C', '9H', 'KD', '9C', '2S', '2H', '3D', '3C', 'KS', '8D', '6H', '4D', 'KC', 'AS', '3H']);
     // the bad frames are counted rejects, reported as bad-frame alerts with their reasons, and no gap
-    const alerts = await rec.waitFor((m) => on('alerts')(m) && m.payload.kind === 'bad-frame');
+    const alerts = await t.rec.waitFor((m) => on('alerts')(m) && m.payload.kind === 'bad-frame');
     expect(alerts.payload).toMatchObject({ deviceId: 'shoe-1' });
-    expect(rec.messages.filter((m) => on('alerts')(m) && m.payload.kind === 'frame-gap')).toEqual([]);
+    expect(t.rec.messages.filter((m) => on('alerts')(m) && m.payload.kind === 'frame-gap')).toEqual([]);
   });
 
   it('a profile that does not fit is refused before the gateway starts, naming the key', () => {
