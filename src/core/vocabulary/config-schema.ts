@@ -296,6 +296,11 @@ export const configSchema = z.object({
   }).strict().prefault({}).describe('the status page, /metrics, /healthz and /readyz (docs/OPERATIONS.md)'),
   /** the retained `<prefix>/<table>/health` message: every intervalMs and when a table's problems change (0 = on change only) */
   health: z.object({ intervalMs: ms.default(30_000).describe('milliseconds between two `health` messages (0 = on change only)') }).strict().prefault({}).describe('the retained `<prefix>/<table>/health` message: every intervalMs and when a table\'s problems change (0 = on change only)'),
+  backup: z.object({
+    every: z.string().regex(/^[1-9][0-9]{0,4}[mhd]$/, 'a whole number of minutes, hours or days: e.g. 30m, 6h, 1d').describe('how often the gateway backs its journal up: e.g. `6h` (m minutes, h hours, d days); the first one an interval after the start'),
+    dir: z.string().min(1).describe('where the backups go, ideally a share mounted off the table PC: `tablegw-<time>.db` and its signed `.manifest.json`'),
+    keep: z.number().int().min(1).max(10_000).default(7).describe('how many of the newest backups in `dir` are kept (older ones are deleted after a good backup)'),
+  }).strict().optional().describe('scheduled backups of the journal (docs/OPERATIONS.md "Backups"); needs `signing` (the manifest is signed with its key). Absent: none (`tablegw backup` by hand)'),
   tables: z.array(tableSchema).min(1).describe('the tables this gateway runs (at least one)'),
   /** Ed25519 signatures on results (docs/SECURITY.md); absent: messages are not signed */
   signing: signingSchema.optional().describe('Ed25519 signatures on results (docs/SECURITY.md); absent: messages are not signed'),
