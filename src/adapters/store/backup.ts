@@ -14,7 +14,7 @@
  * (nor shoe or round number) the old PC may have published after the backup is used again.
  */
 import { createHash, type KeyObject } from 'node:crypto';
-import { closeSync, copyFileSync, existsSync, fsyncSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { z } from 'zod';
@@ -112,6 +112,7 @@ export async function takeBackup(dataDir: string, file: string, key: { privateKe
   // read-only: the gateway's journal is never written by a backup (WAL: the reader sees the last commit)
   const db = new Database(src, { readonly: true, fileMustExist: true });
   try {
+    mkdirSync(dirname(file), { recursive: true });
     db.pragma('busy_timeout = 10000');
     await db.backup(tmp);
     fsyncFile(tmp);
