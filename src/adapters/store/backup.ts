@@ -115,17 +115,19 @@ export async function takeBackup(dataDir: string, file: string, key: { privateKe
     mkdirSync(dirname(file), { recursive: true });
     db.pragma('busy_timeout = 10000');
     await db.backup(tmp);
-    fsyncFile(tmp);
-    const copy = new Database(tmp, { readonly: true, fileMustExist: true });
+    // the copy as one self-contained file (rollback journal, not WAL): reading it makes no -wal or -shm beside it
+    const copy = new Database(tmp, { fileMustExist: true });
     let tables: BackupManifest['tables'];
     let schemaVersion: number;
     try {
+      copy.pragma('journal_mode = DELETE');
       schemaVersion = Number(copy.pragma('user_version', { simple: true }));
       tables = describeJournal(copy);
       for (const t of tables) t.counters = snapshotCounters(copy, t.id, t.lastSeq);
     } finally {
       copy.close();
     }
+    fsyncFile(tmp);
     const manifest: BackupManifest = {
       v: 1, type: 'tablegw-backup', createdAt: now.toISOString(), gatewayVersion: gatewayVersion(), schemaVersion,
       database: { file: basename(file), bytes: statSync(tmp).size, sha256: sha256File(tmp) },
@@ -138,7 +140,7 @@ export async function takeBackup(dataDir: string, file: string, key: { privateKe
     renameSync(tmpManifest, manifestPath);
     return signed;
   } catch (e) {
-    for (const p of [tmp, tmpManifest]) rmSync(p, { force: true });
+    for (const p of [tmp, `${tmp}-journal`, `${tmp}-wal`, `${tmp}-shm`, tmpManifest]) rmSync(p, { force: true });
     if (e instanceof BackupError) throw e;
     const err = e as NodeJS.ErrnoException;
     const full = err.code === 'ENOSPC' || /SQLITE_FULL|disk is full|database or disk is full/i.test(String(err.code ?? '') + err.message);
