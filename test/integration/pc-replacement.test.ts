@@ -79,6 +79,12 @@ describe.skipIf(!io.available)('replacing the table PC from a backup (real broke
     await until('3 results per table', () => TABLES.every((t) => results(t).length >= 3));
     const epochs = Object.fromEntries(TABLES.map((t) => [t, results(t)[0].payload.epoch as string]));
     for (const t of TABLES) expect(epochs[t]).toMatch(/^[0-9a-f-]{36}$/);
+    // the retained info and each table's status name the epoch
+    const info = await sub.waitFor((m) => /^casino\/gateway\/[^/]+\/info$/.test(m.topic) && m.payload?.type === 'info');
+    for (const t of TABLES) {
+      expect(info.payload.tables.find((x: { id: string }) => x.id === t).epoch).toBe(epochs[t]);
+      expect((await sub.waitFor((m) => m.topic === `casino/${t}/status` && m.payload?.state === 'online')).payload.epoch).toBe(epochs[t]);
+    }
     const newEpochAlerts = sub.got.filter((m) => m.payload?.kind === 'new-epoch');
     expect(newEpochAlerts.map((m) => m.payload.table).sort()).toEqual([...TABLES].sort());
 
