@@ -11,6 +11,7 @@ import { backupIntervalMs, verifyBackup } from '../../../src/adapters/store/back
 import { scheduleBackups } from '../../../src/adapters/store/backup-schedule.js';
 import { GatewayStore } from '../../../src/adapters/store/gateway-store.js';
 import { backupSchema } from '../../../src/core/vocabulary/config-schema.js';
+import { ConfigError, validateConfig } from '../../../src/app/config/load-config.js';
 import { makeTempDir } from '../../../dev/rig/temp-dir.js';
 
 const { privateKey, publicKey } = generateKeyPairSync('ed25519');
@@ -31,6 +32,18 @@ describe('scheduled backups', () => {
     expect([backupIntervalMs('30m'), backupIntervalMs('6h'), backupIntervalMs('1d')]).toEqual([1_800_000, 21_600_000, 86_400_000]);
     for (const every of ['0h', '6', '1w', '1.5h', '-1d', '21d', '99999m']) expect(backupSchema.safeParse({ every, dir: '/x' }).success, every).toBe(false);
     expect(backupSchema.parse({ every: '6h', dir: '/x' }).keep).toBe(7);
+  });
+
+  it('a config with backup but no signing key is refused, saying why', () => {
+    const table = { id: 't1', game: 'baccarat', devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'simulator' } }] };
+    let err: unknown;
+    try {
+      validateConfig({ tables: [table], backup: { every: '6h', dir: '/x' } });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).problems).toEqual([expect.stringMatching(/^backup: scheduled backups are signed with the gateway's key: configure signing\.privateKeyFile/)]);
   });
 
   it('each run writes a signed backup and keeps the newest backup.keep', async () => {
