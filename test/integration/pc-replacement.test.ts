@@ -106,6 +106,11 @@ describe.skipIf(!io.available)('replacing the table PC from a backup (real broke
     // more is dealt, then the PC dies
     const afterBackup = sub.got.length;
     await until('3 more results per table', () => TABLES.every((t) => results(t, afterBackup).length >= 3));
+    // a restore never runs over a live gateway: refused, nothing changed
+    const refused = runCli(['restore', '--config', cfgFile, backupFile]);
+    expect(await refused.exit).toBe(65);
+    expect(refused.stderr()).toContain('[restore-running]');
+    expect(refused.stderr()).toContain(`in use by pid ${old.child.pid}`);
     await kill(old, 'SIGKILL');
     const oldMax = Object.fromEntries(TABLES.map((t) => [t, sub.maxSeq(t)]));
     for (const t of TABLES) expect(oldMax[t]).toBeGreaterThan(backupSeq[t]);
