@@ -58,6 +58,8 @@ export interface Gateway {
   observability: Observability;
   /** what the retained `<prefix>/gateway/<gatewayId>/info` carries (also `/api/info`) */
   info: GatewayInfo;
+  /** the scheduled backups of config `backup` (null without it): `runOnce()` takes one now */
+  backups: BackupSchedule | null;
   stop(): Promise<void>;
 }
 
@@ -280,6 +282,7 @@ async function startOnLockedDataDir(cfg: GatewayConfig, opts: GatewayOptions): P
     simulators,
     observability,
     info,
+    backups,
     async stop() {
       stopping = true;
       observability.stopReporters();
