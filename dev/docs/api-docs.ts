@@ -295,6 +295,7 @@ const GATEWAY_INFO_SCHEMA: Json = {
         type: 'object',
         properties: {
           id: { type: 'string' }, game: { type: 'string' }, betting: { enum: ['engine', 'none'] },
+          epoch: { type: 'string', description: 'the table\'s stream epoch, as on its envelopes and its retained status: a new one is a new stream (docs/ENGINES.md "Epochs")' },
           devices: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, kind: { type: 'string' }, transport: { enum: ['serial', 'hid', 'simulator'] } }, required: ['id', 'kind', 'transport'] } },
         },
         required: ['id', 'game', 'betting', 'devices'],
@@ -309,7 +310,7 @@ const GATEWAY_INFO_SCHEMA: Json = {
 
 const GATEWAY_INFO_EXAMPLE: Json = {
   v: 1, type: 'info', gatewayId: 'pit-3-pc-1', version: '0.1.0', commit: '6a3fefa4831b', startedAt: '2026-01-01T12:00:00.000Z', node: 'v24.11.0',
-  tables: [{ id: 'bac-01', game: 'baccarat', betting: 'engine', devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: 'serial' }, { id: 'shuffler-1', kind: 'shuffler', transport: 'serial' }] }],
+  tables: [{ id: 'bac-01', game: 'baccarat', betting: 'engine', epoch: '3f1c9a2e-5b7d-4c1e-9f0a-2d6b8e4c7a13', devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: 'serial' }, { id: 'shuffler-1', kind: 'shuffler', transport: 'serial' }] }],
   state: 'online', reason: 'start',
 };
 

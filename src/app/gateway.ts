@@ -9,6 +9,9 @@ import { brokerUrls, type GatewayConfig } from '../core/vocabulary/config-schema
 import { registerSecret, registerSecretFile, type Logger } from '../runtime/log.js';
 import { Observability } from '../adapters/http/observability.js';
 import type { EmbeddedBroker } from '../adapters/mqtt/embedded-broker.js';
+import { scheduleBackups, type BackupSchedule } from '../adapters/store/backup-schedule.js';
+import { loadSigningKey } from '../adapters/security/signer.js';
+import { keyFingerprint } from '../adapters/security/signing.js';
 import { buildGatewayInfo, createGatewayInfoLink, resolveGatewayId, type GatewayInfo } from '../adapters/mqtt/gateway-info.js';
 import { TableLink, type TableLinkOptions } from '../adapters/mqtt/table-link.js';
 import { GatewayStore } from '../adapters/store/gateway-store.js';
@@ -55,6 +58,8 @@ export interface Gateway {
   observability: Observability;
   /** what the retained `<prefix>/gateway/<gatewayId>/info` carries (also `/api/info`) */
   info: GatewayInfo;
+  /** the scheduled backups of config `backup` (null without it): `runOnce()` takes one now */
+  backups: BackupSchedule | null;
   stop(): Promise<void>;
 }
 
@@ -118,7 +123,24 @@ async function startOnLockedDataDir(cfg: GatewayConfig, opts: GatewayOptions): P
   registerSecret(cfg.mqtt.password);
   registerSecretFile(cfg.mqtt.passwordFile);
   const gatewayId = resolveGatewayId(cfg);
-  const info = buildGatewayInfo(cfg, { gatewayId, startedAt: new Date(), keyId: security.signer?.keyId });
+  const store = new GatewayStore(dataDir, { synchronous: cfg.journal.synchronous, retentionDays: cfg.journal.retentionDays, writer: cfg.journal.writer, probe: opts.probe });
+  // a journal that cannot be written: nothing more may be published (it would not be recoverable);
+  // stop, and let the service manager restart the gateway, which recovers from what was committed
+  store.setFatalHandler((m) => {
+    log.error(`journal commit failed: ${m}: stopping`);
+    process.exit(70);
+  });
+  // every table's stream epoch (mqtt-api.md v1.2), made at this edge when its journal entry is
+  // first created; the retained info and every status name it, every envelope carries it
+  const epochs = new Map<string, string>();
+  const freshEpochs = new Set<string>();
+  for (const t of cfg.tables) {
+    const e = store.ensureEpoch(t.id, wallClock());
+    epochs.set(t.id, e.epoch);
+    if (e.fresh) freshEpochs.add(t.id);
+    if (e.upgraded) log.info(`table ${t.id}: stream epoch ${e.epoch} (a journal from before epochs: its seq goes on)`);
+  }
+  const info = buildGatewayInfo(cfg, { gatewayId, startedAt: new Date(), keyId: security.signer?.keyId, epochs });
   const observability = new Observability(cfg, log, info);
   // what every MQTT connection of this gateway shares (the tables' links and the gateway's own)
   const linkBase: Omit<TableLinkOptions, 'tableId' | 'gameId' | 'logger'> = {
@@ -140,13 +162,6 @@ async function startOnLockedDataDir(cfg: GatewayConfig, opts: GatewayOptions): P
   const summaryTimer = summaryMs > 0 ? setInterval(() => log.info(summary.take(summaryMs)), summaryMs) : null;
   summaryTimer?.unref();
 
-  const store = new GatewayStore(dataDir, { synchronous: cfg.journal.synchronous, retentionDays: cfg.journal.retentionDays, writer: cfg.journal.writer, probe: opts.probe });
-  // a journal that cannot be written: nothing more may be published (it would not be recoverable);
-  // stop, and let the service manager restart the gateway, which recovers from what was committed
-  store.setFatalHandler((m) => {
-    log.error(`journal commit failed: ${m}: stopping`);
-    process.exit(70);
-  });
   observability.useJournal(store);
   // the wall clock against the monotonic clock: every step of more than 1 s is journaled as a
   // `clock-step` alert on every table (so a subscriber sees why `ts` went back or jumped), and the
@@ -182,8 +197,8 @@ async function startOnLockedDataDir(cfg: GatewayConfig, opts: GatewayOptions): P
   const sim = simulated && opts.simulators ? await opts.simulators() : null;
   for (const t of cfg.tables) {
     const tlog = log.child({ table: t.id });
-    const settings = tableSettings(t);
-    const link = new TableLink({ ...linkBase, tableId: t.id, gameId: t.game, logger: tlog });
+    const settings = { ...tableSettings(t), epoch: epochs.get(t.id) };
+    const link = new TableLink({ ...linkBase, tableId: t.id, gameId: t.game, epoch: epochs.get(t.id), logger: tlog });
     // what the table publishes, for a virtual dealer that follows an external engine (the runtime comes later)
     const published$ = new Subject<PublishedMessage>();
     // transports first: simulated devices are wired to theirs (simulators/index.ts, via opts.simulators), then the drivers
@@ -237,12 +252,19 @@ async function startOnLockedDataDir(cfg: GatewayConfig, opts: GatewayOptions): P
     runtime.published$.subscribe(published$);
     link.connect();
     runtime.start();
+    if (freshEpochs.has(t.id)) {
+      runtime.apply({ type: 'gateway-alert', at: wallClock(), kind: 'new-epoch', detail: `a new stream: the table's journal was created fresh (epoch ${epochs.get(t.id)}); seq starts again, deduplicate by (epoch, seq) (docs/ENGINES.md "Epochs")`, data: { epoch: epochs.get(t.id) } });
+    }
     tables.push(runtime);
     links.push(link);
   }
   // the first prune once the tables are up (a refusal is journaled on each of them)
   prune();
   clockWatch.start();
+  // scheduled backups (docs/OPERATIONS.md "Backups"): a failure leaves the journal untouched and is an alert on every table
+  const backups = cfg.backup ? startBackups(cfg, dataDir, (kind, detail, data) => {
+    for (const t of tables) t.apply({ type: 'gateway-alert', at: wallClock(), kind, detail, data });
+  }, log) : null;
   for (const e of engines) await e.connect();
   await observability.start();
   let stopping = false;
@@ -260,6 +282,7 @@ async function startOnLockedDataDir(cfg: GatewayConfig, opts: GatewayOptions): P
     simulators,
     observability,
     info,
+    backups,
     async stop() {
       stopping = true;
       observability.stopReporters();
@@ -275,10 +298,26 @@ async function startOnLockedDataDir(cfg: GatewayConfig, opts: GatewayOptions): P
       // the last commits first: their messages go out on the links before those close
       clearInterval(pruneTimer);
       clockWatch.stop();
+      backups?.stop();
       await store.closeAsync();
       await Promise.all([...links, gatewayLink].map((l) => l.close()));
       await observability.stop();
       if (broker) await broker.close();
     },
   };
+}
+
+/** the scheduled backups of config `backup` (which needs `signing`: the manifest is signed with its key) */
+function startBackups(cfg: GatewayConfig, dataDir: string, alert: (kind: 'backup-failed', detail: string, data: Record<string, unknown>) => void, log: Logger): BackupSchedule {
+  if (!cfg.signing) throw new Error('backup: scheduled backups are signed with the gateway\'s key: configure signing (tablegw keygen --out <name>) [backup-no-key]');
+  const privateKey = loadSigningKey(cfg.signing.privateKeyFile);
+  const backup = cfg.backup!;
+  return scheduleBackups({
+    dataDir, backup, key: { privateKey, keyId: cfg.signing.keyId ?? keyFingerprint(privateKey) }, clock: wallClock,
+    onDone: (file, m, deleted) => log.info(`backup: ${file} (${m.database.bytes} bytes)${deleted.length ? `; deleted ${deleted.length} older` : ''}`),
+    onFail: (file, message) => {
+      log.error(`backup failed: ${message}`);
+      alert('backup-failed', `the scheduled backup ${file} failed: ${message}`, { file });
+    },
+  });
 }

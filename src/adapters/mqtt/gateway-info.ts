@@ -20,7 +20,7 @@ export interface GatewayInfo {
   commit?: string;
   startedAt: string;
   node: string;
-  tables: Array<{ id: string; game: string; betting: string; devices: Array<{ id: string; kind: string; transport: string }> }>;
+  tables: Array<{ id: string; game: string; betting: string; epoch?: string; devices: Array<{ id: string; kind: string; transport: string }> }>;
   signing?: { keyId: string };
 }
 
@@ -55,7 +55,7 @@ export function buildCommit(): string | undefined {
   return commit ?? undefined;
 }
 
-export function buildGatewayInfo(cfg: Pick<GatewayConfig, 'tables' | 'gatewayId'>, o: { gatewayId: string; startedAt: Date; keyId?: string }): GatewayInfo {
+export function buildGatewayInfo(cfg: Pick<GatewayConfig, 'tables' | 'gatewayId'>, o: { gatewayId: string; startedAt: Date; keyId?: string; epochs?: ReadonlyMap<string, string> }): GatewayInfo {
   const c = buildCommit();
   return {
     v: 1,
@@ -67,6 +67,7 @@ export function buildGatewayInfo(cfg: Pick<GatewayConfig, 'tables' | 'gatewayId'
     node: process.version,
     tables: cfg.tables.map((t) => ({
       id: t.id, game: t.game, betting: t.betting,
+      ...(o.epochs?.has(t.id) ? { epoch: o.epochs.get(t.id) } : {}),
       devices: t.devices.map((d) => ({ id: d.id, kind: d.kind, transport: d.transport.type })),
     })),
     ...(o.keyId ? { signing: { keyId: o.keyId } } : {}),

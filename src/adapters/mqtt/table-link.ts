@@ -34,6 +34,8 @@ export interface TableLinkOptions {
   url: string | readonly string[];
   tableId: string;
   gameId: string;
+  /** the table's stream epoch, named on its `status` (mqtt-api.md v1.2) */
+  epoch?: string;
   topicPrefix: string;
   clientIdPrefix: string;
   /** the version to speak first; a broker that refuses 5 gets 4 (3.1.1) */
@@ -265,7 +267,7 @@ export class TableLink implements Publisher, RequestSource {
   private statusPayload(state: 'online' | 'offline', reason: OnlineReason | OfflineReason): string {
     const p = this.o.presence;
     if (p) return state === 'online' ? p.online(reason as OnlineReason) : p.offline(reason as OfflineReason);
-    return JSON.stringify({ v: 1, type: 'status', table: this.o.tableId, game: this.o.gameId, ts: new Date(wallClock()).toISOString(), state, reason, startedAt: this.startedAt });
+    return JSON.stringify({ v: 1, type: 'status', table: this.o.tableId, game: this.o.gameId, ts: new Date(wallClock()).toISOString(), state, reason, startedAt: this.startedAt, ...(this.o.epoch ? { epoch: this.o.epoch } : {}) });
   }
 
   connect(): void {

@@ -14,6 +14,7 @@
  * a batch grows with the commit time instead of batches queueing up behind each other). With `synchronous: full` the commit is on disk (fsync) before any message
  * of those steps leaves the process, so a power loss can never make a published `seq` be reused.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -208,6 +209,26 @@ export class GatewayStore implements Journal {
       }
       if (!has) this.stmt.insertSnapshot.run(tableId, 0, JSON.stringify(initialState()));
     })();
+  }
+
+  /**
+   * The table's stream epoch (mqtt-api.md v1.2), fixed the first time the table is seen: a random
+   * id made HERE, at the edge (the pure machine takes it in its settings). `fresh`: the journal had
+   * nothing of this table (a new stream: the gateway raises `new-epoch`); `upgraded`: a table of a
+   * journal from before epochs (its stream goes on, now with an epoch).
+   */
+  ensureEpoch(tableId: string, now = Date.now()): { epoch: string; fresh: boolean; upgraded: boolean } {
+    const row = this.db.prepare('SELECT epoch FROM epochs WHERE table_id = ?').get(tableId) as { epoch: string } | undefined;
+    if (row) return { epoch: row.epoch, fresh: false, upgraded: false };
+    const known = this.db.prepare('SELECT 1 FROM tables WHERE table_id = ?').get(tableId) !== undefined;
+    const epoch = randomUUID();
+    this.db.prepare('INSERT INTO epochs (table_id, epoch, created_at) VALUES (?, ?, ?)').run(tableId, epoch, now);
+    return { epoch, fresh: !known, upgraded: known };
+  }
+
+  /** the table's stream epoch as journalled (undefined: none yet) */
+  epochOf(tableId: string): string | undefined {
+    return (this.db.prepare('SELECT epoch FROM epochs WHERE table_id = ?').get(tableId) as { epoch: string } | undefined)?.epoch;
   }
 
   /** everything needed to rebuild a table after a restart */

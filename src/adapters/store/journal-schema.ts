@@ -7,19 +7,23 @@
  *
  * Version 0 is every journal written before the version was kept (0.1.x); version 1 is the same
  * tables (the store's `CREATE ... IF NOT EXISTS` schema, which also replaces the index of older
- * journals). A change of the schema adds its step to MIGRATIONS and raises JOURNAL_SCHEMA_VERSION.
+ * journals); version 2 adds `epochs` (each table's stream epoch, mqtt-api.md v1.2: a table of an
+ * upgraded journal gets its epoch when it is next registered, docs/DURABILITY.md "Stream epoch").
+ * A change of the schema adds its step to MIGRATIONS and raises JOURNAL_SCHEMA_VERSION.
  */
 import type Database from 'better-sqlite3';
 import { gatewayVersion } from '../../runtime/paths.js';
 
-export const JOURNAL_SCHEMA_VERSION = 1;
+export const JOURNAL_SCHEMA_VERSION = 2;
 
 /**
  * MIGRATIONS[v] takes a journal of version v to v + 1, run after the store's idempotent schema
- * (gateway-store.ts) in the same transaction. Version 0 -> 1: nothing (the same tables).
+ * (gateway-store.ts) in the same transaction. Version 0 -> 1: nothing (the same tables);
+ * 1 -> 2: the `epochs` table (one random epoch per table, fixed when it is first registered).
  */
 const MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
   () => {},
+  (db) => db.exec('CREATE TABLE IF NOT EXISTS epochs (table_id TEXT PRIMARY KEY, epoch TEXT NOT NULL, created_at INTEGER NOT NULL)'),
 ];
 
 export class JournalNewerError extends Error {

@@ -77,6 +77,8 @@ export function validateConfig(raw: unknown, source = '(inline)'): GatewayConfig
     });
     problems.push(...checkDeviceProfiles(t.devices, (di) => `tables[${ti}].devices[${di}]`));
   });
+  // a backup's manifest is signed with the gateway's key (docs/OPERATIONS.md "Backups")
+  if (cfg.backup && !cfg.signing) problems.push('backup: scheduled backups are signed with the gateway\'s key: configure signing.privateKeyFile too (tablegw keygen --out <name>)');
   if (problems.length) throw new ConfigError(problems, source);
   return cfg;
 }

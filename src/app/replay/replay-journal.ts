@@ -38,7 +38,8 @@ export interface ReplayOptions {
 
 export function replayTable(store: GatewayStore, tableId: string, opts: ReplayOptions = {}): ReplayReport {
   const cfg = tableSchema.parse(store.tableSettings(tableId));
-  const settings = tableSettings(cfg);
+  // the epoch as journalled (gateway-store.ts ensureEpoch): the envelopes carry it
+  const settings = { ...tableSettings(cfg), epoch: store.epochOf(tableId) };
   const first = store.firstSnapshot(tableId);
   if (!first) throw new Error(`no snapshot of table ${tableId} in the journal`);
   const serialize = opts.serialize ?? envelopeText;

@@ -19,6 +19,11 @@ export interface BaseTableSettings {
   correctionWindowRounds?: number;
   /** how long the frames a `REPEAT` asked for may take (default 500) */
   repeatTimeoutMs?: number;
+  /**
+   * the table's stream epoch (mqtt-api.md v1.2): on every envelope. Made at the edge when the
+   * table's journal entry is created (gateway-store.ts ensureEpoch), never by the machine.
+   */
+  epoch?: string;
 }
 
 /** What every table machine's state has, whatever the game. */

@@ -20,7 +20,7 @@ import type { Envelope, TableOutput } from './types.js';
 export const COALESCED_ALERTS: ReadonlySet<string> = new Set(['unexpected-rescan', 'out-of-order-card', 'unknown-tag']);
 export const COALESCE_WINDOW_MS = 1000;
 
-const ENVELOPE_KEYS: ReadonlySet<string> = new Set(['v', 'type', 'table', 'game', 'seq', 'ts']);
+const ENVELOPE_KEYS: ReadonlySet<string> = new Set(['v', 'type', 'table', 'game', 'epoch', 'seq', 'ts']);
 
 /** the shoe and round an envelope names, when not the current ones (`null`: none) */
 export type EnvelopeIds = { shoeId?: string | null; roundId?: string | null };
@@ -54,7 +54,9 @@ export class StepContext<Se extends BaseTableSettings = BaseTableSettings, K = u
 
   /** the next envelope (`seq` taken) of a message of `type`; the shoe and round ids are the current ones unless `ids` says */
   envelope(type: MessageType, body: Record<string, unknown>, given?: EnvelopeIds): Envelope {
-    const env: Envelope = { v: 1, type, table: this.settings.tableId, game: this.settings.gameId, seq: ++this.state.seq, ts: this.ts };
+    const env: Envelope = this.settings.epoch === undefined
+      ? { v: 1, type, table: this.settings.tableId, game: this.settings.gameId, seq: ++this.state.seq, ts: this.ts }
+      : { v: 1, type, table: this.settings.tableId, game: this.settings.gameId, epoch: this.settings.epoch, seq: ++this.state.seq, ts: this.ts };
     const cur = this.source.ids(this.state);
     const shoeId = given && 'shoeId' in given ? given.shoeId : cur.shoeId;
     const roundId = given && 'roundId' in given ? given.roundId : cur.roundId;

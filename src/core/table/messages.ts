@@ -42,7 +42,7 @@ export type PublishedType = keyof typeof PUBLISHED_TOPICS;
 /** the payload of a message of `type`, as its schema describes it */
 export type MessageOf<T extends PublishedType> = z.infer<(typeof PUBLISHED_TOPICS)[T]['schema']>;
 /** the fields the table machine's envelope sets (never a body's) */
-type EnvelopeOnlyKey = 'v' | 'type' | 'table' | 'game' | 'seq' | 'ts' | 'signature';
+type EnvelopeOnlyKey = 'v' | 'type' | 'table' | 'game' | 'epoch' | 'seq' | 'ts' | 'signature';
 type WithoutEnvelope<M> = M extends unknown ? { [K in keyof M as K extends EnvelopeOnlyKey ? never : K]: M[K] } : never;
 /** what the table machine puts in a message of `type`: its payload without the envelope */
 export type MessageBody<T extends PublishedType> = WithoutEnvelope<MessageOf<T>>;

@@ -53,12 +53,20 @@ export function countersOf(state: TableState): TableCounters {
   }
 }
 
+/** the table started again (as after a restart) with every counter at least `floor`: a restore's jump over what the old PC may have used */
+function restartAbove(settings: TableSettings, state: TableState, floor: TableCounters): TableState {
+  const c: TableCounters = { ...countersOf(state) };
+  for (const k in floor) c[k] = Math.max(c[k] ?? 0, floor[k]);
+  return initialTableState(settings, c);
+}
+
 function mismatch(settings: TableSettings, state: TableState): never {
   throw new Error(`table state of kind ${state.kind} given to a ${settings.kind} table`);
 }
 
 /** Runs one input through the table. Never throws on bad input: it reports it. The input state is not mutated. */
 export function step(settings: TableSettings, state: TableState, input: TableInput): StepResult {
+  if (input.type === 'gateway-alert' && input.restartAbove) state = restartAbove(settings, state, input.restartAbove);
   switch (settings.kind) {
     case 'card':
       if (state.kind !== 'card') return mismatch(settings, state);

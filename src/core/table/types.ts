@@ -8,6 +8,7 @@ import type { RequestErrorCode } from '../vocabulary/requests.js';
 import type { Envelope } from '../vocabulary/envelope-text.js';
 import type { CardTableSettings, CardTableState } from './card/card-types.js';
 import type { DiceTableSettings, DiceTableState, KenoTableSettings, KenoTableState } from './numbered/numbered-types.js';
+import type { TableCounters } from './base-state.js';
 
 export type {
   AlertWindow, BaseTableSettings, BaseTableState, DeviceKind, DeviceRecord, DeviceState, FrameRepair, TableCounters,
@@ -42,8 +43,12 @@ export type TableInput =
   | { type: 'outbox-level'; at: number; level: 'ok' | 'filling' | 'full'; depth: number; max: number }
   /** the runtime's periodic health report: publishes `health`, changes nothing but `seq` (docs/OPERATIONS.md) */
   | { type: 'health'; at: number; report: HealthReport }
-  /** a condition of the gateway itself (e.g. the outbox filling up), published as an alert */
-  | { type: 'gateway-alert'; at: number; kind: AlertKind; detail: string; data?: Record<string, unknown> };
+  /**
+   * a condition of the gateway itself (e.g. the outbox filling up), published as an alert.
+   * `restartAbove` (a restore from a backup, src/adapters/store/backup.ts): the table starts again,
+   * as after a restart, with every counter at least these, before the alert is published.
+   */
+  | { type: 'gateway-alert'; at: number; kind: AlertKind; detail: string; data?: Record<string, unknown>; restartAbove?: TableCounters };
 
 export type TableOutput =
   | { type: 'publish'; topic: string; retain: boolean; payload: Envelope; alsoTo?: { topic: string; correlationData?: string } }

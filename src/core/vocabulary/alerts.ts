@@ -23,10 +23,16 @@ export const ALERT_KINDS = [
   'broker-stalled',
   // the wall clock stepped by more than 1 s (against the monotonic clock), or a prune was refused for the clock (docs/DURABILITY.md)
   'clock-step',
+  // a table's journal was created fresh: a new stream epoch, seq starts again (docs/ENGINES.md "Epochs")
+  'new-epoch',
+  // the data dir was restored from a backup: what the old PC may have published after it is named (docs/OPERATIONS.md)
+  'restored-from-backup',
+  // a scheduled backup failed (a full disk, ...): the journal is untouched (docs/OPERATIONS.md "Backups")
+  'backup-failed',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
-const CRITICAL: ReadonlySet<string> = new Set(['foreign-card', 'shoe-void', 'device-error', 'shuffler-jam', 'card-count-mismatch', 'outbox-full', 'journal-loss', 'message-quarantined', 'broker-stalled']);
+const CRITICAL: ReadonlySet<string> = new Set(['foreign-card', 'shoe-void', 'device-error', 'shuffler-jam', 'card-count-mismatch', 'outbox-full', 'journal-loss', 'message-quarantined', 'broker-stalled', 'restored-from-backup']);
 /** security alerts: always critical (docs/SECURITY.md) */
 const SECURITY: ReadonlySet<string> = new Set(['device-not-allowed']);
 

@@ -260,6 +260,15 @@ export const requestLimitsSchema = z.object({
     .describe('how long a table remembers each answered request (by its `transaction`, or MQTT 5 correlation data): a retry within it gets the same answer again (`replayed: true`) and is not executed twice; the same key with another body is refused `transaction-reused`. Kept in the journal, so it survives restarts (never longer than journal.retentionDays). 0: off'),
 }).strict();
 
+/** scheduled backups of the journal (docs/OPERATIONS.md "Backups") */
+export const backupSchema = z.object({
+  every: z.string().regex(/^[1-9][0-9]{0,4}[mhd]$/, 'a whole number of minutes, hours or days: e.g. 30m, 6h, 1d')
+    .refine((v) => Number(v.slice(0, -1)) * ({ m: 1, h: 60, d: 1440 } as Record<string, number>)[v.slice(-1)] <= 20 * 1440, 'at most 20 days (20d)')
+    .describe('how often the gateway backs its journal up: e.g. `6h` (m minutes, h hours, d days); the first one an interval after the start'),
+  dir: z.string().min(1).describe('where the backups go, ideally a share mounted off the table PC: `tablegw-<time>.db` and its signed `.manifest.json`'),
+  keep: z.number().int().min(1).max(10_000).default(7).describe('how many of the newest backups in `dir` are kept (older ones are deleted after a good backup)'),
+}).strict();
+
 export const configSchema = z.object({
   /** names the gateway's retained `<prefix>/gateway/<gatewayId>/info` topic (mqtt-api.md); default the host name */
   gatewayId: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1-64 characters of A-Z, a-z, 0-9, . _ and -').optional()
@@ -296,6 +305,7 @@ export const configSchema = z.object({
   }).strict().prefault({}).describe('the status page, /metrics, /healthz and /readyz (docs/OPERATIONS.md)'),
   /** the retained `<prefix>/<table>/health` message: every intervalMs and when a table's problems change (0 = on change only) */
   health: z.object({ intervalMs: ms.default(30_000).describe('milliseconds between two `health` messages (0 = on change only)') }).strict().prefault({}).describe('the retained `<prefix>/<table>/health` message: every intervalMs and when a table\'s problems change (0 = on change only)'),
+  backup: backupSchema.optional().describe('scheduled backups of the journal (docs/OPERATIONS.md "Backups"); needs `signing` (the manifest is signed with its key). Absent: none (`tablegw backup` by hand)'),
   tables: z.array(tableSchema).min(1).describe('the tables this gateway runs (at least one)'),
   /** Ed25519 signatures on results (docs/SECURITY.md); absent: messages are not signed */
   signing: signingSchema.optional().describe('Ed25519 signatures on results (docs/SECURITY.md); absent: messages are not signed'),

@@ -9,6 +9,8 @@ export interface Envelope {
   type: string;
   table: string;
   game: string;
+  /** the table's stream epoch (mqtt-api.md v1.2) */
+  epoch?: string;
   seq: number;
   ts: string;
   shoeId?: string;

@@ -79,7 +79,8 @@ function recover(dir: string, cfg: ReturnType<typeof loadConfigFile>, acceptLoss
   const store = new GatewayStore(dir, { synchronous: 'full', retentionDays: cfg.journal.retentionDays, writer: 'inline' });
   try {
     for (const t of cfg.tables) {
-      const settings = tableSettings(t);
+      // a fresh journal: a new stream epoch (the damaged one's cannot be trusted), seq above the mark
+      const settings = { ...tableSettings(t), epoch: store.ensureEpoch(t.id).epoch };
       const counters = { ...(hwm[t.id] ?? {}) };
       const start = initialTableState(settings, counters);
       store.registerTable(t.id, t, () => start);

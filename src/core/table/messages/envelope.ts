@@ -20,6 +20,7 @@ export const envelopeFields = {
   type: z.string(),
   table: tableId.describe('table id'),
   game: gameId,
+  epoch: z.string().min(1).max(64).optional().describe('the table\'s stream epoch: a random id fixed when the table\'s journal was created, kept by backup and restore; on every message of a gateway with a journal (v1.2 on; absent only from a gateway before v1.2). Deduplicate and detect gaps by (epoch, seq); a new epoch is a new stream (its seq starts again), announced by a `new-epoch` alert and on the retained `info` and `status` (docs/ENGINES.md "Epochs")'),
   seq: z.number().int().min(1).describe('per table, strictly increasing over every message the table publishes, never reused, also across restarts'),
   ts: z.iso.datetime().describe('when the message was composed (the time the input that caused it was received)'),
   shoeId: z.string().optional().describe('the shoe (or deck) this message belongs to, when there is one'),
@@ -50,6 +51,7 @@ export const statusMessageSchema = z.object({
   state: z.enum(['online', 'offline']).describe('"offline" is the MQTT last will, fixed when the connection opens, or a clean stop'),
   reason: z.enum(['start', 'reconnect', 'stopped', 'connection-lost', 'moved']).describe('why: online `start` (the first connection of this gateway run) or `reconnect` (the same run connected again after a broker restart, a network loss or a failover: nothing of the table was lost); offline `stopped` (a clean stop), `connection-lost` (the last will: the broker lost the gateway\'s connection; the gateway may still be running) or `moved` (left on a broker the table moved away from)'),
   startedAt: z.iso.datetime().describe('when this gateway run started: the same on every status of one run; a new value after `online` means the gateway restarted (from its journal)'),
+  epoch: z.string().min(1).max(64).optional().describe('the table\'s stream epoch (the `epoch` of its envelopes); absent only on a last will composed before the journal was opened'),
 }).strict().describe('`status` carries no `seq`: its offline form is the last will, composed before anything else is known');
 
 // ------------------------------------------------------------------ devices/<deviceId>
