@@ -15,4 +15,6 @@ export const COMMANDS: Record<string, () => Promise<CliCommand>> = {
   keygen: () => import('./keygen.js').then((m) => m.command),
   'sign-request': () => import('./sign-request.js').then((m) => m.command),
   recover: () => import('./recover.js').then((m) => m.command),
+  export: () => import('./export.js').then((m) => m.command),
+  'verify-export': () => import('./verify-export.js').then((m) => m.command),
 };
