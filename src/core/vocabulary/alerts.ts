@@ -23,6 +23,8 @@ export const ALERT_KINDS = [
   'broker-stalled',
   // the wall clock stepped by more than 1 s (against the monotonic clock), or a prune was refused for the clock (docs/DURABILITY.md)
   'clock-step',
+  // the system clock has not been synchronised (NTP) for 24 h, or a scheduled journal export failed (docs/OPERATIONS.md "Audit")
+  'clock-unsynchronised', 'export-failed',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
