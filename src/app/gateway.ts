@@ -52,6 +52,8 @@ export interface GatewayOptions {
   probe?: Probe;
   /** how the system clock's synchronisation is read (default: the machine's, adapters/systemd/clock-sync.ts) */
   clockSyncReaders?: readonly ClockSyncReader[];
+  /** how long unsynchronised before `clock-unsynchronised` (default 24 h; tests shorten it) */
+  clockSyncAlertAfterMs?: number;
 }
 
 export interface Gateway {
@@ -186,8 +188,9 @@ async function startOnLockedDataDir(cfg: GatewayConfig, opts: GatewayOptions): P
   // the system clock's synchronisation (NTP): health, metrics, and an alert after 24 h without it
   const clockSync = new ClockSyncWatch({
     readers: opts.clockSyncReaders,
+    alertAfterMs: opts.clockSyncAlertAfterMs,
     onUnsynchronised: (u) => {
-      const detail = `the system clock has not been synchronised for ${Math.floor(u.sinceMs / 3_600_000)} h (${u.source}): message \`ts\` may drift; check the NTP service (docs/OPERATIONS.md "Clock synchronisation")`;
+      const detail = `the system clock has not been synchronised for ${(u.sinceMs / 3_600_000).toFixed(1)} h (${u.source}): message \`ts\` may drift; check the NTP service (docs/OPERATIONS.md "Clock synchronisation")`;
       log.warn(detail);
       gatewayAlert(detail, { source: u.source, unsynchronisedForSec: Math.floor(u.sinceMs / 1000) }, 'clock-unsynchronised');
     },

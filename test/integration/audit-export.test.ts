@@ -7,7 +7,7 @@
  */
 import { execFile } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startGateway, type Gateway } from '../../src/app/gateway.js';
@@ -63,7 +63,7 @@ describe.skipIf(!io.available)('audit export beside a running gateway', () => {
     cleanup.push(() => sub.close());
     const { log } = capturingLogger();
     const from = Date.now();
-    const gw: Gateway = await startGateway(validateConfig(raw), { simulators: loadSimulators, logger: log, clockSyncReaders: [async () => ({ synchronized: false, source: 'test' })] });
+    const gw: Gateway = await startGateway(validateConfig(raw), { simulators: loadSimulators, logger: log, clockSyncReaders: [async () => ({ synchronized: false, source: 'test' })], clockSyncAlertAfterMs: 0 });
     cleanup.push(() => gw.stop());
     await until(() => TABLES.every((t) => resultsOf(sub.got, t).length >= 3), 60_000, 'three results on every table');
     const to = Date.now();
@@ -113,6 +113,25 @@ describe.skipIf(!io.available)('audit export beside a running gateway', () => {
     expect(readdirSync(share)).toHaveLength(1);
     expect(verifyExport(readFileSync(first!.file), readFileSync(pubFile)).ok).toBe(true);
     expect(gw.scheduledExport!.copiedThrough(TABLES[0])).toBe(first!.trailer.throughInputId);
+
+    // the share gone (a file where the directory was): nothing written, the state kept, an alert on every table
+    rmSync(share, { recursive: true });
+    writeFileSync(share, '');
+    // the tables commit more meanwhile (the export has something new to write)
+    await new Promise((r) => setTimeout(r, 500));
+    expect(gw.scheduledExport!.runOnce()).toBeNull();
+    expect(gw.scheduledExport!.copiedThrough(TABLES[0])).toBe(first!.trailer.throughInputId);
+    for (const t of TABLES) {
+      const a = await sub.waitFor((m) => m.topic === `casino/${t}/alerts` && m.payload?.kind === 'export-failed', 5_000, `the export-failed alert on ${t}`);
+      expect(a.payload.detail).toMatch(/export-write-failed/);
+    }
+
+    // the clock never synchronised (the injected reader), the alert threshold shortened to 0: journaled on every table
+    for (const t of TABLES) {
+      const a = await sub.waitFor((m) => m.topic === `casino/${t}/alerts` && m.payload?.kind === 'clock-unsynchronised', 5_000, `the clock-unsynchronised alert on ${t}`);
+      expect(a.payload.severity).toBe('warning');
+      expect(a.payload.source).toBe('test');
+    }
 
     // the clock's synchronisation as the injected reader says: not synchronised
     const url = gw.observability.httpUrl!;
