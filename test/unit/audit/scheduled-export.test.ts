@@ -56,6 +56,49 @@ describe('the scheduled export', () => {
     expect(readFileSync(join(j.dir, 'gateway.db')).equals(before)).toBe(true);
   });
 
+  it('as the prune\'s hold: nothing is deleted before the first export, nothing above the last input exported after', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hold-'));
+    const share = mkdtempSync(join(tmpdir(), 'share-'));
+    const sx = new ScheduledExport({ dataDir: dir, dir: share, everyMs: 60_000, gatewayId: 'gw-1', key: { privateKey, keyId: 'k1' } });
+    const store = new GatewayStore(dir, { synchronous: 'normal', retentionDays: 1, writer: 'inline', pruneMaxShare: 1, retentionHolds: [sx] });
+    store.registerTable('t1', { id: 't1' }, () => ({ seq: 0 }));
+    // shoes of 5 rounds, 5 inputs each, a day apart, from 40 days ago; a snapshot at each round end
+    const T0 = Date.parse('2026-10-01T00:00:00Z');
+    let seq = 0;
+    const addShoes = (from: number, n: number) => {
+      for (let shoe = from; shoe < from + n; shoe++) {
+        let at = T0 + shoe * 86_400_000;
+        for (let r = 0; r < 5; r++) {
+          for (let i = 0; i < 5; i++) {
+            at += 1_000;
+            const messages = [];
+            if (r === 0 && i === 0) messages.push({ seq: ++seq, topic: 'shoe', retain: true, payload: JSON.stringify({ seq, type: 'shoe', shoeId: `S${shoe}` }) });
+            messages.push({ seq: ++seq, topic: i === 4 ? 'result' : 'events', retain: false, payload: JSON.stringify({ seq }) });
+            store.enqueue({ tableId: 't1', input: { type: 'timer', at, name: `S${shoe}-${r}-${i}` } as never, messages, ...(i === 4 ? { snapshot: { seq } } : {}) }, () => {});
+            store.flush();
+          }
+        }
+      }
+      for (let s = 1; s <= seq; s++) store.acknowledge('t1', s);
+      store.flush();
+    };
+    addShoes(0, 4);
+    const now = T0 + 40 * 86_400_000;
+    // shoes 0 and 1 are past the retention and not the current or previous shoe: only the hold keeps them
+    expect(store.prune(now).inputs).toBe(0);
+    sx.runOnce();
+    const exported = sx.copiedThrough('t1')!;
+    expect(exported).toBe(100);
+    addShoes(4, 4);
+    const r = store.prune(now);
+    // without the hold shoes 0-5 could go (up to input 150); with it only what was exported
+    expect(r.inputs).toBeGreaterThan(0);
+    expect(r.tables.t1.toInputId).toBeLessThanOrEqual(exported);
+    sx.runOnce();
+    expect(store.prune(now).tables.t1.toInputId).toBeGreaterThan(exported);
+    store.close();
+  });
+
   it('export.every: minutes, hours, days', () => {
     expect(parseEvery('15m')).toBe(900_000);
     expect(parseEvery('1h')).toBe(3_600_000);
