@@ -83,7 +83,7 @@ export interface ExportTrailer {
   kind: 'trailer';
   count: number;
   prev: string;
-  /** the highest input id exported per table (the scheduled export continues above them) */
+  /** the highest input id exported, null when none (the scheduled export continues above it) */
   throughInputId: number | null;
   inputs: number;
   messages: number;
