@@ -30,6 +30,9 @@ import { profileFileWarnings } from '../../drivers/profiles/profile-schema.js';
 import { checkClockOffset, CLOCK_OFFSET_ENV, ClockWatch, wallClock, type ClockStep } from '../runtime/clock.js';
 import type { PruneReport } from '../adapters/store/journal-prune.js';
 import type { Probe } from '../core/vocabulary/probe.js';
+import { parseEvery, ScheduledExport } from '../adapters/store/scheduled-export.js';
+import { ClockSyncWatch, clockSyncGauge, type ClockSyncReader } from '../adapters/systemd/clock-sync.js';
+import type { AlertKind } from '../core/vocabulary/alerts.js';
 
 export interface GatewayOptions {
   logger: Logger;
@@ -48,6 +51,10 @@ export interface GatewayOptions {
   simulators?: LoadSimulators;
   /** marks of each card's way through the gateway, for a measuring tool (the bench's); none by default */
   probe?: Probe;
+  /** how the system clock's synchronisation is read (default: the machine's, adapters/systemd/clock-sync.ts) */
+  clockSyncReaders?: readonly ClockSyncReader[];
+  /** how long unsynchronised before `clock-unsynchronised` (default 24 h; tests shorten it) */
+  clockSyncAlertAfterMs?: number;
 }
 
 export interface Gateway {
@@ -60,6 +67,10 @@ export interface Gateway {
   info: GatewayInfo;
   /** the scheduled backups of config `backup` (null without it): `runOnce()` takes one now */
   backups: BackupSchedule | null;
+  /** the scheduled export to `export.dir` (null when it is not configured) */
+  scheduledExport: ScheduledExport | null;
+  /** the system clock's synchronisation as last read */
+  clockSync: ClockSyncWatch;
   stop(): Promise<void>;
 }
 
@@ -123,7 +134,24 @@ async function startOnLockedDataDir(cfg: GatewayConfig, opts: GatewayOptions): P
   registerSecret(cfg.mqtt.password);
   registerSecretFile(cfg.mqtt.passwordFile);
   const gatewayId = resolveGatewayId(cfg);
-  const store = new GatewayStore(dataDir, { synchronous: cfg.journal.synchronous, retentionDays: cfg.journal.retentionDays, writer: cfg.journal.writer, probe: opts.probe });
+  // the scheduled export to a directory off the PC: while configured, the prune keeps what it has not copied yet
+  let exportAlert: (kind: AlertKind, detail: string, data: Record<string, unknown>) => void = () => {};
+  const scheduledExport = cfg.export.dir === undefined ? null : (() => {
+    const privateKey = cfg.signing ? loadSigningKey(cfg.signing.privateKeyFile) : null;
+    if (!privateKey) log.warn('export.dir is set but no signing key (signing.privateKeyFile): the scheduled exports are unsigned, and verify-export refuses them (export-unsigned)');
+    return new ScheduledExport({
+      dataDir, dir: resolve(cfg.export.dir), everyMs: parseEvery(cfg.export.every), gatewayId,
+      key: privateKey && cfg.signing ? { privateKey, keyId: cfg.signing.keyId ?? keyFingerprint(privateKey) } : null,
+      onDone: (r) => log.info(`journal exported to ${r.file}: ${r.trailer.inputs} input(s), ${r.trailer.messages} message(s), ${r.bytes} bytes`),
+      onFailed: (e) => {
+        const detail = `the scheduled export to ${cfg.export.dir} failed: ${e.message}`;
+        log.error(detail);
+        exportAlert('export-failed', detail, { dir: cfg.export.dir, ...((e as { code?: string }).code ? { code: (e as { code?: string }).code } : {}) });
+      },
+    });
+  })();
+  const store = new GatewayStore(dataDir, { synchronous: cfg.journal.synchronous, retentionDays: cfg.journal.retentionDays, writer: cfg.journal.writer, probe: opts.probe,
+    retentionHolds: scheduledExport ? [scheduledExport] : [] });
   // a journal that cannot be written: nothing more may be published (it would not be recoverable);
   // stop, and let the service manager restart the gateway, which recovers from what was committed
   store.setFatalHandler((m) => {
@@ -166,9 +194,24 @@ async function startOnLockedDataDir(cfg: GatewayConfig, opts: GatewayOptions): P
   // the wall clock against the monotonic clock: every step of more than 1 s is journaled as a
   // `clock-step` alert on every table (so a subscriber sees why `ts` went back or jumped), and the
   // next prune is refused (docs/DURABILITY.md "Retention and the clock")
-  const gatewayAlert = (detail: string, data: Record<string, unknown>) => {
-    for (const t of tables) t.apply({ type: 'gateway-alert', at: wallClock(), kind: 'clock-step', detail, data });
+  const gatewayAlert = (detail: string, data: Record<string, unknown>, kind: AlertKind = 'clock-step') => {
+    for (const t of tables) t.apply({ type: 'gateway-alert', at: wallClock(), kind, detail, data });
   };
+  exportAlert = (kind, detail, data) => gatewayAlert(detail, data, kind);
+  // the system clock's synchronisation (NTP): health, metrics, and an alert after 24 h without it
+  const clockSync = new ClockSyncWatch({
+    readers: opts.clockSyncReaders,
+    alertAfterMs: opts.clockSyncAlertAfterMs,
+    onUnsynchronised: (u) => {
+      const detail = `the system clock has not been synchronised for ${(u.sinceMs / 3_600_000).toFixed(1)} h (${u.source}): message \`ts\` may drift; check the NTP service (docs/OPERATIONS.md "Clock synchronisation")`;
+      log.warn(detail);
+      gatewayAlert(detail, { source: u.source, unsynchronisedForSec: Math.floor(u.sinceMs / 1000) }, 'clock-unsynchronised');
+    },
+  });
+  observability.useClockSync(() => clockSyncGauge(clockSync.state), () => ({
+    synchronized: clockSync.state.synchronized, source: clockSync.state.source,
+    ...(clockSync.lastSynchronizedAt !== null ? { lastSynchronizedSecAgo: Math.floor((performance.now() - clockSync.lastSynchronizedAt) / 1000) } : {}),
+  }));
   const clockWatch = new ClockWatch({
     onStep: (s: ClockStep) => {
       const detail = `the wall clock stepped ${s.stepMs > 0 ? 'ahead' : 'back'} by ${Math.abs(s.stepMs)} ms (from ${new Date(s.wallBefore).toISOString()} to ${new Date(s.wallAfter).toISOString()}): message \`ts\` follows the wall clock`;
@@ -265,6 +308,8 @@ async function startOnLockedDataDir(cfg: GatewayConfig, opts: GatewayOptions): P
   const backups = cfg.backup ? startBackups(cfg, dataDir, (kind, detail, data) => {
     for (const t of tables) t.apply({ type: 'gateway-alert', at: wallClock(), kind, detail, data });
   }, log) : null;
+  clockSync.start();
+  scheduledExport?.start();
   for (const e of engines) await e.connect();
   await observability.start();
   let stopping = false;
@@ -283,6 +328,8 @@ async function startOnLockedDataDir(cfg: GatewayConfig, opts: GatewayOptions): P
     observability,
     info,
     backups,
+    scheduledExport,
+    clockSync,
     async stop() {
       stopping = true;
       observability.stopReporters();
@@ -299,6 +346,8 @@ async function startOnLockedDataDir(cfg: GatewayConfig, opts: GatewayOptions): P
       clearInterval(pruneTimer);
       clockWatch.stop();
       backups?.stop();
+      clockSync.stop();
+      scheduledExport?.stop();
       await store.closeAsync();
       await Promise.all([...links, gatewayLink].map((l) => l.close()));
       await observability.stop();

@@ -45,6 +45,8 @@ export class GatewayMetrics {
   private readonly tables: TableView[] = [];
   private readonly subs: Subscription[] = [];
   private readonly outboxProviders = new Map<string, OutboxDepthProvider>();
+  /** the system clock's synchronisation: 1 / 0 / -1 unknown (adapters/systemd/clock-sync.ts) */
+  private clockSync: () => number = () => -1;
   private built: Built | null = null;
   private loading: Promise<Built> | null = null;
   /** envelopes seen before prom-client is loaded */
@@ -54,6 +56,11 @@ export class GatewayMetrics {
   private stopped = false;
 
   constructor(private readonly opts: { defaultMetrics?: boolean } = {}) {}
+
+  /** what `tablegw_clock_synchronized` reports (1 synchronised, 0 not, -1 unknown) */
+  setClockSyncProvider(fn: () => number): void {
+    this.clockSync = fn;
+  }
 
   /** `tablegw_build_info{version,commit,node,gateway_id} 1` (the gateway's `info`, mqtt-api.md) */
   setBuildInfo(info: BuildInfo): void {
@@ -199,6 +206,14 @@ export class GatewayMetrics {
       collect() {
         this.reset();
         each((t) => this.set({ table: t.id }, t.runtime.snapshot.seq));
+      },
+    });
+    const clockSync = () => this.clockSync();
+    new Gauge({
+      name: 'tablegw_clock_synchronized', help: 'The system clock\'s synchronisation (NTP) as the gateway last read it: 1 synchronised, 0 not, -1 unknown (nothing on the machine says)',
+      registers,
+      collect() {
+        this.set(clockSync());
       },
     });
     const providers = this.outboxProviders;

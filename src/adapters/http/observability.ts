@@ -27,6 +27,7 @@ export class Observability {
   private readonly reporters: HealthReporter[] = [];
   private server: HttpServer | null = null;
   private recall: RecallReader | undefined;
+  private clockSync: (() => unknown) | undefined;
 
   constructor(private readonly cfg: Pick<GatewayConfig, 'http' | 'health'>, private readonly log: Logger, private readonly info?: GatewayInfo) {
     if (info) this.metrics.setBuildInfo(info);
@@ -43,6 +44,12 @@ export class Observability {
     if (!this.cfg.http.enabled) return;
     this.recall = new RecallReader(journal, this.log, this.cfg.http.recallRounds);
     this.feed.useJournal(journal, (table, seq, reason) => this.log.warn(`status page history of ${table}: journal message seq ${seq} skipped: ${reason}`));
+  }
+
+  /** the system clock's synchronisation: `tablegw_clock_synchronized` (1/0/-1) and /healthz's `clock` */
+  useClockSync(gauge: () => number, state: () => unknown): void {
+    this.metrics.setClockSyncProvider(gauge);
+    this.clockSync = state;
   }
 
   addTable(t: TableView): void {
@@ -67,7 +74,7 @@ export class Observability {
       if (!token && !isLoopback(h.host)) this.log.warn(`the status page listens on ${h.host}, beyond this PC, without a token: anyone on that network sees cards as they are dealt (set http.tokenFile)`);
       // the HTTP server and its page are loaded only when the status page is on
       const { startHttpServer } = await import('./server.js');
-      this.server = await startHttpServer({ host: h.host, port: h.port, feed: this.feed, metrics: this.metrics, tables: this.tables, logger: this.log, allowedHosts: h.allowedHosts, info: this.info, ...(token ? { token } : {}), ...(this.recall ? { recall: this.recall } : {}) });
+      this.server = await startHttpServer({ host: h.host, port: h.port, feed: this.feed, metrics: this.metrics, tables: this.tables, logger: this.log, allowedHosts: h.allowedHosts, info: this.info, ...(token ? { token } : {}), ...(this.recall ? { recall: this.recall } : {}), ...(this.clockSync ? { clockSync: this.clockSync } : {}) });
       this.log.info(`status page on ${this.server.url}/ (metrics ${this.server.url}/metrics, readiness ${this.server.url}/readyz)`);
     } catch (e) {
       // the tables go on without their status page: it is not worth stopping a table for

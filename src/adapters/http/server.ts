@@ -10,7 +10,7 @@
  *   GET /api/info    the gateway: id, version, tables and devices (as its retained MQTT `info`)
  *   GET /api/tables/<id>/recall   the table's last rounds from the journal (recall.ts; `?rounds=n`)
  *   GET /metrics     Prometheus metrics
- *   GET /healthz     200 while the process is up
+ *   GET /healthz     200 while the process is up; `clock`: the system clock's synchronisation
  *   GET /readyz      200 when every table's broker connection and every device are up, else 503
  */
 import { timingSafeEqual } from 'node:crypto';
@@ -44,6 +44,8 @@ export interface HttpServerOptions {
   token?: string;
   /** the journal's recall of past rounds (absent: /api/tables/<id>/recall answers 503) */
   recall?: RecallReader;
+  /** the system clock's synchronisation, shown on /healthz (adapters/systemd/clock-sync.ts) */
+  clockSync?: () => unknown;
 }
 
 /**
@@ -166,7 +168,7 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
         return;
       }
       case '/healthz':
-        json(res, 200, { status: 'up', uptimeSec: Math.floor(process.uptime()) });
+        json(res, 200, { status: 'up', uptimeSec: Math.floor(process.uptime()), ...(o.clockSync ? { clock: o.clockSync() } : {}) });
         return;
       case '/readyz': {
         const r = readiness(o.tables);

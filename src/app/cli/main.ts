@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { configFileProblems, describeConfig, maskUrl } from '../config/check-config.js';
 import { checkCapacity } from '../config/capacity.js';
+import { freeBytesAt, journalSizeLine } from '../config/journal-size.js';
 import { ConfigError, loadConfigFile } from '../config/load-config.js';
 import { startGateway } from '../gateway.js';
 import { loadSimulators } from '../../../simulators/load.js';
@@ -184,6 +185,9 @@ function cmdCheckConfig(argv: string[]): number {
   console.log(`${positionals[0]}: valid`);
   if (capacity.level === 'warn') console.log(`  warning: tables: ${capacity.message}`);
   for (const line of describeConfig(cfg)) console.log(line);
+  // the disk the retention needs, from measured bytes per round (src/app/config/journal-size.ts)
+  console.log(journalSizeLine(cfg, freeBytesAt(cfg.dataDir)));
+  console.log(cfg.export.dir ? `  export: every ${cfg.export.every} to ${cfg.export.dir} (the prune keeps what is not exported yet)` : '  export: none scheduled (export.dir; tablegw export by hand)');
   return 0;
 }
 

@@ -29,6 +29,8 @@ export const ALERT_KINDS = [
   'restored-from-backup',
   // a scheduled backup failed (a full disk, ...): the journal is untouched (docs/OPERATIONS.md "Backups")
   'backup-failed',
+  // the system clock has not been synchronised (NTP) for 24 h, or a scheduled journal export failed (docs/OPERATIONS.md "Audit")
+  'clock-unsynchronised', 'export-failed',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 

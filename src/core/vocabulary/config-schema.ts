@@ -283,14 +283,14 @@ export const configSchema = z.object({
     /** `full`: every commit is fsync'd before its messages leave (survives power loss); `normal`: survives a crash */
     synchronous: z.enum(['full', 'normal']).default('full').describe('`full`: every commit is fsync\'d before its messages leave (survives power loss); `normal`: survives a crash'),
     /** journal entries and delivered messages older than this are deleted (counted back from the journal's newest entry: docs/DURABILITY.md) */
-    retentionDays: z.number().min(0.01).max(3650).default(14).describe('journal entries and delivered messages older than this are deleted: counted back from the journal\'s newest entry, never a round of the current or previous shoe (docs/DURABILITY.md "Retention and the clock")'),
+    retentionDays: z.number().min(0.01).max(3650).default(90).describe('journal entries and delivered messages older than this are deleted: counted back from the journal\'s newest entry, never a round of the current or previous shoe, never what the scheduled export has not copied (docs/DURABILITY.md "Retention and the clock"). 90 by default: regulators ask for 90 days of logs (docs/OPERATIONS.md "Audit"); check-config prints the disk it needs'),
     /** one prune deletes at most this share of the journal's inputs */
     pruneMaxShare: z.number().min(0.001).max(1).default(0.1).describe('one prune (at start and hourly) deletes at most this share of the journal\'s inputs (with their messages and snapshots); what is left goes at the next prunes'),
     /** the outbox's bound per table: an alarm at 80%, the shoes held at 100% (nothing is dropped) */
     outboxMaxMessages: z.number().int().min(10).max(10_000_000).default(100_000).describe('the outbox\'s bound per table: an alarm at 80%, the shoes held at 100% (nothing is dropped)'),
     /** where commits run: on a writer thread (`thread`, the default) or on the event loop (`inline`) */
     writer: z.enum(['thread', 'inline']).default('thread').describe('where the commits run: `thread` (the default) on the journal\'s writer thread, so the event loop goes on reading devices and talking MQTT while a commit waits for the disk; `inline` on the event loop: no thread hops and a few MB less memory, but a slow disk holds everything up (dev/bench/notes/performance-history.md "Where the journal commits")'),
-  }).strict().default({ synchronous: 'full', retentionDays: 14, pruneMaxShare: 0.1, outboxMaxMessages: 100_000, writer: 'thread' }).describe('the durable journal and outbox (docs/DURABILITY.md)'),
+  }).strict().default({ synchronous: 'full', retentionDays: 90, pruneMaxShare: 0.1, outboxMaxMessages: 100_000, writer: 'thread' }).describe('the durable journal and outbox (docs/DURABILITY.md)'),
   log: z.object({ level: z.enum(['debug', 'info', 'warn', 'error']).default('info').describe('the lowest level logged (`--log-level` overrides it)') }).strict().default({ level: 'info' }).describe('logging (docs/OPERATIONS.md, Logs)'),
   /** the status page, /metrics, /healthz and /readyz (docs/OPERATIONS.md) */
   http: z.object({
@@ -303,6 +303,11 @@ export const configSchema = z.object({
     tokenFile: z.string().min(1).optional().describe('a file holding a token that every path but /healthz and /readyz then requires (advised when host is not a loopback address)'),
     recallRounds: z.number().int().min(1).max(100).default(10).describe('how many past rounds a table\'s recall shows (the table page and GET /api/tables/<id>/recall, which takes ?rounds= up to 100)'),
   }).strict().prefault({}).describe('the status page, /metrics, /healthz and /readyz (docs/OPERATIONS.md)'),
+  /** the scheduled export of the journal to a directory (docs/OPERATIONS.md "Audit") */
+  export: z.object({
+    dir: z.string().min(1).optional().describe('a directory (a share mounted off the table PC) that receives a signed archive of the journal every `every`, each from where the last one ended (tablegw verify-export checks them); while it is set, the journal\'s prune keeps what has not been exported yet. Absent: no scheduled export'),
+    every: z.string().regex(/^[1-9]\d{0,4}[mhd]$/, 'a duration: <n>m, <n>h or <n>d (e.g. 1h, 1d)').default('1d').describe('how often the scheduled export runs: <n>m, <n>h or <n>d (minutes, hours, days)'),
+  }).strict().prefault({}).describe('the scheduled export of the journal to a directory off the PC (docs/OPERATIONS.md "Audit")'),
   /** the retained `<prefix>/<table>/health` message: every intervalMs and when a table's problems change (0 = on change only) */
   health: z.object({ intervalMs: ms.default(30_000).describe('milliseconds between two `health` messages (0 = on change only)') }).strict().prefault({}).describe('the retained `<prefix>/<table>/health` message: every intervalMs and when a table\'s problems change (0 = on change only)'),
   backup: backupSchema.optional().describe('scheduled backups of the journal (docs/OPERATIONS.md "Backups"); needs `signing` (the manifest is signed with its key). Absent: none (`tablegw backup` by hand)'),

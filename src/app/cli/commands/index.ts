@@ -17,4 +17,6 @@ export const COMMANDS: Record<string, () => Promise<CliCommand>> = {
   recover: () => import('./recover.js').then((m) => m.command),
   backup: () => import('./backup.js').then((m) => m.command),
   restore: () => import('./backup.js').then((m) => m.restoreCommand),
+  export: () => import('./export.js').then((m) => m.command),
+  'verify-export': () => import('./verify-export.js').then((m) => m.command),
 };
