@@ -187,7 +187,11 @@ const section: ChaosSection = {
       const answeredOk = responses.filter((p) => attackTx.has(p?.transaction) && p.status === 'ok').length;
       // the pit's earlier request sent again has the pit's transaction: its second answer is an attack's
       const pitOk = new Set(responses.filter((p) => pitTx.has(p?.transaction) && p.status === 'ok').map((p) => p.transaction));
-      const pitAnswersOk = responses.filter((p) => pitTx.has(p?.transaction) && p.status === 'ok').length;
+      // a copy of the pit's request within the idempotency window gets the first answer again
+      // (`replayed: true`, docs/ENGINES.md): nothing executed, so not an attack answered ok; one
+      // executed a second time would be an ok answer without `replayed`
+      const pitAnswersOk = responses.filter((p) => pitTx.has(p?.transaction) && p.status === 'ok' && p.replayed !== true).length;
+      const replayedAnswers = responses.filter((p) => pitTx.has(p?.transaction) && p.replayed === true).length;
       const pitRefused = pitTx.size - pitOk.size;
       const replayTaken = pitAnswersOk - pitOk.size;
       const corrections = rec.messages.filter((m) => m.topic === `casino/${T}/result` && m.payload?.supersedesSeq !== undefined).map((m) => m.payload);
@@ -213,6 +217,7 @@ const section: ChaosSection = {
           'results changed by a foreign or unsigned correction': changedByOthers,
           'held rounds released without a signature': heldReleasedUnsigned,
           'attacks answered ok': answeredOk + replayTaken,
+          'copies answered with the first answer (replayed, nothing executed)': replayedAnswers,
           'pit signed requests refused': pitRefused,
           'error answers without a stable code': noCode,
           'machine-failures': logLines.filter((l) => l.includes('table machine failed')).length,
