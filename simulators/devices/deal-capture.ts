@@ -75,9 +75,10 @@ export function dealCapture(profile: DeviceProfile, steps: readonly DealStep[], 
     seq = (seq + 1) % (profile.seq.wrap + 1);
     return Buffer.isBuffer(b) ? b : Buffer.from(b, 'latin1');
   };
+  const canBeat = wire.encode(profile.talker, 0, 'HB', []) !== null;
   const spread = Math.max(1, Math.floor(steps.length / 4));
   steps.forEach((step, k) => {
-    if (k % every === 0) for (let h = 0; h < hbs; h++) send(frame('HB', []), 1000);
+    if (k % every === 0 && canBeat) for (let h = 0; h < hbs; h++) send(frame('HB', []), 1000);
     if (noise > 0 && k % spread === spread - 1) {
       noise--;
       send(Buffer.from(wire.noise()), 30);
@@ -91,7 +92,7 @@ export function dealCapture(profile: DeviceProfile, steps: readonly DealStep[], 
     }
     send(frame(type, fields), 400);
   });
-  for (let h = 0; h < hbs; h++) send(frame('HB', []), 1000);
+  if (canBeat) for (let h = 0; h < hbs; h++) send(frame('HB', []), 1000);
   // cut into the chunks a port delivers: a frame in one to three pieces, a few milliseconds apart
   const chunks: Array<{ t: number; bytes: Buffer }> = [];
   out.forEach((b, k) => {

@@ -219,7 +219,7 @@ function split(s: Buffer, f: Framing): RawFrame[] {
 }
 
 /** framing candidates from byte statistics (most frequent delimiters, the byte after an end, lengths that point at the next frame) */
-function framingCandidates(s: Buffer): Framing[] {
+export function framingCandidates(s: Buffer): Framing[] {
   const out: Framing[] = [];
   const seen = new Set<string>();
   const add = (f: Framing): void => {
@@ -570,6 +570,15 @@ function solveCards(codes: string[], cards: string[]): { cards?: CardCodeOptions
     const alternatives = fits.slice(1).filter((o) => presetsDisagree(fits[0], o)).map(presetName);
     return { cards: fits[0], alternatives, note: `card codes: preset ${presetName(fits[0])}, from ${codes.length} cards` };
   }
+  // a preset that reads nearly every code: the script, not the coding, is wrong where they disagree
+  for (const o of CARD_PRESETS) {
+    const d = cardDecoder(o);
+    const wrong = codes.map((c, k) => ({ c, k, got: d(c) })).filter((x) => x.got !== cards[x.k]);
+    if (wrong.length > 0 && wrong.length <= Math.max(2, codes.length / 10)) {
+      const w = wrong[0];
+      return { alternatives: [], problem: `the script does not match the deal: card ${w.k + 1} of the script is ${cards[w.k]}, the device sent ${JSON.stringify(w.c)} (${w.got ?? 'no card'} in ${presetName(o)}, which reads the other ${codes.length - wrong.length} codes as the script says)`, note: '' };
+    }
+  }
   const table = new Map<string, string>();
   const back = new Map<string, string>();
   for (let k = 0; k < codes.length; k++) {
@@ -745,7 +754,9 @@ function learnMessages(valid: Valid[], events: readonly ScriptEvent[], text: boo
       };
       const codes = cl.members.map((m) => String(value(m.payload)));
       if (cl.key === 'card' || !cards) {
-        const solved = solveCards(codes, known);
+        // the other card frames of the same length (a rescan) carry codes at the same place: they count for a table too
+        const more = [...classes.values()].filter((c) => c !== cl && c.variable === 'card').flatMap((c) => c.members.filter((m) => m.payload.length === len));
+        const solved = solveCards([...codes, ...more.map((m) => String(value(m.payload)))], [...known, ...more.map((m) => (m.event as { card: string }).card)]);
         if (!solved.cards) return fail(solved.problem ?? 'no card coding');
         cards = solved.cards;
         cardAlternatives = solved.alternatives;
@@ -967,6 +978,8 @@ export function learnProfile(input: LearnInput): LearnResult {
     passing.push({ profile, yaml, notes, warnings: learned.warnings, cost: f.cost + integ.cost, description: desc, signature: v.signature, cardAlternatives: learned.cardAlternatives, integrity: integ, integrityTies: best.filter((b) => b.algorithm !== integ.algorithm) });
   }
   if (passing.length === 0) {
+    const more = tried.find((t) => t.problem?.startsWith('deal more cards'));
+    if (more) return { exit: 3, status: 'ambiguous', reason: `the deal does not say every card's code (${more.description})`, tellApart: [more.problem!], candidates: [more] };
     const closest = tried.sort((a, b) => b.matched - a.matched).slice(0, 3);
     const what = closest.length === 0 ? 'no framing fits these bytes (is it a capture of this device?)' : 'no profile of the grammar decodes the capture to exactly the script';
     return { exit: 1, status: 'failed', code: 'no-profile', reason: `${what}: check that the capture is of this device and the script lists what was dealt, in order`, closest };
