@@ -579,6 +579,14 @@ function solveCards(codes: string[], cards: string[]): { cards?: CardCodeOptions
       return { alternatives: [], problem: `the script does not match the deal: card ${w.k + 1} of the script is ${cards[w.k]}, the device sent ${JSON.stringify(w.c)} (${w.got ?? 'no card'} in ${presetName(o)}, which reads the other ${codes.length - wrong.length} codes as the script says)`, note: '' };
     }
   }
+  // codes a preset reads as cards, only not as the script's: the deal is not the script's
+  for (const o of CARD_PRESETS.slice(0, 4)) {
+    const d = cardDecoder(o);
+    if (codes.every((c) => d(c) !== null)) {
+      const k = codes.findIndex((c, i) => d(c) !== cards[i]);
+      return { alternatives: [], problem: `the script does not match the deal: the device's codes read as ${presetName(o)} cards, and card ${k + 1} came as ${JSON.stringify(codes[k])} (${d(codes[k])}) where the script says ${cards[k]}`, note: '' };
+    }
+  }
   const table = new Map<string, string>();
   const back = new Map<string, string>();
   for (let k = 0; k < codes.length; k++) {
@@ -917,12 +925,12 @@ export function learnProfile(input: LearnInput): LearnResult {
   const stream = Buffer.concat(chunks.map((c) => c.bytes));
   if (stream.length === 0) return { exit: 1, status: 'failed', code: 'capture-empty', reason: 'the capture holds no bytes: record while dealing (tablegw capture), then learn', closest: [] };
   const name = input.name ?? `learned-${kind}`;
-  const tried: CandidateSummary[] = [];
+  const tried: Array<CandidateSummary & { rank: number }> = [];
   const passing: Passing[] = [];
   for (const f of framingCandidates(stream)) {
     const frames = split(stream, f);
     if (frames.length < Math.min(3, events.length)) {
-      tried.push({ description: describeFraming(f), matched: 0, problem: `only ${frames.length} frames` });
+      tried.push({ description: describeFraming(f), matched: 0, problem: `only ${frames.length} frames`, rank: -f.cost });
       continue;
     }
     const { best, verified } = bestIntegrity(frames, f);
@@ -934,13 +942,13 @@ export function learnProfile(input: LearnInput): LearnResult {
     }
     const desc = `${describeFraming(f)}; ${describeIntegrity(integ)}`;
     if (valid.length < events.length) {
-      tried.push({ description: desc, matched: 0, problem: `${valid.length} frames verify, fewer than the script's ${events.length} events` });
+      tried.push({ description: desc, matched: 0, problem: `${valid.length} frames verify, fewer than the script's ${events.length} events`, rank: (integ.algorithm === 'none' ? 0 : 100) - f.cost });
       continue;
     }
     const text = valid.every((v) => v.payload.length > 0 && [...v.payload].every(printable));
     const learned = learnMessages(valid, events, text, frames.length);
     if (learned.problem) {
-      tried.push({ description: desc, matched: 0, problem: learned.problem });
+      tried.push({ description: desc, matched: 0, problem: learned.problem, rank: (integ.algorithm === 'none' ? 200 : 300) - f.cost });
       continue;
     }
     const maxFrame = Math.max(...frames.map((fr) => fr.start.length + fr.innerStuffed.length + fr.end.length + fr.trailer.length));
@@ -967,20 +975,20 @@ export function learnProfile(input: LearnInput): LearnResult {
       profile = validateProfile(name, parseYaml(yaml));
     } catch (e) {
       if (!(e instanceof ProfileError)) throw e;
-      tried.push({ description: desc, matched: 0, problem: `the profile it makes is invalid: ${e.message.split('\n')[0]}` });
+      tried.push({ description: desc, matched: 0, problem: `the profile it makes is invalid: ${e.message.split('\n')[0]}`, rank: 400 - f.cost });
       continue;
     }
     const v = verify(profile, chunks, want);
     if (!v.ok) {
-      tried.push({ description: desc, matched: v.matched, problem: v.problem });
+      tried.push({ description: desc, matched: v.matched, problem: v.problem, rank: 1000 + v.matched - f.cost });
       continue;
     }
     passing.push({ profile, yaml, notes, warnings: learned.warnings, cost: f.cost + integ.cost, description: desc, signature: v.signature, cardAlternatives: learned.cardAlternatives, integrity: integ, integrityTies: best.filter((b) => b.algorithm !== integ.algorithm) });
   }
   if (passing.length === 0) {
     const more = tried.find((t) => t.problem?.startsWith('deal more cards'));
-    if (more) return { exit: 3, status: 'ambiguous', reason: `the deal does not say every card's code (${more.description})`, tellApart: [more.problem!], candidates: [more] };
-    const closest = tried.sort((a, b) => b.matched - a.matched).slice(0, 3);
+    if (more) return { exit: 3, status: 'ambiguous', reason: `the deal does not say every card's code (${more.description})`, tellApart: [more.problem!], candidates: [{ description: more.description, matched: more.matched, problem: more.problem }] };
+    const closest = tried.sort((a, b) => b.rank - a.rank).slice(0, 3).map(({ rank: _, ...c }) => c);
     const what = closest.length === 0 ? 'no framing fits these bytes (is it a capture of this device?)' : 'no profile of the grammar decodes the capture to exactly the script';
     return { exit: 1, status: 'failed', code: 'no-profile', reason: `${what}: check that the capture is of this device and the script lists what was dealt, in order`, closest };
   }
