@@ -1,55 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { type DeviceProfile, loadProfileFile, validateProfile } from '../../../drivers/profiles/profile-schema.js';
+import { dleCrcShoe, lengthTableShoe } from '../../helpers/learn-formats.js';
 import { type DealStep, dealCapture, shuffledDeck } from '../../../simulators/devices/deal-capture.js';
 import { parseScript } from '../../../src/app/tools/learn-script.js';
 import { decodeCapture } from '../../../src/app/tools/profile-check.js';
 import { learnProfile } from '../../../src/app/tools/profile-learn.js';
 
 const shipped = (name: string): DeviceProfile => loadProfileFile(`drivers/profiles/shipped/${name}.yaml`);
-
-/** DLE STX <type> <seq> <card index 1..52> DLE ETX <CRC-16/MODBUS, little endian>: stuffing needed whenever a byte is 0x10 */
-const dleCrcShoe = validateProfile('dle-crc-shoe', {
-  name: 'dle-crc-shoe',
-  talker: 'SHOE',
-  encoding: 'binary',
-  framing: { start: '\u0010\u0002', end: '\u0010\u0003', trailer: 2, stuffing: { escape: '\u0010', mode: 'double' }, maxLength: 32 },
-  integrity: { algorithm: 'crc16-modbus', encoding: 'binary-le', place: 'after-end' },
-  cards: { preset: 'index52' },
-  seq: { wrap: 255 },
-  messages: [
-    { name: 'card', type: 'CARD', seq: 'seq', bytes: { length: 3, match: [{ at: 0, value: 0x43 }], fields: { seq: { at: 1 }, card: { at: 2 } } } },
-    { name: 'rescan', type: 'CARD', seq: 'seq', fields: { rescan: true }, bytes: { length: 3, match: [{ at: 0, value: 0x52 }], fields: { seq: { at: 1 }, card: { at: 2 } } } },
-    { name: 'misread', type: 'MISREAD', seq: 'seq', bytes: { length: 2, match: [{ at: 0, value: 0x4d }], fields: { seq: { at: 1 } } } },
-    { name: 'cut', type: 'CUT', seq: 'seq', bytes: { length: 2, match: [{ at: 0, value: 0x58 }], fields: { seq: { at: 1 } } } },
-    { name: 'loaded', type: 'STATE', seq: 'seq', fields: { state: 'LOADED' }, bytes: { length: 2, match: [{ at: 0, value: 0x4c }], fields: { seq: { at: 1 } } } },
-    { name: 'heartbeat', type: 'HB', seq: 'seq', bytes: { length: 2, match: [{ at: 0, value: 0x48 }], fields: { seq: { at: 1 } } } },
-  ],
-});
-
-/** a vendor byte per card, in no order a preset knows */
-const vendorTable: Record<string, string> = {};
-shuffledDeck(99).forEach((card, k) => {
-  vendorTable[String(0x80 + ((k * 37) % 64))] = card;
-});
-
-/** 0xA5 <len: bytes after it> <type> <seq lo> <seq hi> [<vendor card byte>] <CRC-16/CCITT-FALSE big endian> */
-const lengthTableShoe = validateProfile('length-table-shoe', {
-  name: 'length-table-shoe',
-  talker: 'SHOE',
-  encoding: 'binary',
-  framing: { start: '\u00a5', lengthField: { offset: 1, width: 1, counts: 'following' }, maxLength: 32 },
-  integrity: { algorithm: 'crc16-ccitt-false', encoding: 'binary-be', place: 'before-end' },
-  cards: { preset: 'table', table: vendorTable },
-  messages: [
-    { name: 'card', type: 'CARD', seq: 'seq', bytes: { length: 5, match: [{ at: 1, value: 0x01 }], fields: { seq: { at: 2, width: 2, order: 'le' }, card: { at: 4 } } } },
-    { name: 'rescan', type: 'CARD', seq: 'seq', fields: { rescan: true }, bytes: { length: 5, match: [{ at: 1, value: 0x02 }], fields: { seq: { at: 2, width: 2, order: 'le' }, card: { at: 4 } } } },
-    { name: 'misread', type: 'MISREAD', seq: 'seq', bytes: { length: 4, match: [{ at: 1, value: 0x03 }], fields: { seq: { at: 2, width: 2, order: 'le' } } } },
-    { name: 'cut', type: 'CUT', seq: 'seq', bytes: { length: 4, match: [{ at: 1, value: 0x04 }], fields: { seq: { at: 2, width: 2, order: 'le' } } } },
-    { name: 'loaded', type: 'STATE', seq: 'seq', fields: { state: 'LOADED' }, bytes: { length: 4, match: [{ at: 1, value: 0x05 }], fields: { seq: { at: 2, width: 2, order: 'le' } } } },
-    { name: 'heartbeat', type: 'HB', seq: 'seq', bytes: { length: 4, match: [{ at: 1, value: 0x06 }], fields: { seq: { at: 2, width: 2, order: 'le' } } } },
-  ],
-});
 
 /** a shoe loaded, a full deck dealt with a misread and its rescan in it, the cut card */
 function deal(seed: number, decks = 1): DealStep[] {
