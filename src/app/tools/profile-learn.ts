@@ -229,7 +229,7 @@ export function framingCandidates(s: Buffer): Framing[] {
       out.push(f);
     }
   };
-  const textish = [...s].filter(printable).length / Math.max(1, s.length) > 0.6;
+  const textish = [...s].filter((x) => printable(x) || x === 0x0d || x === 0x0a || x === 0x09).length / Math.max(1, s.length) > 0.6;
   const minHits = 3;
   // DLE doubling: DLE STX ... DLE ETX
   for (const [a, b] of [
@@ -251,6 +251,17 @@ export function framingCandidates(s: Buffer): Framing[] {
   for (const x of s) freq[x]++;
   const endCands: Buffer[] = [Buffer.from('\r\n', 'latin1')];
   for (let b = 0; b < 256; b++) if (freq[b] >= minHits && (b < 0x20 || b === 0x7f || (textish && ';#|!'.includes(String.fromCharCode(b))))) endCands.push(Buffer.of(b));
+  // an end sequence with a constant punctuation byte before it is longer (`>` CR LF)
+  for (const e of [...endCands]) {
+    const before = new Map<number, number>();
+    let n = 0;
+    for (let k = indexOfSeq(s, e, 0); k >= 0; k = indexOfSeq(s, e, k + e.length)) {
+      n++;
+      if (k > 0) before.set(s[k - 1], (before.get(s[k - 1]) ?? 0) + 1);
+    }
+    const top = [...before.entries()].sort((x, y) => y[1] - x[1])[0];
+    if (top && n >= minHits && top[1] >= n * 0.8 && printable(top[0]) && !/[0-9A-Za-z]/.test(String.fromCharCode(top[0]))) endCands.push(Buffer.concat([Buffer.of(top[0]), e]));
+  }
   for (const end of endCands) {
     const hits = countSeq(s, end);
     if (hits < minHits) continue;
@@ -717,6 +728,22 @@ function learnMessages(valid: Valid[], events: readonly ScriptEvent[], text: boo
         suf = spelled[0]!.suf;
         if (spelled.some((x) => x!.pre !== pre || x!.suf !== suf)) return fail(`${cl.key}: the card's code moves within the frame`);
       }
+      // a common part may belong to the codes (four-digit codes all end in 0): give back up to 3 characters on each side where a preset then reads them
+      if (cl.key === 'card' || !cards) {
+        let found = false;
+        for (let give = 1; give <= 6 && !found; give++) {
+          for (let dp = 0; dp <= Math.min(3, give, pre) && !found; dp++) {
+            const ds = give - dp;
+            if (ds > 3 || ds > suf) continue;
+            const cs = ms.map((m) => m.slice(pre - dp, m.length - suf + ds));
+            if (CARD_PRESETS.some((o) => cs.every((c, k) => cardDecoder(o)(c) === known[k])) && !CARD_PRESETS.some((o) => ms.every((m, k) => cardDecoder(o)(m.slice(pre, m.length - suf)) === known[k]))) {
+              pre -= dp;
+              suf -= ds;
+              found = true;
+            }
+          }
+        }
+      }
       const codes = ms.map((m) => m.slice(pre, m.length - suf));
       if (codes.some((c) => c.length === 0)) return fail(`${cl.key}: no card code between the common parts of the frames`);
       if (cl.key === 'card' || !cards) {
@@ -945,7 +972,11 @@ export function learnProfile(input: LearnInput): LearnResult {
       tried.push({ description: desc, matched: 0, problem: `${valid.length} frames verify, fewer than the script's ${events.length} events`, rank: (integ.algorithm === 'none' ? 0 : 100) - f.cost });
       continue;
     }
-    const text = valid.every((v) => v.payload.length > 0 && [...v.payload].every(printable));
+    // mostly text: a frame with bytes that are not text is noise (what a check value would have rejected)
+    const isText = (v: Valid): boolean => v.payload.length > 0 && [...v.payload].every(printable);
+    const textual = valid.filter(isText);
+    const text = textual.length >= valid.length * 0.8;
+    if (text && textual.length < valid.length) valid.splice(0, valid.length, ...textual);
     const learned = learnMessages(valid, events, text, frames.length);
     if (learned.problem) {
       tried.push({ description: desc, matched: 0, problem: learned.problem, rank: (integ.algorithm === 'none' ? 200 : 300) - f.cost });

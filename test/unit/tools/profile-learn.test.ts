@@ -48,6 +48,20 @@ describe('learnProfile', () => {
     });
   }
 
+  // formats with no message for a misread or for the shoe's state: a deal of cards and the cut (what they can say)
+  for (const name of ['four-digit-shoe', 'serial-scanner', 'stx-etx-shoe']) {
+    it(`learns the shipped ${name} from a plain deal, decoding like the hand-written profile`, () => {
+      const hand = shipped(name);
+      const steps = shuffledDeck(17);
+      const cap = dealCapture(hand, steps, { seed: 6 });
+      const r = learnProfile({ capture: cap.chunks, script: cap.script });
+      if (r.exit !== 0) throw new Error(`exit ${r.exit}: ${JSON.stringify(r, null, 1)}`);
+      const other = dealCapture(hand, shuffledDeck(18), { seed: 7 });
+      expect(decoded(r.profile, other.chunks)).toEqual(decoded(hand, other.chunks));
+      expect(decoded(r.profile, other.chunks).frames.filter((f) => f.includes('"CARD"'))).toHaveLength(52);
+    });
+  }
+
   it('solves an explicit card table only from all 52 cards: a part deal is exit 3, "deal more cards"', () => {
     const cap = dealCapture(lengthTableShoe, deal(11).slice(0, 20), { seed: 2 });
     const r = learnProfile({ capture: cap.chunks, script: cap.script });
