@@ -70,6 +70,31 @@ describe('learnProfile', () => {
     expect(text).toContain('deal more cards');
   });
 
+  it('a deal that several card codings read alike is exit 3, "deal more cards"', () => {
+    // index 1..52: a deal of spades only cannot say in which order the other suits come
+    const index52 = validateProfile('index-shoe', {
+      name: 'index-shoe',
+      talker: 'SHOE',
+      framing: { start: '<', end: '\r\n' },
+      integrity: { algorithm: 'sum8', encoding: 'hex', separator: '#' },
+      cards: { preset: 'index52' },
+      messages: [
+        { name: 'card', pattern: 'K(?<card>\\d{1,2})', type: 'CARD', emit: 'K{card}' },
+        { name: 'hb', pattern: 'Z', type: 'HB', emit: 'Z' },
+      ],
+    });
+    const spades = shuffledDeck(5).filter((c) => c.endsWith('S'));
+    const cap = dealCapture(index52, spades, { seed: 1 });
+    const r = learnProfile({ capture: cap.chunks, script: cap.script });
+    expect(r.exit).toBe(3);
+    if (r.exit === 3) expect(r.tellApart.join(' ')).toMatch(/deal more cards: the cards seen also fit index52 \(suits S/);
+    // the whole deck settles it
+    const full = dealCapture(index52, shuffledDeck(5), { seed: 1 });
+    const learned = learnProfile({ capture: full.chunks, script: full.script });
+    expect(learned.exit).toBe(0);
+    if (learned.exit === 0) expect(decoded(learned.profile, full.chunks)).toEqual(decoded(index52, full.chunks));
+  });
+
   it('says to include a misread when the deal had none', () => {
     const steps = deal(4).filter((s) => s !== 'MISREAD' && !s.startsWith('RESCAN:'));
     const cap = dealCapture(shipped('stx-etx-bcc-shoe'), steps, { seed: 4 });
