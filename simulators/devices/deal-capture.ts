@@ -8,7 +8,7 @@
 import type { DeviceProfile } from '../../drivers/profiles/profile-schema.js';
 import { damagedFrame, profileWire } from './wire.js';
 
-/** one event of a deal, in the script's words: a card (`AS`), `RESCAN:AS`, `MISREAD`, `CUT`, `LOADED`, `DROP` */
+/** one event of a deal, in the script's words: a card (`AS`), `RESCAN:AS`, `MISREAD`, `CUT`, `LOADED`, `DROP`; `BALL:<n>`, `START`, `END` */
 export type DealStep = string;
 
 export interface DealCaptureOptions {
@@ -31,6 +31,8 @@ export interface DealCapture {
 function typeOf(step: DealStep): { type: string; fields: string[] } {
   if (step === 'MISREAD' || step === 'CUT' || step === 'DROP') return { type: step, fields: [] };
   if (step === 'LOADED') return { type: 'STATE', fields: ['LOADED'] };
+  if (step === 'START' || step === 'END') return { type: step, fields: [] };
+  if (step.startsWith('BALL:')) return { type: 'BALL', fields: [step.slice(5)] };
   if (step.startsWith('RESCAN:')) return { type: 'CARD', fields: [step.slice(7), 'R'] };
   return { type: 'CARD', fields: [step] };
 }

@@ -715,6 +715,34 @@ function learnMessages(valid: Valid[], events: readonly ScriptEvent[], text: boo
       }
       continue;
     }
+    if (cl.variable === 'ball') {
+      const balls = cl.members.map((m) => (m.event as { ball: number }).ball);
+      if (text) {
+        let pre = commonPrefix(ms);
+        let suf = commonSuffix(ms, ms.map(() => pre));
+        while (pre > 0 && /\d/.test(ms[0][pre - 1])) pre--;
+        while (suf > 0 && /\d/.test(ms[0][ms[0].length - suf])) suf--;
+        const codes = ms.map((m) => m.slice(pre, m.length - suf));
+        const k = codes.findIndex((c, i) => !/^\d+$/.test(c) || Number(c) !== balls[i]);
+        if (k >= 0) return fail(`${cl.key}: frame ${k + 1} says ${JSON.stringify(codes[k])} where the script says ball ${balls[k]}`);
+        const lens = codes.map((c) => c.length);
+        const template = `${ms[0].slice(0, pre)}\u0001${ms[0].slice(ms[0].length - suf)}`;
+        if (ms.some((m) => m.slice(0, pre) !== ms[0].slice(0, pre) || m.slice(m.length - suf) !== ms[0].slice(ms[0].length - suf))) return fail(`${cl.key}: the frames differ beyond the ball`);
+        messages.push({ name: cl.key, pattern: textPattern(template, seq, `(?<ball>\\d{${Math.min(...lens)},${Math.max(2, ...lens)}})`), type: 'BALL', fields: cl.fields, map: {}, ranges: {}, ...seqName, emit: template.replace('\u0000', '{seq}').replace('\u0001', '{ball}') });
+        notes.push(`balls: decimal, from ${codes.length} balls`);
+      } else {
+        const len = cl.members[0].payload.length;
+        if (cl.members.some((m) => m.payload.length !== len)) return fail(`${cl.key}: frames of different lengths`);
+        const isSeq = (at: number): boolean => seq?.at !== undefined && at >= seq.at && at < seq.at + (seq.width ?? 1);
+        const at = [...Array(len).keys()].find((a) => !isSeq(a) && cl.members.every((m, i) => m.payload[a] === balls[i]));
+        if (at === undefined) return fail(`${cl.key}: no byte says the script's balls`);
+        const b = cl.members[0].payload;
+        const match = [...b].map((value, a) => ({ at: a, value, mask: 0xff })).filter((x) => !isSeq(x.at) && x.at !== at && cl.members.every((m) => m.payload[x.at] === x.value));
+        messages.push({ name: cl.key, bytes: { length: len, match, fields: { ...seqField, ball: { at, width: 1, order: 'be', as: 'number' } } }, type: 'BALL', fields: cl.fields, map: {}, ranges: {}, ...seqName });
+        notes.push(`balls: the byte at offset ${at}, from ${balls.length} balls`);
+      }
+      continue;
+    }
     if (cl.variable !== 'card') return fail(`${cl.key}: learning ${cl.variable} fields is not supported yet`);
     const known = cl.members.map((m) => (m.event as { card: string }).card);
     if (text) {
@@ -826,7 +854,7 @@ function learnMessages(valid: Valid[], events: readonly ScriptEvent[], text: boo
   } else warnings.push('no heartbeat in the capture: leave the device idle for a few seconds while recording to learn it');
   if (seq) notes.push(seq.run !== undefined ? `SEQ: the ${ordinal(seq.run)} number of the body, counting up over ${valid.length} frames` : `SEQ: ${seq.width} byte${seq.width === 2 ? `s ${seq.order}` : ''} at offset ${seq.at}, counting up over ${valid.length} frames`);
   notes.push(`messages: ${messages.map((m) => `${m.name} (${m.name === 'heartbeat' ? heartbeats : (classes.get(m.name)?.members.length ?? 0)})`).join(', ')}, from ${others.length} frames aligned with the script; ${frames - valid.length} other frames are rejects`);
-  if (!events.some((e) => e.type === 'MISREAD')) warnings.push('include a misread: the deal had no MISREAD, so the profile has no message for a misread (or its rescan) and would reject them');
+  if (events.some((e) => e.type === 'CARD') && !events.some((e) => e.type === 'MISREAD')) warnings.push('include a misread: the deal had no MISREAD, so the profile has no message for a misread (or its rescan) and would reject them');
   return { messages, cards, seq, heartbeats, notes, warnings, cardAlternatives };
 }
 

@@ -70,6 +70,19 @@ describe('learnProfile', () => {
     expect(text).toContain('deal more cards');
   });
 
+  for (const name of ['star-keno', 'reference-ball-reader']) {
+    it(`learns the shipped ${name} (a ball reader) from a draw, decoding like the hand-written profile`, () => {
+      const hand = shipped(name);
+      const draw = (balls: number[]): string[] => ['START', ...balls.map((b) => `BALL:${b}`), 'END'];
+      const cap = dealCapture(hand, draw([17, 3, 80, 45, 9, 22, 61, 5, 38, 70, 12, 1, 66, 29, 54, 33, 8, 47, 75, 20]), { seed: 2 });
+      const r = learnProfile({ capture: cap.chunks, script: cap.script, kind: 'ball-reader' });
+      if (r.exit !== 0) throw new Error(`exit ${r.exit}: ${JSON.stringify(r, null, 1)}`);
+      expect(r.profile.talker).toBe('BALL');
+      const other = dealCapture(hand, draw([2, 79, 40, 11, 63, 7, 31, 58, 24, 15, 50, 4, 72, 36, 19, 68, 27, 44, 6, 77]), { seed: 3 });
+      expect(decoded(r.profile, other.chunks)).toEqual(decoded(hand, other.chunks));
+    });
+  }
+
   it('a deal that several card codings read alike is exit 3, "deal more cards"', () => {
     // index 1..52: a deal of spades only cannot say in which order the other suits come
     const index52 = validateProfile('index-shoe', {
