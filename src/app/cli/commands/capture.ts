@@ -5,18 +5,25 @@
  * away (exit 1, the file keeps what arrived).
  */
 import { parseArgs } from 'node:util';
+import { CaptureFileError, readCaptureFile } from '../../tools/capture-file.js';
 import { CaptureError, describeSource, parseCaptureSource, startRecording, type SerialSettings } from '../../tools/capture-recorder.js';
+import { captureHexView } from '../../tools/capture-show.js';
 import type { CliCommand } from './command.js';
 
 const HELP = `Usage: tablegw capture <serial-path | hid:VID:PID[:serial]> [--seconds <n>] [--out <file>]
                        [--baud <rate>] [--data-bits 8] [--parity none] [--stop-bits 1]
        tablegw capture /dev/serial/by-id/usb-FTDI_... --seconds 60 --out shoe.capture.jsonl
        tablegw capture hid:0c2e:0b61 --out scanner.capture.jsonl
+       tablegw capture show <capture-file> [--width 16] [--limit <chunks>]
 
 Records a device's raw bytes with the arrival time of every chunk into a capture file (JSON
 lines: a header, then {"t": <ms since start>, "hex": "..."} per chunk; docs/DEVICES.md). Prints a
 live byte count. Stops after --seconds or on Ctrl-C (exit 0); exits 1 if the device cannot be
-opened or goes away (what arrived is kept). Check the capture with:
+opened or goes away (what arrived is kept). Look at it, learn or check a profile with:
+  tablegw capture show <file>     a hex view: one row group per chunk with its time, the gap
+                                  since the chunk before, the stream offset, hex and ASCII
+                                  (exit 0; 65 not a capture file; 66 missing)
+  tablegw profile learn <file> --deal <script>
   tablegw profile check <profile> <file>
   --seconds <n>    stop after n seconds (default: run until Ctrl-C)
   --out <file>     the capture file, never overwritten (default capture-<date>-<time>.jsonl here)
@@ -53,7 +60,26 @@ function defaultOut(d = new Date()): string {
   return `capture-${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}-${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}.jsonl`;
 }
 
+function runShow(argv: string[]): number {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { width: { type: 'string' }, limit: { type: 'string' } } });
+  const width = values.width === undefined ? 16 : Number(values.width);
+  const limit = values.limit === undefined ? undefined : Number(values.limit);
+  if (positionals.length !== 1 || !Number.isInteger(width) || width < 1 || width > 64 || (limit !== undefined && (!Number.isInteger(limit) || limit < 1))) {
+    console.error(`tablegw capture show: give one capture file (--width 1..64, --limit a number of chunks)\n\n${HELP}`);
+    return 2;
+  }
+  try {
+    for (const line of captureHexView(readCaptureFile(positionals[0]), { width, ...(limit ? { limit } : {}) })) console.log(line);
+    return 0;
+  } catch (e) {
+    if (!(e instanceof CaptureFileError)) throw e;
+    console.error(`tablegw capture show: ${e.message}`);
+    return e.code === 'capture-unreadable' ? 66 : 65;
+  }
+}
+
 async function run(argv: string[]): Promise<number> {
+  if (argv[0] === 'show') return runShow(argv.slice(1));
   const { values, positionals } = parseArgs({
     args: argv, allowPositionals: true,
     options: { seconds: { type: 'string' }, out: { type: 'string' }, baud: { type: 'string' }, 'data-bits': { type: 'string' }, parity: { type: 'string' }, 'stop-bits': { type: 'string' } },

@@ -3,10 +3,13 @@
  * device profiles (docs/DEVICES.md, "Write a profile for your device"). The work is done in
  * src/app/tools/profile-check.ts; this module parses the arguments, prints and picks the exit code.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { hex4 } from '../../../../drivers/transports/hid-loader.js';
 import { CaptureFileError, readCaptureFile } from '../../tools/capture-file.js';
 import { checkProfile, decodeCapture, formatDecode, hintFor, listShippedProfiles, rechunkCheck, verdict } from '../../tools/profile-check.js';
+import { parseScript } from '../../tools/learn-script.js';
+import { LEARN_KINDS, type LearnKind, learnProfile } from '../../tools/profile-learn.js';
 import type { CliCommand } from './command.js';
 
 /** exit codes of `profile check` (documented in the help and docs/DEVICES.md) */
@@ -22,6 +25,7 @@ export const PROFILE_EXIT = {
 } as const;
 
 const HELP = `Usage: tablegw profile check <profile> [<capture-file>] [--json]
+       tablegw profile learn <capture-file> --deal <script-file> [--kind card-shoe] [--out <file>] [--name <name>] [--json]
        tablegw profile list [--json]
 
 check   Validates a device profile — a shipped profile's name or the path of a YAML file — and
@@ -32,6 +36,16 @@ check   Validates a device profile — a shipped profile's name or the path of a
         cuts, all at once) and says whether that gave the same frames and rejects. Warnings: a
         profile without integrity check, frames ended by silence although the grammar says where
         they end, keys of profile language v1 (read in their v1.2 form).
+learn   Learns a profile from a capture of a known deal (tablegw capture) and the script of what
+        was dealt, in order (cards as AS TH 9C, MISREAD, RESCAN:<card>, CUT, LOADED, DROP; # starts
+        a comment; heartbeats are not listed). It searches the frame grammar for the profiles that
+        decode the capture to exactly the script's events, keeps the simplest, verifies it on the
+        capture as it arrived and re-chunked, and writes it to --out (or prints it) with comments
+        saying what was inferred from how many frames. --kind: ${LEARN_KINDS.join(', ')}.
+        Exit 0 learned (and written); 1 no profile fits (the closest candidates and what failed),
+        or the capture is empty; 3 several profiles fit but would decode other frames differently
+        (what would tell them apart: "deal more cards", "include a misread"); 2 bad arguments;
+        65 the capture or the script is invalid; 66 a file does not exist.
 list    The shipped profiles (drivers/profiles/shipped/) with their talker, USB ids and a line
         saying what they read.
   --json   machine-readable output
@@ -95,6 +109,58 @@ async function runCheck(argv: string[]): Promise<number> {
   return r.summary.frames === 0 ? PROFILE_EXIT.noFrames : PROFILE_EXIT.ok;
 }
 
+function runLearn(argv: string[]): number {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { deal: { type: 'string' }, kind: { type: 'string' }, out: { type: 'string' }, name: { type: 'string' }, json: { type: 'boolean' } } });
+  const kind = (values.kind ?? 'card-shoe') as LearnKind;
+  if (positionals.length !== 1 || !values.deal || !LEARN_KINDS.includes(kind)) {
+    console.error(`tablegw profile learn: give a capture file and --deal <script-file>${LEARN_KINDS.includes(kind) ? '' : ` (--kind is one of ${LEARN_KINDS.join(', ')})`}\n\n${HELP}`);
+    return PROFILE_EXIT.usage;
+  }
+  let capture: ReturnType<typeof readCaptureFile>;
+  try {
+    capture = readCaptureFile(positionals[0]);
+  } catch (e) {
+    if (!(e instanceof CaptureFileError)) throw e;
+    console.error(`tablegw profile learn: ${e.message}`);
+    return e.code === 'capture-unreadable' ? PROFILE_EXIT.missing : PROFILE_EXIT.invalid;
+  }
+  let scriptText: string;
+  try {
+    scriptText = readFileSync(values.deal, 'utf8');
+  } catch (e) {
+    console.error(`tablegw profile learn: ${values.deal}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    return PROFILE_EXIT.missing;
+  }
+  const script = parseScript(scriptText);
+  if (!script.ok) {
+    console.error(`tablegw profile learn: ${values.deal}: ${script.reason}`);
+    return PROFILE_EXIT.invalid;
+  }
+  const r = learnProfile({ capture: capture.chunks, script: script.events, kind, ...(values.name ? { name: values.name } : {}) });
+  if (r.exit === 0 && values.out) writeFileSync(values.out, r.yaml);
+  if (values.json) {
+    console.log(JSON.stringify(r.exit === 0 ? { exit: 0, status: r.status, out: values.out ?? null, notes: r.notes, warnings: r.warnings, equivalent: r.equivalent, profile: r.yaml } : r, null, 2));
+    return r.exit;
+  }
+  if (r.exit === 0) {
+    if (!values.out) process.stdout.write(r.yaml);
+    console.error(`learned from ${capture.chunks.length} chunk(s) and ${script.events.length} event(s); verified on the capture as it arrived and re-chunked${values.out ? `; written to ${values.out}` : ''}`);
+    for (const n of r.notes) console.error(`  ${n}`);
+    for (const w of r.warnings) console.error(`warning: ${w}`);
+    if (r.equivalent > 1) console.error(`${r.equivalent} candidates decode the capture identically; the simplest was kept`);
+    return 0;
+  }
+  if (r.exit === 3) {
+    console.error(`tablegw profile learn: ${r.reason}; nothing written`);
+    for (const t of r.tellApart) console.error(`  to tell them apart: ${t}`);
+    for (const c of r.candidates) console.error(`  candidate: ${c.description}${c.problem ? ` (${c.problem})` : ''}`);
+    return 3;
+  }
+  console.error(`tablegw profile learn: ${r.reason}; nothing written`);
+  for (const c of r.closest) console.error(`  closest: ${c.description}: ${c.problem ?? ''}`);
+  return 1;
+}
+
 function runList(argv: string[]): number {
   const { values } = parseArgs({ args: argv, options: { json: { type: 'boolean' } } });
   const list = listShippedProfiles();
@@ -111,13 +177,14 @@ function runList(argv: string[]): number {
 }
 
 export const command: CliCommand = {
-  summary: 'check a device profile (and decode a capture with it); list the shipped profiles',
+  summary: 'check a device profile (and decode a capture with it); learn one from a known deal; list the shipped profiles',
   help: HELP,
   async run(argv: string[]): Promise<number> {
     const [sub, ...rest] = argv;
     if (sub === 'check') return runCheck(rest);
     if (sub === 'list') return runList(rest);
-    console.error(`tablegw profile: ${sub === undefined ? 'give a subcommand' : `unknown subcommand "${sub}"`} (check or list)\n\n${HELP}`);
+    if (sub === 'learn') return runLearn(rest);
+    console.error(`tablegw profile: ${sub === undefined ? 'give a subcommand' : `unknown subcommand "${sub}"`} (check, learn or list)\n\n${HELP}`);
     return PROFILE_EXIT.usage;
   },
 };
