@@ -89,7 +89,7 @@ const wireHooks = new Map<string, FrameWire>();
 
 /**
  * Makes the virtual devices whose profile is named `profileName` write through `wire` instead of
- * the profile encoder: a device family's own encoder (the device corpus, test/corpus/) then feeds
+ * the profile encoder: a device family's own encoder (the device corpus, dev/corpus/) then feeds
  * the gateway, which still decodes with the profile. Returns the function that undoes it.
  */
 export function useWireFor(profileName: string, wire: FrameWire): () => void {

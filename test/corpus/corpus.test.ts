@@ -1,5 +1,5 @@
 /**
- * The device corpus (test/corpus/index.ts): for every format, the hand-written profile decodes
+ * The device corpus (dev/corpus/index.ts): for every format, the hand-written profile decodes
  * the capture of the known deal, written by the format's independent encoder with line faults
  * (noise, a frame cut short, a bad check value, a misread), to exactly the deal's events and
  * rejects in order; as the capture arrived, and re-chunked from 1-byte chunks to the whole
@@ -11,7 +11,7 @@ import { compileProfile, type DecodedItem } from '../../drivers/profiles/profile
 import { loadProfileFile, profileWarnings } from '../../drivers/profiles/profile-schema.js';
 import { parseCapture } from '../../src/app/tools/capture-file.js';
 import { splitAt } from '../helpers/chunks.js';
-import { buildCapture, CORPUS, describeItem, type CorpusEntry } from './index.js';
+import { buildCapture, CORPUS, describeItem, type CorpusEntry } from '../../dev/corpus/index.js';
 
 const RUNS = Number(process.env.FC_RUNS ?? 60);
 

@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { compileProfile, type DecodedItem } from '../../drivers/profiles/profile-decoder.js';
 import { type DeviceProfile, loadProfileFile, validateProfile } from '../../drivers/profiles/profile-schema.js';
 import { parseCapture } from '../../src/app/tools/capture-file.js';
-import { buildCapture, CORPUS, describeItem, type CorpusEntry } from './index.js';
+import { buildCapture, CORPUS, describeItem, type CorpusEntry } from '../../dev/corpus/index.js';
 
 const LEARNER = join(dirname(fileURLToPath(import.meta.url)), '../../src/app/tools/profile-learn.ts');
 const haveLearner = existsSync(LEARNER);

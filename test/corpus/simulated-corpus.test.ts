@@ -1,6 +1,6 @@
 /**
  * The simulators speaking the corpus (issue 32 point 6): every corpus format's virtual device
- * writes through the format's independent encoder (test/corpus/corpus-wire.ts, hooked in with
+ * writes through the format's independent encoder (dev/corpus/corpus-wire.ts, hooked in with
  * `useWireFor`), with line noise, and the gateway reads it through the hand-written profile: one
  * table per format plays complete rounds (card shoes baccarat, the dice reader sic bo, the ball
  * reader keno, the shuffler three card poker beside a reference shoe), the noise rejected as bad
@@ -17,8 +17,8 @@ import { replayTable } from '../../src/app/replay/replay-journal.js';
 import type { Envelope } from '../../src/core/table/types.js';
 import { loadProfileFile } from '../../drivers/profiles/profile-schema.js';
 import { makeTempDir, removeTempDir } from '../../dev/rig/temp-dir.js';
-import { CORPUS, type CorpusEntry } from './index.js';
-import { corpusWire } from './corpus-wire.js';
+import { CORPUS, type CorpusEntry } from '../../dev/corpus/index.js';
+import { corpusWire } from '../../dev/corpus/corpus-wire.js';
 
 const sim = (faults: Record<string, number>, seed: number) => ({ type: 'simulator', seed, cardIntervalMs: 0, roundIntervalMs: 0, faults });
 const of = (p: Envelope[], type: string, kind?: string) => p.filter((m) => m.type === type && (kind === undefined || m.kind === kind));

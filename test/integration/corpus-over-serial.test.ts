@@ -1,6 +1,6 @@
 /**
  * The device corpus over real serial lines (issue 32 point 6): every card-shoe format of the
- * corpus that a serial line carries (test/corpus/index.ts; the HID card reader is not a serial
+ * corpus that a serial line carries (dev/corpus/index.ts; the HID card reader is not a serial
  * device) deals the same three baccarat rounds on its own table, one real pty per shoe, read
  * through its hand-written profile by the real gateway with Mosquitto. The bytes are written by
  * the format's independent encoder, with line faults among the frames (noise, a frame cut short,
@@ -17,7 +17,7 @@ import { recordMqtt, type MqttRecorder, type RecordedMessage } from '../../dev/r
 import { createPtyPair, type PtyPair } from '../../dev/rig/pty-pair.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
 import { makeTempDir, removeTempDir } from '../../dev/rig/temp-dir.js';
-import { buildDeal, CORPUS, shoeDeal } from '../corpus/index.js';
+import { buildDeal, CORPUS, shoeDeal } from '../../dev/corpus/index.js';
 
 const io = realIoOrSkip(['socat', 'mosquitto']);
 const SHOES = CORPUS.filter((e) => e.kind === 'card-shoe' && e.encoder.reportBytes === undefined);

@@ -3,7 +3,7 @@
  * an encoder written independently of the profile engine (encoders.ts), a hand-written profile
  * (profiles/<name>.yaml), a known deal, and a capture of that deal with line faults in the
  * `tablegw-capture` v1 format (src/app/tools/capture-file.ts). `CORPUS` is what tests iterate:
- * the decode tests here, the over-a-pty tests, the bench, and `profile learn`.
+ * the tests of test/corpus/, the over-a-pty test, the bench (dev/bench/profiles-bench.ts) and `profile learn`.
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
