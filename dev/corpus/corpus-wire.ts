@@ -4,7 +4,7 @@
  * `useWireFor(profile name, corpusWire(entry))` makes the simulators speak it.
  */
 import type { FrameWire } from '../../simulators/devices/wire.js';
-import type { CorpusEntry, CorpusEvent } from './index.js';
+import { type CorpusEntry, type CorpusEvent, seqWrap } from './index.js';
 
 /** a reference frame (device-protocols.md §1: type and fields) as a corpus event, null when the corpus has none */
 export function corpusEvent(type: string, fields: readonly (string | number)[]): CorpusEvent | null {
@@ -28,13 +28,7 @@ export function corpusEvent(type: string, fields: readonly (string | number)[]):
 
 export function corpusWire(e: CorpusEntry): FrameWire {
   // the format's SEQ wrap point (0: no SEQ): the simulator counts to 65535, the device to its own wrap
-  let wrap = 65535;
-  for (let s = 0; s < 65536; s++) {
-    if (e.encoder.next(s) === 0) {
-      wrap = s;
-      break;
-    }
-  }
+  const wrap = seqWrap(e.encoder);
   return {
     format: `corpus:${e.name}`,
     ...(e.encoder.reportBytes !== undefined ? { reportBytes: e.encoder.reportBytes } : {}),

@@ -37,6 +37,12 @@ export interface CorpusEntry {
   deal: DealStep[];
 }
 
+/** the SEQ after which the format's device starts again at 0 (0: the format has no SEQ) */
+export function seqWrap(encoder: CorpusEncoder): number {
+  for (let s = 0; s < 65536; s++) if (encoder.next(s) === 0) return s;
+  return 65535;
+}
+
 const PROFILES = join(dirname(fileURLToPath(import.meta.url)), 'profiles');
 const isFault = (s: DealStep): s is LineFault => 'fault' in s;
 
