@@ -81,7 +81,7 @@ const DICE_DEAL: DealStep[] = [
   { k: 'roll', dice: [6, 6, 6], bounces: 31 }, noise, { k: 'hb' },
   { k: 'roll', dice: [2, 5, 1], bounces: 7 }, truncated, { k: 'roll', dice: [5, 5, 2], bounces: 12 }, { k: 'hb' },
 ];
-const KENO_BALLS = [17, 3, 80, 42, 1, 66, 29, 58, 7, 71, 35, 12, 49, 64, 23, 76, 5, 38, 52, 16];
+export const KENO_BALLS = [17, 3, 80, 42, 1, 66, 29, 58, 7, 71, 35, 12, 49, 64, 23, 76, 5, 38, 52, 16];
 const KENO_DEAL: DealStep[] = [
   { k: 'hb' }, noise, { k: 'start' },
   ...KENO_BALLS.flatMap((n, i): DealStep[] => [...(i === 3 ? [truncated] : i === 8 ? [badCheck] : i === 12 ? [noise] : i === 16 ? [badCheck] : []), { k: 'ball', n }]),
