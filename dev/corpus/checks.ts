@@ -45,7 +45,6 @@ export const crc16modbus = crc(16, 0x8005, 0xffff, true, true, 0x0000);
 export const crc16xmodem = crc(16, 0x1021, 0x0000, false, false, 0x0000);
 export const crc16kermit = crc(16, 0x1021, 0x0000, true, true, 0x0000);
 
-
 export const ascii = (s: string): Buffer => Buffer.from(s, 'latin1');
 export const hex2 = (n: number): string => n.toString(16).toUpperCase().padStart(2, '0');
 export const hex4 = (n: number): string => n.toString(16).toUpperCase().padStart(4, '0');
