@@ -84,7 +84,24 @@ export function referenceFrame(talker: Talker, type: string, fields: readonly (s
 
 const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** wires standing in for a profile's encoder, by profile name (useWireFor) */
+const wireHooks = new Map<string, FrameWire>();
+
+/**
+ * Makes the virtual devices whose profile is named `profileName` write through `wire` instead of
+ * the profile encoder: a device family's own encoder (the device corpus, dev/corpus/) then feeds
+ * the gateway, which still decodes with the profile. Returns the function that undoes it.
+ */
+export function useWireFor(profileName: string, wire: FrameWire): () => void {
+  wireHooks.set(profileName, wire);
+  return () => {
+    if (wireHooks.get(profileName) === wire) wireHooks.delete(profileName);
+  };
+}
+
 export function profileWire(profile: DeviceProfile): FrameWire {
+  const hooked = wireHooks.get(profile.name);
+  if (hooked) return hooked;
   const encoder = createProfileEncoder(profile);
   const binary = profile.encoding === 'binary';
   // each downlink template as a pattern over what the gateway wrote ({seq} any number, {from} captured)

@@ -3,6 +3,7 @@ import {
   ASCII_TARGET, profileTargets, runProfilesBench, sampledProfileNames, shippedProfileNames, withProfilesTable,
   type ProfileBenchRow, type ProfilesBenchResult,
 } from '../../../dev/bench/profiles-bench.js';
+import { CORPUS } from '../../../dev/corpus/index.js';
 
 const row = (profile: string, framesPerSecond: number, referenceFramesPerSecond: number, ascii = true): ProfileBenchRow => {
   const ratio = Math.round((referenceFramesPerSecond / framesPerSecond) * 100) / 100;
@@ -19,14 +20,16 @@ describe('the device profile phase of the bench', () => {
   it('decodes every shipped profile\'s sample and times it beside its reference decoder', () => {
     const r = runProfilesBench(() => {}, 0.01);
     expect(r.unsampled).toEqual([]);
-    expect(r.rows.map((x) => x.profile)).toEqual(shippedProfileNames());
+    expect(r.rows.filter((x) => !x.corpus).map((x) => x.profile)).toEqual(shippedProfileNames());
+    // and every format of the device corpus beside its hand-written decoder
+    expect(r.rows.filter((x) => x.corpus).map((x) => x.profile)).toEqual(CORPUS.map((e) => `corpus:${e.name}`));
     for (const x of r.rows) {
       expect(x.framesPerSecond).toBeGreaterThan(0);
       expect(x.referenceFramesPerSecond).toBeGreaterThan(0);
       expect(x.ratio).toBeCloseTo(x.referenceFramesPerSecond / x.framesPerSecond, 1);
     }
     // binary frames and HID reports are not an ASCII byte stream: only the ratio applies to them
-    expect(r.rows.filter((x) => !x.ascii).map((x) => x.profile).sort()).toEqual(['hid-dice-sensor', 'modbus-dice', 'wedge-scanner']);
+    expect(r.rows.filter((x) => !x.ascii && !x.corpus).map((x) => x.profile).sort()).toEqual(['hid-dice-sensor', 'modbus-dice', 'wedge-scanner']);
   });
 
   it('states both targets, naming the slowest ASCII profile and the worst ratio', () => {
@@ -35,6 +38,18 @@ describe('the device profile phase of the bench', () => {
     expect(ascii.value).toBe('2 of 2 above; slowest b 1,200,000 (x1.20 of the target)');
     expect(ratio.met).toBe(true);
     expect(ratio.value).toBe('3 of 3 within; worst hid x1.40 (500,000 vs LineCodec SHOE 700,000 frames/s)');
+  });
+
+  it('holds the corpus formats to 1M frames/s each, naming the slowest, in a target of their own', () => {
+    const corpusRow = (name: string, fps: number): ProfileBenchRow => ({ ...row(name, fps, fps), ascii: false, corpus: true });
+    const none = profileTargets(result([row('a', 3_000_000, 900_000)]));
+    expect(none).toHaveLength(2);
+    const t = profileTargets(result([row('a', 3_000_000, 900_000), corpusRow('corpus:x', 2_000_000), corpusRow('corpus:y', 400_000)]));
+    expect(t).toHaveLength(3);
+    expect(t[2].met).toBe(false);
+    expect(t[2].value).toBe('1 of 2 above; slowest corpus:y 400,000 (x0.40 of the target)');
+    // the ASCII target is for the shipped profiles only
+    expect(t[0].value).toBe('1 of 1 above; slowest a 3,000,000 (x3.00 of the target)');
   });
 
   it('misses a target when one profile misses it, or when a shipped profile was not timed', () => {

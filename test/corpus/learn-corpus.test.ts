@@ -1,0 +1,80 @@
+/**
+ * `tablegw profile learn` on the corpus (issue 32 point 6): for every format, the profile learned
+ * from the capture of the known deal and the technician's script decodes the capture, as it
+ * arrived and re-chunked, exactly as the hand-written profile does.
+ *
+ * It needs the learner, `src/app/tools/profile-learn.ts` (`learnProfile({ capture, script, kind })`).
+ * Until that module exists these tests are skipped and say why (they never pass without it).
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { compileProfile, type DecodedItem } from '../../drivers/profiles/profile-decoder.js';
+import { type DeviceProfile, loadProfileFile, validateProfile } from '../../drivers/profiles/profile-schema.js';
+import { parseCapture } from '../../src/app/tools/capture-file.js';
+import { buildCapture, CORPUS, describeItem, type CorpusEntry } from '../../dev/corpus/index.js';
+
+const LEARNER = join(dirname(fileURLToPath(import.meta.url)), '../../src/app/tools/profile-learn.ts');
+const haveLearner = existsSync(LEARNER);
+if (!haveLearner) console.warn(`SKIPPED: learned-profile corpus tests: ${LEARNER} does not exist yet (the learner of issue 32 point 4); they run once it does`);
+
+function decode(p: DeviceProfile, chunks: readonly Buffer[], withSeq: boolean): string[] {
+  const d = compileProfile(p);
+  const out: DecodedItem[] = [];
+  for (const c of chunks) out.push(...d.push(c));
+  out.push(...d.endOfStream());
+  return out.map((i) => describeItem(i, withSeq));
+}
+
+/** the profile the learner wrote (exit 0), read back through the profile schema from its YAML */
+async function learn(e: CorpusEntry, captureText: string, script: string): Promise<DeviceProfile> {
+  const mod = (await import(/* @vite-ignore */ LEARNER)) as typeof import('../../src/app/tools/profile-learn.js');
+  const capture = parseCapture(captureText, e.name);
+  const r = mod.learnProfile({ capture: capture.chunks, script, kind: e.kind as never, name: e.name });
+  if (r.exit !== 0) throw new Error(`${e.name}: learn exit ${r.exit} (${r.status}): ${r.reason}`);
+  const { parse } = await import('yaml');
+  return validateProfile(`${e.name} (learned)`, parse(r.yaml));
+}
+
+/**
+ * The corpus formats the learner takes today. The others are `todo` (listed, never counted as
+ * passed), each with what the learner lacks for it: the learner's search does not yet cover
+ * them (issue 32 point 6 is met for these three only).
+ */
+const LEARNED_TODAY = new Set(['stx-etx-lrc-shoe', 'dle-crc16-shoe', 'index52-shoe']);
+const NOT_YET: Record<string, string> = {
+  'ascii-crlf-shoe': 'the learned profile decodes the capture differently from the hand-written one',
+  'length-le-shoe': 'no framing candidate: length fields with a little-endian CRC',
+  'sync-keno': 'no framing candidate: fixed-length frames with a sync word',
+  'modbus-rtu-shoe': 'no framing candidate: Modbus-RTU-like frames',
+  'hex-trailer-shuffler': 'the script has no shuffler tokens (SHUF:<state>, COUNT:<n>)',
+  'decimal-sum-shoe': 'no integrity candidate: a decimal checksum',
+  'table-char-shoe': 'exit 3: a one-character code table needs every card dealt',
+  'hid-card-reader': 'HID report layouts are not learned',
+  'bitfield-dice': 'dice bit fields are not learned, and the script has no NOREAD token',
+};
+
+describe.each(CORPUS.filter((e) => !(e.name in NOT_YET)).map((e) => [e.name, e] as const))('profile learn on corpus format %s', (_name, e) => {
+  it.skipIf(!haveLearner)('learns a profile that decodes the capture identically to the hand-written one', async () => {
+    const built = buildCapture(e);
+    const arrived = parseCapture(built.text, e.name).chunks.map((c) => c.bytes);
+    const learned = await learn(e, built.text, built.script);
+    const hand = loadProfileFile(e.profilePath);
+    // the SEQ too, when the learned profile reads one
+    const withSeq = e.hasSeq && learned.messages.some((m) => m.seq !== undefined || learned.report?.seq !== undefined);
+    expect(decode(learned, arrived, withSeq)).toEqual(decode(hand, arrived, withSeq));
+    if (e.encoder.reportBytes === undefined) {
+      const all = Buffer.concat(arrived);
+      expect(decode(learned, [...all].map((b) => Buffer.of(b)), withSeq)).toEqual(decode(hand, arrived, withSeq));
+      expect(decode(learned, [all], withSeq)).toEqual(decode(hand, arrived, withSeq));
+    }
+  }, 60_000);
+});
+
+describe('profile learn on the rest of the corpus', () => {
+  it('names every corpus format, learned or not yet', () => {
+    expect(CORPUS.map((e) => e.name).sort()).toEqual([...LEARNED_TODAY, ...Object.keys(NOT_YET)].sort());
+  });
+  for (const [name, why] of Object.entries(NOT_YET)) it.todo(`${name}: not learned yet (${why})`);
+});
