@@ -55,7 +55,9 @@ export type StreamEvent =
   | { kind: 'new-epoch'; table: string; epoch: string; previous: string | null }
   | { kind: 'signature-failure'; table: string; seq: number | null; topic: string; reason: string }
   | { kind: 'invalid'; table: string; topic: string; problems: string[] }
-  | { kind: 'connection'; state: 'connected' | 'disconnected' };
+  /** `sessionPresent` false after a reconnect: the broker kept nothing for the client while it was away (expect gaps) */
+  | { kind: 'connection'; state: 'connected'; sessionPresent: boolean }
+  | { kind: 'connection'; state: 'disconnected' };
 
 export interface TableEntry {
   id: string;
@@ -149,7 +151,7 @@ export class EngineClient {
       ...opts.mqtt,
     });
     this.client.on('message', (topic, payload, packet) => this.onMessage(topic, payload, packet.retain));
-    this.client.on('connect', () => this.eventsSubject.next({ kind: 'connection', state: 'connected' }));
+    this.client.on('connect', (ack) => this.eventsSubject.next({ kind: 'connection', state: 'connected', sessionPresent: ack.sessionPresent }));
     this.client.on('close', () => this.eventsSubject.next({ kind: 'connection', state: 'disconnected' }));
     this.client.on('error', () => { /* mqtt.js reconnects; the connection events say so */ });
   }

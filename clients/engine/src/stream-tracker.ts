@@ -26,6 +26,8 @@ interface EpochState {
   seen: Set<number>;
   /** seqs reported missing and not seen since */
   missing: Set<number>;
+  /** a message not retained was seen: the stream is live, and every jump from now on is a gap */
+  live: boolean;
 }
 
 export interface StreamTrackerOptions {
@@ -47,9 +49,11 @@ export class StreamTracker {
   }
 
   /**
-   * Decides about the message `(epoch, seq)`. A retained message (`retained`: delivered as a
-   * snapshot on subscribe) is deduped but never opens a gap: retained topics arrive in topic
-   * order, not in `seq` order. Returns every verdict that applies (a new epoch's first message
+   * Decides about the message `(epoch, seq)`. The retained messages delivered on the first
+   * subscribe (`retained`), up to and including the first live message, are a snapshot: deduped,
+   * but they open no gap (retained topics arrive in topic order, not in `seq` order, and what
+   * was published before the subscribe was never this subscriber's to lose). From the first live
+   * message on every jump is a gap, a retained message's too (a resubscribe after a lost session). Returns every verdict that applies (a new epoch's first message
    * is `new-epoch` then `new`); a `duplicate` is the only verdict when it applies.
    */
   accept(epoch: string | undefined, seq: number, retained = false): Verdict[] {
@@ -57,7 +61,7 @@ export class StreamTracker {
     const out: Verdict[] = [];
     let st = this.epochs.get(key);
     if (!st) {
-      st = { last: 0, seen: new Set(), missing: new Set() };
+      st = { last: 0, seen: new Set(), missing: new Set(), live: !retained };
       this.epochs.set(key, st);
       if (this.current !== null || key !== '') out.push({ kind: 'new-epoch', previous: this.current });
       this.current = key;
@@ -73,7 +77,9 @@ export class StreamTracker {
       out.push({ kind: 'late', filled });
       return out;
     }
-    if (seq > st.last + 1 && !retained) {
+    const snapshot = !st.live; // the retained snapshot on subscribe, up to the first live message
+    if (!retained) st.live = true;
+    if (seq > st.last + 1 && !snapshot) {
       out.push({ kind: 'gap', from: st.last + 1, to: seq - 1 });
       if (seq - 1 - st.last <= this.maxTrackedGap) for (let s = st.last + 1; s < seq; s++) st.missing.add(s);
     } else {

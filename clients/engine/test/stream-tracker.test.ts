@@ -17,14 +17,18 @@ describe('StreamTracker: dedupe and gaps by (epoch ?? "", seq)', () => {
     expect(t.last).toEqual({ epoch: '', seq: 15 });
   });
 
-  it('a retained message is deduped but opens no gap (retained topics come in topic order)', () => {
+  it('the retained snapshot on subscribe, up to the first live message, is deduped but opens no gap (retained topics come in topic order)', () => {
     const t = new StreamTracker();
     expect(t.accept(undefined, 50, true)).toEqual([{ kind: 'new' }]);
     expect(t.accept(undefined, 40, true)).toEqual([{ kind: 'late', filled: false }]);
     expect(t.accept(undefined, 60, true)).toEqual([{ kind: 'new' }]);
-    expect(t.missing()).toEqual([]);
     expect(t.accept(undefined, 60)).toEqual([{ kind: 'duplicate' }]);
-    expect(t.accept(undefined, 62)).toEqual([{ kind: 'gap', from: 61, to: 61 }]);
+    expect(t.accept(undefined, 64)).toEqual([{ kind: 'new' }]);
+    expect(t.missing()).toEqual([]);
+    expect(t.accept(undefined, 66)).toEqual([{ kind: 'gap', from: 65, to: 65 }]);
+    // live now: a retained message after a jump (a resubscribe after a lost session) is a gap too
+    expect(t.accept(undefined, 70, true)).toEqual([{ kind: 'gap', from: 67, to: 69 }]);
+    expect(t.missing()).toEqual([65, 67, 68, 69]);
   });
 
   it('with epochs: a new epoch is reported and numbers on its own; the same seq in two epochs is two messages', () => {
