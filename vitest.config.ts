@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'clients/*/test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Native bindings (serialport) and child processes are happiest in forked workers.

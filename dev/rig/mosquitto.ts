@@ -53,6 +53,13 @@ export async function startMosquitto(opts: MosquittoOptions = {}): Promise<Mosqu
   const accounts: string[] = [];
   // mosquitto started as root drops to its own user before it reads these files
   if (opts.users || opts.acl !== undefined) fs.chmodSync(dir, 0o755);
+  // and writes its persistence file as that user: a directory of its own it may write to
+  const persistDir = path.join(dir, 'persist');
+  if (opts.persistent) {
+    fs.chmodSync(dir, 0o755);
+    fs.mkdirSync(persistDir);
+    fs.chmodSync(persistDir, 0o777);
+  }
   if (opts.users) {
     const passwd = path.join(dir, 'passwd');
     let first = true;
@@ -82,7 +89,7 @@ export async function startMosquitto(opts: MosquittoOptions = {}): Promise<Mosqu
       'log_type information',
       'connection_messages true',
     ];
-    if (opts.persistent) lines.push('persistence true', `persistence_location ${dir}/`, 'autosave_interval 1');
+    if (opts.persistent) lines.push('persistence true', `persistence_location ${persistDir}/`, 'autosave_interval 1');
     if (opts.extraConfig) lines.push(opts.extraConfig);
     fs.writeFileSync(confPath, lines.join('\n') + '\n');
   };
