@@ -143,6 +143,9 @@ class ScenarioRun {
     for (const id of this.ptys.keys()) {
       await this.rec.waitFor((m) => m.topic === this.topic(`devices/${id}`) && m.payload?.state === 'connected', 10_000);
     }
+    // every scenario's table starts on a fresh journal: its `new-epoch` alert is the stream's start,
+    // not a step's outcome (docs/SCENARIOS.md)
+    this.consumed.add(await this.rec.waitFor((m) => m.topic === this.topic('alerts') && m.payload?.kind === 'new-epoch', 10_000));
   }
 
   private pty(device: string): PtyPair {
