@@ -4,7 +4,7 @@
  * a count, and the stale timer. It turns everything into `DriverEvent`s for the table.
  */
 import { type Observable, Subject, type Subscription } from 'rxjs';
-import type { DeviceFrame, FrameReject, } from '../src/core/vocabulary/frames.js';
+import type { DeviceFrame, FrameReject } from '../src/core/vocabulary/frames.js';
 import { redactSample } from './codecs/redact.js';
 import { SeqTracker } from './codecs/seq-tracker.js';
 import type { SerialLatency, Transport } from './transports/transport.js';
@@ -101,24 +101,26 @@ export class DeviceDriver {
 
   start(): void {
     const t = this.opts.transport;
-    this.subs.push(t.status$.subscribe((s) => {
-      if (s.state === 'connected') {
-        this.connected = true;
-        // the SEQ baseline survives a reopen: frames sent while the line was down are a gap too
-        this.opts.decoder.reset?.();
-        this.subject.next({ kind: 'status', state: 'connected', detail: s.detail });
-        this.armStale();
-      } else {
-        const was = this.connected;
-        this.connected = false;
-        this.clearStale();
-        // report a loss of connection, and each new reason a port cannot be opened (not every retry)
-        if (was || (s.detail && s.detail !== this.lastDownDetail && s.detail !== 'not started')) {
-          this.subject.next({ kind: 'status', state: 'disconnected', detail: s.detail });
+    this.subs.push(
+      t.status$.subscribe((s) => {
+        if (s.state === 'connected') {
+          this.connected = true;
+          // the SEQ baseline survives a reopen: frames sent while the line was down are a gap too
+          this.opts.decoder.reset?.();
+          this.subject.next({ kind: 'status', state: 'connected', detail: s.detail });
+          this.armStale();
+        } else {
+          const was = this.connected;
+          this.connected = false;
+          this.clearStale();
+          // report a loss of connection, and each new reason a port cannot be opened (not every retry)
+          if (was || (s.detail && s.detail !== this.lastDownDetail && s.detail !== 'not started')) {
+            this.subject.next({ kind: 'status', state: 'disconnected', detail: s.detail });
+          }
+          this.lastDownDetail = s.detail;
         }
-        this.lastDownDetail = s.detail;
-      }
-    }));
+      }),
+    );
     this.subs.push(t.data$.subscribe((chunk) => this.onBytes(chunk)));
     t.start();
   }
@@ -229,7 +231,12 @@ export class DeviceDriver {
         if (r.kind === 'gap') {
           const fromSeq = ((last ?? 0) + 1) % m;
           if (r.missing <= MAX_MISSING) for (let i = 0; i < r.missing; i++) this.missing.add((fromSeq + i) % m);
-          this.subject.next({ kind: 'alert', alert: 'frame-gap', detail: `${r.missing} frame(s) lost on the line before SEQ ${frame.seq}`, data: { missing: r.missing, deviceSeq: frame.seq, fromSeq, modulus: m } });
+          this.subject.next({
+            kind: 'alert',
+            alert: 'frame-gap',
+            detail: `${r.missing} frame(s) lost on the line before SEQ ${frame.seq}`,
+            data: { missing: r.missing, deviceSeq: frame.seq, fromSeq, modulus: m },
+          });
         } else if (r.kind === 'restart') {
           this.missing.clear();
           this.repeating = false;
@@ -272,8 +279,11 @@ export class DeviceDriver {
     this.badCount = 0;
     this.badReasons = {};
     this.subject.next({
-      kind: 'alert', alert: 'bad-frame',
-      detail: `${count} frame(s) rejected (${Object.entries(reasons).map(([k, v]) => `${k}: ${v}`).join(', ')})`,
+      kind: 'alert',
+      alert: 'bad-frame',
+      detail: `${count} frame(s) rejected (${Object.entries(reasons)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join(', ')})`,
       data: { count, reasons, sample: this.lastBadRaw },
     });
     this.badWindow = setTimeout(() => this.flushBadFrames(), this.opts.badFrameWindowMs ?? 1000);

@@ -45,7 +45,8 @@ export class RfidCardMapper {
 
   map(frame: DeviceFrame): DeviceFrame | DriverEvent | null {
     switch (frame.type) {
-      case 'TAG': return this.onTag(frame.talker, frame.seq, frame.uid);
+      case 'TAG':
+        return this.onTag(frame.talker, frame.seq, frame.uid);
       case 'STATE':
         if (frame.state === 'LOADED') this.seen.clear();
         return frame;
@@ -68,7 +69,8 @@ export class RfidCardMapper {
     const tag = this.opts.registry.get(uid);
     if (!tag) {
       return {
-        kind: 'alert', alert: 'unknown-tag',
+        kind: 'alert',
+        alert: 'unknown-tag',
         detail: `tag ${uid} is in no registered deck: not a card`,
         data: { uid },
       };

@@ -37,49 +37,55 @@ export async function bundleInto(outDir, entryPoints) {
     external: ['better-sqlite3', 'serialport', '@serialport/*', 'node-hid'],
     // rxjs's package exports give Node its CommonJS build, which esbuild cannot tree-shake (all
     // of rxjs, 378 KB, parsed at every start): bundle its ES2015 module build instead
-    plugins: [{
-      name: 'rxjs-esm',
-      setup(b) {
-        b.onResolve({ filter: /^rxjs$/ }, () => ({ path: join(ROOT, 'node_modules', 'rxjs', 'dist', 'esm', 'index.js') }));
+    plugins: [
+      {
+        name: 'rxjs-esm',
+        setup(b) {
+          b.onResolve({ filter: /^rxjs$/ }, () => ({ path: join(ROOT, 'node_modules', 'rxjs', 'dist', 'esm', 'index.js') }));
+        },
       },
-    }, {
-      // prom-client's one use of the OpenTelemetry API is for exemplars, never enabled here
-      name: 'no-opentelemetry',
-      setup(b) {
-        b.onResolve({ filter: /^@opentelemetry\/api$/ }, () => ({ path: join(ROOT, 'scripts', 'build-stubs', 'opentelemetry-api.cjs') }));
+      {
+        // prom-client's one use of the OpenTelemetry API is for exemplars, never enabled here
+        name: 'no-opentelemetry',
+        setup(b) {
+          b.onResolve({ filter: /^@opentelemetry\/api$/ }, () => ({ path: join(ROOT, 'scripts', 'build-stubs', 'opentelemetry-api.cjs') }));
+        },
       },
-    }, {
-      // `debug` off (no DEBUG at start): one shared no-op logger instead of loggers that build an
-      // argument array per call even when off (the stub loads the real one when DEBUG is set)
-      name: 'debug-off',
-      setup(b) {
-        b.onResolve({ filter: /^debug$/ }, () => ({ path: join(ROOT, 'scripts', 'build-stubs', 'debug.cjs') }));
-        // the real one, from node_modules when DEBUG is set, not bundled (~15 KB less to compile)
-        b.onResolve({ filter: /^debug\/src\/index\.js$/ }, (a) => ({ path: a.path, external: true }));
+      {
+        // `debug` off (no DEBUG at start): one shared no-op logger instead of loggers that build an
+        // argument array per call even when off (the stub loads the real one when DEBUG is set)
+        name: 'debug-off',
+        setup(b) {
+          b.onResolve({ filter: /^debug$/ }, () => ({ path: join(ROOT, 'scripts', 'build-stubs', 'debug.cjs') }));
+          // the real one, from node_modules when DEBUG is set, not bundled (~15 KB less to compile)
+          b.onResolve({ filter: /^debug\/src\/index\.js$/ }, (a) => ({ path: a.path, external: true }));
+        },
       },
-    }, {
-      // parts of mqtt.js the gateway seldom or never uses load from node_modules when first used
-      // (scripts/build-stubs/mqtt-*.cjs): its WebSocket and SOCKS transports and its browser
-      // timers, ~390 KB less to compile at every start. (Not its `lru-cache`: a broker that offers
-      // MQTT 5 topic aliases, as Mosquitto does, makes mqtt.js build one at every connect.)
-      name: 'mqtt-parts-on-use',
-      setup(b) {
-        const connect = /[\\/]node_modules[\\/]mqtt[\\/]build[\\/]lib[\\/]connect$/;
-        const lib = /[\\/]node_modules[\\/]mqtt[\\/]build[\\/]lib$/;
-        const stubs = [
-          { spec: './ws', from: connect, stub: 'mqtt-ws-transport.cjs' },
-          { spec: './socks', from: connect, stub: 'mqtt-socks-transport.cjs' },
-          { spec: 'worker-timers', from: lib, stub: 'mqtt-worker-timers.cjs' },
-        ];
-        b.onResolve({ filter: /^(\.\/ws|\.\/socks|worker-timers)$/ }, (a) => {
-          const s = stubs.find((x) => x.spec === a.path && x.from.test(a.resolveDir));
-          return s ? { path: join(ROOT, 'scripts', 'build-stubs', s.stub) } : undefined;
-        });
-        // what the stand-ins load at run time stays outside the bundle
-        b.onResolve({ filter: /^(mqtt\/lib\/connect\/(ws|socks)|worker-timers)$/ }, (a) =>
-          /[\\/]scripts[\\/]build-stubs$/.test(a.resolveDir) ? { path: a.path, external: true } : undefined);
+      {
+        // parts of mqtt.js the gateway seldom or never uses load from node_modules when first used
+        // (scripts/build-stubs/mqtt-*.cjs): its WebSocket and SOCKS transports and its browser
+        // timers, ~390 KB less to compile at every start. (Not its `lru-cache`: a broker that offers
+        // MQTT 5 topic aliases, as Mosquitto does, makes mqtt.js build one at every connect.)
+        name: 'mqtt-parts-on-use',
+        setup(b) {
+          const connect = /[\\/]node_modules[\\/]mqtt[\\/]build[\\/]lib[\\/]connect$/;
+          const lib = /[\\/]node_modules[\\/]mqtt[\\/]build[\\/]lib$/;
+          const stubs = [
+            { spec: './ws', from: connect, stub: 'mqtt-ws-transport.cjs' },
+            { spec: './socks', from: connect, stub: 'mqtt-socks-transport.cjs' },
+            { spec: 'worker-timers', from: lib, stub: 'mqtt-worker-timers.cjs' },
+          ];
+          b.onResolve({ filter: /^(\.\/ws|\.\/socks|worker-timers)$/ }, (a) => {
+            const s = stubs.find((x) => x.spec === a.path && x.from.test(a.resolveDir));
+            return s ? { path: join(ROOT, 'scripts', 'build-stubs', s.stub) } : undefined;
+          });
+          // what the stand-ins load at run time stays outside the bundle
+          b.onResolve({ filter: /^(mqtt\/lib\/connect\/(ws|socks)|worker-timers)$/ }, (a) =>
+            /[\\/]scripts[\\/]build-stubs$/.test(a.resolveDir) ? { path: a.path, external: true } : undefined,
+          );
+        },
       },
-    }],
+    ],
     // CommonJS dependencies bundled into ESM require Node's built-ins
     banner: { js: "import { createRequire as __tablegwCreateRequire } from 'node:module'; const require = __tablegwCreateRequire(import.meta.url);" },
   });

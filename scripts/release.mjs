@@ -57,7 +57,10 @@ writeFileSync(join(OPT, 'package.json'), `${JSON.stringify({ name, version, desc
 // ---- 3. the production dependencies, as `npm ci` built them here (package-lock.json: every
 // package not marked dev), without what only a build, another OS or another CPU needs
 const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8'));
-const prod = Object.entries(lock.packages).filter(([p, v]) => p.startsWith('node_modules/') && !v.dev).map(([p]) => p).sort();
+const prod = Object.entries(lock.packages)
+  .filter(([p, v]) => p.startsWith('node_modules/') && !v.dev)
+  .map(([p]) => p)
+  .sort();
 let copiedPackages = 0;
 for (const p of prod) {
   // a nested package is copied with its parent
@@ -82,7 +85,8 @@ for (const f of readdirSync(join(nm, '@serialport', 'bindings-cpp', 'prebuilds',
 const bs = join(nm, 'better-sqlite3');
 for (const d of ['deps', 'src', 'binding.gyp']) rmSync(join(bs, d), { recursive: true, force: true });
 for (const f of readdirSync(join(bs, 'build'))) if (f !== 'Release') rmSync(join(bs, 'build', f), { recursive: true, force: true });
-for (const f of readdirSync(join(bs, 'build', 'Release'))) if (f !== 'better_sqlite3.node') rmSync(join(bs, 'build', 'Release', f), { recursive: true, force: true });
+for (const f of readdirSync(join(bs, 'build', 'Release')))
+  if (f !== 'better_sqlite3.node') rmSync(join(bs, 'build', 'Release', f), { recursive: true, force: true });
 for (const d of ['src', 'binding.gyp', 'hidapi']) rmSync(join(nm, 'node-hid', d), { recursive: true, force: true });
 rmSync(join(nm, '@serialport', 'bindings-cpp', 'src'), { recursive: true, force: true });
 // the binaries are built without debug symbols or stripped (smaller, no build paths)
@@ -98,7 +102,10 @@ const elf = [];
 (function walk(dir) {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, e.name);
-    if (/^\.(npmignore|eslintrc.*|eslintignore|gitattributes|gitignore|gitmodules|husky|github|travis\.yml|editorconfig|prettierrc.*|nycrc.*|taprc)$/.test(e.name)) rmSync(p, { recursive: true, force: true });
+    if (
+      /^\.(npmignore|eslintrc.*|eslintignore|gitattributes|gitignore|gitmodules|husky|github|travis\.yml|editorconfig|prettierrc.*|nycrc.*|taprc)$/.test(e.name)
+    )
+      rmSync(p, { recursive: true, force: true });
     // their tests, benchmarks, type declarations and source maps: nothing the gateway loads
     else if (e.isDirectory() && /^(test|tests|__tests__|benchmarks?|examples?)$/.test(e.name)) rmSync(p, { recursive: true, force: true });
     else if (e.isFile() && /\.(d\.[cm]?ts|map)$/.test(e.name)) rmSync(p);
@@ -112,8 +119,11 @@ const nodeDir = join(OPT, 'node');
 mkdirSync(join(nodeDir, 'bin'), { recursive: true });
 copyFileSync(process.execPath, join(nodeDir, 'bin', 'node'));
 run('strip', ['--remove-section=.comment', '--remove-section=.note', join(nodeDir, 'bin', 'node')]);
-const nodeLicense = [join(dirname(process.execPath), '..', 'share', 'doc', 'nodejs', 'LICENSE'), join(dirname(process.execPath), '..', 'share', 'doc', 'node', 'LICENSE'), '/usr/share/doc/nodejs/LICENSE']
-  .find((p) => existsSync(p));
+const nodeLicense = [
+  join(dirname(process.execPath), '..', 'share', 'doc', 'nodejs', 'LICENSE'),
+  join(dirname(process.execPath), '..', 'share', 'doc', 'node', 'LICENSE'),
+  '/usr/share/doc/nodejs/LICENSE',
+].find((p) => existsSync(p));
 if (!nodeLicense) throw new Error(`the licence of the Node.js runtime (${process.execPath}) is not found: the package must carry it`);
 copyFileSync(nodeLicense, join(nodeDir, 'LICENSE'));
 writeFileSync(join(nodeDir, 'VERSION'), `${process.version}\n`);
@@ -124,15 +134,25 @@ const tree = (p) => {
   mkdirSync(dirname(full), { recursive: true });
   return full;
 };
-writeFileSync(tree('usr/bin/tablegw'), `#!/bin/sh
+writeFileSync(
+  tree('usr/bin/tablegw'),
+  `#!/bin/sh
 # tablegw: the gateway's command line (/opt/tablegw), run by the Node.js runtime the package carries
 exec /opt/tablegw/node/bin/node /opt/tablegw/dist/src/app/cli/main.js "$@"
-`);
+`,
+);
 const unit = readFileSync(join(ROOT, 'deploy', 'tablegw.service'), 'utf8');
 const from = 'ExecStart=/usr/bin/node /opt/tablegw/dist/src/app/cli/main.js';
 if (!unit.includes(from)) throw new Error(`deploy/tablegw.service: no "${from}" line to point at the bundled runtime`);
-writeFileSync(tree('lib/systemd/system/tablegw.service'), unit.replace(from, 'ExecStart=/opt/tablegw/node/bin/node /opt/tablegw/dist/src/app/cli/main.js')
-  .replace(/^# \/etc\/systemd\/system\/tablegw\.service.*$/m, '# /lib/systemd/system/tablegw.service (the tablegw package) — change it with `systemctl edit tablegw`, not here.'));
+writeFileSync(
+  tree('lib/systemd/system/tablegw.service'),
+  unit
+    .replace(from, 'ExecStart=/opt/tablegw/node/bin/node /opt/tablegw/dist/src/app/cli/main.js')
+    .replace(
+      /^# \/etc\/systemd\/system\/tablegw\.service.*$/m,
+      '# /lib/systemd/system/tablegw.service (the tablegw package) — change it with `systemctl edit tablegw`, not here.',
+    ),
+);
 copyFileSync(join(ROOT, 'deploy', 'config.yaml'), tree('etc/tablegw/config.yaml'));
 copyFileSync(join(ROOT, 'deploy', 'tablegw.default'), tree('etc/default/tablegw'));
 // the rule's template: a site's own copy in /etc/udev/rules.d/ (same name) takes its place
@@ -140,13 +160,19 @@ copyFileSync(join(ROOT, 'deploy', '99-tablegw.rules'), tree('lib/udev/rules.d/99
 copyFileSync(join(ROOT, 'deploy', 'debian', 'copyright'), tree('usr/share/doc/tablegw/copyright'));
 const rfc2822 = releaseDate.toUTCString().replace('GMT', '+0000');
 const MAINTAINER = 'Table-edge gateway maintainers <tablegw@casino-systems.example>';
-writeFileSync(tree('usr/share/doc/tablegw/changelog.gz'), gzipSync(`tablegw (${VERSION}) stable; urgency=medium
+writeFileSync(
+  tree('usr/share/doc/tablegw/changelog.gz'),
+  gzipSync(
+    `tablegw (${VERSION}) stable; urgency=medium
 
   * Release ${VERSION} (commit ${commit ?? 'unknown'}).
   * What changed: /opt/tablegw/CHANGELOG.md.
 
  -- ${MAINTAINER}  ${rfc2822}
-`, { level: 9 }));
+`,
+    { level: 9 },
+  ),
+);
 copyFileSync(join(ROOT, 'deploy', 'debian', 'lintian-overrides'), tree('usr/share/lintian/overrides/tablegw'));
 
 // ---- 6. modes: 0755 directories, 0644 files, 0755 only for the programs
@@ -160,7 +186,8 @@ copyFileSync(join(ROOT, 'deploy', 'debian', 'lintian-overrides'), tree('usr/shar
     } else chmodSync(p, 0o644);
   }
 })(STAGE);
-for (const p of ['opt/tablegw/node/bin/node', 'usr/bin/tablegw', ...['postinst', 'prerm', 'postrm'].map((s) => `opt/tablegw/deploy/debian/${s}`)]) chmodSync(join(STAGE, p), 0o755);
+for (const p of ['opt/tablegw/node/bin/node', 'usr/bin/tablegw', ...['postinst', 'prerm', 'postrm'].map((s) => `opt/tablegw/deploy/debian/${s}`)])
+  chmodSync(join(STAGE, p), 0o755);
 
 // ---- 7. the package's control files
 const DEBIAN = join(STAGE, 'DEBIAN');
@@ -178,7 +205,13 @@ let bytes = 0;
     }
   }
 })(STAGE);
-writeFileSync(join(DEBIAN, 'md5sums'), files.sort().map((f) => `${createHash('md5').update(readFileSync(f)).digest('hex')}  ${relative(STAGE, f)}`).join('\n') + '\n');
+writeFileSync(
+  join(DEBIAN, 'md5sums'),
+  files
+    .sort()
+    .map((f) => `${createHash('md5').update(readFileSync(f)).digest('hex')}  ${relative(STAGE, f)}`)
+    .join('\n') + '\n',
+);
 writeFileSync(join(DEBIAN, 'conffiles'), ['/etc/tablegw/config.yaml', '/etc/default/tablegw'].join('\n') + '\n');
 for (const s of ['postinst', 'prerm', 'postrm']) {
   copyFileSync(join(ROOT, 'deploy', 'debian', s), join(DEBIAN, s));
@@ -188,7 +221,9 @@ chmodSync(join(DEBIAN, 'md5sums'), 0o644);
 chmodSync(join(DEBIAN, 'conffiles'), 0o644);
 // the shared libraries the binaries link against (node-hid's libusb only for HID devices: recommended)
 const depends = ['adduser', 'libc6 (>= 2.34)', 'libgcc-s1 (>= 3.4)', 'libstdc++6 (>= 11)', 'libudev1'].join(', ');
-writeFileSync(join(DEBIAN, 'control'), `Package: tablegw
+writeFileSync(
+  join(DEBIAN, 'control'),
+  `Package: tablegw
 Version: ${VERSION}
 Architecture: amd64
 Maintainer: ${MAINTAINER}
@@ -208,17 +243,25 @@ Description: table-edge ingestion gateway (card shoes, shufflers, dice sensors t
  The package carries the Node.js runtime and prebuilt native modules it runs
  on (/opt/tablegw), a systemd unit, a udev rule and the configuration
  /etc/tablegw/config.yaml, which is checked before the service is started.
-`);
+`,
+);
 
 // ---- 8. a last look: the staged gateway runs with its bundled runtime and loads its native modules
 const staged = run(join(nodeDir, 'bin', 'node'), [join(OPT, 'dist', 'src', 'app', 'cli', 'main.js'), '--version'], { capture: true }).trim();
 if (!staged.startsWith(`${VERSION} `)) throw new Error(`the staged gateway says "${staged}", not version ${VERSION}`);
-run(join(nodeDir, 'bin', 'node'), ['-e', `
+run(
+  join(nodeDir, 'bin', 'node'),
+  [
+    '-e',
+    `
   const { createRequire } = require('node:module');
   const r = createRequire(${JSON.stringify(join(OPT, 'package.json'))});
   new (r('better-sqlite3'))(':memory:').prepare('select 1').get();
   r('@serialport/bindings-cpp').autoDetect();
-`], { capture: true, cwd: OPT });
+`,
+  ],
+  { capture: true, cwd: OPT },
+);
 
 // ---- 9. pack
 const deb = join(OUT, `${NAME}.deb`);

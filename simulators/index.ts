@@ -22,7 +22,7 @@ import { DEFAULT_DEDUPE_MS } from '../drivers/device-mappers.js';
 import { loadProfileFile } from '../drivers/profiles/profile-schema.js';
 import { loadDeckRegistry } from '../drivers/deck-registry.js';
 import { MemoryTransport } from '../drivers/transports/memory-transport.js';
-import type { DeviceConfig, SimulatorTransportConfig, } from '../src/core/vocabulary/config-schema.js';
+import type { DeviceConfig, SimulatorTransportConfig } from '../src/core/vocabulary/config-schema.js';
 import { randomSeed, seededRng } from './rng.js';
 import type { SimulatedDevicesContext, SimulatedDevicesSetup } from '../src/runtime/simulators.js';
 import { VirtualBallReader } from './devices/ball-reader-device.js';
@@ -53,7 +53,12 @@ function isSim(d: DeviceConfig): d is SimDevice {
 
 /** a simulated device that only powers up and sends heartbeats */
 class PassiveDevice implements VirtualDevice {
-  constructor(readonly seed: string | number, private readonly line: LineDevice | null, private readonly model: string, private readonly extra?: () => void) {}
+  constructor(
+    readonly seed: string | number,
+    private readonly line: LineDevice | null,
+    private readonly model: string,
+    private readonly extra?: () => void,
+  ) {}
   async start(): Promise<void> {
     this.line?.powerUp(this.model);
     this.extra?.();
@@ -66,8 +71,14 @@ class PassiveDevice implements VirtualDevice {
 
 /** a shuffler with no simulated shoe on its table: a shuffle cycle every `everyMs` */
 class StandaloneShuffler extends LoopRunner {
-  constructor(seed: string | number, private readonly shuffler: VirtualShuffler, private readonly everyMs: number, private readonly stepMs: number,
-    private readonly cycles: number | undefined, unplug: ConstructorParameters<typeof LoopRunner>[2]) {
+  constructor(
+    seed: string | number,
+    private readonly shuffler: VirtualShuffler,
+    private readonly everyMs: number,
+    private readonly stepMs: number,
+    private readonly cycles: number | undefined,
+    unplug: ConstructorParameters<typeof LoopRunner>[2],
+  ) {
     super(seed, seededRng(`${seed}:unplug`), unplug);
   }
   protected onPowerUp(): void {
@@ -118,8 +129,23 @@ export function createVirtualDevices(ctx: VirtualDevicesContext): VirtualDevices
     const shufDev = sims.find((d) => d.kind === 'shuffler');
     const scanDev = sims.find((d) => d.kind === 'barcode-scanner');
     const deckSize = settings.expectedDeckSize ?? 52 * settings.decks;
-    const shuffler = shufDev ? new VirtualShuffler(deliver(shufDev), seededRng(`${seedOf.get(shufDev.id)}:faults`), { ...lineFaults(shufDev), ...shufDev.transport.faults }, deckSize, wireOf(shufDev)) : null;
-    const scanner = scanDev ? new VirtualBarcodeScanner(deliver(scanDev), seededRng(`${seedOf.get(scanDev.id)}:faults`), scanDev.transport.faults, scanDev.profile ? wireOf(scanDev) : undefined) : null;
+    const shuffler = shufDev
+      ? new VirtualShuffler(
+          deliver(shufDev),
+          seededRng(`${seedOf.get(shufDev.id)}:faults`),
+          { ...lineFaults(shufDev), ...shufDev.transport.faults },
+          deckSize,
+          wireOf(shufDev),
+        )
+      : null;
+    const scanner = scanDev
+      ? new VirtualBarcodeScanner(
+          deliver(scanDev),
+          seededRng(`${seedOf.get(scanDev.id)}:faults`),
+          scanDev.transport.faults,
+          scanDev.profile ? wireOf(scanDev) : undefined,
+        )
+      : null;
     const shufUnplug = shufDev ? unplugOf(shufDev) : null;
     /** a shuffle before each new shoe; true when its READY is the new deck (single-deck games) */
     const shuffleBeforeLoad = (seed: string | number) => {
@@ -156,20 +182,30 @@ export function createVirtualDevices(ctx: VirtualDevicesContext): VirtualDevices
       let vt: VirtualTable;
       const transport = transportOf(shoe);
       vt = new VirtualTable({
-        game: settings.game, decks: settings.decks, burnPerRound: settings.burnPerRound, engine: settings.engine,
-        cardIntervalMs: pace(sim.cardIntervalMs), roundIntervalMs: pace(sim.roundIntervalMs),
-        cutCardFromEnd: sim.cutCardFromEnd, seed, faults: sim.faults, shoes: ctx.shoes, gameOptions: settings.gameOptions,
+        game: settings.game,
+        decks: settings.decks,
+        burnPerRound: settings.burnPerRound,
+        engine: settings.engine,
+        cardIntervalMs: pace(sim.cardIntervalMs),
+        roundIntervalMs: pace(sim.roundIntervalMs),
+        cutCardFromEnd: sim.cutCardFromEnd,
+        seed,
+        faults: sim.faults,
+        shoes: ctx.shoes,
+        gameOptions: settings.gameOptions,
         write: (b) => transport.deliver(b),
         request: engine ? engine() : undefined,
         createShoe,
         onLoad: shuffleBeforeLoad(seed),
         unplug: unplugOf(shoe),
-        manualRescan: scanner ? () => {
-          const card = (vt.shoe as Partial<VirtualRfidShoe>).takePending?.();
-          if (!card) return false;
-          scanner.scanCard(card);
-          return true;
-        } : undefined,
+        manualRescan: scanner
+          ? () => {
+              const card = (vt.shoe as Partial<VirtualRfidShoe>).takePending?.();
+              if (!card) return false;
+              scanner.scanCard(card);
+              return true;
+            }
+          : undefined,
       });
       transport.written$.subscribe((b) => vt.onGatewayBytes(b));
       devices.push(vt);
@@ -182,9 +218,16 @@ export function createVirtualDevices(ctx: VirtualDevicesContext): VirtualDevices
       const pit = ctx.engine?.();
       const shuffle = shuffleBeforeLoad(seed);
       const vt = new VirtualTable({
-        game: settings.game, decks: settings.decks, burnPerRound: settings.burnPerRound, engine: settings.engine,
-        cardIntervalMs: pace(sim.cardIntervalMs), roundIntervalMs: pace(sim.roundIntervalMs),
-        cutCardFromEnd: sim.cutCardFromEnd, seed, faults: sim.faults, gameOptions: settings.gameOptions,
+        game: settings.game,
+        decks: settings.decks,
+        burnPerRound: settings.burnPerRound,
+        engine: settings.engine,
+        cardIntervalMs: pace(sim.cardIntervalMs),
+        roundIntervalMs: pace(sim.roundIntervalMs),
+        cutCardFromEnd: sim.cutCardFromEnd,
+        seed,
+        faults: sim.faults,
+        gameOptions: settings.gameOptions,
         // without a way to ask for a new shoe, one shoe only
         shoes: pit ? ctx.shoes : 1,
         write: (b) => transportOf(dealingScanner).deliver(b),
@@ -199,16 +242,21 @@ export function createVirtualDevices(ctx: VirtualDevicesContext): VirtualDevices
       });
       devices.push(vt);
       driving.add(dealingScanner.id);
-      descriptions.set(dealingScanner.id, `virtual barcode scanner, the dealing reader: a virtual dealer scans every card (seed ${seed}${dealingScanner.profile ? `, profile ${wireOf(dealingScanner).format}` : ''})`);
+      descriptions.set(
+        dealingScanner.id,
+        `virtual barcode scanner, the dealing reader: a virtual dealer scans every card (seed ${seed}${dealingScanner.profile ? `, profile ${wireOf(dealingScanner).format}` : ''})`,
+      );
     }
     if (shufDev && shuffler) {
       const seed = seedOf.get(shufDev.id)!;
       driving.add(shufDev.id);
       if (shoe) {
-        devices.push(new PassiveDevice(seed, null, 'VSHUF-1', () => {
-          shuffler.powerUp();
-          shuffler.line.startHeartbeat();
-        }));
+        devices.push(
+          new PassiveDevice(seed, null, 'VSHUF-1', () => {
+            shuffler.powerUp();
+            shuffler.line.startHeartbeat();
+          }),
+        );
         descriptions.set(shufDev.id, `virtual shuffler, shuffling before each shoe of ${shoe.id} (seed ${seed})`);
       } else {
         const every = pace(shufDev.transport.roundIntervalMs * 5);
@@ -219,18 +267,30 @@ export function createVirtualDevices(ctx: VirtualDevicesContext): VirtualDevices
     if (scanDev && scanner && !dealingScanner) {
       driving.add(scanDev.id);
       devices.push(new PassiveDevice(seedOf.get(scanDev.id)!, null, ''));
-      descriptions.set(scanDev.id, shoe ? `virtual barcode scanner, the dealer's rescan reader for ${shoe.id}` : 'virtual barcode scanner (idle: no simulated shoe to rescan for)');
+      descriptions.set(
+        scanDev.id,
+        shoe ? `virtual barcode scanner, the dealer's rescan reader for ${shoe.id}` : 'virtual barcode scanner (idle: no simulated shoe to rescan for)',
+      );
     }
   } else if (settings.kind === 'sic-bo') {
     const dev = sims.find((d) => d.kind === 'dice-sensor');
     if (dev) {
       const seed = seedOf.get(dev.id)!;
       const sensor = new VirtualDiceSensor(deliver(dev), seededRng(`${seed}:line`), lineFaults(dev), dev.transport.protocol, wireOf(dev));
-      devices.push(new VirtualDiceTable({
-        sensor, seed, rng: seededRng(seed), faults: dev.transport.faults, minBounces: settings.minBounces,
-        stepMs: pace(dev.transport.cardIntervalMs), roundIntervalMs: pace(dev.transport.roundIntervalMs),
-        rounds: ctx.shoes !== undefined ? ctx.shoes * 10 : undefined, request: engine?.(), unplug: unplugOf(dev),
-      }));
+      devices.push(
+        new VirtualDiceTable({
+          sensor,
+          seed,
+          rng: seededRng(seed),
+          faults: dev.transport.faults,
+          minBounces: settings.minBounces,
+          stepMs: pace(dev.transport.cardIntervalMs),
+          roundIntervalMs: pace(dev.transport.roundIntervalMs),
+          rounds: ctx.shoes !== undefined ? ctx.shoes * 10 : undefined,
+          request: engine?.(),
+          unplug: unplugOf(dev),
+        }),
+      );
       driving.add(dev.id);
       descriptions.set(dev.id, `virtual dice sensor (${dev.transport.protocol} wire, seed ${seed})`);
     }
@@ -239,11 +299,19 @@ export function createVirtualDevices(ctx: VirtualDevicesContext): VirtualDevices
     if (dev) {
       const seed = seedOf.get(dev.id)!;
       const reader = new VirtualBallReader(deliver(dev), seededRng(`${seed}:line`), lineFaults(dev), wireOf(dev));
-      devices.push(new VirtualKenoTable({
-        reader, seed, rng: seededRng(seed), faults: dev.transport.faults,
-        ballIntervalMs: pace(dev.transport.cardIntervalMs), roundIntervalMs: pace(dev.transport.roundIntervalMs),
-        rounds: ctx.shoes !== undefined ? ctx.shoes * 10 : undefined, request: engine?.(), unplug: unplugOf(dev),
-      }));
+      devices.push(
+        new VirtualKenoTable({
+          reader,
+          seed,
+          rng: seededRng(seed),
+          faults: dev.transport.faults,
+          ballIntervalMs: pace(dev.transport.cardIntervalMs),
+          roundIntervalMs: pace(dev.transport.roundIntervalMs),
+          rounds: ctx.shoes !== undefined ? ctx.shoes * 10 : undefined,
+          request: engine?.(),
+          unplug: unplugOf(dev),
+        }),
+      );
       driving.add(dev.id);
       descriptions.set(dev.id, `virtual keno ball reader (seed ${seed})`);
     }
@@ -253,7 +321,9 @@ export function createVirtualDevices(ctx: VirtualDevicesContext): VirtualDevices
   for (const d of sims) {
     if (driving.has(d.id)) continue;
     const seed = seedOf.get(d.id)!;
-    const talker = ({ 'card-shoe': 'SHOE', 'rfid-shoe': 'RFID', shuffler: 'SHUF', 'dice-sensor': 'DICE', 'ball-reader': 'BALL' } as const)[d.kind as Exclude<typeof d.kind, 'barcode-scanner'>];
+    const talker = ({ 'card-shoe': 'SHOE', 'rfid-shoe': 'RFID', shuffler: 'SHUF', 'dice-sensor': 'DICE', 'ball-reader': 'BALL' } as const)[
+      d.kind as Exclude<typeof d.kind, 'barcode-scanner'>
+    ];
     const hid = d.kind === 'barcode-scanner' || (d.kind === 'dice-sensor' && d.transport.protocol === 'hid');
     const line = talker && !hid ? new LineDevice(talker, deliver(d), seededRng(seed), lineFaults(d), wireOf(d)) : null;
     if (d.kind === 'rfid-shoe' && !d.deckRegistry) registries.set(d.id, generateDeckRegistry(settings.kind === 'card' ? settings.decks : 1, seed));

@@ -21,9 +21,15 @@ function hashSeed(seed: string | number): number {
 
 /** sfc32 seeded from a string or number: fast, 128-bit state, good statistical quality */
 export function seededRng(seed: string | number): Rng {
-  let a = hashSeed(seed), b = hashSeed(`${seed}:b`), c = hashSeed(`${seed}:c`), d = 1;
+  let a = hashSeed(seed),
+    b = hashSeed(`${seed}:b`),
+    c = hashSeed(`${seed}:c`),
+    d = 1;
   const next = () => {
-    a >>>= 0; b >>>= 0; c >>>= 0; d >>>= 0;
+    a >>>= 0;
+    b >>>= 0;
+    c >>>= 0;
+    d >>>= 0;
     const t = (a + b + d) >>> 0;
     d = (d + 1) >>> 0;
     a = b ^ (b >>> 9);

@@ -17,7 +17,12 @@ export class VirtualEngine implements SimulatedEngine {
   /** requests in flight by transaction: their answer, and giving up when the engine closes (its simulator is stopping) */
   private readonly waiting = new Map<string, { answer: (payload: Record<string, unknown>) => void; giveUp: () => void }>();
 
-  constructor(private readonly url: string, private readonly prefix: string, private readonly tableId: string, private readonly log: Logger) {}
+  constructor(
+    private readonly url: string,
+    private readonly prefix: string,
+    private readonly tableId: string,
+    private readonly log: Logger,
+  ) {}
 
   async connect(): Promise<void> {
     const client = mqtt.connect(this.url, { clientId: `virtual-engine-${this.tableId}-${process.pid}`, reconnectPeriod: 1000 });
@@ -32,7 +37,9 @@ export class VirtualEngine implements SimulatedEngine {
           this.waiting.delete(tx!);
           request.answer(msg);
         }
-      } catch { /* not ours */ }
+      } catch {
+        /* not ours */
+      }
     });
     await new Promise<void>((resolve) => client.once('connect', () => resolve()));
     await client.subscribeAsync(`${this.prefix}/${this.tableId}/response/+`, { qos: 1 });
@@ -62,7 +69,8 @@ export class VirtualEngine implements SimulatedEngine {
       this.waiting.set(transaction, {
         answer: (msg) => {
           clearTimeout(timer);
-          if (msg.status !== 'ok' && !String(msg.error ?? '').startsWith('rate limited')) this.log.warn(`virtual engine: ${command} refused: ${String(msg.error)}`);
+          if (msg.status !== 'ok' && !String(msg.error ?? '').startsWith('rate limited'))
+            this.log.warn(`virtual engine: ${command} refused: ${String(msg.error)}`);
           resolve(msg);
         },
         giveUp: () => {

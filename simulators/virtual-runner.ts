@@ -27,7 +27,11 @@ export abstract class LoopRunner implements VirtualDevice {
   /** aborts the pauses in progress: stop() returns at once instead of after the current wait */
   private readonly halt = new AbortController();
 
-  constructor(readonly seed: string | number, protected readonly rng: Rng, private readonly unplug?: UnplugFault) {}
+  constructor(
+    readonly seed: string | number,
+    protected readonly rng: Rng,
+    private readonly unplug?: UnplugFault,
+  ) {}
 
   start(): Promise<void> {
     if (this.done) return this.done;

@@ -113,10 +113,18 @@ export class VirtualTable {
   private async run(): Promise<void> {
     const o = this.o;
     for (let shoeNo = 0; this.running && (o.shoes === undefined || shoeNo < o.shoes); shoeNo++) {
-      const actions = dealShoe({
-        game: o.game, decks: o.decks, burnPerRound: o.burnPerRound, engine: o.engine,
-        cutCardFromEnd: o.cutCardFromEnd, decide: o.decide, gameOptions: o.gameOptions,
-      }, this.rng);
+      const actions = dealShoe(
+        {
+          game: o.game,
+          decks: o.decks,
+          burnPerRound: o.burnPerRound,
+          engine: o.engine,
+          cutCardFromEnd: o.cutCardFromEnd,
+          decide: o.decide,
+          gameOptions: o.gameOptions,
+        },
+        this.rng,
+      );
       for (const a of actions) {
         if (!this.running) return;
         switch (a.type) {

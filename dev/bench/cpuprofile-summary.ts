@@ -90,8 +90,12 @@ export function summarizeProfile(p: Profile, top = 25): ProfileSummary {
   const sorted = (m: Map<string, number>) => [...m.entries()].sort((a, b) => b[1] - a[1]);
   return {
     totalMs: ms(total),
-    byArea: sorted(area).slice(0, top).map(([a, us]) => ({ area: a, selfMs: ms(us), pct: pct(us) })),
-    bySelf: sorted(self).slice(0, top).map(([f, us]) => ({ fn: f, selfMs: ms(us), pct: pct(us) })),
+    byArea: sorted(area)
+      .slice(0, top)
+      .map(([a, us]) => ({ area: a, selfMs: ms(us), pct: pct(us) })),
+    bySelf: sorted(self)
+      .slice(0, top)
+      .map(([f, us]) => ({ fn: f, selfMs: ms(us), pct: pct(us) })),
     byInclusive: sorted(incl)
       .filter(([f]) => !f.startsWith('(root)') && !f.startsWith('(program)'))
       .slice(0, top)

@@ -108,8 +108,10 @@ function pickAction(e: Extract<Expectation, { kind: 'decision' }>): string {
 
 /** self-contained (see `fresh`): plays rounds of `game` with cards from `pool` */
 function roundRunnerFactory(
-  game: AnyCardGame, pool: readonly Card[],
-  pickAction: (e: Extract<Expectation, { kind: 'decision' }>) => string, isError: (x: unknown) => x is { error: string },
+  game: AnyCardGame,
+  pool: readonly Card[],
+  pickAction: (e: Extract<Expectation, { kind: 'decision' }>) => string,
+  isError: (x: unknown) => x is { error: string },
 ): (n: number) => number {
   const opts = { engine: game.defaults.needsEngine, options: {} };
   const max = Math.min(52, game.defaults.maxCardsPerRound);
@@ -197,10 +199,10 @@ function tableMachine(measure: boolean) {
     figures: {
       baccaratStepRoundsPerSec: Math.round(stepsPerSec / inputsPerRound),
       baccaratStepInputsPerSec: stepsPerSec,
-      baccaratStepUsPerCard: round1(1e6 / stepsPerSec * 1000) / 1000,
+      baccaratStepUsPerCard: round1((1e6 / stepsPerSec) * 1000) / 1000,
       baccaratStepPlusJsonRoundsPerSec: Math.round(stepsPerSecJson / inputsPerRound),
-      baccaratStepPlusJsonUsPerCard: round1(1e6 / stepsPerSecJson * 1000) / 1000,
-      baccaratStepPlusValidateJsonUsPerCard: round1(1e6 / stepsPerSecValidate * 1000) / 1000,
+      baccaratStepPlusJsonUsPerCard: round1((1e6 / stepsPerSecJson) * 1000) / 1000,
+      baccaratStepPlusValidateJsonUsPerCard: round1((1e6 / stepsPerSecValidate) * 1000) / 1000,
       framesPerRound: round1(inputsPerRound * 100) / 100,
     },
   };
@@ -211,13 +213,14 @@ function millionRounds(settings: CardTableSettings, script: Script, rounds: numb
   const loop = stepLoop(settings, script, false);
   const perRound = script.inputs.length / script.rounds;
   loop.run(Math.round(20_000 * perRound)); // warm up (JIT, inline caches)
-  gc(); gc();
+  gc();
+  gc();
   const before = process.memoryUsage();
   const inputs = Math.round(rounds * perRound);
   let peakRss = before.rss;
   const t0 = performance.now();
   const c0 = cpuMsNow();
-  for (let done = 0; done < inputs;) {
+  for (let done = 0; done < inputs; ) {
     const chunk = Math.min(inputs - done, 200_000);
     loop.run(chunk);
     done += chunk;
@@ -225,7 +228,8 @@ function millionRounds(settings: CardTableSettings, script: Script, rounds: numb
   }
   const secs = (performance.now() - t0) / 1000;
   const cpuSecs = (cpuMsNow() - c0) / 1000;
-  gc(); gc();
+  gc();
+  gc();
   const after = process.memoryUsage();
   if (loop.state.seq <= 0) throw new Error('no step ran');
   return {
@@ -305,7 +309,10 @@ function evaluators() {
   out.threeCard = {
     hands: N,
     ours_scoreThreeCard: opsPerSec(loopOver(h3, scoreThreeCard)),
-    pokersolver_threecard: opsPerSec(loopOver(h3s, (h) => ps.Hand.solve(h, 'threecard').rank), SAMPLE_MS / 2),
+    pokersolver_threecard: opsPerSec(
+      loopOver(h3s, (h) => ps.Hand.solve(h, 'threecard').rank),
+      SAMPLE_MS / 2,
+    ),
     phe: 'n/a (5-7 cards only)',
   };
 
@@ -314,9 +321,7 @@ function evaluators() {
     const ids = hs.map((h) => h.map(cardId));
     const strs = hs.map((h) => h.map(lowerSuit));
     const codes = strs.map((h) => h.map((c) => phe.cardCode(c)));
-    const direct = size === 7
-      ? (h: number[]) => phe7(h[0], h[1], h[2], h[3], h[4], h[5], h[6])
-      : (h: number[]) => phe6(h[0], h[1], h[2], h[3], h[4], h[5]);
+    const direct = size === 7 ? (h: number[]) => phe7(h[0], h[1], h[2], h[3], h[4], h[5], h[6]) : (h: number[]) => phe6(h[0], h[1], h[2], h[3], h[4], h[5]);
     out[size === 6 ? 'bestOf6' : 'bestOf7'] = {
       hands: N,
       ours_scoreBest_strings: opsPerSec(loopOver(hs, scoreBest)),
@@ -324,7 +329,10 @@ function evaluators() {
       phe_evaluateCardsFast_strings: opsPerSec(loopOver(strs, (h) => phe.evaluateCardsFast(h))),
       phe_evaluateCardCodes_numbers: opsPerSec(loopOver(codes, (h) => phe.evaluateCardCodes(h))),
       phe_evaluator_direct_numbers: opsPerSec(loopOver(codes, direct)),
-      pokersolver_solve_strings: opsPerSec(loopOver(strs, (h) => ps.Hand.solve(h).rank), SAMPLE_MS / 2),
+      pokersolver_solve_strings: opsPerSec(
+        loopOver(strs, (h) => ps.Hand.solve(h).rank),
+        SAMPLE_MS / 2,
+      ),
     };
   }
 
@@ -363,7 +371,12 @@ function evaluators() {
  */
 function journalCommit() {
   const n = quick ? 200 : 1000;
-  const input = { type: 'frame', at: Date.UTC(2026, 0, 1), deviceId: 'shoe-1', frame: { talker: 'SHOE', seq: 17, type: 'CARD', card: 'AS', rescan: false } } as TableInput;
+  const input = {
+    type: 'frame',
+    at: Date.UTC(2026, 0, 1),
+    deviceId: 'shoe-1',
+    frame: { talker: 'SHOE', seq: 17, type: 'CARD', card: 'AS', rescan: false },
+  } as TableInput;
   const pad = (k: number) => 'x'.repeat(k);
   const out: Record<string, unknown> = {};
   const dirs: Array<[string, string]> = [['disk', tmpdir()]];
@@ -377,10 +390,17 @@ function journalCommit() {
         let seq = 0;
         const t0 = performance.now();
         for (let i = 0; i < n; i++) {
-          store.enqueue({ tableId: 'bench-bac', input, messages: [
-            { seq: ++seq, topic: 'events', retain: false, payload: pad(300) },
-            { seq: ++seq, topic: 'round', retain: true, payload: pad(450) },
-          ] }, () => {});
+          store.enqueue(
+            {
+              tableId: 'bench-bac',
+              input,
+              messages: [
+                { seq: ++seq, topic: 'events', retain: false, payload: pad(300) },
+                { seq: ++seq, topic: 'round', retain: true, payload: pad(450) },
+              ],
+            },
+            () => {},
+          );
           store.flush();
         }
         const stepUs = ((performance.now() - t0) * 1000) / n;

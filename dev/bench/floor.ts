@@ -19,7 +19,16 @@ import { startNatsCluster } from '../rig/nats-cluster.js';
 import { makeTempDir } from '../rig/temp-dir.js';
 import mqtt from 'mqtt';
 
-const { values: a } = parseArgs({ options: { floor: { type: 'boolean' }, processes: { type: 'string', default: '4' }, tables: { type: 'string', default: '10' }, 'card-ms': { type: 'string', default: '100' }, seconds: { type: 'string', default: '15' } }, strict: false });
+const { values: a } = parseArgs({
+  options: {
+    floor: { type: 'boolean' },
+    processes: { type: 'string', default: '4' },
+    tables: { type: 'string', default: '10' },
+    'card-ms': { type: 'string', default: '100' },
+    seconds: { type: 'string', default: '15' },
+  },
+  strict: false,
+});
 const PROCESSES = Number(a.processes);
 const TABLES = Number(a.tables);
 const CARD_MS = Number(a['card-ms']);
@@ -45,12 +54,22 @@ async function listen(url: string, id: string): Promise<{ lat: number[]; results
   });
   await new Promise<void>((r) => c.once('connect', () => r()));
   for (;;) {
-    try { await c.subscribeAsync(['casino/+/events', 'casino/+/result'], { qos: 1 }); break; } catch { await new Promise((r) => setTimeout(r, 1000)); }
+    try {
+      await c.subscribeAsync(['casino/+/events', 'casino/+/result'], { qos: 1 });
+      break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 1000));
+    }
   }
   return { lat, results, close: () => c.end(true) };
 }
 
-async function run(label: string, urls: string[], subUrl: string, after?: (r: { results: Array<{ at: number; seq: number; table: string }> }) => Promise<Record<string, unknown>>) {
+async function run(
+  label: string,
+  urls: string[],
+  subUrl: string,
+  after?: (r: { results: Array<{ at: number; seq: number; table: string }> }) => Promise<Record<string, unknown>>,
+) {
   const sub = await listen(subUrl, `floor-bench-${label}`);
   const dir = await makeTempDir('teg-floor-bench-');
   const gws: GatewayProc[] = [];
@@ -58,9 +77,23 @@ async function run(label: string, urls: string[], subUrl: string, after?: (r: { 
     const tables = Array.from({ length: TABLES }, (_, i) => `fl-${p + 1}-${String(i + 1).padStart(3, '0')}`);
     const config = {
       gatewayId: `floor-${label}-${p + 1}`,
-      mqtt: { url: urls, protocolVersion: 4, clientIdPrefix: `tablegw-${p + 1}-`, reconnectMinMs: 200, reconnectMaxMs: 2000, connectTimeoutMs: 3000, failbackCheckMs: 0 },
-      dataDir: `${dir}/data-${p + 1}`, http: { enabled: false }, health: { intervalMs: 0 },
-      tables: tables.map((id) => ({ id, game: 'baccarat', devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'simulator', seed: id, cardIntervalMs: CARD_MS, roundIntervalMs: 0 } }] })),
+      mqtt: {
+        url: urls,
+        protocolVersion: 4,
+        clientIdPrefix: `tablegw-${p + 1}-`,
+        reconnectMinMs: 200,
+        reconnectMaxMs: 2000,
+        connectTimeoutMs: 3000,
+        failbackCheckMs: 0,
+      },
+      dataDir: `${dir}/data-${p + 1}`,
+      http: { enabled: false },
+      health: { intervalMs: 0 },
+      tables: tables.map((id) => ({
+        id,
+        game: 'baccarat',
+        devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'simulator', seed: id, cardIntervalMs: CARD_MS, roundIntervalMs: 0 } }],
+      })),
     };
     gws.push(await startGatewayProc({ config, dir, name: `floor-${label}-${p + 1}`, timeoutMs: 60_000 }));
   }
@@ -73,9 +106,15 @@ async function run(label: string, urls: string[], subUrl: string, after?: (r: { 
   const cpuMs = u1.reduce((sum, u, i) => sum + (u.cpu.user - u0[i].cpu.user + u.cpu.system - u0[i].cpu.system) / 1000, 0);
   const wall = Date.now() - t0;
   const out: Record<string, unknown> = {
-    tier: label, processes: PROCESSES, tablesPerProcess: TABLES, cardsPerSecPerTable: 1000 / CARD_MS, cards: sub.lat.length,
-    p50Ms: pct(sub.lat, 50), p99Ms: pct(sub.lat, 99), maxMs: Math.max(...sub.lat),
-    cpuPercentPerTable: +((cpuMs / wall) * 100 / (TABLES * PROCESSES)).toFixed(2),
+    tier: label,
+    processes: PROCESSES,
+    tablesPerProcess: TABLES,
+    cardsPerSecPerTable: 1000 / CARD_MS,
+    cards: sub.lat.length,
+    p50Ms: pct(sub.lat, 50),
+    p99Ms: pct(sub.lat, 99),
+    maxMs: Math.max(...sub.lat),
+    cpuPercentPerTable: +(((cpuMs / wall) * 100) / (TABLES * PROCESSES)).toFixed(2),
   };
   if (after) Object.assign(out, await after(sub));
   await Promise.all(gws.map((g) => g.stop()));
@@ -87,23 +126,30 @@ const rows: Array<Record<string, unknown>> = [];
 const mosq = await startMosquitto();
 try {
   rows.push(await run('mosquitto', [mosq.url], mosq.url));
-} finally { await mosq.stop(); }
+} finally {
+  await mosq.stop();
+}
 const cluster = await startNatsCluster();
 try {
-  rows.push(await run('nats-3-nodes', cluster.mqttUrls, cluster.nodes[2].mqttUrl, async (sub) => {
-    const before = new Map<string, number>();
-    for (const r of sub.results) before.set(r.table, Math.max(before.get(r.table) ?? 0, r.seq));
-    const killed = Date.now();
-    await cluster.nodes[0].kill();
-    const deadline = killed + 60_000;
-    while (!sub.results.some((r) => r.at > killed && r.seq > (before.get(r.table) ?? 0)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    const first = sub.results.find((r) => r.at > killed && r.seq > (before.get(r.table) ?? 0));
-    await new Promise((r) => setTimeout(r, 5000));
-    const firstAt = first ? first.at - killed : null;
-    const delayed = sub.results.filter((r) => r.at > killed && first && r.at - killed <= firstAt! + 1000).length;
-    return { failoverFirstResultMs: firstAt, resultsDelayedByFailover: delayed };
-  }));
-} finally { await cluster.stop(); }
+  rows.push(
+    await run('nats-3-nodes', cluster.mqttUrls, cluster.nodes[2].mqttUrl, async (sub) => {
+      const before = new Map<string, number>();
+      for (const r of sub.results) before.set(r.table, Math.max(before.get(r.table) ?? 0, r.seq));
+      const killed = Date.now();
+      await cluster.nodes[0].kill();
+      const deadline = killed + 60_000;
+      while (!sub.results.some((r) => r.at > killed && r.seq > (before.get(r.table) ?? 0)) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
+      const first = sub.results.find((r) => r.at > killed && r.seq > (before.get(r.table) ?? 0));
+      await new Promise((r) => setTimeout(r, 5000));
+      const firstAt = first ? first.at - killed : null;
+      const delayed = sub.results.filter((r) => r.at > killed && first && r.at - killed <= firstAt! + 1000).length;
+      return { failoverFirstResultMs: firstAt, resultsDelayedByFailover: delayed };
+    }),
+  );
+} finally {
+  await cluster.stop();
+}
 console.log(JSON.stringify(rows, null, 2));
 console.table(rows);
 process.exit(0);

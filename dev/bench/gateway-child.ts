@@ -42,9 +42,14 @@ async function main(): Promise<void> {
   delay.enable();
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) {
-      const kind = ((e as unknown as { detail?: { kind?: number } }).detail)?.kind;
-      if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) { gc.major++; gc.majorMs += e.duration; }
-      else if (kind === constants.NODE_PERFORMANCE_GC_MINOR) { gc.minor++; gc.minorMs += e.duration; }
+      const kind = (e as unknown as { detail?: { kind?: number } }).detail?.kind;
+      if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) {
+        gc.major++;
+        gc.majorMs += e.duration;
+      } else if (kind === constants.NODE_PERFORMANCE_GC_MINOR) {
+        gc.minor++;
+        gc.minorMs += e.duration;
+      }
       gc.maxPauseMs = Math.max(gc.maxPauseMs, e.duration);
     }
   }).observe({ entryTypes: ['gc'] });
@@ -54,8 +59,13 @@ async function main(): Promise<void> {
     if (m.type === 'usage') {
       const mem = process.memoryUsage();
       process.send!({
-        type: 'usage', cpu: process.cpuUsage(), rss: mem.rss, heapUsed: mem.heapUsed,
-        elu: performance.eventLoopUtilization(elu0), uptimeMs: performance.now(), gc,
+        type: 'usage',
+        cpu: process.cpuUsage(),
+        rss: mem.rss,
+        heapUsed: mem.heapUsed,
+        elu: performance.eventLoopUtilization(elu0),
+        uptimeMs: performance.now(),
+        gc,
         loopDelay: { p50Ms: delay.percentile(50) / 1e6, p99Ms: delay.percentile(99) / 1e6, maxMs: delay.max / 1e6 },
       });
       gc = gcWindow();
@@ -94,7 +104,9 @@ async function sampleAllocations(file: string): Promise<void> {
   // minus `live` is what reaches the old generation and dies there: the full collections' work)
   const kind = process.env.TEG_BENCH_HEAP_PROFILE_KIND ?? 'all';
   await session.post('HeapProfiler.startSampling', {
-    samplingInterval: 16384, includeObjectsCollectedByMajorGC: kind !== 'live', includeObjectsCollectedByMinorGC: kind === 'all',
+    samplingInterval: 16384,
+    includeObjectsCollectedByMajorGC: kind !== 'live',
+    includeObjectsCollectedByMinorGC: kind === 'all',
   });
   await new Promise((r) => setTimeout(r, 1000 * Number(process.env.TEG_BENCH_HEAP_PROFILE_SECONDS ?? 8)));
   const { profile } = await session.post('HeapProfiler.stopSampling');

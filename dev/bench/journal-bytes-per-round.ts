@@ -24,7 +24,12 @@ cfg.dataDir = mkdtempSync(join(tmpdir(), 'bytes-per-round-'));
 cfg.embeddedBroker.port = await freePort();
 cfg.http.enabled = false;
 cfg.journal.synchronous = 'normal';
-const gw = await startGateway(cfg, { simulators: loadSimulators, logger: createLogger({ json: false, level: 'error', write: () => {} }), fast: true, summaryIntervalMs: 0 });
+const gw = await startGateway(cfg, {
+  simulators: loadSimulators,
+  logger: createLogger({ json: false, level: 'error', write: () => {} }),
+  fast: true,
+  summaryIntervalMs: 0,
+});
 await new Promise((r) => setTimeout(r, seconds * 1000));
 await gw.stop();
 
@@ -32,12 +37,14 @@ const file = join(cfg.dataDir, 'gateway.db');
 const db = new Database(file);
 db.pragma('wal_checkpoint(TRUNCATE)');
 const total = statSync(file).size;
-const per = db.prepare(`SELECT t.table_id AS id,
+const per = db
+  .prepare(`SELECT t.table_id AS id,
     (SELECT COALESCE(SUM(LENGTH(input)) + COUNT(*) * 24, 0) FROM inputs WHERE table_id = t.table_id) AS inputs,
     (SELECT COALESCE(SUM(LENGTH(payload) + LENGTH(topic)) + COUNT(*) * 24, 0) FROM messages WHERE table_id = t.table_id) AS messages,
     (SELECT COALESCE(SUM(LENGTH(state)) + COUNT(*) * 16, 0) FROM snapshots WHERE table_id = t.table_id) AS snapshots,
     (SELECT COUNT(*) FROM messages WHERE table_id = t.table_id AND topic = 'result') AS rounds
-  FROM tables t`).all() as Array<{ id: string; inputs: number; messages: number; snapshots: number; rounds: number }>;
+  FROM tables t`)
+  .all() as Array<{ id: string; inputs: number; messages: number; snapshots: number; rounds: number }>;
 db.close();
 const content = per.reduce((s, t) => s + t.inputs + t.messages + t.snapshots, 0);
 // the rows' bytes scaled to the file: pages, indexes and free space shared in proportion

@@ -77,13 +77,29 @@ export interface RateResult {
   note?: string;
 }
 
-async function session(o: LatencyOptions, name: string, dataDir: string, pty: BenchPty, exposeGc: boolean, synchronous?: 'full' | 'normal', probe = false, writer?: 'inline' | 'thread') {
+async function session(
+  o: LatencyOptions,
+  name: string,
+  dataDir: string,
+  pty: BenchPty,
+  exposeGc: boolean,
+  synchronous?: 'full' | 'normal',
+  probe = false,
+  writer?: 'inline' | 'thread',
+) {
   const prefix = `bench-${name}`;
   const tableId = `${name}-1`;
   const sub = await connectClient(o.broker.url, `${prefix}-sub`);
   const meter = new Meter(sub, prefix);
   await meter.subscribe();
-  const config = benchConfig({ brokerUrl: o.broker.url, topicPrefix: prefix, dataDir, tables: [{ id: tableId, gatewayPath: pty.gatewayPath }], synchronous, writer });
+  const config = benchConfig({
+    brokerUrl: o.broker.url,
+    topicPrefix: prefix,
+    dataDir,
+    tables: [{ id: tableId, gatewayPath: pty.gatewayPath }],
+    synchronous,
+    writer,
+  });
   const devicesUp = waitDevicesConnected(sub, prefix, [tableId], 60_000);
   const gw = await startGatewayProc({ config, dir: o.dir, name, profileDir: o.profileDir, exposeGc, probe });
   await devicesUp;
@@ -101,13 +117,27 @@ async function closeSession(s: Awaited<ReturnType<typeof session>>) {
   await s.pub.endAsync(true);
 }
 
-function rateResult(cardsPerSec: number, gw: number[], base: number[], results: number[], pacing: PaceStats, cpu: CpuWindow, gatewayCpuPct: number): RateResult {
+function rateResult(
+  cardsPerSec: number,
+  gw: number[],
+  base: number[],
+  results: number[],
+  pacing: PaceStats,
+  cpu: CpuWindow,
+  gatewayCpuPct: number,
+): RateResult {
   const g = summarize(gw);
   const b = summarize(base);
   return {
-    cardsPerSec, gateway: g, baseline: b,
-    p99Ratio: round3(g.p99Ms / b.p99Ms), p99AboveBaselineMs: round3(g.p99Ms - b.p99Ms),
-    result: summarize(results), pacing, cpu, gatewayCpuPct,
+    cardsPerSec,
+    gateway: g,
+    baseline: b,
+    p99Ratio: round3(g.p99Ms / b.p99Ms),
+    p99AboveBaselineMs: round3(g.p99Ms - b.p99Ms),
+    result: summarize(results),
+    pacing,
+    cpu,
+    gatewayCpuPct,
   };
 }
 
@@ -176,7 +206,9 @@ export async function runLatency(o: LatencyOptions) {
         for (const l of stageLines(r20.stages)) o.log(l);
         coldRun = hostColdRun(o.quick, o.log);
         if (coldRun) {
-          o.log(`  the host now: step() + JSON back to back ${coldRun.warmUs} us, once every 1 ms ${coldRun.every1msUs} us, once every 25 ms ${coldRun.every25msUs} us (x${coldRun.factor25ms}; dev/bench/cold-run.ts)`);
+          o.log(
+            `  the host now: step() + JSON back to back ${coldRun.warmUs} us, once every 1 ms ${coldRun.every1msUs} us, once every 25 ms ${coldRun.every25msUs} us (x${coldRun.factor25ms}; dev/bench/cold-run.ts)`,
+          );
         }
 
         // 1,000 cards/s: the gateway and the bridge in alternating blocks of 1,000 cards, then the baseline
@@ -211,7 +243,9 @@ export async function runLatency(o: LatencyOptions) {
         r1000.stages = stages1000;
         rates = { '20': r20, '1000': r1000 };
         for (const r of [r20, r1000]) {
-          o.log(`  plain bridge at ${r.cardsPerSec}/s: p50 ${r.bridge?.p50Ms} ms, p99 ${r.bridge?.p99Ms} ms; gateway p50 ${r.gateway.p50Ms} ms, p99 ${r.gateway.p99Ms} ms`);
+          o.log(
+            `  plain bridge at ${r.cardsPerSec}/s: p50 ${r.bridge?.p50Ms} ms, p99 ${r.bridge?.p99Ms} ms; gateway p50 ${r.gateway.p50Ms} ms, p99 ${r.gateway.p99Ms} ms`,
+          );
         }
       } finally {
         await bridge.stop();
@@ -220,7 +254,10 @@ export async function runLatency(o: LatencyOptions) {
       await closeSession(s);
 
       // the same 1,000 cards/s gateway series with the journal without fsync, and on tmpfs
-      const variants: Record<string, { gateway: LatencySummary; result: LatencySummary; gatewayCpuPct: number; dataDir: string; synchronous: string | null; writer: string }> = {};
+      const variants: Record<
+        string,
+        { gateway: LatencySummary; result: LatencySummary; gatewayCpuPct: number; dataDir: string; synchronous: string | null; writer: string }
+      > = {};
       const jd = journalDefault();
       const runs: Array<{ key: string; dataDir: string; synchronous?: 'normal'; writer?: 'inline' }> = [];
       if (jd === 'full') runs.push({ key: 'journalNormal', dataDir: join(o.dir, 'data-latency-normal'), synchronous: 'normal' });
@@ -229,7 +266,9 @@ export async function runLatency(o: LatencyOptions) {
       if (existsSync('/dev/shm')) runs.push({ key: 'tmpfsDataDir', dataDir: join('/dev/shm', `teg-bench-${process.pid}`) });
       for (const v of runs) {
         mkdirSync(v.dataDir, { recursive: true });
-        o.log(`  1000 cards/s again: ${v.key} (dataDir ${v.dataDir}${v.synchronous ? `, journal.synchronous ${v.synchronous}` : ''}${v.writer ? `, journal.writer ${v.writer}` : ''})`);
+        o.log(
+          `  1000 cards/s again: ${v.key} (dataDir ${v.dataDir}${v.synchronous ? `, journal.synchronous ${v.synchronous}` : ''}${v.writer ? `, journal.writer ${v.writer}` : ''})`,
+        );
         const t = await session(o, `lat${v.key.toLowerCase()}`, v.dataDir, pty, false, v.synchronous, false, v.writer);
         try {
           await pace(200, 5, () => t.feed.writeCard(false));
@@ -240,8 +279,12 @@ export async function runLatency(o: LatencyOptions) {
             if ((await t.meter.drain(30_000)) > 0) throw new Error(`${v.key} 1000/s: cards never arrived`);
           });
           variants[v.key] = {
-            gateway: summarize(t.meter.cardLatencies), result: summarize(t.meter.resultLatencies), gatewayCpuPct: cpu,
-            dataDir: v.dataDir.startsWith('/dev/shm') ? 'tmpfs (/dev/shm)' : 'disk', synchronous: v.synchronous ?? jd, writer: v.writer ?? 'thread',
+            gateway: summarize(t.meter.cardLatencies),
+            result: summarize(t.meter.resultLatencies),
+            gatewayCpuPct: cpu,
+            dataDir: v.dataDir.startsWith('/dev/shm') ? 'tmpfs (/dev/shm)' : 'disk',
+            synchronous: v.synchronous ?? jd,
+            writer: v.writer ?? 'thread',
           };
         } finally {
           await closeSession(t);

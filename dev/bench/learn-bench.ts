@@ -27,6 +27,8 @@ for (const [name, profile] of formats) {
   const r = learnProfile({ capture: cap.chunks, script: cap.script });
   const ms = performance.now() - t0;
   worst = Math.max(worst, ms);
-  console.log(`profile learn  ${name.padEnd(24)} two decks, ${String(cap.chunks.length).padStart(4)} chunks, ${String(bytes).padStart(5)} bytes: ${ms.toFixed(0).padStart(6)} ms  exit ${r.exit}${r.exit === 0 ? '' : ` (${r.exit === 1 ? r.reason : r.tellApart.join('; ')})`}`);
+  console.log(
+    `profile learn  ${name.padEnd(24)} two decks, ${String(cap.chunks.length).padStart(4)} chunks, ${String(bytes).padStart(5)} bytes: ${ms.toFixed(0).padStart(6)} ms  exit ${r.exit}${r.exit === 0 ? '' : ` (${r.exit === 1 ? r.reason : r.tellApart.join('; ')})`}`,
+  );
 }
 console.log(`profile learn  slowest ${worst.toFixed(0)} ms (target < ${LEARN_TARGET_MS} ms): ${worst < LEARN_TARGET_MS ? 'ok' : 'SLOW'}`);

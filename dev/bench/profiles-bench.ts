@@ -77,7 +77,11 @@ const codec = (t: 'SHOE' | 'RFID' | 'SHUF' | 'DICE' | 'BALL') => () => {
   const c = new LineCodec(t);
   return (b: Buffer) => c.push(b);
 };
-const lineCase = (t: 'SHOE' | 'RFID' | 'SHUF' | 'DICE' | 'BALL', type: string, fields: (string | number)[]): Case['reference'] => ({ name: `LineCodec ${t}`, make: codec(t), bytes: line(t, type, fields) });
+const lineCase = (t: 'SHOE' | 'RFID' | 'SHUF' | 'DICE' | 'BALL', type: string, fields: (string | number)[]): Case['reference'] => ({
+  name: `LineCodec ${t}`,
+  make: codec(t),
+  bytes: line(t, type, fields),
+});
 
 const CASES: Record<string, Case> = {
   'reference-shoe': { profile: line('SHOE', 'CARD', ['AS']), reference: lineCase('SHOE', 'CARD', ['AS']) },
@@ -115,7 +119,11 @@ const CASES: Record<string, Case> = {
   'serial-scanner': { profile: () => Buffer.from('H10\r\n'), reference: lineCase('SHOE', 'CARD', ['TH']) },
   'hid-dice-sensor': {
     profile: (i) => encodeHidDiceReport({ seq: i, dice: [3, 5, 6], bounces: 12 }),
-    reference: { name: 'hid-dice.ts', make: () => (b) => [decodeHidDiceReport(b)], bytes: (i) => encodeHidDiceReport({ seq: i, dice: [3, 5, 6], bounces: 12 }) },
+    reference: {
+      name: 'hid-dice.ts',
+      make: () => (b) => [decodeHidDiceReport(b)],
+      bytes: (i) => encodeHidDiceReport({ seq: i, dice: [3, 5, 6], bounces: 12 }),
+    },
     perReport: 8,
   },
   'wedge-scanner': {
@@ -186,7 +194,10 @@ export interface ProfilesBenchResult {
 
 /** the shipped profiles (drivers/profiles/shipped/*.yaml), by name */
 export function shippedProfileNames(): string[] {
-  return readdirSync(SHIPPED).filter((f) => f.endsWith('.yaml')).map((f) => f.slice(0, -5)).sort();
+  return readdirSync(SHIPPED)
+    .filter((f) => f.endsWith('.yaml'))
+    .map((f) => f.slice(0, -5))
+    .sort();
 }
 
 /** the shipped profiles the bench has a sample for */
@@ -211,12 +222,14 @@ export function profileTargets(r: ProfilesBenchResult): Array<{ what: string; ta
   const fastEnough = ascii.filter((x) => x.framesPerSecond > ASCII_TARGET).length;
   const within = r.rows.filter((x) => x.ratio <= RATIO_TARGET).length;
   const corpusTarget = slowestCorpus
-    ? [{
-        what: 'device corpus formats through their hand-written profiles (frames/s on one core)',
-        target: `> ${fmt(ASCII_TARGET)} each`,
-        value: `${corpusFast} of ${corpus.length} above; slowest ${slowestCorpus.profile} ${fmt(slowestCorpus.framesPerSecond)} (x${(slowestCorpus.framesPerSecond / ASCII_TARGET).toFixed(2)} of the target)`,
-        met: corpusFast === corpus.length,
-      }]
+    ? [
+        {
+          what: 'device corpus formats through their hand-written profiles (frames/s on one core)',
+          target: `> ${fmt(ASCII_TARGET)} each`,
+          value: `${corpusFast} of ${corpus.length} above; slowest ${slowestCorpus.profile} ${fmt(slowestCorpus.framesPerSecond)} (x${(slowestCorpus.framesPerSecond / ASCII_TARGET).toFixed(2)} of the target)`,
+          met: corpusFast === corpus.length,
+        },
+      ]
     : [];
   return [
     {
@@ -252,7 +265,10 @@ export function withProfilesTable(text: string, p: ProfilesBenchResult, commit: 
     '',
     '| profile | frames/s | reference decoder | its frames/s | ratio | met |',
     '|---|---|---|---|---|---|',
-    ...p.rows.map((r) => `| ${r.profile}${r.ascii ? '' : ' (not ASCII bytes)'} | ${n(r.framesPerSecond)} | ${r.reference} | ${n(r.referenceFramesPerSecond)} | ${r.ratio.toFixed(2)} | ${r.met ? 'yes' : '**no**'} |`),
+    ...p.rows.map(
+      (r) =>
+        `| ${r.profile}${r.ascii ? '' : ' (not ASCII bytes)'} | ${n(r.framesPerSecond)} | ${r.reference} | ${n(r.referenceFramesPerSecond)} | ${r.ratio.toFixed(2)} | ${r.met ? 'yes' : '**no**'} |`,
+    ),
     ...p.unsampled.map((name) => `| ${name} | not timed: no bench sample | | | | **no** |`),
   ];
   return replaceBlock(text, '<!-- profiles:begin -->', '<!-- profiles:end -->', lines) ?? text;
@@ -274,16 +290,24 @@ export function runProfilesBench(log: (s: string) => void, seconds = 1): Profile
     const make = (k: number, f: (i: number) => Buffer) => Buffer.concat(Array.from({ length: k }, (_, i) => f(i)));
     const dec = compileProfile(profile);
     const probe = dec.push(c.perReport ? c.profile(0).subarray(0, c.perReport) : c.profile(0));
-    if (!c.perReport && (probe.length !== 1 || 'reason' in probe[0])) throw new Error(`profiles bench: ${name} did not decode its sample: ${JSON.stringify(probe)}`);
+    if (!c.perReport && (probe.length !== 1 || 'reason' in probe[0]))
+      throw new Error(`profiles bench: ${name} did not decode its sample: ${JSON.stringify(probe)}`);
     const [mine, theirs] = rates((b) => dec.push(b), make(n, c.profile), c.reference.make(), make(n, c.reference.bytes), n, c.perReport, seconds);
     const ascii = profile.encoding === 'ascii' && profile.input === 'bytes';
     const ratio = Math.round((theirs / mine) * 100) / 100;
     const met = ratio <= RATIO_TARGET && (!ascii || mine > ASCII_TARGET);
     rows.push({ profile: name, framesPerSecond: mine, reference: c.reference.name, referenceFramesPerSecond: theirs, ratio, ascii, met });
-    log(`  ${name.padEnd(22)} ${mine.toLocaleString('en-US').padStart(11)} frames/s   ${c.reference.name.padEnd(30)} ${theirs.toLocaleString('en-US').padStart(11)} frames/s   ratio ${ratio.toFixed(2)}   ${met ? 'met' : 'MISSED'}`);
+    log(
+      `  ${name.padEnd(22)} ${mine.toLocaleString('en-US').padStart(11)} frames/s   ${c.reference.name.padEnd(30)} ${theirs.toLocaleString('en-US').padStart(11)} frames/s   ratio ${ratio.toFixed(2)}   ${met ? 'met' : 'MISSED'}`,
+    );
   }
   // the device corpus: one card (roll, ball, count) frame per SEQ, the hand-written decoder as the reference
-  const SAMPLE: Record<string, CorpusEvent> = { 'card-shoe': { k: 'card', card: 'TH' }, 'ball-reader': { k: 'ball', n: 42 }, 'dice-sensor': { k: 'roll', dice: [3, 5, 6], bounces: 12 }, shuffler: { k: 'count', n: 416 } };
+  const SAMPLE: Record<string, CorpusEvent> = {
+    'card-shoe': { k: 'card', card: 'TH' },
+    'ball-reader': { k: 'ball', n: 42 },
+    'dice-sensor': { k: 'roll', dice: [3, 5, 6], bounces: 12 },
+    shuffler: { k: 'count', n: 416 },
+  };
   for (const e of CORPUS) {
     const wrap = seqWrap(e.encoder);
     const frame = (i: number) => e.encoder.frame(SAMPLE[e.kind], i % (wrap + 1))!;
@@ -291,12 +315,31 @@ export function runProfilesBench(log: (s: string) => void, seconds = 1): Profile
     const dec = compileProfile(loadProfileFile(e.profilePath));
     const hand = HAND_DECODERS[e.name];
     const perReport = e.encoder.reportBytes;
-    const [mine, theirs] = rates((b) => dec.push(b), chunk, (b) => hand(b), chunk, n, perReport, seconds);
+    const [mine, theirs] = rates(
+      (b) => dec.push(b),
+      chunk,
+      (b) => hand(b),
+      chunk,
+      n,
+      perReport,
+      seconds,
+    );
     const ratio = Math.round((theirs / mine) * 100) / 100;
     const met = ratio <= RATIO_TARGET && mine > ASCII_TARGET;
     const name = `corpus:${e.name}`;
-    rows.push({ profile: name, framesPerSecond: mine, reference: 'hand-written decoder', referenceFramesPerSecond: theirs, ratio, ascii: false, corpus: true, met });
-    log(`  ${name.padEnd(22)} ${mine.toLocaleString('en-US').padStart(11)} frames/s   ${'hand-written decoder'.padEnd(30)} ${theirs.toLocaleString('en-US').padStart(11)} frames/s   ratio ${ratio.toFixed(2)}   ${met ? 'met' : 'MISSED'}`);
+    rows.push({
+      profile: name,
+      framesPerSecond: mine,
+      reference: 'hand-written decoder',
+      referenceFramesPerSecond: theirs,
+      ratio,
+      ascii: false,
+      corpus: true,
+      met,
+    });
+    log(
+      `  ${name.padEnd(22)} ${mine.toLocaleString('en-US').padStart(11)} frames/s   ${'hand-written decoder'.padEnd(30)} ${theirs.toLocaleString('en-US').padStart(11)} frames/s   ratio ${ratio.toFixed(2)}   ${met ? 'met' : 'MISSED'}`,
+    );
   }
   return { framesPerChunk: n, secondsPerDecoder: seconds, rows, unsampled };
 }

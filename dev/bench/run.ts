@@ -97,7 +97,10 @@ function machine() {
     os: `${os.type()} ${os.release()}`,
     node: process.version,
     mosquitto,
-    socat: sh('socat', ['-V']).split('\n').find((l) => l.includes('socat version')) ?? 'unknown',
+    socat:
+      sh('socat', ['-V'])
+        .split('\n')
+        .find((l) => l.includes('socat version')) ?? 'unknown',
     disk: sh('findmnt', ['-no', 'SOURCE,FSTYPE', '-T', os.tmpdir()]),
     gitCommit: sh('git', ['-C', ROOT, 'rev-parse', '--short', 'HEAD']),
     gitDirtyFiles: dirty.length,
@@ -109,7 +112,11 @@ async function runEngine(): Promise<Record<string, any>> {
   const pin = existsSync('/usr/bin/taskset') ? ['taskset', '-c', String(Math.max(0, os.cpus().length - 1))] : [];
   const argv = [...pin, process.execPath, '--expose-gc', '--import', 'tsx', join(BENCH, 'engine.ts'), ...(quick ? ['--quick'] : [])];
   return new Promise((resolve, reject) => {
-    const child = spawn(argv[0], argv.slice(1), { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BENCH_PINNED_CPU: pin.length ? pin[2] : '' } });
+    const child = spawn(argv[0], argv.slice(1), {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, BENCH_PINNED_CPU: pin.length ? pin[2] : '' },
+    });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.on('exit', (code) => {
@@ -132,7 +139,8 @@ interface Target {
   note?: string;
 }
 
-const f = (x: unknown, d = 2) => (typeof x === 'number' ? (Math.abs(x) >= 1000 ? Math.round(x).toLocaleString('en-US') : String(Math.round(x * 10 ** d) / 10 ** d)) : String(x));
+const f = (x: unknown, d = 2) =>
+  typeof x === 'number' ? (Math.abs(x) >= 1000 ? Math.round(x).toLocaleString('en-US') : String(Math.round(x * 10 ** d) / 10 ** d)) : String(x);
 
 async function main() {
   const t0 = performance.now();
@@ -141,7 +149,9 @@ async function main() {
   // the host's steal over the whole run (a VM's vCPUs kept waiting by the host's other guests)
   const steal0 = { at: performance.now(), ms: machineCpuMs().steal };
   (meta as Record<string, unknown>).machineBusyPctBeforeStart = busy;
-  log(`bench on ${meta.cpu}, ${meta.memoryGb} GB, ${meta.os}, node ${meta.node}; commit ${meta.gitCommit}${meta.gitDirtyFiles ? ` + ${meta.gitDirtyFiles} modified file(s)` : ''}`);
+  log(
+    `bench on ${meta.cpu}, ${meta.memoryGb} GB, ${meta.os}, node ${meta.node}; commit ${meta.gitCommit}${meta.gitDirtyFiles ? ` + ${meta.gitDirtyFiles} modified file(s)` : ''}`,
+  );
   log(`machine busy before start: ${busy}% of one core (other processes; figures are distorted when this is high)`);
   if (want('latency') || want('throughput')) {
     const child = await gatewayChildEntry();
@@ -178,7 +188,9 @@ async function main() {
           results.latencyRaw = await runLatency({ dir, broker, quick, profileDir, log });
         }
         if (want('throughput')) {
-          log(`\n== throughput (tables at 10 cards/s each, until p99 > 20 ms; node ${MANY_TABLES_NODE_FLAGS.join(' ')}, deploy/tablegw.default's setting for a PC of many tables)`);
+          log(
+            `\n== throughput (tables at 10 cards/s each, until p99 > 20 ms; node ${MANY_TABLES_NODE_FLAGS.join(' ')}, deploy/tablegw.default's setting for a PC of many tables)`,
+          );
           const steps = args.steps ? args.steps.split(',').map(Number) : undefined;
           results.throughputRaw = await runThroughput({ dir, broker, quick, profileDir, steps, stages: args.stages, log });
           if (journalDefault() === 'full') {
@@ -224,9 +236,13 @@ function shape(r: Record<string, any>) {
     out.cardLatency = {
       rate: '20 cards/s (the steady series; 1000 cards/s under byRate)',
       cards: a.gateway.n,
-      p50Ms: a.gateway.p50Ms, p99Ms: a.gateway.p99Ms, maxMs: a.gateway.maxMs,
-      baselineP50Ms: a.baseline.p50Ms, baselineP99Ms: a.baseline.p99Ms,
-      p99Ratio: a.p99Ratio, p99AboveBaselineMs: a.p99AboveBaselineMs,
+      p50Ms: a.gateway.p50Ms,
+      p99Ms: a.gateway.p99Ms,
+      maxMs: a.gateway.maxMs,
+      baselineP50Ms: a.baseline.p50Ms,
+      baselineP99Ms: a.baseline.p99Ms,
+      p99Ratio: a.p99Ratio,
+      p99AboveBaselineMs: a.p99AboveBaselineMs,
       payloadBytes: lat.payloadBytes,
       journalSynchronous: lat.journalSynchronous,
       byRate: lat.rates,
@@ -234,7 +250,11 @@ function shape(r: Record<string, any>) {
       hostColdRun: lat.hostColdRun,
     };
     out.resultLatency = {
-      rate: '20 cards/s', rounds: a.result.n, p50Ms: a.result.p50Ms, p99Ms: a.result.p99Ms, maxMs: a.result.maxMs,
+      rate: '20 cards/s',
+      rounds: a.result.n,
+      p50Ms: a.result.p50Ms,
+      p99Ms: a.result.p99Ms,
+      maxMs: a.result.maxMs,
       at1000: b.result,
     };
   }
@@ -277,9 +297,11 @@ function shape(r: Record<string, any>) {
     demoIdleAt3sMb: st?.demoEmbedded?.rssAt3sMb ?? null,
     demoNote: 'the 10-table demo (config/default.yaml) from dist/, embedded broker, status page on, dealing in real time; 30 s after online (3 s in --quick)',
     benchChildIdleMb: lat?.rss.idleMb ?? null,
-    benchChildNote: 'the latency bench\'s gateway child (bundled as dist/ is unless TEG_BENCH_GATEWAY=sources; probe on), 2 s after start',
+    benchChildNote: "the latency bench's gateway child (bundled as dist/ is unless TEG_BENCH_GATEWAY=sources; probe on), 2 s after start",
     loadMb: thr?.gatewayRssMb ?? lat?.rss.at1000Mb ?? null,
-    loadNote: thr?.gatewayRssMb ? `the gateway process at the largest passing throughput step (${thr.tables} tables)` : 'the gateway process after 1000 cards/s',
+    loadNote: thr?.gatewayRssMb
+      ? `the gateway process at the largest passing throughput step (${thr.tables} tables)`
+      : 'the gateway process after 1000 cards/s',
     at1000CardsPerSecMb: lat?.rss.at1000Mb ?? null,
     beforeMillionRoundsMb: eng?.millionRounds?.rssBeforeMb ?? null,
     afterMillionRoundsMb: eng?.millionRounds?.rssAfterMb ?? null,
@@ -320,46 +342,85 @@ function targets(o: Record<string, any>): Target[] {
   }
   if (o.throughput) {
     t.push({
-      what: 'tables at 10 cards/s with p99 <= 20 ms, one gateway process', target: '>= 400',
+      what: 'tables at 10 cards/s with p99 <= 20 ms, one gateway process',
+      target: '>= 400',
       value: `${o.throughput.tables} tables (x${f(o.throughput.tables / 400)} of the target), ${f(o.throughput.cardsPerSec)} cards/s, gateway CPU ${f(o.throughput.gatewayCpuPct)}%; load ${(o.throughput.steps.find((s: any) => s.tables === o.throughput.tables) ?? o.throughput.steps.at(-1))?.cpu?.loadAvg?.join(' / ') ?? '?'}`,
       met: o.throughput.tables >= 400,
-      note: o.throughput.firstFailing ? `first failing step: ${o.throughput.firstFailing} tables${failingStepMachine(o.throughput)}` : `no failing step up to ${o.throughput.testedUpTo}`,
+      note: o.throughput.firstFailing
+        ? `first failing step: ${o.throughput.firstFailing} tables${failingStepMachine(o.throughput)}`
+        : `no failing step up to ${o.throughput.testedUpTo}`,
     });
   }
   if (o.engine) {
-    t.push({ what: 'baccarat engine rounds/s on one core', target: '>= 1,000,000', value: f(o.engine.baccaratRoundsPerSec), met: o.engine.baccaratRoundsPerSec >= 1_000_000 });
+    t.push({
+      what: 'baccarat engine rounds/s on one core',
+      target: '>= 1,000,000',
+      value: f(o.engine.baccaratRoundsPerSec),
+      met: o.engine.baccaratRoundsPerSec >= 1_000_000,
+    });
     const ev = o.engine.evaluators;
     if (ev) {
-      const theirsBest = (x: Record<string, unknown>) => Math.max(...Object.entries(x).filter(([k, v]) => !k.startsWith('ours') && typeof v === 'number' && k !== 'hands').map(([, v]) => v as number));
-      const oursBest = (x: Record<string, unknown>) => Math.max(...Object.entries(x).filter(([k, v]) => k.startsWith('ours') && typeof v === 'number').map(([, v]) => v as number));
+      const theirsBest = (x: Record<string, unknown>) =>
+        Math.max(
+          ...Object.entries(x)
+            .filter(([k, v]) => !k.startsWith('ours') && typeof v === 'number' && k !== 'hands')
+            .map(([, v]) => v as number),
+        );
+      const oursBest = (x: Record<string, unknown>) =>
+        Math.max(
+          ...Object.entries(x)
+            .filter(([k, v]) => k.startsWith('ours') && typeof v === 'number')
+            .map(([, v]) => v as number),
+        );
       for (const k of ['threeCard', 'bestOf6', 'bestOf7']) {
         if (!ev[k]) continue;
         const ours = oursBest(ev[k]);
         const theirs = theirsBest(ev[k]);
-        t.push({ what: `poker evaluator ${k} (evals/s, ours best vs published best)`, target: '>= the best published JS evaluator', value: `${f(ours)} vs ${f(theirs)}`, met: ours >= theirs });
+        t.push({
+          what: `poker evaluator ${k} (evals/s, ours best vs published best)`,
+          target: '>= the best published JS evaluator',
+          value: `${f(ours)} vs ${f(theirs)}`,
+          met: ours >= theirs,
+        });
       }
     }
   }
   if (o.startup) {
     const s = o.startup;
     if (s.coldStartMs !== null) {
-      t.push({ what: 'cold start from dist/ to status online (1 serial table, external broker, status page on)', target: '< 300 ms', value: `${f(s.coldStartMs)} ms (x${f(s.coldStartMs / 300)} of the target; load ${s.oneTableExternal.loadAvg.join(' / ')})`, met: s.coldStartMs < 300,
-        note: `the 10-table demo ${f(s.demoColdStartMs)} ms; node --import tsx ${f(s.nodeImportTsxMs)} ms` });
+      t.push({
+        what: 'cold start from dist/ to status online (1 serial table, external broker, status page on)',
+        target: '< 300 ms',
+        value: `${f(s.coldStartMs)} ms (x${f(s.coldStartMs / 300)} of the target; load ${s.oneTableExternal.loadAvg.join(' / ')})`,
+        met: s.coldStartMs < 300,
+        note: `the 10-table demo ${f(s.demoColdStartMs)} ms; node --import tsx ${f(s.nodeImportTsxMs)} ms`,
+      });
     }
   }
   if (o.profiles) t.push(...profileTargets(o.profiles as ProfilesBenchResult));
   if (o.rss.idleMb !== null) {
-    t.push({ what: 'idle RSS from dist/, 1 table, external broker, status page on', target: '< 80 MB', value: `${f(o.rss.idleMb)} MB (x${f(o.rss.idleMb / 80)}; ${f(o.rss.idleAt3sMb)} MB 3 s after online)`, met: o.rss.idleMb < 80 });
+    t.push({
+      what: 'idle RSS from dist/, 1 table, external broker, status page on',
+      target: '< 80 MB',
+      value: `${f(o.rss.idleMb)} MB (x${f(o.rss.idleMb / 80)}; ${f(o.rss.idleAt3sMb)} MB 3 s after online)`,
+      met: o.rss.idleMb < 80,
+    });
   }
   if (o.rss.demoIdleMb !== null) {
-    t.push({ what: 'RSS from dist/, the 10-table demo, embedded broker', target: '< 120 MB', value: `${f(o.rss.demoIdleMb)} MB (x${f(o.rss.demoIdleMb / 120)}; ${f(o.rss.demoIdleAt3sMb)} MB 3 s after online)`, met: o.rss.demoIdleMb < 120 });
+    t.push({
+      what: 'RSS from dist/, the 10-table demo, embedded broker',
+      target: '< 120 MB',
+      value: `${f(o.rss.demoIdleMb)} MB (x${f(o.rss.demoIdleMb / 120)}; ${f(o.rss.demoIdleAt3sMb)} MB 3 s after online)`,
+      met: o.rss.demoIdleMb < 120,
+    });
   }
   const m = o.rss.millionRounds;
   if (m) {
     const heapGrowth = m.heapUsedAfterGcMb - m.heapUsedBeforeMb;
     const rssGrowth = m.rssAfterMb - m.rssBeforeMb;
     t.push({
-      what: 'memory over a million rounds through step()', target: 'no growth',
+      what: 'memory over a million rounds through step()',
+      target: 'no growth',
       value: `RSS ${f(m.rssBeforeMb)} -> ${f(m.rssAfterMb)} MB, heap after GC ${f(m.heapUsedBeforeMb)} -> ${f(m.heapUsedAfterGcMb)} MB`,
       met: heapGrowth < 1 && rssGrowth < 5,
     });
@@ -372,9 +433,16 @@ function printTable(o: Record<string, any>) {
   if (o.cardLatency) {
     for (const [rate, r] of Object.entries(o.cardLatency.byRate as Record<string, any>)) {
       rows.push([`card latency @${rate}/s gateway p50/p99/max`, `${f(r.gateway.p50Ms)} / ${f(r.gateway.p99Ms)} / ${f(r.gateway.maxMs)} ms (n=${r.gateway.n})`]);
-      rows.push([`card latency @${rate}/s baseline p50/p99/max`, `${f(r.baseline.p50Ms)} / ${f(r.baseline.p99Ms)} / ${f(r.baseline.maxMs)} ms (n=${r.baseline.n})`]);
+      rows.push([
+        `card latency @${rate}/s baseline p50/p99/max`,
+        `${f(r.baseline.p50Ms)} / ${f(r.baseline.p99Ms)} / ${f(r.baseline.maxMs)} ms (n=${r.baseline.n})`,
+      ]);
       rows.push([`  p99 ratio / above baseline`, `x${f(r.p99Ratio)} / +${f(r.p99AboveBaselineMs)} ms; ${foreignCpuText(r.cpu)}`]);
-      if (r.bridge) rows.push([`card latency @${rate}/s plain bridge p50/p99/max`, `${f(r.bridge.p50Ms)} / ${f(r.bridge.p99Ms)} / ${f(r.bridge.maxMs)} ms (n=${r.bridge.n})`]);
+      if (r.bridge)
+        rows.push([
+          `card latency @${rate}/s plain bridge p50/p99/max`,
+          `${f(r.bridge.p50Ms)} / ${f(r.bridge.p99Ms)} / ${f(r.bridge.maxMs)} ms (n=${r.bridge.n})`,
+        ]);
       for (const [stage, v] of Object.entries((r.stages?.stages ?? {}) as Record<string, any>)) {
         rows.push([`  @${rate}/s stage ${stage} p50/p99`, `${f(v.p50Ms)} / ${f(v.p99Ms)} ms`]);
       }
@@ -383,39 +451,64 @@ function printTable(o: Record<string, any>) {
       rows.push([`card latency @1000/s, ${k}`, `${f(v.gateway.p50Ms)} / ${f(v.gateway.p99Ms)} / ${f(v.gateway.maxMs)} ms`]);
     }
     const cold = o.cardLatency.hostColdRun;
-    if (cold) rows.push(['host cold run: step() + JSON warm / every 1 ms / every 25 ms', `${f(cold.warmUs)} / ${f(cold.every1msUs)} / ${f(cold.every25msUs)} us (x${f(cold.factor25ms)})`]);
+    if (cold)
+      rows.push([
+        'host cold run: step() + JSON warm / every 1 ms / every 25 ms',
+        `${f(cold.warmUs)} / ${f(cold.every1msUs)} / ${f(cold.every25msUs)} us (x${f(cold.factor25ms)})`,
+      ]);
   }
-  if (o.resultLatency) rows.push(['result latency @20/s p50/p99', `${f(o.resultLatency.p50Ms)} / ${f(o.resultLatency.p99Ms)} ms (n=${o.resultLatency.rounds})`]);
+  if (o.resultLatency)
+    rows.push(['result latency @20/s p50/p99', `${f(o.resultLatency.p50Ms)} / ${f(o.resultLatency.p99Ms)} ms (n=${o.resultLatency.rounds})`]);
   if (o.throughput) {
     for (const s of o.throughput.steps) {
-      rows.push([`throughput ${s.tables} tables (${f(s.cardsPerSec)} cards/s)`, `p50/p99 ${f(s.card.p50Ms)} / ${f(s.card.p99Ms)} ms, CPU ${f(s.gatewayCpuPct)}%, RSS ${f(s.gatewayRssMb)} MB ${s.passed ? 'pass' : 'FAIL'}`]);
+      rows.push([
+        `throughput ${s.tables} tables (${f(s.cardsPerSec)} cards/s)`,
+        `p50/p99 ${f(s.card.p50Ms)} / ${f(s.card.p99Ms)} ms, CPU ${f(s.gatewayCpuPct)}%, RSS ${f(s.gatewayRssMb)} MB ${s.passed ? 'pass' : 'FAIL'}`,
+      ]);
     }
     for (const s of o.throughput.withJournalNormal?.steps ?? []) {
-      rows.push([`  journal normal: ${s.tables} tables`, `p50/p99 ${f(s.card.p50Ms)} / ${f(s.card.p99Ms)} ms, CPU ${f(s.gatewayCpuPct)}%, RSS ${f(s.gatewayRssMb)} MB ${s.passed ? 'pass' : 'FAIL'}`]);
+      rows.push([
+        `  journal normal: ${s.tables} tables`,
+        `p50/p99 ${f(s.card.p50Ms)} / ${f(s.card.p99Ms)} ms, CPU ${f(s.gatewayCpuPct)}%, RSS ${f(s.gatewayRssMb)} MB ${s.passed ? 'pass' : 'FAIL'}`,
+      ]);
     }
   }
   if (o.engine) {
     for (const [g, v] of Object.entries(o.engine.gameRoundsPerSec as Record<string, unknown>)) rows.push([`engine ${g} rounds/s`, f(v)]);
     for (const [g, v] of Object.entries((o.engine.nonCardOutcomesPerSec ?? {}) as Record<string, unknown>)) rows.push([`engine ${g} outcomes/s`, f(v)]);
-    rows.push(['baccarat via step() rounds/s', `${f(o.engine.baccaratStepRoundsPerSec)} (${f(o.engine.baccaratStepUsPerCard)} us/input; + JSON ${f(o.engine.baccaratStepPlusJsonUsPerCard)} us; + topic-map validation ${f(o.engine.baccaratStepPlusValidateJsonUsPerCard)} us)`]);
+    rows.push([
+      'baccarat via step() rounds/s',
+      `${f(o.engine.baccaratStepRoundsPerSec)} (${f(o.engine.baccaratStepUsPerCard)} us/input; + JSON ${f(o.engine.baccaratStepPlusJsonUsPerCard)} us; + topic-map validation ${f(o.engine.baccaratStepPlusValidateJsonUsPerCard)} us)`,
+    ]);
     const ev = o.engine.evaluators ?? {};
     for (const k of ['threeCard', 'bestOf6', 'bestOf7']) {
       for (const [name, v] of Object.entries((ev[k] ?? {}) as Record<string, unknown>)) if (name !== 'hands') rows.push([`evals/s ${k} ${name}`, f(v)]);
     }
-    for (const [k, v] of Object.entries((o.engine.journalCommit ?? {}) as Record<string, any>)) rows.push([`journal commit ${k}`, `step ${f(v.usPerStepCommit)} us, acks ${f(v.usPerAckCommit)} us`]);
+    for (const [k, v] of Object.entries((o.engine.journalCommit ?? {}) as Record<string, any>))
+      rows.push([`journal commit ${k}`, `step ${f(v.usPerStepCommit)} us, acks ${f(v.usPerAckCommit)} us`]);
   }
   if (o.startup) {
-    rows.push(['cold start dist 1 table / dist demo / node --import tsx 1 table', `${f(o.startup.coldStartMs)} / ${f(o.startup.demoColdStartMs)} / ${f(o.startup.nodeImportTsxMs)} ms`]);
-    rows.push(['RSS dist 1 table / dist demo (3 s; settled)', `${f(o.rss.idleAt3sMb)}; ${f(o.rss.idleMb)} / ${f(o.rss.demoIdleAt3sMb)}; ${f(o.rss.demoIdleMb)} MB`]);
+    rows.push([
+      'cold start dist 1 table / dist demo / node --import tsx 1 table',
+      `${f(o.startup.coldStartMs)} / ${f(o.startup.demoColdStartMs)} / ${f(o.startup.nodeImportTsxMs)} ms`,
+    ]);
+    rows.push([
+      'RSS dist 1 table / dist demo (3 s; settled)',
+      `${f(o.rss.idleAt3sMb)}; ${f(o.rss.idleMb)} / ${f(o.rss.demoIdleAt3sMb)}; ${f(o.rss.demoIdleMb)} MB`,
+    ]);
   }
   for (const p of (o.profiles as ProfilesBenchResult | undefined)?.rows ?? []) {
-    rows.push([`profile ${p.profile} frames/s vs ${p.reference}`, `${f(p.framesPerSecond)} vs ${f(p.referenceFramesPerSecond)} (ratio ${p.ratio.toFixed(2)}) ${p.met ? 'met' : 'MISSED'}`]);
+    rows.push([
+      `profile ${p.profile} frames/s vs ${p.reference}`,
+      `${f(p.framesPerSecond)} vs ${f(p.referenceFramesPerSecond)} (ratio ${p.ratio.toFixed(2)}) ${p.met ? 'met' : 'MISSED'}`,
+    ]);
   }
   rows.push(['RSS idle / load / after 1M rounds', `${f(o.rss.idleMb)} / ${f(o.rss.loadMb)} / ${f(o.rss.afterMillionRoundsMb)} MB`]);
   const w = Math.max(...rows.map((r) => r[0].length));
   log('\n' + rows.map((r) => `${r[0].padEnd(w)}  ${r[1]}`).join('\n'));
   log('\ntargets:');
-  for (const t of o.targets as Target[]) log(`  [${t.met === null ? ' ? ' : t.met ? 'met' : 'MISSED'}] ${t.what}: ${t.value} (target ${t.target})${t.note ? `; ${t.note}` : ''}`);
+  for (const t of o.targets as Target[])
+    log(`  [${t.met === null ? ' ? ' : t.met ? 'met' : 'MISSED'}] ${t.what}: ${t.value} (target ${t.target})${t.note ? `; ${t.note}` : ''}`);
 }
 
 /**
@@ -430,11 +523,15 @@ function updateDoc(o: Record<string, any>) {
   const lines = [
     `Run of ${m.date.slice(0, 16).replace('T', ' ')} UTC, commit \`${m.gitCommit}\`${m.gitDirtyFiles ? ` (+${m.gitDirtyFiles} modified files)` : ''}, ${m.benchSeconds} s; ${m.cpu}, ${m.memoryGb} GB, ${m.os}, node ${m.node}, ${m.mosquitto}, ${m.socat}; temp dir on ${m.disk}. ` +
       `Machine busy before the start: ${f(m.machineBusyPctBeforeStart)}% of one core (other work on the machine); load average ${m.loadAvgAtStart.join(' / ')} at the start, ${m.loadAvgAtEnd.join(' / ')} at the end${m.hostStealPctOverRun !== undefined ? `; the host's steal over the run ${f(m.hostStealPctOverRun)}% of one core` : ''}.` +
-      (o.cardLatency?.hostColdRun ? ` The host's cold run (dev/bench/cold-run.ts): one step() + JSON ${f(o.cardLatency.hostColdRun.warmUs)} us back to back, ${f(o.cardLatency.hostColdRun.every25msUs)} us once every 25 ms (x${f(o.cardLatency.hostColdRun.factor25ms)}).` : ''),
+      (o.cardLatency?.hostColdRun
+        ? ` The host's cold run (dev/bench/cold-run.ts): one step() + JSON ${f(o.cardLatency.hostColdRun.warmUs)} us back to back, ${f(o.cardLatency.hostColdRun.every25msUs)} us once every 25 ms (x${f(o.cardLatency.hostColdRun.factor25ms)}).`
+        : ''),
     '',
     '| target | figure | met |',
     '|---|---|---|',
-    ...(o.targets as Target[]).map((t) => `| ${t.what}: ${t.target} | ${t.value}${t.note ? ` (${t.note})` : ''} | ${t.met === null ? '?' : t.met ? 'yes' : '**no**'} |`),
+    ...(o.targets as Target[]).map(
+      (t) => `| ${t.what}: ${t.target} | ${t.value}${t.note ? ` (${t.note})` : ''} | ${t.met === null ? '?' : t.met ? 'yes' : '**no**'} |`,
+    ),
   ];
   let next = replaceBlock(text, '<!-- bench:begin -->', '<!-- bench:end -->', lines);
   if (next === null) return;
@@ -447,7 +544,9 @@ function updateDoc(o: Record<string, any>) {
 function printProfiles() {
   const dirs = readdirSync(BENCH).filter((x) => x.startsWith('gateway-') && x.endsWith('.cpuprofile') && statSync(join(BENCH, x)).isDirectory());
   for (const d of dirs) {
-    const files = readdirSync(join(BENCH, d)).filter((x) => x.endsWith('.cpuprofile')).map((x) => join(BENCH, d, x));
+    const files = readdirSync(join(BENCH, d))
+      .filter((x) => x.endsWith('.cpuprofile'))
+      .map((x) => join(BENCH, d, x));
     const summaries = files.map((file) => ({ file, s: summarizeProfileFile(file, 25) }));
     const busy = (s: ReturnType<typeof summarizeProfileFile>) => s.totalMs - (s.byArea.find((a) => a.area === '(idle)')?.selfMs ?? 0);
     summaries.sort((a, b) => busy(b.s) - busy(a.s));

@@ -76,7 +76,12 @@ async function waitOnline(url: string, prefix: string, tables: readonly string[]
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the gateway exited with ${child.exitCode}`);
     if (performance.now() > deadline) throw new Error('no status online');
-    const c = mqtt.connect(url, { reconnectPeriod: 0, connectTimeout: 2000, protocolVersion: 4, clientId: `bench-start-${Math.random().toString(16).slice(2)}` });
+    const c = mqtt.connect(url, {
+      reconnectPeriod: 0,
+      connectTimeout: 2000,
+      protocolVersion: 4,
+      clientId: `bench-start-${Math.random().toString(16).slice(2)}`,
+    });
     c.on('error', () => {});
     const connected = await new Promise<boolean>((resolve) => {
       c.once('connect', () => resolve(true));
@@ -125,7 +130,11 @@ async function oneStart(o: StartupOptions, argv: string[], c: Case, n: number, m
   const file = join(o.dir, `start-${n}.json`);
   writeFileSync(file, JSON.stringify(cfg));
   const t0 = performance.now();
-  const child = spawn(argv[0], [...argv.slice(1), 'start', '--config', file], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LOG_FORMAT: 'json' } });
+  const child = spawn(argv[0], [...argv.slice(1), 'start', '--config', file], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, LOG_FORMAT: 'json' },
+  });
   let err = '';
   child.stderr!.on('data', (chunk: Buffer) => {
     if (err.length < 8000) err += chunk.toString();
@@ -164,10 +173,18 @@ async function runCase(o: StartupOptions, name: string, argv: string[], c: Case,
     if (r.rssAt3sMb !== null) rss = r;
   }
   const out = {
-    medianMs: median(times), minMs: Math.min(...times), maxMs: Math.max(...times), samplesMs: times,
-    rssAt3sMb: rss?.rssAt3sMb ?? null, rssSettledMb: rss?.rssSettledMb ?? null, loadAvg, note,
+    medianMs: median(times),
+    minMs: Math.min(...times),
+    maxMs: Math.max(...times),
+    samplesMs: times,
+    rssAt3sMb: rss?.rssAt3sMb ?? null,
+    rssSettledMb: rss?.rssSettledMb ?? null,
+    loadAvg,
+    note,
   };
-  o.log(`  ${name}: to online median ${out.medianMs} ms (min ${out.minMs}, max ${out.maxMs}); RSS ${out.rssAt3sMb} MB 3 s after online${out.rssSettledMb !== null ? `, ${out.rssSettledMb} MB after 30 s` : ''}; load ${loadAvg.join(' / ')}`);
+  o.log(
+    `  ${name}: to online median ${out.medianMs} ms (min ${out.minMs}, max ${out.maxMs}); RSS ${out.rssAt3sMb} MB 3 s after online${out.rssSettledMb !== null ? `, ${out.rssSettledMb} MB after 30 s` : ''}; load ${loadAvg.join(' / ')}`,
+  );
   return out;
 }
 
@@ -179,7 +196,14 @@ function oneTableCase(o: StartupOptions, broker: Broker, pty: BenchPty): Case {
       dataDir: join(o.dir, `data-start-${n}`),
       log: { level: 'warn' },
       http: { port: 0 },
-      tables: [{ id: 't1', game: 'baccarat', betting: 'none', devices: [{ id: 'shoe-1', kind: 'card-shoe', staleAfterMs: 600_000, transport: { type: 'serial', path: pty.gatewayPath } }] }],
+      tables: [
+        {
+          id: 't1',
+          game: 'baccarat',
+          betting: 'none',
+          devices: [{ id: 'shoe-1', kind: 'card-shoe', staleAfterMs: 600_000, transport: { type: 'serial', path: pty.gatewayPath } }],
+        },
+      ],
     }),
     brokerUrl: () => broker.url,
     prefix: (n) => `start${n}`,
@@ -212,11 +236,18 @@ export async function compareStarts(o: StartupOptions, dirs: string[]): Promise<
     for (let r = 0; r < o.runs; r++) {
       for (const e of entries) e.samplesMs.push((await oneStart(o, e.argv, c, n++, false)).ms);
     }
-    o.log(`  ${o.runs} interleaved starts each, 1 table on a pty, external Mosquitto, status page on; load ${os.loadavg().map((x) => x.toFixed(2)).join(' / ')}`);
+    o.log(
+      `  ${o.runs} interleaved starts each, 1 table on a pty, external Mosquitto, status page on; load ${os
+        .loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' / ')}`,
+    );
     for (const e of entries) {
       const sorted = [...e.samplesMs].sort((a, b) => a - b);
       const mean = sorted.reduce((a, b) => a + b, 0) / sorted.length;
-      o.log(`  ${e.dir}: median ${median(sorted)} ms (quartiles ${percentile(sorted, 25)}-${percentile(sorted, 75)}, min ${sorted[0]}), mean ${mean.toFixed(1)}`);
+      o.log(
+        `  ${e.dir}: median ${median(sorted)} ms (quartiles ${percentile(sorted, 25)}-${percentile(sorted, 75)}, min ${sorted[0]}), mean ${mean.toFixed(1)}`,
+      );
     }
   } finally {
     await pty.close();
@@ -249,12 +280,30 @@ export async function runStartup(o: StartupOptions) {
     // (TEG_BENCH_NODE_FLAGS adds to them, as for the latency and throughput gateways: e.g. --cpu-prof)
     const distArgv = [process.execPath, ...productionNodeFlags(), ...benchExtraNodeFlags(), DIST_ENTRY];
     const out: Record<string, unknown> = { runs: o.runs, distBuildMs: buildMs };
-    out.oneTableExternal = await runCase(o, 'dist, 1 serial table, external Mosquitto, status page on', distArgv, oneTable, 0,
-      'node dist/src/app/cli/main.js start: 1 baccarat table on a pty (nothing dealt), external Mosquitto, status page on; to the retained status online');
-    out.demoEmbedded = await runCase(o, `dist, the ${demoCase.tables.length}-table demo, embedded broker`, distArgv, demoCase, 100,
-      `node dist/src/app/cli/main.js start with config/default.yaml (${demoCase.tables.length} simulated tables dealing in real time, embedded broker, status page on); to every table's status online`);
-    out.nodeImportTsx = await runCase(o, 'node --import tsx (sources), 1 serial table', [process.execPath, '--import', 'tsx', join(ROOT, 'src', 'app', 'cli', 'main.ts')], oneTable, 200,
-      'node --import tsx src/app/cli/main.ts start (npm start in development), the one-table config; tsx cache warm');
+    out.oneTableExternal = await runCase(
+      o,
+      'dist, 1 serial table, external Mosquitto, status page on',
+      distArgv,
+      oneTable,
+      0,
+      'node dist/src/app/cli/main.js start: 1 baccarat table on a pty (nothing dealt), external Mosquitto, status page on; to the retained status online',
+    );
+    out.demoEmbedded = await runCase(
+      o,
+      `dist, the ${demoCase.tables.length}-table demo, embedded broker`,
+      distArgv,
+      demoCase,
+      100,
+      `node dist/src/app/cli/main.js start with config/default.yaml (${demoCase.tables.length} simulated tables dealing in real time, embedded broker, status page on); to every table's status online`,
+    );
+    out.nodeImportTsx = await runCase(
+      o,
+      'node --import tsx (sources), 1 serial table',
+      [process.execPath, '--import', 'tsx', join(ROOT, 'src', 'app', 'cli', 'main.ts')],
+      oneTable,
+      200,
+      'node --import tsx src/app/cli/main.ts start (npm start in development), the one-table config; tsx cache warm',
+    );
     return out;
   } finally {
     await pty.close();

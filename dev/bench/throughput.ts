@@ -70,7 +70,9 @@ export async function runThroughput(o: ThroughputOptions) {
       }
       const step = await runStep(o, n, ptys.slice(0, n), measureSec);
       results.push(step);
-      o.log(`  ${n} tables, ${step.cardsPerSec} cards/s: card p50 ${step.card.p50Ms} p99 ${step.card.p99Ms} max ${step.card.maxMs} ms; gateway CPU ${step.gatewayCpuPct}% (ELU ${step.gatewayEventLoopUtilization}), RSS ${step.gatewayRssMb} MB (heap ${step.gatewayHeapUsedMb}); GC ${step.gatewayGc.minor} minor ${step.gatewayGc.minorMs} ms, ${step.gatewayGc.major} major ${step.gatewayGc.majorMs} ms, longest ${step.gatewayGc.maxPauseMs} ms; loop delay p99 ${step.gatewayLoopDelay.p99Ms} max ${step.gatewayLoopDelay.maxMs} ms; ${foreignCpuText(step.cpu)}${step.lostCards ? `; ${step.lostCards} cards never arrived` : ''}`);
+      o.log(
+        `  ${n} tables, ${step.cardsPerSec} cards/s: card p50 ${step.card.p50Ms} p99 ${step.card.p99Ms} max ${step.card.maxMs} ms; gateway CPU ${step.gatewayCpuPct}% (ELU ${step.gatewayEventLoopUtilization}), RSS ${step.gatewayRssMb} MB (heap ${step.gatewayHeapUsedMb}); GC ${step.gatewayGc.minor} minor ${step.gatewayGc.minorMs} ms, ${step.gatewayGc.major} major ${step.gatewayGc.majorMs} ms, longest ${step.gatewayGc.maxPauseMs} ms; loop delay p99 ${step.gatewayLoopDelay.p99Ms} max ${step.gatewayLoopDelay.maxMs} ms; ${foreignCpuText(step.cpu)}${step.lostCards ? `; ${step.lostCards} cards never arrived` : ''}`,
+      );
       if (step.stages) for (const line of stageLines(step.stages)) o.log(line);
       if (!step.passed) break;
     }
@@ -103,7 +105,13 @@ async function runStep(o: ThroughputOptions, n: number, ptys: BenchPty[], measur
   const sub = await connectClient(o.broker.url, `${prefix}-sub`);
   const meter = new Meter(sub, prefix);
   await meter.subscribe();
-  const config = benchConfig({ brokerUrl: o.broker.url, topicPrefix: prefix, dataDir, tables: ids.map((id, i) => ({ id, gatewayPath: ptys[i].gatewayPath })), synchronous: o.synchronous });
+  const config = benchConfig({
+    brokerUrl: o.broker.url,
+    topicPrefix: prefix,
+    dataDir,
+    tables: ids.map((id, i) => ({ id, gatewayPath: ptys[i].gatewayPath })),
+    synchronous: o.synchronous,
+  });
   const up = waitDevicesConnected(sub, prefix, ids, 120_000);
   const gw = await startGatewayProc({ config, dir: o.dir, name: `thr${tag}`, profileDir: o.profileDir, probe: o.stages, manyTables: true, timeoutMs: 120_000 });
   try {

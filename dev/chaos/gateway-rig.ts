@@ -14,7 +14,11 @@ import { referenceLine } from '../../test/helpers/reference-shoe.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 
-export interface Msg { topic: string; raw: string; payload: any }
+export interface Msg {
+  topic: string;
+  raw: string;
+  payload: any;
+}
 
 export { referenceLine };
 
@@ -43,7 +47,11 @@ export class Subscriber {
     client.on('message', (topic, payload) => {
       const raw = payload.toString('utf8');
       let p: unknown = null;
-      try { p = JSON.parse(raw); } catch { /* keep raw */ }
+      try {
+        p = JSON.parse(raw);
+      } catch {
+        /* keep raw */
+      }
       s.got.push({ topic, raw, payload: p });
     });
     await new Promise<void>((resolve) => client.once('connect', () => resolve()));
@@ -55,7 +63,13 @@ export class Subscriber {
     for (;;) {
       const m = this.got.slice(from).find(pred);
       if (m) return m;
-      if (Date.now() > end) throw new Error(`timed out; ${this.got.length} messages, last: ${this.got.slice(-4).map((x) => x.topic).join(', ')}`);
+      if (Date.now() > end)
+        throw new Error(
+          `timed out; ${this.got.length} messages, last: ${this.got
+            .slice(-4)
+            .map((x) => x.topic)
+            .join(', ')}`,
+        );
       await new Promise((r) => setTimeout(r, 20));
     }
   }
@@ -78,15 +92,28 @@ export class Subscriber {
   }
 }
 
-export interface GatewayRun { child: ChildProcess; stderr: () => string; stdout: () => string; exit: Promise<number | null> }
+export interface GatewayRun {
+  child: ChildProcess;
+  stderr: () => string;
+  stdout: () => string;
+  exit: Promise<number | null>;
+}
 
 /** runs `tablegw <args>`; `env` adds to the environment (e.g. TABLEGW_CLOCK_OFFSET_MS) */
 export function runCli(args: string[], env: Record<string, string> = {}): GatewayRun {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/app/cli/main.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_FORMAT: 'json', ...env } });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/app/cli/main.ts', ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, LOG_FORMAT: 'json', ...env },
+  });
   let err = '';
   let out = '';
-  child.stderr!.on('data', (d) => { err += String(d); });
-  child.stdout!.on('data', (d) => { out += String(d); });
+  child.stderr!.on('data', (d) => {
+    err += String(d);
+  });
+  child.stdout!.on('data', (d) => {
+    out += String(d);
+  });
   const exit = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   return { child, stderr: () => err, stdout: () => out, exit };
 }
@@ -106,12 +133,28 @@ export async function makeRig(tableId: string, table: Record<string, unknown> = 
   const dir = await makeTempDir(`teg-chaos-${tableId}-`);
   const dataDir = join(dir, 'data');
   const cfgFile = join(dir, 'gateway.json');
-  writeFileSync(cfgFile, JSON.stringify({
-    mqtt: { url: broker.url }, dataDir, ...extraCfg,
-    tables: [{ id: tableId, game: 'baccarat', devices: [{ id: 'shoe-1', kind: 'card-shoe', staleAfterMs: 60000, transport: { type: 'serial', path: pty.gatewayPath } }], ...table }],
-  }));
+  writeFileSync(
+    cfgFile,
+    JSON.stringify({
+      mqtt: { url: broker.url },
+      dataDir,
+      ...extraCfg,
+      tables: [
+        {
+          id: tableId,
+          game: 'baccarat',
+          devices: [{ id: 'shoe-1', kind: 'card-shoe', staleAfterMs: 60000, transport: { type: 'serial', path: pty.gatewayPath } }],
+          ...table,
+        },
+      ],
+    }),
+  );
   return {
-    broker, pty, dir, dataDir, cfgFile,
+    broker,
+    pty,
+    dir,
+    dataDir,
+    cfgFile,
     async dispose() {
       await pty.dispose();
       await broker.stop();
@@ -120,7 +163,13 @@ export async function makeRig(tableId: string, table: Record<string, unknown> = 
 }
 
 /** starts `tablegw start`; resolves once the shoe is connected, or with the exit code if it exits first */
-export async function startGatewayProcess(rig: Rig, sub: Subscriber, tableId: string, ms = 20000, env: Record<string, string> = {}): Promise<{ run: GatewayRun; exited: number | null | undefined }> {
+export async function startGatewayProcess(
+  rig: Rig,
+  sub: Subscriber,
+  tableId: string,
+  ms = 20000,
+  env: Record<string, string> = {},
+): Promise<{ run: GatewayRun; exited: number | null | undefined }> {
   const from = sub.got.length;
   const run = runCli(['start', '--config', rig.cfgFile], env);
   const online = sub.waitFor((m) => m.topic === `casino/${tableId}/devices/shoe-1` && m.payload?.state === 'connected', ms, from).then(() => undefined);

@@ -66,23 +66,46 @@ function longestSilence(times: number[], from: number, to: number): number {
   return Math.max(longest, to - last);
 }
 
-export async function runRedosAttack(o: { attackMs: number; baselineMs: number; log: (line: string) => void }): Promise<{ figures: RedosFigures; notes: string[] }> {
+export async function runRedosAttack(o: {
+  attackMs: number;
+  baselineMs: number;
+  log: (line: string) => void;
+}): Promise<{ figures: RedosFigures; notes: string[] }> {
   const dir = await makeTempDir('teg-redos-');
   const broker = await startMosquitto();
   const pty = await createPtyPair();
   const profileFile = join(dir, 'evil-shoe.yaml');
   writeFileSync(profileFile, EVIL_PROFILE);
   const cfgFile = join(dir, 'gateway.json');
-  writeFileSync(cfgFile, JSON.stringify({
-    mqtt: { url: broker.url }, dataDir: join(dir, 'data'), http: { enabled: false }, health: { intervalMs: 500 },
-    tables: [
-      { id: ATTACKED, game: 'baccarat', betting: 'none', devices: [{ id: 'shoe-1', kind: 'card-shoe', profile: profileFile, staleAfterMs: 600_000, transport: { type: 'serial', path: pty.gatewayPath } }] },
-      { id: CALM, game: 'baccarat', betting: 'none', devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'simulator', seed: 3, cardIntervalMs: 100, roundIntervalMs: 300 } }] },
-    ],
-  }));
+  writeFileSync(
+    cfgFile,
+    JSON.stringify({
+      mqtt: { url: broker.url },
+      dataDir: join(dir, 'data'),
+      http: { enabled: false },
+      health: { intervalMs: 500 },
+      tables: [
+        {
+          id: ATTACKED,
+          game: 'baccarat',
+          betting: 'none',
+          devices: [{ id: 'shoe-1', kind: 'card-shoe', profile: profileFile, staleAfterMs: 600_000, transport: { type: 'serial', path: pty.gatewayPath } }],
+        },
+        {
+          id: CALM,
+          game: 'baccarat',
+          betting: 'none',
+          devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'simulator', seed: 3, cardIntervalMs: 100, roundIntervalMs: 300 } }],
+        },
+      ],
+    }),
+  );
   const sub = await Subscriber.connect(broker.url, `redos-${process.pid}-${Date.now()}`);
   /** receive time of every message, by table */
-  const times = new Map<string, number[]>([[ATTACKED, []], [CALM, []]]);
+  const times = new Map<string, number[]>([
+    [ATTACKED, []],
+    [CALM, []],
+  ]);
   const cardTimes: number[] = [];
   sub.client.on('message', (topic, payload) => {
     const now = Date.now();
@@ -141,7 +164,9 @@ export async function runRedosAttack(o: { attackMs: number; baselineMs: number; 
       'rejects counted': rejects,
       'frames not rejected': Math.max(0, redos + long - rejects),
     };
-    o.log(`${redos} frames of 45 bytes and ${long} of 10 KB in ${((a1 - a0) / 1000).toFixed(1)} s; calm table ${(figures['calm cards/s before (x100)'] / 100).toFixed(1)} cards/s before, ${(figures['calm cards/s during (x100)'] / 100).toFixed(1)} during; longest silences ${figures['attacked table longest silence ms']} / ${figures['calm table longest silence ms']} ms; ${rejects} rejects counted`);
+    o.log(
+      `${redos} frames of 45 bytes and ${long} of 10 KB in ${((a1 - a0) / 1000).toFixed(1)} s; calm table ${(figures['calm cards/s before (x100)'] / 100).toFixed(1)} cards/s before, ${(figures['calm cards/s during (x100)'] / 100).toFixed(1)} during; longest silences ${figures['attacked table longest silence ms']} / ${figures['calm table longest silence ms']} ms; ${rejects} rejects counted`,
+    );
     if (run.child.exitCode !== null) notes.push(`the gateway exited (${run.child.exitCode}): ${run.stderr().slice(-400)}`);
     return { figures, notes };
   } finally {

@@ -16,7 +16,9 @@ const log = (line: string) => process.stdout.write(`  ${line}\n`);
 
 async function loadSections(): Promise<ChaosSection[]> {
   const dir = join(here, 'sections');
-  const files = readdirSync(dir).filter((f) => f.endsWith('.ts')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.ts'))
+    .sort();
   const sections: ChaosSection[] = [];
   for (const f of files) {
     const mod = (await import(pathToFileURL(join(dir, f)).href)) as { default?: ChaosSection };
@@ -33,7 +35,14 @@ function table(results: ChaosResult[]): string {
     for (const z of r.zeroColumns) if (!(z in r.figures)) rows.push([r.section, z, 'missing', 'yes: FAIL']);
   }
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
-  return rows.map((row) => row.map((c, i) => (i === 2 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((row) =>
+      row
+        .map((c, i) => (i === 2 ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 async function main(): Promise<void> {

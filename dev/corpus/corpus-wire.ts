@@ -10,19 +10,29 @@ import { type CorpusEntry, type CorpusEvent, seqWrap } from './index.js';
 export function corpusEvent(type: string, fields: readonly (string | number)[]): CorpusEvent | null {
   const f = fields.map(String);
   switch (type) {
-    case 'CARD': return { k: 'card', card: f[0] };
-    case 'MISREAD': return { k: 'misread' };
-    case 'HB': return { k: 'hb' };
+    case 'CARD':
+      return { k: 'card', card: f[0] };
+    case 'MISREAD':
+      return { k: 'misread' };
+    case 'HB':
+      return { k: 'hb' };
     case 'STATE':
       if (f[0] === 'LOADED') return { k: 'loaded' };
       return f[0] === 'IDLE' || f[0] === 'SHUFFLING' || f[0] === 'READY' || f[0] === 'JAM' ? { k: 'shuf', state: f[0] } : null;
-    case 'ROLL': return { k: 'roll', dice: [Number(f[0]), Number(f[1]), Number(f[2])], bounces: Number(f[3] ?? 0) };
-    case 'NOREAD': return { k: 'noread' };
-    case 'BALL': return { k: 'ball', n: Number(f[0]) };
-    case 'START': return { k: 'start' };
-    case 'END': return { k: 'end' };
-    case 'COUNT': return { k: 'count', n: Number(f[0]) };
-    default: return null;
+    case 'ROLL':
+      return { k: 'roll', dice: [Number(f[0]), Number(f[1]), Number(f[2])], bounces: Number(f[3] ?? 0) };
+    case 'NOREAD':
+      return { k: 'noread' };
+    case 'BALL':
+      return { k: 'ball', n: Number(f[0]) };
+    case 'START':
+      return { k: 'start' };
+    case 'END':
+      return { k: 'end' };
+    case 'COUNT':
+      return { k: 'count', n: Number(f[0]) };
+    default:
+      return null;
   }
 }
 

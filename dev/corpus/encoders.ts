@@ -39,7 +39,10 @@ const rankIdx = (c: string): number => RANK_ORDER.indexOf(c[0]);
 /** `TH` -> `10H` (rank then suit, ten as 10) */
 const rankSuit = (c: string): string => (c[0] === 'T' ? '10' : c[0]) + c[1];
 const rankText = (c: string): string => (c[0] === 'T' ? '10' : c[0]);
-const wrapAt = (w: number) => (s: number): number => (s >= w ? 0 : s + 1);
+const wrapAt =
+  (w: number) =>
+  (s: number): number =>
+    s >= w ? 0 : s + 1;
 const cat = (...parts: (Buffer | number[])[]): Buffer => Buffer.concat(parts.map((p) => (Buffer.isBuffer(p) ? p : Buffer.from(p))));
 const flipLast = (f: Buffer, fromEnd: number, mask = 0x01): Buffer => {
   const b = Buffer.from(f);
@@ -88,7 +91,16 @@ const SUITS_CDHS = 'CDHS';
 /** 3. DLE STX <type> <seq> [<card 1..52, suits C D H S>] DLE ETX <CRC-16/KERMIT low, high>; DLE doubled in the data. */
 export const dleCrc16Shoe: CorpusEncoder = {
   frame(e, seq) {
-    const p = e.k === 'card' ? [0x01, seq, SUITS_CDHS.indexOf(e.card[1]) * 13 + rankIdx(e.card) + 1] : e.k === 'misread' ? [0x02, seq] : e.k === 'hb' ? [0x03, seq] : e.k === 'loaded' ? [0x04, seq] : null;
+    const p =
+      e.k === 'card'
+        ? [0x01, seq, SUITS_CDHS.indexOf(e.card[1]) * 13 + rankIdx(e.card) + 1]
+        : e.k === 'misread'
+          ? [0x02, seq]
+          : e.k === 'hb'
+            ? [0x03, seq]
+            : e.k === 'loaded'
+              ? [0x04, seq]
+              : null;
     if (p === null) return null;
     const c = crc16kermit(p);
     const stuffed = p.flatMap((b) => (b === 0x10 ? [0x10, 0x10] : [b]));
@@ -156,7 +168,8 @@ export const modbusRtuShoe: CorpusEncoder = {
 /** 7. Shuffler: `@<status>;` then CRC-16/XMODEM of the status as four upper-case hex digits after the `;`. */
 export const hexTrailerShuffler: CorpusEncoder = {
   frame(e) {
-    const s = e.k === 'shuf' ? { IDLE: 'IDL', SHUFFLING: 'SHF', READY: 'RDY', JAM: 'JAM' }[e.state] : e.k === 'count' ? `CNT=${e.n}` : e.k === 'hb' ? 'HB' : null;
+    const s =
+      e.k === 'shuf' ? { IDLE: 'IDL', SHUFFLING: 'SHF', READY: 'RDY', JAM: 'JAM' }[e.state] : e.k === 'count' ? `CNT=${e.n}` : e.k === 'hb' ? 'HB' : null;
     return s === null ? null : ascii(`@${s};${hex4(crc16xmodem(ascii(s)))}`);
   },
   badCheck: (f) => bumpDigit(f, 0),
@@ -182,7 +195,16 @@ export const decimalSumShoe: CorpusEncoder = {
 /** 9. `[<seq:2>K<1..52>~<CRC-8/SMBUS lower-case hex>]` CR LF: index-52 cards (spades, hearts, diamonds, clubs; A..K). */
 export const index52Shoe: CorpusEncoder = {
   frame(e, seq) {
-    const code = e.k === 'card' ? `K${SUITS_SHDC.indexOf(e.card[1]) * 13 + rankIdx(e.card) + 1}` : e.k === 'misread' ? 'M' : e.k === 'hb' ? 'P' : e.k === 'loaded' ? 'L' : null;
+    const code =
+      e.k === 'card'
+        ? `K${SUITS_SHDC.indexOf(e.card[1]) * 13 + rankIdx(e.card) + 1}`
+        : e.k === 'misread'
+          ? 'M'
+          : e.k === 'hb'
+            ? 'P'
+            : e.k === 'loaded'
+              ? 'L'
+              : null;
     if (code === null) return null;
     const body = `${String(seq).padStart(2, '0')}${code}`;
     return ascii(`[${body}~${hex2(crc8smbus(ascii(body))).toLowerCase()}]\r\n`);
@@ -247,7 +269,7 @@ export const bitfieldDice: CorpusEncoder = {
   badCheck(f) {
     const b = Buffer.from(f);
     const i = b.length - 2;
-    const mask = [0x01, 0x02, 0x04].find((m) => ((b[i] ^ m) < 0x7d || (b[i] ^ m) > 0x7f)) ?? 0x08;
+    const mask = [0x01, 0x02, 0x04].find((m) => (b[i] ^ m) < 0x7d || (b[i] ^ m) > 0x7f) ?? 0x08;
     b[i] ^= mask;
     return b;
   },

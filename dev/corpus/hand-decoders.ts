@@ -70,7 +70,11 @@ export const HAND_DECODERS: Record<string, HandDecoder> = {
       let x = 0;
       for (let k = s; k < star; k++) x ^= b[k];
       const colon = b.indexOf(0x3a, s);
-      out.push(b[star] === 0x2a && x === hexv(b[star + 1]) * 16 + hexv(b[star + 2]) ? { seq: dec(b, s + 1, colon), v: rankAt(b, colon + 1, star - 1) + String.fromCharCode(b[star - 1]) } : null);
+      out.push(
+        b[star] === 0x2a && x === hexv(b[star + 1]) * 16 + hexv(b[star + 2])
+          ? { seq: dec(b, s + 1, colon), v: rankAt(b, colon + 1, star - 1) + String.fromCharCode(b[star - 1]) }
+          : null,
+      );
       s = i + 2;
       i++;
     }
@@ -117,7 +121,8 @@ export const HAND_DECODERS: Record<string, HandDecoder> = {
   },
   'sync-keno': (b) => {
     const out: HandItem[] = [];
-    for (let s = 0; s + 6 <= b.length; s += 6) out.push(b[s] === 0xeb && b[s + 1] === 0x90 && ((b[s + 2] + b[s + 3] + b[s + 4]) & 0xff) === b[s + 5] ? { seq: b[s + 4], v: b[s + 3] } : null);
+    for (let s = 0; s + 6 <= b.length; s += 6)
+      out.push(b[s] === 0xeb && b[s + 1] === 0x90 && ((b[s + 2] + b[s + 3] + b[s + 4]) & 0xff) === b[s + 5] ? { seq: b[s + 4], v: b[s + 3] } : null);
     return out;
   },
   'modbus-rtu-shoe': (b) => {
@@ -126,7 +131,9 @@ export const HAND_DECODERS: Record<string, HandDecoder> = {
       const e = s + 3 + b[s + 2];
       const c = crcRef(T_MODBUS, 0xffff, b, s, e);
       const code = (b[s + 7] << 8) | b[s + 8];
-      out.push(c === (b[e] | (b[e + 1] << 8)) ? { seq: (b[s + 3] << 8) | b[s + 4], v: RANKS[(code % 1000) / 10 - 1] + '_SHCD'[Math.floor(code / 1000)] } : null);
+      out.push(
+        c === (b[e] | (b[e + 1] << 8)) ? { seq: (b[s + 3] << 8) | b[s + 4], v: RANKS[(code % 1000) / 10 - 1] + '_SHCD'[Math.floor(code / 1000)] } : null,
+      );
       s = e + 2;
     }
     return out;
@@ -148,7 +155,9 @@ export const HAND_DECODERS: Record<string, HandDecoder> = {
       const slash = b.indexOf(0x2f, s);
       let sum = 0;
       for (let k = s + 1; k < slash; k++) sum += b[k];
-      out.push((sum & 0xff) === dec(b, slash + 1, slash + 4) ? { seq: dec(b, s + 1, s + 4), v: rankAt(b, s + 7, slash) + String.fromCharCode(b[s + 5]) } : null);
+      out.push(
+        (sum & 0xff) === dec(b, slash + 1, slash + 4) ? { seq: dec(b, s + 1, s + 4), v: rankAt(b, s + 7, slash) + String.fromCharCode(b[s + 5]) } : null,
+      );
       s = slash + 5;
     }
     return out;

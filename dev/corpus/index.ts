@@ -75,25 +75,66 @@ export function shoeDeal(misread = true): DealStep[] {
 }
 
 const DICE_DEAL: DealStep[] = [
-  { k: 'hb' }, noise,
-  { k: 'roll', dice: [1, 4, 6], bounces: 3 }, { k: 'noread' }, truncated,
-  { k: 'roll', dice: [3, 3, 5], bounces: 0 }, badCheck,
-  { k: 'roll', dice: [6, 6, 6], bounces: 31 }, noise, { k: 'hb' },
-  { k: 'roll', dice: [2, 5, 1], bounces: 7 }, truncated, { k: 'roll', dice: [5, 5, 2], bounces: 12 }, { k: 'hb' },
+  { k: 'hb' },
+  noise,
+  { k: 'roll', dice: [1, 4, 6], bounces: 3 },
+  { k: 'noread' },
+  truncated,
+  { k: 'roll', dice: [3, 3, 5], bounces: 0 },
+  badCheck,
+  { k: 'roll', dice: [6, 6, 6], bounces: 31 },
+  noise,
+  { k: 'hb' },
+  { k: 'roll', dice: [2, 5, 1], bounces: 7 },
+  truncated,
+  { k: 'roll', dice: [5, 5, 2], bounces: 12 },
+  { k: 'hb' },
 ];
 export const KENO_BALLS = [17, 3, 80, 42, 1, 66, 29, 58, 7, 71, 35, 12, 49, 64, 23, 76, 5, 38, 52, 16];
 const KENO_DEAL: DealStep[] = [
-  { k: 'hb' }, noise, { k: 'start' },
-  ...KENO_BALLS.flatMap((n, i): DealStep[] => [...(i === 3 ? [truncated] : i === 8 ? [badCheck] : i === 12 ? [noise] : i === 16 ? [badCheck] : []), { k: 'ball', n }]),
-  { k: 'end' }, { k: 'hb' },
+  { k: 'hb' },
+  noise,
+  { k: 'start' },
+  ...KENO_BALLS.flatMap((n, i): DealStep[] => [
+    ...(i === 3 ? [truncated] : i === 8 ? [badCheck] : i === 12 ? [noise] : i === 16 ? [badCheck] : []),
+    { k: 'ball', n },
+  ]),
+  { k: 'end' },
+  { k: 'hb' },
 ];
 const SHUFFLER_DEAL: DealStep[] = [
-  { k: 'shuf', state: 'IDLE' }, { k: 'hb' }, noise, { k: 'shuf', state: 'SHUFFLING' }, truncated, { k: 'count', n: 416 },
-  { k: 'shuf', state: 'READY' }, badCheck, { k: 'hb' }, { k: 'shuf', state: 'JAM' }, noise, { k: 'shuf', state: 'IDLE' }, { k: 'count', n: 52 },
+  { k: 'shuf', state: 'IDLE' },
+  { k: 'hb' },
+  noise,
+  { k: 'shuf', state: 'SHUFFLING' },
+  truncated,
+  { k: 'count', n: 416 },
+  { k: 'shuf', state: 'READY' },
+  badCheck,
+  { k: 'hb' },
+  { k: 'shuf', state: 'JAM' },
+  noise,
+  { k: 'shuf', state: 'IDLE' },
+  { k: 'count', n: 52 },
 ];
 
-const entry = (name: string, kind: DeviceKind, modelledOn: string, encoder: CorpusEncoder, deal: DealStep[], rejects: CorpusEntry['rejects'], hasSeq = true): CorpusEntry => ({
-  name, kind, modelledOn, encoder, profilePath: join(PROFILES, `${name}.yaml`), hasSeq, rejects, deal,
+const entry = (
+  name: string,
+  kind: DeviceKind,
+  modelledOn: string,
+  encoder: CorpusEncoder,
+  deal: DealStep[],
+  rejects: CorpusEntry['rejects'],
+  hasSeq = true,
+): CorpusEntry => ({
+  name,
+  kind,
+  modelledOn,
+  encoder,
+  profilePath: join(PROFILES, `${name}.yaml`),
+  hasSeq,
+  rejects,
+  deal,
 });
 const usual = { noise: ['noise'], truncated: ['malformed'], 'bad-check': ['bad-checksum'] };
 /** noise with an end byte in it: the runs before and after it are rejects of their own */
@@ -104,13 +145,35 @@ const lengthCut = { ...usual, truncated: ['bad-checksum'] };
 const unmarked = { ...usual, noise: ['malformed'] };
 
 export const CORPUS: CorpusEntry[] = [
-  entry('ascii-crlf-shoe', 'card-shoe', 'RS-232 shoes printing one ASCII line per card, CR LF, with an NMEA-style XOR check', E.asciiCrlfShoe, shoeDeal(), unmarked),
+  entry(
+    'ascii-crlf-shoe',
+    'card-shoe',
+    'RS-232 shoes printing one ASCII line per card, CR LF, with an NMEA-style XOR check',
+    E.asciiCrlfShoe,
+    shoeDeal(),
+    unmarked,
+  ),
   entry('stx-etx-lrc-shoe', 'card-shoe', 'STX/ETX serial shoes with a block check character (LRC) after ETX', E.stxEtxLrcShoe, shoeDeal(), noiseTwice),
-  entry('dle-crc16-shoe', 'card-shoe', 'DLE-framed binary links (DLE STX .. DLE ETX, DLE doubled) with a CRC-16 after DLE ETX', E.dleCrc16Shoe, shoeDeal(), usual),
+  entry(
+    'dle-crc16-shoe',
+    'card-shoe',
+    'DLE-framed binary links (DLE STX .. DLE ETX, DLE doubled) with a CRC-16 after DLE ETX',
+    E.dleCrc16Shoe,
+    shoeDeal(),
+    usual,
+  ),
   entry('length-le-shoe', 'card-shoe', 'length-prefixed binary vendor protocols with a little-endian CRC-16', E.lengthLeShoe, shoeDeal(), lengthCut),
   entry('sync-keno', 'ball-reader', 'keno and bingo ball readers sending fixed-length binary frames behind a sync word', E.syncKeno, KENO_DEAL, lengthCut),
   entry('modbus-rtu-shoe', 'card-shoe', 'Modbus RTU slaves reporting input registers (function 0x04, CRC-16/MODBUS)', E.modbusRtuShoe, shoeDeal(), lengthCut),
-  entry('hex-trailer-shuffler', 'shuffler', 'shufflers sending ASCII status with a CRC-16 as hex digits after the terminator', E.hexTrailerShuffler, SHUFFLER_DEAL, noiseTwice, false),
+  entry(
+    'hex-trailer-shuffler',
+    'shuffler',
+    'shufflers sending ASCII status with a CRC-16 as hex digits after the terminator',
+    E.hexTrailerShuffler,
+    SHUFFLER_DEAL,
+    noiseTwice,
+    false,
+  ),
   entry('decimal-sum-shoe', 'card-shoe', 'shoes sending suit_rank codes with a decimal checksum', E.decimalSumShoe, shoeDeal(), usual),
   entry('index52-shoe', 'card-shoe', 'shoes numbering the deck 1..52, with a CRC-8 in hex', E.index52Shoe, shoeDeal(), usual),
   entry('table-char-shoe', 'card-shoe', 'compact shoes sending a vendor character per card (an explicit code table)', E.tableCharShoe, shoeDeal(), usual),
@@ -123,28 +186,46 @@ export function describeItem(i: DeviceFrame | FrameReject, withSeq: boolean): st
   if ('reason' in i) return `reject ${i.reason}`;
   const seq = withSeq ? ` #${i.seq}` : '';
   switch (i.type) {
-    case 'CARD': return `CARD ${i.card}${i.rescan ? ' R' : ''}${seq}`;
-    case 'ROLL': return `ROLL ${i.dice.join(',')}/${i.bounces}${seq}`;
-    case 'BALL': return `BALL ${i.ball}${seq}`;
-    case 'COUNT': return `COUNT ${i.count}${seq}`;
-    case 'STATE': case 'SHUF_STATE': return `${i.type} ${i.state}${seq}`;
-    default: return `${i.type}${seq}`;
+    case 'CARD':
+      return `CARD ${i.card}${i.rescan ? ' R' : ''}${seq}`;
+    case 'ROLL':
+      return `ROLL ${i.dice.join(',')}/${i.bounces}${seq}`;
+    case 'BALL':
+      return `BALL ${i.ball}${seq}`;
+    case 'COUNT':
+      return `COUNT ${i.count}${seq}`;
+    case 'STATE':
+    case 'SHUF_STATE':
+      return `${i.type} ${i.state}${seq}`;
+    default:
+      return `${i.type}${seq}`;
   }
 }
 
 function describeEvent(e: CorpusEvent): string {
   switch (e.k) {
-    case 'card': return `CARD ${e.card}`;
-    case 'misread': return 'MISREAD';
-    case 'hb': return 'HB';
-    case 'loaded': return 'STATE LOADED';
-    case 'roll': return `ROLL ${e.dice.join(',')}/${e.bounces}`;
-    case 'noread': return 'NOREAD';
-    case 'ball': return `BALL ${e.n}`;
-    case 'start': return 'START';
-    case 'end': return 'END';
-    case 'shuf': return `SHUF_STATE ${e.state}`;
-    case 'count': return `COUNT ${e.n}`;
+    case 'card':
+      return `CARD ${e.card}`;
+    case 'misread':
+      return 'MISREAD';
+    case 'hb':
+      return 'HB';
+    case 'loaded':
+      return 'STATE LOADED';
+    case 'roll':
+      return `ROLL ${e.dice.join(',')}/${e.bounces}`;
+    case 'noread':
+      return 'NOREAD';
+    case 'ball':
+      return `BALL ${e.n}`;
+    case 'start':
+      return 'START';
+    case 'end':
+      return 'END';
+    case 'shuf':
+      return `SHUF_STATE ${e.state}`;
+    case 'count':
+      return `COUNT ${e.n}`;
   }
 }
 
@@ -190,17 +271,28 @@ export function buildDeal(e: CorpusEntry, deal: DealStep[] = e.deal, seq0 = 1): 
 
 function scriptToken(e: CorpusEvent): string | null {
   switch (e.k) {
-    case 'card': return e.card;
-    case 'misread': return 'MISREAD';
-    case 'loaded': return 'LOADED';
-    case 'roll': return `ROLL:${e.dice.join(',')}`;
-    case 'noread': return 'NOREAD';
-    case 'ball': return `BALL:${e.n}`;
-    case 'start': return 'START';
-    case 'end': return 'END';
-    case 'shuf': return `SHUF:${e.state}`;
-    case 'count': return `COUNT:${e.n}`;
-    case 'hb': return null;
+    case 'card':
+      return e.card;
+    case 'misread':
+      return 'MISREAD';
+    case 'loaded':
+      return 'LOADED';
+    case 'roll':
+      return `ROLL:${e.dice.join(',')}`;
+    case 'noread':
+      return 'NOREAD';
+    case 'ball':
+      return `BALL:${e.n}`;
+    case 'start':
+      return 'START';
+    case 'end':
+      return 'END';
+    case 'shuf':
+      return `SHUF:${e.state}`;
+    case 'count':
+      return `COUNT:${e.n}`;
+    case 'hb':
+      return null;
   }
 }
 
@@ -212,8 +304,13 @@ export function buildCapture(e: CorpusEntry, deal: DealStep[] = e.deal): { text:
   const d = buildDeal(e, deal);
   const hid = e.encoder.reportBytes !== undefined;
   const header = headerLine({
-    format: 'tablegw-capture', version: 1, transport: hid ? 'hid' : 'serial', port: hid ? 'hid:16c0:05df' : '/dev/ttyUSB0',
-    settings: hid ? {} : { baudRate: 9600, dataBits: 8, parity: 'none', stopBits: 1 }, startedAt: '2026-12-07T00:00:00.000Z', tool: 'tablegw corpus',
+    format: 'tablegw-capture',
+    version: 1,
+    transport: hid ? 'hid' : 'serial',
+    port: hid ? 'hid:16c0:05df' : '/dev/ttyUSB0',
+    settings: hid ? {} : { baudRate: 9600, dataBits: 8, parity: 'none', stopBits: 1 },
+    startedAt: '2026-12-07T00:00:00.000Z',
+    tool: 'tablegw corpus',
   });
   const lines: string[] = [];
   let t = 0;

@@ -7,8 +7,14 @@
 import * as z from 'zod';
 import { configSchema } from '../../src/core/vocabulary/config-schema.js';
 import {
-  cardRoundMessageSchema, diceRoundMessageSchema, EVENT_SCHEMAS, kenoRoundMessageSchema, otherEventSchema, PUBLISHED_TOPICS,
-  REQUEST_SCHEMAS, RESULT_SCHEMAS_BY_GAME,
+  cardRoundMessageSchema,
+  diceRoundMessageSchema,
+  EVENT_SCHEMAS,
+  kenoRoundMessageSchema,
+  otherEventSchema,
+  PUBLISHED_TOPICS,
+  REQUEST_SCHEMAS,
+  RESULT_SCHEMAS_BY_GAME,
 } from '../../src/core/table/messages.js';
 import type { CapturedMessage } from './capture.js';
 import { PUBLISH_QOS } from '../../src/core/vocabulary/topics.js';
@@ -45,19 +51,20 @@ export function buildConfigSchema(): Json {
     $schema: s.$schema,
     $id: 'https://table-edge-gateway.invalid/config.schema.json',
     title: 'table-edge-gateway configuration file',
-    description: 'Generated from src/core/vocabulary/config-schema.ts by `npm run docs:api`; do not edit. YAML or JSON; spec/config.md and docs/OPERATIONS.md describe the keys.',
+    description:
+      'Generated from src/core/vocabulary/config-schema.ts by `npm run docs:api`; do not edit. YAML or JSON; spec/config.md and docs/OPERATIONS.md describe the keys.',
     ...Object.fromEntries(Object.entries(s).filter(([k]) => k !== '$schema')),
   };
 }
 
-const EVENT_KIND_SUMMARY: Record<string, string> = Object.fromEntries(
-  Object.entries(EVENT_SCHEMAS).map(([k, s]) => [k, s.description ?? k]),
-);
+const EVENT_KIND_SUMMARY: Record<string, string> = Object.fromEntries(Object.entries(EVENT_SCHEMAS).map(([k, s]) => [k, s.description ?? k]));
 
 /** the message components of the published topics, in document order */
 function publishedMessages(): Array<{ name: string; channel: keyof typeof PUBLISHED_TOPICS; title: string; summary: string; schema: z.ZodType }> {
   const out: Array<{ name: string; channel: keyof typeof PUBLISHED_TOPICS; title: string; summary: string; schema: z.ZodType }> = [];
-  for (const [name, t] of Object.entries(PUBLISHED_TOPICS) as Array<[keyof typeof PUBLISHED_TOPICS, (typeof PUBLISHED_TOPICS)[keyof typeof PUBLISHED_TOPICS]]>) {
+  for (const [name, t] of Object.entries(PUBLISHED_TOPICS) as Array<
+    [keyof typeof PUBLISHED_TOPICS, (typeof PUBLISHED_TOPICS)[keyof typeof PUBLISHED_TOPICS]]
+  >) {
     if (name === 'event') {
       for (const [kind, schema] of Object.entries(EVENT_SCHEMAS)) {
         out.push({ name: `event-${kind}`, channel: 'event', title: `event: ${kind}`, summary: EVENT_KIND_SUMMARY[kind], schema });
@@ -66,7 +73,13 @@ function publishedMessages(): Array<{ name: string; channel: keyof typeof PUBLIS
     } else if (name === 'round') {
       const v = { card: cardRoundMessageSchema, 'sic-bo': diceRoundMessageSchema, keno: kenoRoundMessageSchema };
       for (const [kind, schema] of Object.entries(v)) {
-        out.push({ name: variantName(name, kind), channel: name, title: `${name}: ${kind === 'card' ? 'card games' : kind}`, summary: schema.description ?? t.description, schema });
+        out.push({
+          name: variantName(name, kind),
+          channel: name,
+          title: `${name}: ${kind === 'card' ? 'card games' : kind}`,
+          summary: schema.description ?? t.description,
+          schema,
+        });
       }
     } else if (name === 'result') {
       // one message per game: its `game` and its typed `outcome` (src/core/games/outcomes.ts)
@@ -147,7 +160,8 @@ export function buildAsyncApi(examples: Examples): Json {
   channels.request = {
     address: '{prefix}/{tableId}/request/{command}',
     title: 'request',
-    description: 'Requests from game engines (QoS 1, with a `transaction`). The answer\'s place is response/{command}, in the table\'s stream (its `seq`); a request with an MQTT 5 response topic also gets a copy there: the same bytes (same `seq`), with its correlation data and the user property `copy-of` naming the answer\'s topic (one message under the dedupe rule by table and seq). A retry with the same `transaction` (or correlation data) and body within requests.idempotencyWindowSec is not executed again: its first answer is published again with `replayed: true`; the same transaction with another body is refused `transaction-reused` (docs/ENGINES.md). A request that fails validation is answered with status "error" and changes nothing.',
+    description:
+      "Requests from game engines (QoS 1, with a `transaction`). The answer's place is response/{command}, in the table's stream (its `seq`); a request with an MQTT 5 response topic also gets a copy there: the same bytes (same `seq`), with its correlation data and the user property `copy-of` naming the answer's topic (one message under the dedupe rule by table and seq). A retry with the same `transaction` (or correlation data) and body within requests.idempotencyWindowSec is not executed again: its first answer is published again with `replayed: true`; the same transaction with another body is refused `transaction-reused` (docs/ENGINES.md). A request that fails validation is answered with status \"error\" and changes nothing.",
     parameters: params(['prefix', 'tableId', 'command']),
     messages: Object.fromEntries(Object.keys(REQUEST_SCHEMAS).map((c) => [`request-${c}`, { $ref: `#/components/messages/request-${c}` }])),
   };
@@ -177,33 +191,51 @@ export function buildAsyncApi(examples: Examples): Json {
   channels['gateway-info'] = {
     address: '{prefix}/gateway/{gatewayId}/info',
     title: 'gateway info',
-    description: 'One per gateway: its version, tables and devices, published on every connect (`state: online`, `reason` `start` or `reconnect`); `{"state":"offline","reason":"connection-lost",...}` as its last will and `reason: stopped` on a clean stop (docs/ENGINES.md, Presence). QoS 1, retained. Subscribe to `{prefix}/gateway/+/info` to find every table of a floor.',
+    description:
+      'One per gateway: its version, tables and devices, published on every connect (`state: online`, `reason` `start` or `reconnect`); `{"state":"offline","reason":"connection-lost",...}` as its last will and `reason: stopped` on a clean stop (docs/ENGINES.md, Presence). QoS 1, retained. Subscribe to `{prefix}/gateway/+/info` to find every table of a floor.',
     parameters: params(['prefix', 'gatewayId']),
     messages: { 'gateway-info': { $ref: '#/components/messages/gateway-info' }, 'gateway-offline': { $ref: '#/components/messages/gateway-offline' } },
   };
   operations['publish-gateway-info'] = {
-    action: 'send', channel: { $ref: '#/channels/gateway-info' },
-    summary: 'The gateway announces itself on {prefix}/gateway/{gatewayId}/info', bindings: mqttBinding(true),
+    action: 'send',
+    channel: { $ref: '#/channels/gateway-info' },
+    summary: 'The gateway announces itself on {prefix}/gateway/{gatewayId}/info',
+    bindings: mqttBinding(true),
   };
   schemas['gateway-info'] = { $schema: SCHEMA_DIALECT, ...GATEWAY_INFO_SCHEMA };
   schemas['gateway-offline'] = {
-    $schema: SCHEMA_DIALECT, type: 'object',
+    $schema: SCHEMA_DIALECT,
+    type: 'object',
     properties: {
       state: { const: 'offline' },
-      reason: { enum: ['stopped', 'connection-lost', 'moved'], description: '`stopped`: a clean stop; `connection-lost`: the last will (the broker lost the connection: the gateway, the network or the broker went away); `moved`: left on a broker the gateway moved away from' },
+      reason: {
+        enum: ['stopped', 'connection-lost', 'moved'],
+        description:
+          '`stopped`: a clean stop; `connection-lost`: the last will (the broker lost the connection: the gateway, the network or the broker went away); `moved`: left on a broker the gateway moved away from',
+      },
       gatewayId: { type: 'string' },
       startedAt: { type: 'string', format: 'date-time', description: 'the run of the gateway this is about' },
     },
-    required: ['state', 'reason', 'gatewayId', 'startedAt'], additionalProperties: false,
+    required: ['state', 'reason', 'gatewayId', 'startedAt'],
+    additionalProperties: false,
   };
   messages['gateway-info'] = {
-    name: 'gateway-info', title: 'gateway info', summary: 'the gateway, its version, tables and devices', contentType: 'application/json',
+    name: 'gateway-info',
+    title: 'gateway info',
+    summary: 'the gateway, its version, tables and devices',
+    contentType: 'application/json',
     payload: payloadRef('gateway-info'),
     examples: [{ name: 'gateway-info-1', payload: GATEWAY_INFO_EXAMPLE }],
   };
   messages['gateway-offline'] = {
-    name: 'gateway-offline', title: 'gateway offline', summary: 'the last will: the gateway is gone', contentType: 'application/json',
-    payload: payloadRef('gateway-offline'), examples: [{ name: 'gateway-offline-1', payload: { state: 'offline', reason: 'connection-lost', gatewayId: 'pit-3-pc-1', startedAt: '2026-01-01T12:00:00.000Z' } }],
+    name: 'gateway-offline',
+    title: 'gateway offline',
+    summary: 'the last will: the gateway is gone',
+    contentType: 'application/json',
+    payload: payloadRef('gateway-offline'),
+    examples: [
+      { name: 'gateway-offline-1', payload: { state: 'offline', reason: 'connection-lost', gatewayId: 'pit-3-pc-1', startedAt: '2026-01-01T12:00:00.000Z' } },
+    ],
   };
   for (const [name, s] of Object.entries(schemas)) nameSchemas(s as Json, pascal(name));
 
@@ -225,9 +257,16 @@ export function buildAsyncApi(examples: Examples): Json {
     },
     defaultContentType: 'application/json',
     servers: {
-      embedded: { host: '127.0.0.1:1883', protocol: 'mqtt', protocolVersion: '3.1.1', description: 'the broker built into the gateway (config mqtt.url: embedded)' },
+      embedded: {
+        host: '127.0.0.1:1883',
+        protocol: 'mqtt',
+        protocolVersion: '3.1.1',
+        description: 'the broker built into the gateway (config mqtt.url: embedded)',
+      },
       floor: {
-        host: 'broker.floor.example:8883', protocol: 'secure-mqtt', protocolVersion: '5',
+        host: 'broker.floor.example:8883',
+        protocol: 'secure-mqtt',
+        protocolVersion: '5',
         description: 'a floor broker (Mosquitto, or a clustered EMQX / HiveMQ / VerneMQ) over TLS (docs/SECURITY.md); plain mqtt:// on 1883 works too',
         security: [{ $ref: '#/components/securitySchemes/userPassword' }, { $ref: '#/components/securitySchemes/clientCertificate' }],
       },
@@ -243,12 +282,16 @@ export function buildAsyncApi(examples: Examples): Json {
         gatewayId: { description: 'config gatewayId, default the host name', examples: ['pit-3-pc-1'] },
       },
       securitySchemes: {
-        userPassword: { type: 'userPassword', description: 'broker user name and password (config mqtt.username with mqtt.passwordFile / passwordEnv / password)' },
-        clientCertificate: { type: 'X509', description: 'TLS client certificate (config mqtt.cert and mqtt.key; mqtt.ca for the broker\'s CA)' },
+        userPassword: {
+          type: 'userPassword',
+          description: 'broker user name and password (config mqtt.username with mqtt.passwordFile / passwordEnv / password)',
+        },
+        clientCertificate: { type: 'X509', description: "TLS client certificate (config mqtt.cert and mqtt.key; mqtt.ca for the broker's CA)" },
       },
       correlationIds: {
         correlationData: {
-          description: 'MQTT 5 correlation data of a request, returned unchanged on its answer (on the request\'s response topic); requests also carry `transaction`, echoed in the response',
+          description:
+            "MQTT 5 correlation data of a request, returned unchanged on its answer (on the request's response topic); requests also carry `transaction`, echoed in the response",
           location: '$message.header#/correlationData',
         },
       },
@@ -258,7 +301,12 @@ export function buildAsyncApi(examples: Examples): Json {
   };
 }
 
-const pascal = (name: string) => name.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join('');
+const pascal = (name: string) =>
+  name
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w[0].toUpperCase() + w.slice(1))
+    .join('');
 
 /**
  * Gives every schema and every nested object schema a `title` (`ResultSicBo`, `ResultSicBoDice`,
@@ -274,7 +322,7 @@ function nameSchemas(s: Json, name: string): void {
     const alts = s[key] as Json[] | undefined;
     alts?.forEach((a, i) => {
       const kind = (a.properties as Json | undefined)?.kind as Json | undefined;
-      nameSchemas(a, `${name}${pascal(String((kind?.const) || ''))}${alts.length > 1 && !kind ? `Option${i + 1}` : ''}`);
+      nameSchemas(a, `${name}${pascal(String(kind?.const || ''))}${alts.length > 1 && !kind ? `Option${i + 1}` : ''}`);
     });
   }
   for (const d of Object.values((s.$defs as Record<string, Json> | undefined) ?? {})) nameSchemas(d, name);
@@ -283,7 +331,8 @@ function nameSchemas(s: Json, name: string): void {
 const GATEWAY_INFO_SCHEMA: Json = {
   type: 'object',
   properties: {
-    v: { const: 1 }, type: { const: 'info' },
+    v: { const: 1 },
+    type: { const: 'info' },
     gatewayId: { type: 'string', description: 'config gatewayId, default the host name' },
     version: { type: 'string', description: 'the gateway version (package.json)' },
     commit: { type: 'string', description: 'the commit of the build, when known' },
@@ -294,24 +343,68 @@ const GATEWAY_INFO_SCHEMA: Json = {
       items: {
         type: 'object',
         properties: {
-          id: { type: 'string' }, game: { type: 'string' }, betting: { enum: ['engine', 'none'] },
-          epoch: { type: 'string', description: 'the table\'s stream epoch, as on its envelopes and its retained status: a new one is a new stream (docs/ENGINES.md "Epochs")' },
-          devices: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, kind: { type: 'string' }, transport: { enum: ['serial', 'hid', 'simulator'] } }, required: ['id', 'kind', 'transport'] } },
+          id: { type: 'string' },
+          game: { type: 'string' },
+          betting: { enum: ['engine', 'none'] },
+          epoch: {
+            type: 'string',
+            description: 'the table\'s stream epoch, as on its envelopes and its retained status: a new one is a new stream (docs/ENGINES.md "Epochs")',
+          },
+          devices: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: { id: { type: 'string' }, kind: { type: 'string' }, transport: { enum: ['serial', 'hid', 'simulator'] } },
+              required: ['id', 'kind', 'transport'],
+            },
+          },
         },
         required: ['id', 'game', 'betting', 'devices'],
       },
     },
-    signing: { type: 'object', properties: { keyId: { type: 'string', description: '`signing.keyId`, else `ed25519:` + the first 16 hex digits of the SHA-256 of the raw 32-byte Ed25519 public key (its RFC 8032 encoding, the JWK `x` decoded; not the PEM or DER) (docs/SECURITY.md)' } }, required: ['keyId'] },
+    signing: {
+      type: 'object',
+      properties: {
+        keyId: {
+          type: 'string',
+          description:
+            '`signing.keyId`, else `ed25519:` + the first 16 hex digits of the SHA-256 of the raw 32-byte Ed25519 public key (its RFC 8032 encoding, the JWK `x` decoded; not the PEM or DER) (docs/SECURITY.md)',
+        },
+      },
+      required: ['keyId'],
+    },
     state: { const: 'online' },
-    reason: { enum: ['start', 'reconnect'], description: '`start`: the first connection of this gateway run (`startedAt` is new); `reconnect`: the same run connected again (a broker restart, a network loss, a failover): nothing was lost' },
+    reason: {
+      enum: ['start', 'reconnect'],
+      description:
+        '`start`: the first connection of this gateway run (`startedAt` is new); `reconnect`: the same run connected again (a broker restart, a network loss, a failover): nothing was lost',
+    },
   },
   required: ['v', 'type', 'gatewayId', 'version', 'startedAt', 'node', 'tables', 'state', 'reason'],
 };
 
 const GATEWAY_INFO_EXAMPLE: Json = {
-  v: 1, type: 'info', gatewayId: 'pit-3-pc-1', version: '0.1.0', commit: '6a3fefa4831b', startedAt: '2026-01-01T12:00:00.000Z', node: 'v24.11.0',
-  tables: [{ id: 'bac-01', game: 'baccarat', betting: 'engine', epoch: '3f1c9a2e-5b7d-4c1e-9f0a-2d6b8e4c7a13', devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: 'serial' }, { id: 'shuffler-1', kind: 'shuffler', transport: 'serial' }] }],
-  state: 'online', reason: 'start',
+  v: 1,
+  type: 'info',
+  gatewayId: 'pit-3-pc-1',
+  version: '0.1.0',
+  commit: '6a3fefa4831b',
+  startedAt: '2026-01-01T12:00:00.000Z',
+  node: 'v24.11.0',
+  tables: [
+    {
+      id: 'bac-01',
+      game: 'baccarat',
+      betting: 'engine',
+      epoch: '3f1c9a2e-5b7d-4c1e-9f0a-2d6b8e4c7a13',
+      devices: [
+        { id: 'shoe-1', kind: 'card-shoe', transport: 'serial' },
+        { id: 'shuffler-1', kind: 'shuffler', transport: 'serial' },
+      ],
+    },
+  ],
+  state: 'online',
+  reason: 'start',
 };
 
 /** `round` message names: the card-game variant keeps the plain name */
@@ -350,7 +443,8 @@ export function onFixedClock(payload: unknown): unknown {
  */
 export function pickExamples(capturedInArrivalOrder: readonly CapturedMessage[]): Examples {
   const seqOf = (m: CapturedMessage) => (typeof m.payload.seq === 'number' ? m.payload.seq : -1);
-  const captured = [...capturedInArrivalOrder].sort((a, b) => (a.table < b.table ? -1 : a.table > b.table ? 1 : 0) || seqOf(a) - seqOf(b))
+  const captured = [...capturedInArrivalOrder]
+    .sort((a, b) => (a.table < b.table ? -1 : a.table > b.table ? 1 : 0) || seqOf(a) - seqOf(b))
     .map((m) => ({ ...m, payload: onFixedClock(m.payload) as Record<string, unknown> }));
   const out: Examples = {};
   const add = (name: string, m: CapturedMessage, summary?: string) => {
@@ -362,9 +456,14 @@ export function pickExamples(capturedInArrivalOrder: readonly CapturedMessage[])
   if (dealt) add('event-card', dealt, 'a card dealt to the player');
   for (const kind of ['card', 'sic-bo', 'keno']) {
     const ofKind = (m: CapturedMessage) => tableKindOf(m.payload.game) === kind;
-    const dealing = first((m) => ofKind(m) && m.rel === 'round' && m.payload.phase === 'dealing'
-      && (kind !== 'card' || Object.values(m.payload.cards as Record<string, unknown[]>).some((c) => c.length > 0))
-      && (kind !== 'keno' || (m.payload.balls as unknown[]).length > 0));
+    const dealing = first(
+      (m) =>
+        ofKind(m) &&
+        m.rel === 'round' &&
+        m.payload.phase === 'dealing' &&
+        (kind !== 'card' || Object.values(m.payload.cards as Record<string, unknown[]>).some((c) => c.length > 0)) &&
+        (kind !== 'keno' || (m.payload.balls as unknown[]).length > 0),
+    );
     if (dealing) add(variantName('round', kind), dealing, `a ${String(dealing.payload.game)} round in progress`);
   }
   for (const game of Object.keys(RESULT_SCHEMAS_BY_GAME)) {
@@ -375,9 +474,20 @@ export function pickExamples(capturedInArrivalOrder: readonly CapturedMessage[])
   if (ok) add('response', ok, 'the answer to a status request');
   for (const m of captured) {
     const first = m.rel.split('/')[0];
-    const name = first === 'events' ? (`event-${String(m.payload.kind)}` in EVENT_SCHEMAS_BY_NAME ? `event-${String(m.payload.kind)}` : 'event-other')
-      : first === 'devices' ? 'device' : first === 'alerts' ? 'alert'
-        : first === 'round' ? variantName(first, tableKindOf(m.payload.game)) : first === 'result' ? `result-${String(m.payload.game)}` : first;
+    const name =
+      first === 'events'
+        ? `event-${String(m.payload.kind)}` in EVENT_SCHEMAS_BY_NAME
+          ? `event-${String(m.payload.kind)}`
+          : 'event-other'
+        : first === 'devices'
+          ? 'device'
+          : first === 'alerts'
+            ? 'alert'
+            : first === 'round'
+              ? variantName(first, tableKindOf(m.payload.game))
+              : first === 'result'
+                ? `result-${String(m.payload.game)}`
+                : first;
     add(name, m);
   }
   return out;
@@ -409,7 +519,9 @@ function typeText(s: Json): string {
   if (s.type === 'array') return `list of ${typeText((s.items as Json) ?? {})}`;
   if (s.type === 'object' && s.additionalProperties && typeof s.additionalProperties === 'object' && !s.properties) return 'map';
   if (typeof s.type === 'string') {
-    const range = [s.minimum !== undefined ? `>= ${String(s.minimum)}` : '', s.maximum !== undefined ? `<= ${String(s.maximum)}` : ''].filter(Boolean).join(', ');
+    const range = [s.minimum !== undefined ? `>= ${String(s.minimum)}` : '', s.maximum !== undefined ? `<= ${String(s.maximum)}` : '']
+      .filter(Boolean)
+      .join(', ');
     return `${s.type}${range ? ` (${range})` : ''}`;
   }
   return 'any';
@@ -426,7 +538,8 @@ export function buildConfigReference(): string {
   const walk = (s: Json, path: string) => {
     const alts = (s.anyOf ?? s.oneOf) as Json[] | undefined;
     if (alts?.some((a) => a.type === 'object' && a.properties)) {
-      for (const a of alts) if (a.properties) walkProps(a, path, a.properties && (a.properties as Json).type ? ` (type ${typeText((a.properties as Json).type as Json)})` : '');
+      for (const a of alts)
+        if (a.properties) walkProps(a, path, a.properties && (a.properties as Json).type ? ` (type ${typeText((a.properties as Json).type as Json)})` : '');
       return;
     }
     if (s.type === 'array' && (s.items as Json | undefined)?.properties) return walkProps(s.items as Json, `${path}[]`, '');
@@ -437,7 +550,9 @@ export function buildConfigReference(): string {
     for (const [k, v] of Object.entries(s.properties as Record<string, Json>)) {
       const p = path ? `${path}.${k}` : k;
       const def = v.default !== undefined ? `\`${JSON.stringify(v.default)}\`` : (s.required as string[] | undefined)?.includes(k) ? 'required' : '';
-      const desc = String(v.description ?? '(no description)').replace(/\n/g, ' ').replace(/\|/g, '\\|');
+      const desc = String(v.description ?? '(no description)')
+        .replace(/\n/g, ' ')
+        .replace(/\|/g, '\\|');
       rows.push(`| \`${p}\`${variant} | ${typeText(v)} | ${def} | ${desc} |`);
       walk(v, p);
     }

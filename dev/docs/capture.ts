@@ -50,7 +50,10 @@ export async function captureSimulatorMessages(o: CaptureOptions = {}): Promise<
   raw.http = { enabled: false };
   raw.health = { intervalMs: 0 };
   // the baccarat table first: its link is the one the requests go to
-  raw.tables = [raw.tables.find((t: { game: string }) => t.game === 'baccarat'), ...(o.allTables ? raw.tables.filter((t: { id: string; game: string }) => t.game !== 'baccarat' && (o.tableFilter?.(t) ?? true)) : [])];
+  raw.tables = [
+    raw.tables.find((t: { game: string }) => t.game === 'baccarat'),
+    ...(o.allTables ? raw.tables.filter((t: { id: string; game: string }) => t.game !== 'baccarat' && (o.tableFilter?.(t) ?? true)) : []),
+  ];
   for (const t of raw.tables) for (const d of t.devices) if (d.transport?.type === 'simulator') d.transport.seed = `${o.seed ?? 'asyncapi-examples'}:${t.id}`;
   const cfg = validateConfig(raw, 'config/default.yaml (capture)');
   const table = cfg.tables[0].id;
@@ -64,7 +67,10 @@ export async function captureSimulatorMessages(o: CaptureOptions = {}): Promise<
   try {
     await new Promise<void>((resolve, reject) => {
       const t = setTimeout(() => reject(new Error(`capture: no connection to ${broker.url}`)), 10_000);
-      client.once('connect', () => { clearTimeout(t); resolve(); });
+      client.once('connect', () => {
+        clearTimeout(t);
+        resolve();
+      });
     });
     client.on('message', (topic, buf, packet) => {
       const [, t, ...rest] = topic.split('/');
@@ -85,7 +91,10 @@ export async function captureSimulatorMessages(o: CaptureOptions = {}): Promise<
     await client.publishAsync(`${base}request/open-betting`, JSON.stringify({ transaction: 'tx-open-1' }), { qos: 1 });
     // a simulator that gives up (e.g. its virtual engine timed out on a loaded machine) ends the capture of its table only
     const done = Promise.allSettled(running.simulators.map((s) => s.start()));
-    await Promise.race([done, new Promise((_, reject) => setTimeout(() => reject(new Error('capture: the simulated shoe did not finish in time')), o.timeoutMs ?? 60_000).unref())]);
+    await Promise.race([
+      done,
+      new Promise((_, reject) => setTimeout(() => reject(new Error('capture: the simulated shoe did not finish in time')), o.timeoutMs ?? 60_000).unref()),
+    ]);
     await new Promise((r) => setTimeout(r, 300));
   } finally {
     await client.endAsync(true).catch(() => {});

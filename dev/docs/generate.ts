@@ -27,7 +27,9 @@ async function main(): Promise<void> {
     const captured = await captureSimulatorMessages({ allTables: true });
     examples = pickExamples(captured);
     writeFileSync(EXAMPLES_FILE, toJsonText(examples));
-    console.log(`captured ${captured.length} messages from the simulated demo tables; ${Object.keys(examples).length} message types have examples (${EXAMPLES_FILE})`);
+    console.log(
+      `captured ${captured.length} messages from the simulated demo tables; ${Object.keys(examples).length} message types have examples (${EXAMPLES_FILE})`,
+    );
   } else {
     examples = JSON.parse(readFileSync(EXAMPLES_FILE, 'utf8')) as Examples;
   }
@@ -38,7 +40,10 @@ async function main(): Promise<void> {
   console.log(`wrote ${ASYNCAPI_FILE}, ${CONFIG_SCHEMA_FILE}, ${CONFIG_REFERENCE_FILE} and ${PROFILE_SCHEMA_FILE}`);
 }
 
-main().then(() => process.exit(0), (e: unknown) => {
-  console.error(`docs:api: ${(e as Error).stack ?? String(e)}`);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    console.error(`docs:api: ${(e as Error).stack ?? String(e)}`);
+    process.exit(1);
+  },
+);

@@ -47,12 +47,20 @@ function sh(cmd: string, args: string[], opts: { env?: NodeJS.ProcessEnv } = {})
 }
 const installed = (): boolean => sh('dpkg-query', ['-W', `-f=\${Status}`, 'tablegw']).out.includes('install ok installed');
 
-interface Run { child: ChildProcess; out: () => string; exit: Promise<number | null> }
+interface Run {
+  child: ChildProcess;
+  out: () => string;
+  exit: Promise<number | null>;
+}
 function start(cmd: string, args: string[]): Run {
   const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_FORMAT: 'json' } });
   let out = '';
-  child.stdout!.on('data', (d) => { out += String(d); });
-  child.stderr!.on('data', (d) => { out += String(d); });
+  child.stdout!.on('data', (d) => {
+    out += String(d);
+  });
+  child.stderr!.on('data', (d) => {
+    out += String(d);
+  });
   const exit = new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
   return { child, out: () => out, exit };
 }
@@ -64,12 +72,18 @@ async function stop(r: Run): Promise<number | null> {
   return c;
 }
 
-interface Msg { topic: string; payload: { seq?: number; state?: string; kind?: string; card?: string } }
+interface Msg {
+  topic: string;
+  payload: { seq?: number; state?: string; kind?: string; card?: string };
+}
 
 async function main(): Promise<void> {
   must('run as root (dpkg -i)', process.getuid?.() === 0);
   must(`the package exists: ${deb}`, !!deb && existsSync(deb));
-  must('no tablegw package is installed here (the check never touches a real installation)', !installed() && !existsSync('/etc/tablegw') && !existsSync('/opt/tablegw'));
+  must(
+    'no tablegw package is installed here (the check never touches a real installation)',
+    !installed() && !existsSync('/etc/tablegw') && !existsSync('/opt/tablegw'),
+  );
   const userBefore = sh('getent', ['passwd', 'tablegw']).code === 0;
   const dataBefore = existsSync(DATA);
   must(`no ${DATA} and no ${DEVICE_LINK} yet`, !dataBefore && !existsSync(DEVICE_LINK));
@@ -79,7 +93,11 @@ async function main(): Promise<void> {
     // ---- 1. lintian
     const lint = sh('lintian', ['--fail-on', 'error', deb]);
     const errors = lint.out.split('\n').filter((l) => l.startsWith('E: '));
-    check(`lintian: no errors (${lint.out.split('\n').filter((l) => l.startsWith('W: ')).length} warnings)`, lint.code === 0 && errors.length === 0, lint.out.slice(-3000));
+    check(
+      `lintian: no errors (${lint.out.split('\n').filter((l) => l.startsWith('W: ')).length} warnings)`,
+      lint.code === 0 && errors.length === 0,
+      lint.out.slice(-3000),
+    );
 
     // ---- 2. the rig: Mosquitto, a shoe behind the udev name, a subscriber
     const broker = await startMosquitto();
@@ -98,7 +116,11 @@ async function main(): Promise<void> {
     const sub = await mqtt.connectAsync(broker.url, { clientId: 'release-check', protocolVersion: 4 });
     cleanups.push(() => sub.endAsync());
     sub.on('message', (topic, p) => {
-      try { got.push({ topic, payload: JSON.parse(p.toString()) as Msg['payload'] }); } catch { /* not JSON */ }
+      try {
+        got.push({ topic, payload: JSON.parse(p.toString()) as Msg['payload'] });
+      } catch {
+        /* not JSON */
+      }
     });
     await sub.subscribeAsync('casino/#', { qos: 1 });
     const waitFor = async (pred: (m: Msg) => boolean, from: number, ms = 20_000): Promise<Msg | undefined> => {
@@ -114,10 +136,12 @@ async function main(): Promise<void> {
     const event = (c: string, from: number) => waitFor((m) => m.topic === `casino/${TABLE}/events` && m.payload.card === c, from);
 
     const work = await makeTempDir('teg-release-');
-    const conf = (dataDir: string) => readFileSync(join(ROOT, 'deploy', 'config.yaml'), 'utf8')
-      .replace('url: mqtt://127.0.0.1:1883', `url: ${broker.url}`).replace(`dataDir: ${DATA}`, `dataDir: ${dataDir}`)
+    const conf = (dataDir: string) =>
+      readFileSync(join(ROOT, 'deploy', 'config.yaml'), 'utf8')
+        .replace('url: mqtt://127.0.0.1:1883', `url: ${broker.url}`)
+        .replace(`dataDir: ${DATA}`, `dataDir: ${dataDir}`) +
       // the status page on any free port (a machine of CI may have 8080 taken)
-      + 'http:\n  port: 0\n';
+      'http:\n  port: 0\n';
     const prevData = join(work, 'previous-data');
     writeFileSync(join(work, 'previous.yaml'), conf(prevData));
 
@@ -133,9 +157,18 @@ async function main(): Promise<void> {
 
     // ---- 4. install
     const inst = sh('dpkg', ['-i', deb]);
-    cleanups.push(() => { if (installed()) sh('dpkg', ['-P', 'tablegw']); });
-    cleanups.push(() => { if (!dataBefore) rmSync(DATA, { recursive: true, force: true }); });
-    cleanups.push(() => { if (!userBefore) { sh('deluser', ['--system', '--quiet', 'tablegw']); sh('delgroup', ['--system', '--quiet', 'tablegw']); } });
+    cleanups.push(() => {
+      if (installed()) sh('dpkg', ['-P', 'tablegw']);
+    });
+    cleanups.push(() => {
+      if (!dataBefore) rmSync(DATA, { recursive: true, force: true });
+    });
+    cleanups.push(() => {
+      if (!userBefore) {
+        sh('deluser', ['--system', '--quiet', 'tablegw']);
+        sh('delgroup', ['--system', '--quiet', 'tablegw']);
+      }
+    });
     must('dpkg -i installs the package', inst.code === 0 && installed(), inst.out);
     check('the postinst checked the configuration as the service user', /config\.yaml: valid/.test(inst.out), inst.out);
     const groups = sh('id', ['-nG', 'tablegw']).out.split(/\s+/);
@@ -143,16 +176,31 @@ async function main(): Promise<void> {
     const data = statSync(DATA);
     check(`${DATA} belongs to tablegw, mode 0750`, data.uid === Number(sh('id', ['-u', 'tablegw']).out.trim()) && (data.mode & 0o777) === 0o750);
     const cf = statSync('/etc/tablegw/config.yaml');
-    check('/etc/tablegw/config.yaml is a conffile, mode 0640, group tablegw',
-      sh('dpkg-query', ['-W', `-f=\${Conffiles}`, 'tablegw']).out.includes('/etc/tablegw/config.yaml') && (cf.mode & 0o777) === 0o640
-      && cf.gid === Number(sh('getent', ['group', 'tablegw']).out.split(':')[2]));
-    for (const f of ['/lib/systemd/system/tablegw.service', '/lib/udev/rules.d/99-tablegw.rules', '/opt/tablegw/node/bin/node', '/opt/tablegw/dist/src/app/cli/main.js']) check(`installed: ${f}`, existsSync(f));
-    check('the unit runs the bundled Node.js and does not restart on 65 or 75',
-      /ExecStart=\/opt\/tablegw\/node\/bin\/node /.test(readFileSync('/lib/systemd/system/tablegw.service', 'utf8'))
-      && /RestartPreventExitStatus=65 75/.test(readFileSync('/lib/systemd/system/tablegw.service', 'utf8')));
+    check(
+      '/etc/tablegw/config.yaml is a conffile, mode 0640, group tablegw',
+      sh('dpkg-query', ['-W', `-f=\${Conffiles}`, 'tablegw']).out.includes('/etc/tablegw/config.yaml') &&
+        (cf.mode & 0o777) === 0o640 &&
+        cf.gid === Number(sh('getent', ['group', 'tablegw']).out.split(':')[2]),
+    );
+    for (const f of [
+      '/lib/systemd/system/tablegw.service',
+      '/lib/udev/rules.d/99-tablegw.rules',
+      '/opt/tablegw/node/bin/node',
+      '/opt/tablegw/dist/src/app/cli/main.js',
+    ])
+      check(`installed: ${f}`, existsSync(f));
+    check(
+      'the unit runs the bundled Node.js and does not restart on 65 or 75',
+      /ExecStart=\/opt\/tablegw\/node\/bin\/node /.test(readFileSync('/lib/systemd/system/tablegw.service', 'utf8')) &&
+        /RestartPreventExitStatus=65 75/.test(readFileSync('/lib/systemd/system/tablegw.service', 'utf8')),
+    );
 
     const v = sh('/usr/bin/tablegw', ['--version']);
-    check(`tablegw --version: ${v.out.trim()}`, v.code === 0 && new RegExp(`^${VERSION.replace(/\./g, '\\.')} \\(commit [0-9a-f]{12}\\)$`).test(v.out.trim()), v.out);
+    check(
+      `tablegw --version: ${v.out.trim()}`,
+      v.code === 0 && new RegExp(`^${VERSION.replace(/\./g, '\\.')} \\(commit [0-9a-f]{12}\\)$`).test(v.out.trim()),
+      v.out,
+    );
     const cc = sh('runuser', ['-u', 'tablegw', '--', '/usr/bin/tablegw', 'check-config', '/etc/tablegw/config.yaml']);
     check('tablegw check-config /etc/tablegw/config.yaml (as tablegw)', cc.code === 0 && cc.out.includes('valid'), cc.out);
 
@@ -161,8 +209,11 @@ async function main(): Promise<void> {
     rmSync(DEVICE_LINK);
     const again = sh('sh', ['/var/lib/dpkg/info/tablegw.postinst', 'configure', VERSION]);
     symlinkSync(pts, DEVICE_LINK);
-    check('a config that fails the check is not started: the postinst names the problem and the fix, exit 0',
-      again.code === 0 && again.out.includes(`"${DEVICE_LINK}" does not exist`) && again.out.includes('the service is NOT started'), again.out);
+    check(
+      'a config that fails the check is not started: the postinst names the problem and the fix, exit 0',
+      again.code === 0 && again.out.includes(`"${DEVICE_LINK}" does not exist`) && again.out.includes('the service is NOT started'),
+      again.out,
+    );
 
     // ---- 5. the packaged gateway on the previous build's journal
     cpSync(prevData, DATA, { recursive: true });
@@ -173,11 +224,25 @@ async function main(): Promise<void> {
     chmodSync(pkgConf, 0o644);
     from = got.length;
     // setpriv, not runuser: it execs the gateway itself (with tablegw's groups), so SIGTERM reaches it as from systemd
-    const gw = start('setpriv', ['--reuid=tablegw', '--regid=tablegw', '--init-groups', '--', '/opt/tablegw/node/bin/node', '/opt/tablegw/dist/src/app/cli/main.js', 'start', '--config', pkgConf]);
+    const gw = start('setpriv', [
+      '--reuid=tablegw',
+      '--regid=tablegw',
+      '--init-groups',
+      '--',
+      '/opt/tablegw/node/bin/node',
+      '/opt/tablegw/dist/src/app/cli/main.js',
+      'start',
+      '--config',
+      pkgConf,
+    ]);
     cleanups.push(() => stop(gw));
     must('the packaged gateway starts (as tablegw) on the journal of the sources', !!(await connected(from)), gw.out().slice(-3000));
     const second = sh('/usr/bin/tablegw', ['start', '--config', pkgConf]);
-    check('a second gateway on the data dir exits 75 naming the first', second.code === 75 && /data dir \/var\/lib\/tablegw is in use by pid \d+/.test(second.out), second.out.slice(-1500));
+    check(
+      'a second gateway on the data dir exits 75 naming the first',
+      second.code === 75 && /data dir \/var\/lib\/tablegw is in use by pid \d+/.test(second.out),
+      second.out.slice(-1500),
+    );
     await card('2C');
     const next = await event('2C', from);
     check(`it continues seq (${seqBefore} before; the new card at ${next?.payload.seq})`, !!next && (next.payload.seq ?? 0) > seqBefore, gw.out().slice(-2000));
@@ -191,22 +256,41 @@ async function main(): Promise<void> {
     const before = readFileSync(join(newer, 'gateway.db'));
     writeFileSync(join(work, 'newer.yaml'), conf(newer));
     const refused = sh('/usr/bin/tablegw', ['start', '--config', join(work, 'newer.yaml')]);
-    check('a journal of a newer schema is refused: exit 65, journal-newer, unchanged',
-      refused.code === 65 && /written by a newer tablegw \(journal schema 999;.*\[journal-newer\]/.test(refused.out) && readFileSync(join(newer, 'gateway.db')).equals(before), refused.out.slice(-1500));
+    check(
+      'a journal of a newer schema is refused: exit 65, journal-newer, unchanged',
+      refused.code === 65 &&
+        /written by a newer tablegw \(journal schema 999;.*\[journal-newer\]/.test(refused.out) &&
+        readFileSync(join(newer, 'gateway.db')).equals(before),
+      refused.out.slice(-1500),
+    );
 
     // ---- 6. remove, purge
     const rm = sh('dpkg', ['-r', 'tablegw']);
-    check('dpkg -r removes the program and keeps the configuration', rm.code === 0 && !existsSync('/opt/tablegw') && !existsSync('/usr/bin/tablegw') && existsSync('/etc/tablegw/config.yaml'), rm.out);
+    check(
+      'dpkg -r removes the program and keeps the configuration',
+      rm.code === 0 && !existsSync('/opt/tablegw') && !existsSync('/usr/bin/tablegw') && existsSync('/etc/tablegw/config.yaml'),
+      rm.out,
+    );
     const purge = sh('dpkg', ['-P', 'tablegw']);
-    check('dpkg -P removes the configuration and keeps the data dir', purge.code === 0 && !existsSync('/etc/tablegw') && existsSync(join(DATA, 'gateway.db'))
-      && sh('dpkg-query', ['-W', 'tablegw']).code !== 0, purge.out);
+    check(
+      'dpkg -P removes the configuration and keeps the data dir',
+      purge.code === 0 && !existsSync('/etc/tablegw') && existsSync(join(DATA, 'gateway.db')) && sh('dpkg-query', ['-W', 'tablegw']).code !== 0,
+      purge.out,
+    );
   } finally {
     for (const c of cleanups.reverse()) {
-      try { await c(); } catch (e) { console.error(`cleanup: ${(e as Error).message}`); }
+      try {
+        await c();
+      } catch (e) {
+        console.error(`cleanup: ${(e as Error).message}`);
+      }
     }
     await cleanupTempDirs();
   }
-  check('nothing left: no package, no /opt/tablegw, no service user created by the check', !installed() && !existsSync('/opt/tablegw') && (userBefore || sh('getent', ['passwd', 'tablegw']).code !== 0));
+  check(
+    'nothing left: no package, no /opt/tablegw, no service user created by the check',
+    !installed() && !existsSync('/opt/tablegw') && (userBefore || sh('getent', ['passwd', 'tablegw']).code !== 0),
+  );
   console.log(failures ? `release check: ${failures} failure(s)` : 'release check: all passed');
   process.exit(failures ? 1 : 0);
 }

@@ -172,9 +172,7 @@ async function launch(confPath: string, port: number, timeoutMs: number): Promis
     }
     if (Date.now() > deadline) {
       await terminate(running);
-      throw new Error(
-        `mosquitto did not accept connections on 127.0.0.1:${port} within ${timeoutMs} ms; output:\n${output.text}`,
-      );
+      throw new Error(`mosquitto did not accept connections on 127.0.0.1:${port} within ${timeoutMs} ms; output:\n${output.text}`);
     }
     await sleep(25);
   }

@@ -110,11 +110,7 @@ export async function recordMqtt(url: string, topicFilter: string | string[] = '
       };
       const timer = setTimeout(() => {
         const have = messages.filter(pred).length;
-        waiter.fail(
-          new Error(
-            `timed out after ${timeoutMs} ms waiting for ${n} matching MQTT message(s) (have ${have}); ${describeRecent()}`,
-          ),
-        );
+        waiter.fail(new Error(`timed out after ${timeoutMs} ms waiting for ${n} matching MQTT message(s) (have ${have}); ${describeRecent()}`));
       }, timeoutMs);
       waiters.add(waiter);
       waiter.check();

@@ -61,7 +61,10 @@ export async function startNatsCluster(opts: NatsClusterOptions = {}): Promise<N
   const port = async (): Promise<number> => {
     for (;;) {
       const p = await freePort();
-      if (!taken.has(p)) { taken.add(p); return p; }
+      if (!taken.has(p)) {
+        taken.add(p);
+        return p;
+      }
     }
   };
   for (let i = 0; i < size; i++) ports.push({ client: await port(), cluster: await port(), mqtt: await port() });
@@ -72,14 +75,17 @@ export async function startNatsCluster(opts: NatsClusterOptions = {}): Promise<N
     const store = path.join(dir, name);
     fs.mkdirSync(store, { recursive: true });
     const conf = path.join(dir, `${name}.conf`);
-    fs.writeFileSync(conf, [
-      `server_name: ${name}`,
-      `listen: 127.0.0.1:${ports[i].client}`,
-      `jetstream { store_dir: "${store}" }`,
-      `cluster { name: floor, listen: 127.0.0.1:${ports[i].cluster}, routes: [${routes}] }`,
-      `mqtt { listen: 127.0.0.1:${ports[i].mqtt}, stream_replicas: ${opts.streamReplicas ?? size} }`,
-      '',
-    ].join('\n'));
+    fs.writeFileSync(
+      conf,
+      [
+        `server_name: ${name}`,
+        `listen: 127.0.0.1:${ports[i].client}`,
+        `jetstream { store_dir: "${store}" }`,
+        `cluster { name: floor, listen: 127.0.0.1:${ports[i].cluster}, routes: [${routes}] }`,
+        `mqtt { listen: 127.0.0.1:${ports[i].mqtt}, stream_replicas: ${opts.streamReplicas ?? size} }`,
+        '',
+      ].join('\n'),
+    );
     nodes.push(makeNode(name, conf, ports[i], timeoutMs));
   }
   let stopped = false;
@@ -112,7 +118,9 @@ function makeNode(name: string, conf: string, ports: { client: number; cluster: 
     mqttPort: ports.mqtt,
     clientPort: ports.client,
     clusterPort: ports.cluster,
-    get running() { return proc !== undefined && proc.exitInfo() === undefined; },
+    get running() {
+      return proc !== undefined && proc.exitInfo() === undefined;
+    },
     log: () => lastOutput.text,
     async kill() {
       const p = proc;

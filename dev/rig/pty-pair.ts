@@ -112,9 +112,7 @@ export async function createPtyPair(opts: { startTimeoutMs?: number } = {}): Pro
         const timer = setTimeout(() => {
           receivedWaiters.delete(check);
           reject(
-            new Error(
-              `device side did not receive ${JSON.stringify(needle.toString())} within ${waitMs} ms; got ${JSON.stringify(receivedBuf.toString())}`,
-            ),
+            new Error(`device side did not receive ${JSON.stringify(needle.toString())} within ${waitMs} ms; got ${JSON.stringify(receivedBuf.toString())}`),
           );
         }, waitMs);
         receivedWaiters.add(check);
@@ -138,21 +136,16 @@ export async function createPtyPair(opts: { startTimeoutMs?: number } = {}): Pro
 }
 
 async function startSocat(devicePath: string, gatewayPath: string, timeoutMs: number): Promise<SocatInstance> {
-  const inst = spawnSupervised(
-    commandPath('socat'),
-    ['-d', '-d', `pty,raw,echo=0,link=${devicePath}`, `pty,raw,echo=0,link=${gatewayPath}`],
-    { stdout: false, stderr: true },
-  );
+  const inst = spawnSupervised(commandPath('socat'), ['-d', '-d', `pty,raw,echo=0,link=${devicePath}`, `pty,raw,echo=0,link=${gatewayPath}`], {
+    stdout: false,
+    stderr: true,
+  });
   const { output } = inst;
   const deadline = Date.now() + timeoutMs;
   // Ready = both links exist and socat has entered its transfer loop.
   for (;;) {
     if (inst.exitInfo() !== undefined) throw new Error(`socat ${inst.exitInfo()}; output:\n${output.text}`);
-    if (
-      output.text.includes('starting data transfer loop') &&
-      fs.existsSync(devicePath) &&
-      fs.existsSync(gatewayPath)
-    ) {
+    if (output.text.includes('starting data transfer loop') && fs.existsSync(devicePath) && fs.existsSync(gatewayPath)) {
       return inst;
     }
     if (Date.now() > deadline) {

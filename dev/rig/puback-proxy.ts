@@ -96,10 +96,18 @@ export async function startPubackProxy(brokerPort: number, brokerHost = '127.0.0
   return {
     url: `mqtt://127.0.0.1:${port}`,
     port,
-    get swallowing() { return state.swallowing; },
-    set swallowing(v: boolean) { state.swallowing = v; },
-    get swallowed() { return swallowed; },
-    get connections() { return connections; },
+    get swallowing() {
+      return state.swallowing;
+    },
+    set swallowing(v: boolean) {
+      state.swallowing = v;
+    },
+    get swallowed() {
+      return swallowed;
+    },
+    get connections() {
+      return connections;
+    },
     async close() {
       for (const s of sockets) s.destroy();
       await new Promise<void>((r) => server.close(() => r()));

@@ -104,7 +104,10 @@ class ScenarioRun {
   /** the pit keys the scenario's requests are signed with (`signedBy`), by name */
   private readonly pitKeys = new Map<string, KeyObject>();
 
-  constructor(private readonly sc: Scenario, private readonly dir: string) {}
+  constructor(
+    private readonly sc: Scenario,
+    private readonly dir: string,
+  ) {}
 
   private topic(t: string): string {
     return `casino/${this.tableId}/${t}`;
@@ -124,7 +127,9 @@ class ScenarioRun {
         try {
           const profile = loadProfileFile(profileFile(d.profile));
           this.profiled.set(String(d.id), { profile, wire: profileWire(profile) });
-        } catch { /* reported by validateConfig */ }
+        } catch {
+          /* reported by validateConfig */
+        }
       }
       d.staleAfterMs ??= 60_000;
     }
@@ -204,7 +209,8 @@ class ScenarioRun {
     if (!driver) return;
     const end = Date.now() + 5000;
     while (driver.framesTotal < before + bodies.length) {
-      if (Date.now() > end) throw new Error(`the gateway read ${driver.framesTotal - before} of the ${bodies.length} frame(s) sent to ${device} within 5000 ms`);
+      if (Date.now() > end)
+        throw new Error(`the gateway read ${driver.framesTotal - before} of the ${bodies.length} frame(s) sent to ${device} within 5000 ms`);
       await new Promise((r) => setTimeout(r, 5));
     }
   }
@@ -216,14 +222,21 @@ class ScenarioRun {
 
   private recent(topic: string): string {
     const full = this.topic(topic);
-    const last = this.rec.messages.filter((m) => m.topic === full).slice(-4).map((m) => m.raw);
+    const last = this.rec.messages
+      .filter((m) => m.topic === full)
+      .slice(-4)
+      .map((m) => m.raw);
     return last.length ? `\n    last on ${topic}:\n      ${last.join('\n      ')}` : `\n    nothing received on ${topic}`;
   }
 
   async step(s: ScenarioStep): Promise<void> {
     if ('note' in s) return;
     if ('frames' in s) return this.sendFrames(s.frames.device, s.frames.send);
-    if ('cards' in s) return this.sendFrames(s.cards.device, s.cards.cards.map((c) => `CARD,${c}`));
+    if ('cards' in s)
+      return this.sendFrames(
+        s.cards.device,
+        s.cards.cards.map((c) => `CARD,${c}`),
+      );
     if ('raw' in s) return this.pty(s.raw.device).write(s.raw.text);
     if ('noise' in s) return this.lineFault(s.noise, 'noise');
     if ('badChecksum' in s) return this.lineFault(s.badChecksum.device, 'bad-check', s.badChecksum.frame);
@@ -240,15 +253,26 @@ class ScenarioRun {
       const transaction = `scn-${++this.tx}`;
       const signer = s.request.signedBy;
       const body = typeof s.request.payload === 'string' ? null : { transaction, ...s.request.payload };
-      const payload = body === null ? String(s.request.payload)
-        : JSON.stringify(signer ? signRequest({ table: this.tableId, command: s.request.command, body, privateKey: this.pitKeys.get(signer)!, keyId: signer }) : body);
+      const payload =
+        body === null
+          ? String(s.request.payload)
+          : JSON.stringify(
+              signer ? signRequest({ table: this.tableId, command: s.request.command, body, privateKey: this.pitKeys.get(signer)!, keyId: signer }) : body,
+            );
       await this.rec.client.publishAsync(this.topic(`request/${s.request.command}`), payload, { qos: 1 });
       if (s.request.expectStatus) {
-        const resp = await this.rec.waitFor((m) => m.topic === this.topic(`response/${s.request.command}`) && !this.consumed.has(m)
-          && (typeof s.request.payload === 'string' || m.payload?.transaction === transaction), 5000);
+        const resp = await this.rec.waitFor(
+          (m) =>
+            m.topic === this.topic(`response/${s.request.command}`) &&
+            !this.consumed.has(m) &&
+            (typeof s.request.payload === 'string' || m.payload?.transaction === transaction),
+          5000,
+        );
         this.consumed.add(resp);
         if (resp.payload?.status !== s.request.expectStatus) {
-          throw new Error(`response to ${s.request.command} was ${resp.payload?.status}${resp.payload?.error ? ` (${resp.payload.error})` : ''}, expected ${s.request.expectStatus}`);
+          throw new Error(
+            `response to ${s.request.command} was ${resp.payload?.status}${resp.payload?.error ? ` (${resp.payload.error})` : ''}, expected ${s.request.expectStatus}`,
+          );
         }
       }
       return;
@@ -260,7 +284,8 @@ class ScenarioRun {
       const [device, state] = 'unplug' in s ? [s.unplug, 'disconnected'] : [s.replug, 'connected'];
       if ('unplug' in s) await this.pty(device).close();
       else await this.pty(device).reopen();
-      await this.rec.waitFor((m) => m.topic === this.topic(`devices/${device}`) && m.payload?.state === state && !before.has(m) && !this.consumed.has(m), 10_000)
+      await this.rec
+        .waitFor((m) => m.topic === this.topic(`devices/${device}`) && m.payload?.state === state && !before.has(m) && !this.consumed.has(m), 10_000)
         .then((m) => this.consumed.add(m));
       return;
     }
@@ -297,7 +322,8 @@ class ScenarioRun {
       const end = this.profiled.get(s.commandCount.device)?.profile.framing.end || '\n';
       const lines = this.pty(s.commandCount.device).received().toString('latin1').split(end);
       const n = lines.filter((l) => l.includes(s.commandCount.text)).length;
-      if (n !== s.commandCount.count) throw new Error(`${s.commandCount.device} received ${n} command lines containing "${s.commandCount.text}", expected ${s.commandCount.count}`);
+      if (n !== s.commandCount.count)
+        throw new Error(`${s.commandCount.device} received ${n} command lines containing "${s.commandCount.text}", expected ${s.commandCount.count}`);
       return;
     }
   }

@@ -29,28 +29,37 @@ export const scenarioStepSchema = z.union([
   /** the device restarts: its next SEQ is 0 */
   z.object({ restartDevice: deviceId }).strict(),
   /** an engine request: `request/<command>` with `payload` (a transaction id is added) */
-  z.object({
-    request: z.object({
-      command: z.string().min(1),
-      payload: z.union([z.record(z.string(), z.unknown()), z.string()]).default({}),
-      /** the response status the scenario expects (checked before the next step) */
-      expectStatus: z.enum(['ok', 'error']).optional(),
-      /**
-       * sign the request as the pit key of this name (docs/SECURITY.md "Privileged requests"): the
-       * runner makes a key pair per name used and lists it in the table's `requests.privileged.keys`
-       * for every privileged command
-       */
-      signedBy: z.string().regex(/^[A-Za-z0-9._:@-]{1,64}$/).optional(),
-    }).strict(),
-  }).strict(),
+  z
+    .object({
+      request: z
+        .object({
+          command: z.string().min(1),
+          payload: z.union([z.record(z.string(), z.unknown()), z.string()]).default({}),
+          /** the response status the scenario expects (checked before the next step) */
+          expectStatus: z.enum(['ok', 'error']).optional(),
+          /**
+           * sign the request as the pit key of this name (docs/SECURITY.md "Privileged requests"): the
+           * runner makes a key pair per name used and lists it in the table's `requests.privileged.keys`
+           * for every privileged command
+           */
+          signedBy: z
+            .string()
+            .regex(/^[A-Za-z0-9._:@-]{1,64}$/)
+            .optional(),
+        })
+        .strict(),
+    })
+    .strict(),
   z.object({ wait: ms }).strict(),
   /** the device's cable is pulled (its pty disappears) / plugged back in */
   z.object({ unplug: deviceId }).strict(),
   z.object({ replug: deviceId }).strict(),
   /** a message on `casino/<table>/<topic>` matching `match`, not matched by an earlier expect */
-  z.object({
-    expect: z.object({ topic: z.string().min(1), match, within: ms.default(5000), count: z.number().int().min(1).default(1) }).strict(),
-  }).strict(),
+  z
+    .object({
+      expect: z.object({ topic: z.string().min(1), match, within: ms.default(5000), count: z.number().int().min(1).default(1) }).strict(),
+    })
+    .strict(),
   /** no (unmatched) message on the topic matches, now or within `for` ms */
   z.object({ expectNone: z.object({ topic: z.string().min(1), match, for: ms.default(300) }).strict() }).strict(),
   /** the device received a gateway command line containing `text` (e.g. `RESCAN`, `LOCK`) */
@@ -59,17 +68,19 @@ export const scenarioStepSchema = z.union([
   z.object({ commandCount: z.object({ device: deviceId, text: z.string().min(1), count: z.number().int().min(0) }).strict() }).strict(),
 ]);
 
-export const scenarioSchema = z.object({
-  name: z.string().min(1),
-  description: z.string().default(''),
-  /** the rule sheet clause or spec section the scenario checks */
-  rule: z.string().default(''),
-  /** files written to the scenario's temp dir first (e.g. an RFID deck registry); `{{dir}}` in the table config is that dir */
-  files: z.record(z.string().regex(/^[A-Za-z0-9._-]+$/), z.string()).default({}),
-  /** a table entry of the config file; each device's `transport` is set by the runner (a serial pty) */
-  table: z.record(z.string(), z.unknown()),
-  steps: z.array(scenarioStepSchema).min(1),
-}).strict();
+export const scenarioSchema = z
+  .object({
+    name: z.string().min(1),
+    description: z.string().default(''),
+    /** the rule sheet clause or spec section the scenario checks */
+    rule: z.string().default(''),
+    /** files written to the scenario's temp dir first (e.g. an RFID deck registry); `{{dir}}` in the table config is that dir */
+    files: z.record(z.string().regex(/^[A-Za-z0-9._-]+$/), z.string()).default({}),
+    /** a table entry of the config file; each device's `transport` is set by the runner (a serial pty) */
+    table: z.record(z.string(), z.unknown()),
+    steps: z.array(scenarioStepSchema).min(1),
+  })
+  .strict();
 
 export type Scenario = z.infer<typeof scenarioSchema>;
 export type ScenarioStep = z.infer<typeof scenarioStepSchema>;

@@ -83,7 +83,10 @@ export function usageToChar(usage: number, shift: boolean): string {
 
 /** character -> the key that types it (main-block keys before the keypad: a digit on the top row) */
 const KEY_OF = new Map<string, { usage: number; shift: boolean }>();
-for (const [from, to] of [[0x04, 0x38], [0x54, 0x63]] as const) {
+for (const [from, to] of [
+  [0x04, 0x38],
+  [0x54, 0x63],
+] as const) {
   for (let u = from; u <= to; u++) {
     for (const shift of [false, true]) {
       const ch = usageToChar(u, shift);

@@ -50,5 +50,11 @@ export function reject(reason: RejectReason, raw: string): FrameReject {
 
 /** True for a FrameReject (frames never carry `reason`). */
 export function isReject(x: unknown): x is FrameReject {
-  return typeof x === 'object' && x !== null && typeof (x as { reason?: unknown }).reason === 'string' && typeof (x as { raw?: unknown }).raw === 'string' && !('type' in x);
+  return (
+    typeof x === 'object' &&
+    x !== null &&
+    typeof (x as { reason?: unknown }).reason === 'string' &&
+    typeof (x as { raw?: unknown }).raw === 'string' &&
+    !('type' in x)
+  );
 }

@@ -23,7 +23,23 @@ export interface CardCodeOptions {
   table?: Record<string, string>;
 }
 
-const RANK_OF: Record<string, Rank> = { A: 'A', '1': 'A', '2': '2', '3': '3', '4': '4', '5': '5', '6': '6', '7': '7', '8': '8', '9': '9', T: 'T', '10': 'T', J: 'J', Q: 'Q', K: 'K' };
+const RANK_OF: Record<string, Rank> = {
+  A: 'A',
+  '1': 'A',
+  '2': '2',
+  '3': '3',
+  '4': '4',
+  '5': '5',
+  '6': '6',
+  '7': '7',
+  '8': '8',
+  '9': '9',
+  T: 'T',
+  '10': 'T',
+  J: 'J',
+  Q: 'Q',
+  K: 'K',
+};
 const SUIT_OF: Record<string, Suit> = { S: 'S', H: 'H', D: 'D', C: 'C' };
 const FOUR_SUIT: Record<string, Suit> = { '1': 'S', '2': 'H', '3': 'C', '4': 'D' };
 

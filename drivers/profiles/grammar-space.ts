@@ -65,8 +65,18 @@ export const FRAMING_VARIANTS: readonly FramingVariant[] = [
   { name: 'start and end', framing: { start: '\u0002', end: '\u0003' }, trailer: true, binary: false },
   { name: 'end only', framing: { end: '\r\n' }, trailer: false, binary: false },
   { name: 'multi-byte start', framing: { start: '$$', end: '\n' }, trailer: true, binary: false },
-  { name: 'DLE doubling', framing: { start: '\u0010\u0002', end: '\u0010\u0003', stuffing: { escape: '\u0010', mode: 'double' } }, trailer: true, binary: true },
+  {
+    name: 'DLE doubling',
+    framing: { start: '\u0010\u0002', end: '\u0010\u0003', stuffing: { escape: '\u0010', mode: 'double' } },
+    trailer: true,
+    binary: true,
+  },
   { name: 'escape XOR', framing: { start: '\u007e', end: '\u007f', stuffing: { escape: '\u007d', mode: 'xor' } }, trailer: true, binary: true },
   { name: 'length field', framing: { start: '\u00a5', lengthField: { offset: 1, width: 1, counts: 'payload' } }, trailer: false, binary: true },
-  { name: 'length field, 2 bytes le, whole frame', framing: { start: '\u00a5\u005a', lengthField: { offset: 2, width: 2, order: 'le', counts: 'frame' } }, trailer: false, binary: true },
+  {
+    name: 'length field, 2 bytes le, whole frame',
+    framing: { start: '\u00a5\u005a', lengthField: { offset: 2, width: 2, order: 'le', counts: 'frame' } },
+    trailer: false,
+    binary: true,
+  },
 ];

@@ -42,12 +42,18 @@ export class PatternRefusal extends Error {
     /** the construct (or the syntax error) that stopped it */
     readonly construct: string,
   ) {
-    super(code === 'pattern-invalid' ? `${keyPath}: ${code}: not a valid regular expression: ${construct}` : `${keyPath}: ${code}: ${construct} cannot run on the linear-time pattern engine`);
+    super(
+      code === 'pattern-invalid'
+        ? `${keyPath}: ${code}: not a valid regular expression: ${construct}`
+        : `${keyPath}: ${code}: ${construct} cannot run on the linear-time pattern engine`,
+    );
     this.name = 'PatternRefusal';
   }
   /** the message without the key path (for callers that print the key path themselves) */
   get reason(): string {
-    return this.code === 'pattern-invalid' ? `${this.code}: not a valid regular expression: ${this.construct}` : `${this.code}: ${this.construct} cannot run on the linear-time pattern engine`;
+    return this.code === 'pattern-invalid'
+      ? `${this.code}: not a valid regular expression: ${this.construct}`
+      : `${this.code}: ${this.construct} cannot run on the linear-time pattern engine`;
   }
 }
 
@@ -80,7 +86,8 @@ export type CompileResult = { ok: true; pattern: LinearPattern } | { ok: false; 
 /** JavaScript's `\s`: the characters RE2's `\s` lacks are spelled out */
 const JS_SPACE = '\\t\\n\\x{0B}\\f\\r \\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}';
 /** JavaScript's `\S` inside a class: the complement of JS_SPACE as ranges */
-const JS_NOT_SPACE = '\\x{0}-\\x{8}\\x{E}-\\x{1F}\\x{21}-\\x{9F}\\x{A1}-\\x{167F}\\x{1681}-\\x{1FFF}\\x{200B}-\\x{2027}\\x{202A}-\\x{202E}\\x{2030}-\\x{205E}\\x{2060}-\\x{2FFF}\\x{3001}-\\x{FEFE}\\x{FF00}-\\x{10FFFF}';
+const JS_NOT_SPACE =
+  '\\x{0}-\\x{8}\\x{E}-\\x{1F}\\x{21}-\\x{9F}\\x{A1}-\\x{167F}\\x{1681}-\\x{1FFF}\\x{200B}-\\x{2027}\\x{202A}-\\x{202E}\\x{2030}-\\x{205E}\\x{2060}-\\x{2FFF}\\x{3001}-\\x{FEFE}\\x{FF00}-\\x{10FFFF}';
 /** JavaScript's `.` without the `s` flag: anything but a line terminator */
 const JS_DOT = '[^\\n\\r\\x{2028}\\x{2029}]';
 const hex = (n: number): string => `\\x{${n.toString(16).toUpperCase()}}`;
@@ -336,7 +343,15 @@ function compileEngine(source: string, flags: number): RE2JS {
 }
 
 /** the engine's matcher over one compiled program: captures read by offsets, one pass per call */
-function makePattern(source: string, engineSource: string, re: RE2JS, groupCount: number, names: Map<string, number>, whole: boolean, lookaheads: Array<{ re: RE2JS; negative: boolean }>): LinearPattern {
+function makePattern(
+  source: string,
+  engineSource: string,
+  re: RE2JS,
+  groupCount: number,
+  names: Map<string, number>,
+  whole: boolean,
+  lookaheads: Array<{ re: RE2JS; negative: boolean }>,
+): LinearPattern {
   const { MatcherInput, RE2Set } = engine();
   const re2 = re.re2();
   const anchor = whole ? RE2Set.ANCHOR_BOTH : RE2Set.UNANCHORED;
@@ -417,7 +432,8 @@ function compileNew(source: string, flags: string, keyPath: string, options: Com
       at = end;
     }
     const t = translate(source, at, source.length, dotAll, 0);
-    if (lookaheads.length > 0 && t.topLevelAlternation) throw new Refused('a leading lookahead before an alternation (it would guard the first alternative only)');
+    if (lookaheads.length > 0 && t.topLevelAlternation)
+      throw new Refused('a leading lookahead before an alternation (it would guard the first alternative only)');
     const engineSource = options.whole ? `^(?:${t.out})$` : t.out;
     const re = compileEngine(engineSource, engineFlags);
     if (re.groupCount() !== t.groups) throw new Refused(`a group the engine counts differently (${re.groupCount()} vs ${t.groups})`);

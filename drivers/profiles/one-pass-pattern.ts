@@ -20,7 +20,11 @@ interface CharSet {
   high: boolean;
 }
 
-type Node = { kind: 'set'; set: CharSet; min: number; max: number } | { kind: 'alt'; alts: CharSet[][] } | { kind: 'open'; group: number } | { kind: 'close'; group: number };
+type Node =
+  | { kind: 'set'; set: CharSet; min: number; max: number }
+  | { kind: 'alt'; alts: CharSet[][] }
+  | { kind: 'open'; group: number }
+  | { kind: 'close'; group: number };
 
 export interface OnePassPattern {
   readonly groupCount: number;
@@ -370,7 +374,7 @@ export function compileOnePass(source: string): OnePassPattern | null {
           let taken = 0;
           while (taken < max && pos < len) {
             const c = text.charCodeAt(pos);
-            if (t[Math.min(c , 128)] !== 1) break;
+            if (t[Math.min(c, 128)] !== 1) break;
             pos++;
             taken++;
           }
@@ -380,7 +384,7 @@ export function compileOnePass(source: string): OnePassPattern | null {
         case ALT: {
           if (pos >= len) return false;
           const c = text.charCodeAt(pos);
-          const i = Math.min(c , 128);
+          const i = Math.min(c, 128);
           let alt: Uint8Array[] | undefined;
           for (const a of alts[k]) {
             if (a[0][i] === 1) {
@@ -391,7 +395,7 @@ export function compileOnePass(source: string): OnePassPattern | null {
           if (alt === undefined || pos + alt.length > len) return false;
           for (let j = 1; j < alt.length; j++) {
             const cj = text.charCodeAt(pos + j);
-            if (alt[j][Math.min(cj , 128)] !== 1) return false;
+            if (alt[j][Math.min(cj, 128)] !== 1) return false;
           }
           pos += alt.length;
           break;

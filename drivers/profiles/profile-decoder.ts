@@ -193,7 +193,9 @@ const NO_MATCH_VALUES: MatchValues = [];
 
 /** Node's native latin1 slice (what `buf.toString('latin1', a, b)` ends in, without its argument checks). */
 const latin1Slice = (Buffer.prototype as unknown as { latin1Slice?: (this: Buffer, s: number, e: number) => string }).latin1Slice;
-const latin1 = latin1Slice ? (b: Buffer, s: number, e: number): string => latin1Slice.call(b, s, e) : (b: Buffer, s: number, e: number): string => b.toString('latin1', s, e);
+const latin1 = latin1Slice
+  ? (b: Buffer, s: number, e: number): string => latin1Slice.call(b, s, e)
+  : (b: Buffer, s: number, e: number): string => b.toString('latin1', s, e);
 
 /** The field's value: the captured text (or report byte), else the constant; mapped when a map is given. */
 function fieldValue(s: FieldSource, vals: ArrayLike<Value>): Value | typeof BAD {
@@ -291,7 +293,13 @@ function buildFrame(rule: CompiledRule, vals: ArrayLike<Value>, talker: Talker, 
   }
 }
 
-function fieldSources(type: FrameTypeName, slotOf: (field: string) => number, consts: Record<string, Value>, maps: Record<string, Record<string, string | number | boolean>>, ranges: Record<string, { min: number; max: number }>): FieldSource[] {
+function fieldSources(
+  type: FrameTypeName,
+  slotOf: (field: string) => number,
+  consts: Record<string, Value>,
+  maps: Record<string, Record<string, string | number | boolean>>,
+  ranges: Record<string, { min: number; max: number }>,
+): FieldSource[] {
   return (TYPE_FIELDS[type] ?? []).map((f) => {
     const r = ranges[f];
     const d = DEFAULT_RANGES[f];
@@ -365,7 +373,10 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
   const esc = stuff ? stuff.escape.charCodeAt(0) & 0xff : -1;
   const doubling = stuff?.mode === 'double';
   const xorStuff = stuff?.mode === 'xor' ? stuff.xor : 0;
-  const ends = [F.end, ...F.acceptEnd].filter((e): e is string => e !== undefined).map(enc).sort((a, b) => b.length - a.length);
+  const ends = [F.end, ...F.acceptEnd]
+    .filter((e): e is string => e !== undefined)
+    .map(enc)
+    .sort((a, b) => b.length - a.length);
   /** last bytes of the end delimiters (a frame can only end on one) */
   const terminal = new Uint8Array(256);
   /** every byte of every end delimiter (a noise run made only of these is a blank line, ignored) */
@@ -391,7 +402,8 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
   const csBytes = checksumBytes(I.algorithm);
   const csFn = checksumFunction(I.algorithm);
   const csEnc = I.encoding;
-  const csLen = csBytes === 0 ? 0 : csEnc.startsWith('binary') ? csBytes : csEnc === 'decimal' ? (I.digits ?? String(2 ** (8 * csBytes) - 1).length) : csBytes * 2;
+  const csLen =
+    csBytes === 0 ? 0 : csEnc.startsWith('binary') ? csBytes : csEnc === 'decimal' ? (I.digits ?? String(2 ** (8 * csBytes) - 1).length) : csBytes * 2;
   const afterEnd = I.place === 'after-end';
   const cov = I.covers;
   const overStuffed = I.over === 'stuffed' && stuff !== undefined;
@@ -422,18 +434,42 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
       let minLen = 0;
       for (const f of fields) minLen = Math.max(minLen, f.at + f.width);
       for (const x of m.bytes.match) minLen = Math.max(minLen, x.at + 1);
-      rules.push({ match: NEVER_MATCHES, literal: '', reason: undefined, type: m.type, seqSlot: m.seq ? slotOf(m.seq) : -1, src: fieldSources(m.type, slotOf, m.fields, m.map, m.ranges), bytes: { length: m.bytes.length ?? -1, minLen, match: m.bytes.match, fields } });
+      rules.push({
+        match: NEVER_MATCHES,
+        literal: '',
+        reason: undefined,
+        type: m.type,
+        seqSlot: m.seq ? slotOf(m.seq) : -1,
+        src: fieldSources(m.type, slotOf, m.fields, m.map, m.ranges),
+        bytes: { length: m.bytes.length ?? -1, minLen, match: m.bytes.match, fields },
+      });
       continue;
     }
     const re = mustCompileUserPattern(m.pattern!, '', `messages.${m.name}.pattern`, { whole: true });
     const slotOf = (f: string): number => re.names.get(f) ?? -1;
     // every rule has the same shape (`bytes` present), so the matching loop stays monomorphic
-    rules.push({ match: (t) => re.exec(t), literal: requiredLiteral(m.pattern!), reason: undefined, type: m.type, seqSlot: m.seq ? slotOf(m.seq) : -1, src: fieldSources(m.type, slotOf, m.fields, m.map, m.ranges), bytes: undefined });
+    rules.push({
+      match: (t) => re.exec(t),
+      literal: requiredLiteral(m.pattern!),
+      reason: undefined,
+      type: m.type,
+      seqSlot: m.seq ? slotOf(m.seq) : -1,
+      src: fieldSources(m.type, slotOf, m.fields, m.map, m.ranges),
+      bytes: undefined,
+    });
   }
   for (const r of p.rejects) {
     // a reject rule captures nothing: the engine's cheaper yes/no match
     const re = mustCompileUserPattern(r.pattern, '', `rejects.${r.name}.pattern`, { whole: true });
-    rules.push({ match: (t) => (re.test(t) ? NO_MATCH_VALUES : null), literal: requiredLiteral(r.pattern), reason: r.reason, type: 'HB', seqSlot: -1, src: [], bytes: undefined });
+    rules.push({
+      match: (t) => (re.test(t) ? NO_MATCH_VALUES : null),
+      literal: requiredLiteral(r.pattern),
+      reason: r.reason,
+      type: 'HB',
+      seqSlot: -1,
+      src: [],
+      bytes: undefined,
+    });
   }
   const ruleCount = rules.length;
   const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -1026,7 +1062,14 @@ function compileReportDecoder(p: DeviceProfile): ProfileDecoder {
   // constants, maps and ranges of a `messages` entry of the same type apply to report frames too
   for (const [value, type] of Object.entries(layout.type.map)) {
     const m = p.messages.find((x) => x.type === type);
-    byType[Number(value) & 0xff] = { match: () => null, literal: '', reason: undefined, type, seqSlot: -1, src: fieldSources(type, slotOf, m?.fields ?? {}, m?.map ?? {}, m?.ranges ?? {}) };
+    byType[Number(value) & 0xff] = {
+      match: () => null,
+      literal: '',
+      reason: undefined,
+      type,
+      seqSlot: -1,
+      src: fieldSources(type, slotOf, m?.fields ?? {}, m?.map ?? {}, m?.ranges ?? {}),
+    };
   }
   const cs = layout.checksum;
   // the layout's offsets as constants of the decoder (read per report otherwise, the check's width by a string test)

@@ -77,8 +77,12 @@ export function cardSpellings(card: string, o: CardCodeOptions): string[] {
         .filter(([, c]) => c === card)
         .map(([k]) => k);
     case 'custom': {
-      const rankKeys = Object.entries(o.ranks ?? {}).filter(([, r]) => r === rank).map(([k]) => k);
-      const suitKeys = Object.entries(o.suits ?? {}).filter(([, s]) => s === suit).map(([k]) => k);
+      const rankKeys = Object.entries(o.ranks ?? {})
+        .filter(([, r]) => r === rank)
+        .map(([k]) => k);
+      const suitKeys = Object.entries(o.suits ?? {})
+        .filter(([, s]) => s === suit)
+        .map(([k]) => k);
       const out: string[] = [];
       for (const r of rankKeys) for (const s of suitKeys) out.push(o.order === 'suit-rank' ? s + r : r + s);
       return out;
@@ -100,18 +104,31 @@ function frameValues(f: EncodableFrame, binary: boolean): Record<string, string>
       [v.d1, v.d2, v.d3] = f.dice.map(num);
       v.bounces = String(f.bounces);
       break;
-    case 'BALL': v.ball = num(f.ball); break;
-    case 'COUNT': v.count = String(f.count); break;
-    case 'TAG': v.uid = f.uid; break;
-    case 'ERR': v.code = f.code; v.text = f.text; break;
+    case 'BALL':
+      v.ball = num(f.ball);
+      break;
+    case 'COUNT':
+      v.count = String(f.count);
+      break;
+    case 'TAG':
+      v.uid = f.uid;
+      break;
+    case 'ERR':
+      v.code = f.code;
+      v.text = f.text;
+      break;
     case 'VER':
       v.model = f.model;
       v.firmware = f.firmware;
       if (f.capabilities?.length) v.capabilities = f.capabilities.join('+');
       break;
     case 'STATE':
-    case 'SHUF_STATE': v.state = f.state; break;
-    case 'CARD': v.rescan = String(f.rescan); break;
+    case 'SHUF_STATE':
+      v.state = f.state;
+      break;
+    case 'CARD':
+      v.rescan = String(f.rescan);
+      break;
   }
   return v;
 }
@@ -153,7 +170,10 @@ export function createProfileEncoder(profile: DeviceProfile): ProfileEncoder {
   const start = profile.framing.start ?? '';
   const fixed = profile.framing.length;
   // each pattern on the linear-time engine, as the decoder runs it (a template cannot stall a check either)
-  const messages = profile.messages.map((m) => ({ ...m, re: m.pattern === undefined ? undefined : mustCompileUserPattern(m.pattern, '', `messages.${m.name}.pattern`, { whole: true }) }));
+  const messages = profile.messages.map((m) => ({
+    ...m,
+    re: m.pattern === undefined ? undefined : mustCompileUserPattern(m.pattern, '', `messages.${m.name}.pattern`, { whole: true }),
+  }));
   let commandSeq = 0;
 
   const candidates = (f: EncodableFrame) => {
@@ -166,7 +186,10 @@ export function createProfileEncoder(profile: DeviceProfile): ProfileEncoder {
 
   function body(f: EncodableFrame, only?: string): string {
     const ms = only === undefined ? candidates(f) : messages.filter((m) => m.name === only && (m.emit !== undefined || m.bytes !== undefined));
-    if (!ms.length) throw new ProfileEncodeError(`profile ${profile.name}: no message with an emit template says ${f.type}${f.type === 'STATE' || f.type === 'SHUF_STATE' ? ` ${f.state}` : ''}`);
+    if (!ms.length)
+      throw new ProfileEncodeError(
+        `profile ${profile.name}: no message with an emit template says ${f.type}${f.type === 'STATE' || f.type === 'SHUF_STATE' ? ` ${f.state}` : ''}`,
+      );
     const values = frameValues(f, binary);
     const cards = f.type === 'CARD' ? cardSpellings(f.card, profile.cards) : [undefined];
     const tried: string[] = [];
@@ -195,7 +218,8 @@ export function createProfileEncoder(profile: DeviceProfile): ProfileEncoder {
     if (keyboard) {
       // typed, then Enter: the framed text (no end delimiter) must fit maxLength and the keyboard
       const typed = start + text + checkText(profile, payload);
-      if (typed.length > profile.framing.maxLength) throw new ProfileEncodeError(`profile ${profile.name}: a barcode of ${typed.length} characters is over maxLength ${profile.framing.maxLength}`);
+      if (typed.length > profile.framing.maxLength)
+        throw new ProfileEncodeError(`profile ${profile.name}: a barcode of ${typed.length} characters is over maxLength ${profile.framing.maxLength}`);
       try {
         return Buffer.concat(keyboardReports(typed));
       } catch (e) {
@@ -203,8 +227,10 @@ export function createProfileEncoder(profile: DeviceProfile): ProfileEncoder {
       }
     }
     const out = frameBytes(profile, payload);
-    if (fixed !== undefined && out.length !== fixed) throw new ProfileEncodeError(`profile ${profile.name}: a frame is ${fixed} bytes, this one would be ${out.length}`);
-    if (out.length > profile.framing.maxLength) throw new ProfileEncodeError(`profile ${profile.name}: a frame of ${out.length} bytes is over maxLength ${profile.framing.maxLength}`);
+    if (fixed !== undefined && out.length !== fixed)
+      throw new ProfileEncodeError(`profile ${profile.name}: a frame is ${fixed} bytes, this one would be ${out.length}`);
+    if (out.length > profile.framing.maxLength)
+      throw new ProfileEncodeError(`profile ${profile.name}: a frame of ${out.length} bytes is over maxLength ${profile.framing.maxLength}`);
     return out;
   }
 
@@ -221,7 +247,11 @@ export function createProfileEncoder(profile: DeviceProfile): ProfileEncoder {
       if (template === undefined || keyboard) return null;
       const seq = values.seq ?? commandSeq;
       commandSeq = (seq + 1) & 0xffff;
-      const text = render(template, { seq: String(seq), ...(values.from !== undefined ? { from: String(values.from) } : {}) }, `profile ${profile.name}, downlink ${command}`);
+      const text = render(
+        template,
+        { seq: String(seq), ...(values.from !== undefined ? { from: String(values.from) } : {}) },
+        `profile ${profile.name}, downlink ${command}`,
+      );
       return wrap(text);
     },
   };
@@ -247,7 +277,11 @@ function checkBytes(profile: DeviceProfile, covered: Uint8Array): Buffer {
 function checkText(profile: DeviceProfile, payload: Buffer): string {
   const i = profile.integrity;
   if (i.algorithm === 'none') return '';
-  const covered = Buffer.concat([i.covers.start ? bytesOf(profile.framing.start ?? '') : Buffer.alloc(0), i.covers.payload ? payload : Buffer.alloc(0), i.covers.separator ? bytesOf(i.separator ?? '') : Buffer.alloc(0)]);
+  const covered = Buffer.concat([
+    i.covers.start ? bytesOf(profile.framing.start ?? '') : Buffer.alloc(0),
+    i.covers.payload ? payload : Buffer.alloc(0),
+    i.covers.separator ? bytesOf(i.separator ?? '') : Buffer.alloc(0),
+  ]);
   return bytesOf(i.separator ?? '').toString('latin1') + checkBytes(profile, covered).toString('latin1');
 }
 
@@ -257,7 +291,8 @@ function stuffBytes(profile: DeviceProfile, b: Buffer): Buffer {
   if (!st) return b;
   const esc = st.escape.charCodeAt(0) & 0xff;
   const special = new Set<number>([esc]);
-  if (st.mode === 'xor') for (const s of [profile.framing.start ?? '', profile.framing.end ?? '', ...profile.framing.acceptEnd]) for (const c of bytesOf(s)) special.add(c);
+  if (st.mode === 'xor')
+    for (const s of [profile.framing.start ?? '', profile.framing.end ?? '', ...profile.framing.acceptEnd]) for (const c of bytesOf(s)) special.add(c);
   const out: number[] = [];
   for (const x of b) {
     if (!special.has(x)) out.push(x);
@@ -288,7 +323,8 @@ function frameBytes(profile: DeviceProfile, payloadIn: Buffer): Buffer {
     let v = lf.counts === 'frame' ? total : lf.counts === 'following' ? total - head2 : total - head2 - csLen;
     v -= lf.adjust;
     const at = lf.offset - head.length;
-    if (at < 0 || at + lf.width > payload.length) throw new ProfileEncodeError(`profile ${profile.name}: the payload has no room for the length field at offset ${lf.offset}`);
+    if (at < 0 || at + lf.width > payload.length)
+      throw new ProfileEncodeError(`profile ${profile.name}: the payload has no room for the length field at offset ${lf.offset}`);
     for (let i = 0; i < lf.width; i++) payload[lf.order === 'be' ? at + lf.width - 1 - i : at + i] = Math.floor(v / 256 ** i) & 0xff;
   }
   if (w === 0) return Buffer.concat([head, stuffBytes(profile, payload), end]);
@@ -371,7 +407,17 @@ function createReportEncoder(profile: DeviceProfile): ProfileEncoder {
   const typeByte = new Map<string, number>();
   for (const [value, type] of Object.entries(layout.type.map)) if (!typeByte.has(type)) typeByte.set(type, Number(value));
   /** which fields each type's report carries (the decoder reads only these) */
-  const FIELDS: Record<string, string[]> = { ROLL: ['d1', 'd2', 'd3', 'bounces'], BALL: ['ball'], COUNT: ['count'], CARD: ['card', 'rescan'], TAG: ['uid'], STATE: ['state'], SHUF_STATE: ['state'], ERR: ['code', 'text'], VER: ['model', 'firmware', 'capabilities'] };
+  const FIELDS: Record<string, string[]> = {
+    ROLL: ['d1', 'd2', 'd3', 'bounces'],
+    BALL: ['ball'],
+    COUNT: ['count'],
+    CARD: ['card', 'rescan'],
+    TAG: ['uid'],
+    STATE: ['state'],
+    SHUF_STATE: ['state'],
+    ERR: ['code', 'text'],
+    VER: ['model', 'firmware', 'capabilities'],
+  };
 
   function wrap(hex: string): Buffer {
     if (!/^(?:[0-9A-Fa-f]{2})*$/.test(hex)) fail(`a report body must be hex byte pairs, got "${hex}"`);
@@ -440,20 +486,40 @@ function sampleFrames(m: DeviceProfile['messages'][number]): EncodableFrame[] {
   const seqs = m.seq ? [0, 65535] : [0];
   const each = (frames: EncodableFrame[]) => frames.flatMap((x) => seqs.map((seq) => ({ ...x, seq })));
   switch (m.type) {
-    case 'CARD': return each(RANKS.flatMap((r) => ['S', 'H', 'D', 'C'].map((s) => ({ type: 'CARD', card: r + s, rescan: f.rescan === true || f.rescan === 'true' }) as EncodableFrame)));
-    case 'BALL': return each(Array.from({ length: 80 }, (_, i) => ({ type: 'BALL', ball: i + 1 })));
+    case 'CARD':
+      return each(
+        RANKS.flatMap((r) =>
+          ['S', 'H', 'D', 'C'].map((s) => ({ type: 'CARD', card: r + s, rescan: f.rescan === true || f.rescan === 'true' }) as EncodableFrame),
+        ),
+      );
+    case 'BALL':
+      return each(Array.from({ length: 80 }, (_, i) => ({ type: 'BALL', ball: i + 1 })));
     case 'ROLL': {
       const out: EncodableFrame[] = [];
-      for (let a = 1; a <= 6; a++) for (let b = 1; b <= 6; b++) for (let c = 1; c <= 6; c++) out.push({ type: 'ROLL', dice: [a, b, c], bounces: Number(f.bounces ?? 1) });
+      for (let a = 1; a <= 6; a++)
+        for (let b = 1; b <= 6; b++) for (let c = 1; c <= 6; c++) out.push({ type: 'ROLL', dice: [a, b, c], bounces: Number(f.bounces ?? 1) });
       return each(out);
     }
-    case 'COUNT': return each([0, 52, 416, 999].map((count) => ({ type: 'COUNT', count })));
-    case 'TAG': return each([{ type: 'TAG', uid: 'E0040000000000A1' }]);
-    case 'STATE': return each((f.state !== undefined ? [String(f.state)] : ['LOADED', 'OPEN', 'CLOSED', 'EMPTY']).map((state) => ({ type: 'STATE', state }) as EncodableFrame));
-    case 'SHUF_STATE': return each((f.state !== undefined ? [String(f.state)] : ['IDLE', 'SHUFFLING', 'READY', 'JAM', 'DOOR_OPEN', 'ERROR']).map((state) => ({ type: 'SHUF_STATE', state }) as EncodableFrame));
-    case 'ERR': return each([{ type: 'ERR', code: 'E1', text: 'fault' }]);
-    case 'VER': return each([{ type: 'VER', model: 'M1', firmware: '1.0', ...(m.emit?.includes('{capabilities}') ? { capabilities: ['REPEAT', 'LOCK'] } : {}) }]);
-    default: return each([{ type: m.type } as EncodableFrame]);
+    case 'COUNT':
+      return each([0, 52, 416, 999].map((count) => ({ type: 'COUNT', count })));
+    case 'TAG':
+      return each([{ type: 'TAG', uid: 'E0040000000000A1' }]);
+    case 'STATE':
+      return each(
+        (f.state !== undefined ? [String(f.state)] : ['LOADED', 'OPEN', 'CLOSED', 'EMPTY']).map((state) => ({ type: 'STATE', state }) as EncodableFrame),
+      );
+    case 'SHUF_STATE':
+      return each(
+        (f.state !== undefined ? [String(f.state)] : ['IDLE', 'SHUFFLING', 'READY', 'JAM', 'DOOR_OPEN', 'ERROR']).map(
+          (state) => ({ type: 'SHUF_STATE', state }) as EncodableFrame,
+        ),
+      );
+    case 'ERR':
+      return each([{ type: 'ERR', code: 'E1', text: 'fault' }]);
+    case 'VER':
+      return each([{ type: 'VER', model: 'M1', firmware: '1.0', ...(m.emit?.includes('{capabilities}') ? { capabilities: ['REPEAT', 'LOCK'] } : {}) }]);
+    default:
+      return each([{ type: m.type } as EncodableFrame]);
   }
 }
 

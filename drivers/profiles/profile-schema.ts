@@ -13,9 +13,34 @@ import { checksumBytes, INTEGRITY_ALGORITHMS, type IntegrityAlgorithm } from './
 import { migrateProfile } from './profile-migration.js';
 import { compileUserPattern } from './linear-pattern.js';
 
-export const FRAME_TYPES = ['CARD', 'MISREAD', 'CUT', 'DROP', 'STATE', 'TAG', 'ROLL', 'COCKED', 'NOREAD', 'SHAKE', 'BALL', 'START', 'END', 'SHUF_STATE', 'COUNT', 'HB', 'ERR', 'VER'] as const;
+export const FRAME_TYPES = [
+  'CARD',
+  'MISREAD',
+  'CUT',
+  'DROP',
+  'STATE',
+  'TAG',
+  'ROLL',
+  'COCKED',
+  'NOREAD',
+  'SHAKE',
+  'BALL',
+  'START',
+  'END',
+  'SHUF_STATE',
+  'COUNT',
+  'HB',
+  'ERR',
+  'VER',
+] as const;
 
-const GROUPS_NEEDED: Partial<Record<(typeof FRAME_TYPES)[number], string[]>> = { CARD: ['card'], BALL: ['ball'], COUNT: ['count'], TAG: ['uid'], ROLL: ['d1', 'd2', 'd3'] };
+const GROUPS_NEEDED: Partial<Record<(typeof FRAME_TYPES)[number], string[]>> = {
+  CARD: ['card'],
+  BALL: ['ball'],
+  COUNT: ['count'],
+  TAG: ['uid'],
+  ROLL: ['d1', 'd2', 'd3'],
+};
 
 /** The stable reject codes of src/core/vocabulary/frames.ts `RejectReason` a `rejects` rule may name. */
 export const REJECT_REASONS = ['noise', 'too-long', 'bad-checksum', 'malformed', 'unknown-talker', 'unknown-type', 'bad-field'] as const;
@@ -56,7 +81,11 @@ export const bytesMessageSchema = z.strictObject({
   /** the payload's exact length in bytes (absent: at least what the fields and matches need) */
   length: z.number().int().min(1).max(1024).optional(),
   /** bytes that say which message it is: `{ at: 0, value: 0x01 }`, optionally under a `mask` */
-  match: z.array(z.strictObject({ at: z.number().int().min(0).max(1023), value: z.number().int().min(0).max(255), mask: z.number().int().min(0).max(255).default(0xff) })).default([]),
+  match: z
+    .array(
+      z.strictObject({ at: z.number().int().min(0).max(1023), value: z.number().int().min(0).max(255), mask: z.number().int().min(0).max(255).default(0xff) }),
+    )
+    .default([]),
   /** field -> where it sits (`d1: { at: 2 }`, `seq: { at: 1, width: 2, order: le }`) */
   fields: z.record(z.string(), binaryFieldSchema).default({}),
 });
@@ -93,11 +122,14 @@ export const messageSchema = z
     }
     if (m.bytes) {
       const have = new Set(Object.keys(m.bytes.fields));
-      for (const g of GROUPS_NEEDED[m.type] ?? []) if (!have.has(g) && !(g in m.fields)) ctx.addIssue({ code: 'custom', path: ['bytes', 'fields'], message: `needs a field "${g}"` });
+      for (const g of GROUPS_NEEDED[m.type] ?? [])
+        if (!have.has(g) && !(g in m.fields)) ctx.addIssue({ code: 'custom', path: ['bytes', 'fields'], message: `needs a field "${g}"` });
       if (m.seq && !have.has(m.seq)) ctx.addIssue({ code: 'custom', path: ['seq'], message: `names no field of bytes.fields ("${m.seq}")` });
       for (const [k, f] of Object.entries(m.bytes.fields)) {
-        if (f.bits && (f.bits[0] > f.bits[1] || f.bits[1] >= f.width * 8)) ctx.addIssue({ code: 'custom', path: ['bytes', 'fields', k, 'bits'], message: `needs lo <= hi < ${f.width * 8}` });
-        if (m.bytes.length !== undefined && f.at + f.width > m.bytes.length) ctx.addIssue({ code: 'custom', path: ['bytes', 'fields', k], message: `is outside the ${m.bytes.length}-byte payload` });
+        if (f.bits && (f.bits[0] > f.bits[1] || f.bits[1] >= f.width * 8))
+          ctx.addIssue({ code: 'custom', path: ['bytes', 'fields', k, 'bits'], message: `needs lo <= hi < ${f.width * 8}` });
+        if (m.bytes.length !== undefined && f.at + f.width > m.bytes.length)
+          ctx.addIssue({ code: 'custom', path: ['bytes', 'fields', k], message: `is outside the ${m.bytes.length}-byte payload` });
       }
       return;
     }
@@ -133,7 +165,15 @@ export const reportLayoutSchema = z
     /** the device's SEQ byte (8-bit: the driver's modulus is 256); absent = no SEQ */
     seq: z.strictObject({ offset }).optional(),
     /** check value at `offset` (its width from the algorithm, in `order`: little-endian by default) over bytes [from, to) */
-    checksum: z.strictObject({ algorithm: z.enum(INTEGRITY_ALGORITHMS.filter((a) => a !== 'none') as [IntegrityAlgorithm, ...IntegrityAlgorithm[]]), offset, order: z.enum(['be', 'le']).default('le'), from: offset.default(0), to: z.number().int().min(1).max(64) }).optional(),
+    checksum: z
+      .strictObject({
+        algorithm: z.enum(INTEGRITY_ALGORITHMS.filter((a) => a !== 'none') as [IntegrityAlgorithm, ...IntegrityAlgorithm[]]),
+        offset,
+        order: z.enum(['be', 'le']).default('le'),
+        from: offset.default(0),
+        to: z.number().int().min(1).max(64),
+      })
+      .optional(),
     /** the byte that says which frame the report is; a value not in `map` is `bad-field` */
     type: z.strictObject({ offset, map: z.record(z.string().regex(/^\d{1,3}$/, 'keys are byte values 0..255'), z.enum(FRAME_TYPES)) }),
     /** field -> byte offset (`d1: 2`), or a binary field (`uid: { at: 1, width: 4, as: hex }`); only the fields of the report's frame type are read */
@@ -148,10 +188,12 @@ export const reportLayoutSchema = z
     check(['type', 'offset'], r.type.offset);
     if (r.checksum) {
       check(['checksum', 'offset'], r.checksum.offset, checksumBytes(r.checksum.algorithm));
-      if (r.checksum.to > r.length || r.checksum.from >= r.checksum.to) ctx.addIssue({ code: 'custom', path: ['checksum', 'to'], message: 'needs from < to <= length' });
+      if (r.checksum.to > r.length || r.checksum.from >= r.checksum.to)
+        ctx.addIssue({ code: 'custom', path: ['checksum', 'to'], message: 'needs from < to <= length' });
     }
     for (const [k, v] of Object.entries(r.fields)) typeof v === 'number' ? check(['fields', k], v) : check(['fields', k], v.at, v.width);
-    for (const k of Object.keys(r.type.map)) if (Number(k) > 255) ctx.addIssue({ code: 'custom', path: ['type', 'map', k], message: 'is not a byte value (0..255)' });
+    for (const k of Object.keys(r.type.map))
+      if (Number(k) > 255) ctx.addIssue({ code: 'custom', path: ['type', 'map', k], message: 'is not a byte value (0..255)' });
   });
 
 export const profileSchema = z
@@ -195,7 +237,9 @@ export const profileSchema = z
          * `DLE STX ... DLE ETX`; start and end then begin with the escape) or `xor` (escape, then the
          * data byte XOR `xor`; start and end never occur in data).
          */
-        stuffing: z.strictObject({ escape: z.string().length(1), mode: z.enum(['double', 'xor']), xor: z.number().int().min(0).max(255).default(0x20) }).optional(),
+        stuffing: z
+          .strictObject({ escape: z.string().length(1), mode: z.enum(['double', 'xor']), xor: z.number().int().min(0).max(255).default(0x20) })
+          .optional(),
         /** the longest frame in bytes, start, end and trailer included */
         maxLength: z.number().int().positive().default(128),
         /** silence that ends a frame: a last resort, for devices with no end sequence, length or sync */
@@ -231,7 +275,12 @@ export const profileSchema = z
         digits: z.number().int().min(1).max(10).optional(),
         /** what the value covers: the start sequence, the payload, the separator, the end sequence */
         covers: z
-          .strictObject({ start: z.boolean().default(false), payload: z.boolean().default(true), separator: z.boolean().default(false), end: z.boolean().default(false) })
+          .strictObject({
+            start: z.boolean().default(false),
+            payload: z.boolean().default(true),
+            separator: z.boolean().default(false),
+            end: z.boolean().default(false),
+          })
           .prefault({}),
         /** computed over the stuffed bytes as sent, or the unstuffed ones */
         over: z.enum(['unstuffed', 'stuffed']).default('unstuffed'),
@@ -240,7 +289,10 @@ export const profileSchema = z
     cards: z
       .strictObject({
         preset: z.enum(['rank-suit', 'suit-rank', 'suit_rank', 'four-digit', 'index52', 'custom', 'table']),
-        suitOrder: z.array(z.enum(['S', 'H', 'D', 'C'])).length(4).optional(),
+        suitOrder: z
+          .array(z.enum(['S', 'H', 'D', 'C']))
+          .length(4)
+          .optional(),
         ranks: z.record(z.string(), z.enum(['A', '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K'])).optional(),
         suits: z.record(z.string(), z.enum(['S', 'H', 'D', 'C'])).optional(),
         order: z.enum(['rank-suit', 'suit-rank']).optional(),
@@ -252,7 +304,12 @@ export const profileSchema = z
           if (!c.table) return void ctx.addIssue({ code: 'custom', path: ['table'], message: 'is required with preset table (52 entries)' });
           const cards = Object.values(c.table);
           const seen = new Set(cards);
-          if (cards.length !== 52 || seen.size !== 52) ctx.addIssue({ code: 'custom', path: ['table'], message: `needs 52 entries, one per card (has ${cards.length} entries, ${seen.size} distinct cards)` });
+          if (cards.length !== 52 || seen.size !== 52)
+            ctx.addIssue({
+              code: 'custom',
+              path: ['table'],
+              message: `needs 52 entries, one per card (has ${cards.length} entries, ${seen.size} distinct cards)`,
+            });
         } else if (c.table) ctx.addIssue({ code: 'custom', path: ['table'], message: 'is only read with preset table' });
       })
       .default({ preset: 'rank-suit' }),
@@ -277,7 +334,12 @@ export const profileSchema = z
      * SEQ a `repeat` asks for. A command with no template is not sent (the device takes none).
      */
     downlink: z
-      .strictObject({ rescan: z.string().min(1).optional(), lock: z.string().min(1).optional(), unlock: z.string().min(1).optional(), repeat: z.string().min(1).optional() })
+      .strictObject({
+        rescan: z.string().min(1).optional(),
+        lock: z.string().min(1).optional(),
+        unlock: z.string().min(1).optional(),
+        repeat: z.string().min(1).optional(),
+      })
       .strict()
       .default({}),
     /** USB ids of devices known to speak this profile (`tablegw devices` suggests the profile). */
@@ -294,7 +356,9 @@ export const profileSchema = z
     },
     {
       when: (payload) =>
-        typeof payload.value === 'object' && payload.value !== null && !payload.issues.some((i) => i.path === undefined || i.path.length === 0 || i.path[0] === 'framing' || i.path[0] === 'input'),
+        typeof payload.value === 'object' &&
+        payload.value !== null &&
+        !payload.issues.some((i) => i.path === undefined || i.path.length === 0 || i.path[0] === 'framing' || i.path[0] === 'input'),
     },
   )
   .superRefine((p, ctx) => {
@@ -310,7 +374,8 @@ export const profileSchema = z
     if (f.stuffing?.mode === 'double') {
       for (const k of ['start', 'end'] as const) {
         const v = f[k];
-        if (v !== undefined && (v.length < 2 || v[0] !== f.stuffing.escape)) issue(['framing', k], `with stuffing mode double, needs to be the escape byte and a control byte (such as "${f.stuffing.escape}\u0003")`);
+        if (v !== undefined && (v.length < 2 || v[0] !== f.stuffing.escape))
+          issue(['framing', k], `with stuffing mode double, needs to be the escape byte and a control byte (such as "${f.stuffing.escape}\u0003")`);
       }
     }
     if (f.stuffing?.mode === 'xor') {
@@ -322,7 +387,8 @@ export const profileSchema = z
     if (i.algorithm !== 'none') {
       if (i.place === 'after-end') {
         if (f.end === undefined) issue(['integrity', 'place'], 'after-end needs framing.end');
-        else if (f.trailer !== textWidth) issue(['framing', 'trailer'], `needs ${textWidth} (the ${i.algorithm} value, ${i.encoding}, follows the end sequence)`);
+        else if (f.trailer !== textWidth)
+          issue(['framing', 'trailer'], `needs ${textWidth} (the ${i.algorithm} value, ${i.encoding}, follows the end sequence)`);
         if (i.separator !== undefined) issue(['integrity', 'separator'], 'is read only with place before-end');
       }
       if (i.covers.end && f.end === undefined) issue(['integrity', 'covers', 'end'], 'needs framing.end');
@@ -378,8 +444,15 @@ export function readProfile(file: string, data: unknown): ReadProfile {
   // in the order of the profile's keys (a check over several keys is reported at its own key)
   const keyOrder = Object.keys(profileSchema.shape);
   const rank = (i: z.core.$ZodIssue): number => keyOrder.indexOf(String(i.path[0]));
-  const issues = r.error.issues.map((i, n) => ({ i, n })).sort((a, b) => rank(a.i) - rank(b.i) || a.n - b.n).map((x) => x.i);
-  throw new ProfileError(issueLines(issues, (path) => pathOf(v12, path)).map((l) => `${file}: ${l}`).join('\n'));
+  const issues = r.error.issues
+    .map((i, n) => ({ i, n }))
+    .sort((a, b) => rank(a.i) - rank(b.i) || a.n - b.n)
+    .map((x) => x.i);
+  throw new ProfileError(
+    issueLines(issues, (path) => pathOf(v12, path))
+      .map((l) => `${file}: ${l}`)
+      .join('\n'),
+  );
 }
 
 export function validateProfile(file: string, data: unknown): DeviceProfile {
@@ -394,11 +467,25 @@ export function validateProfile(file: string, data: unknown): DeviceProfile {
 export function profileWarnings(p: DeviceProfile): string[] {
   const out: string[] = [];
   const f = p.framing;
-  if (p.input === 'bytes' && p.integrity.algorithm === 'none') out.push('integrity: none: a frame corrupted on the line that still matches a message is accepted (a wrong card); set integrity.algorithm if the device sends a check value');
-  if (p.input === 'hid-report' && !p.report?.checksum) out.push('report.checksum: none: a corrupted report that still reads is accepted; set report.checksum if the device sends one');
+  if (p.input === 'bytes' && p.integrity.algorithm === 'none')
+    out.push(
+      'integrity: none: a frame corrupted on the line that still matches a message is accepted (a wrong card); set integrity.algorithm if the device sends a check value',
+    );
+  if (p.input === 'hid-report' && !p.report?.checksum)
+    out.push('report.checksum: none: a corrupted report that still reads is accepted; set report.checksum if the device sends one');
   if (p.input === 'bytes' && f.idleMs !== undefined) {
-    const by = f.end !== undefined ? (f.trailer > 0 ? 'an end sequence and a trailer' : 'an end sequence') : f.length !== undefined ? 'a fixed length' : f.lengthField ? 'a length field' : undefined;
-    if (by) out.push(`framing.idleMs: frames end by ${by}, so the idle timeout is not used (silence must never end a frame the grammar can end): remove idleMs`);
+    const by =
+      f.end !== undefined
+        ? f.trailer > 0
+          ? 'an end sequence and a trailer'
+          : 'an end sequence'
+        : f.length !== undefined
+          ? 'a fixed length'
+          : f.lengthField
+            ? 'a length field'
+            : undefined;
+    if (by)
+      out.push(`framing.idleMs: frames end by ${by}, so the idle timeout is not used (silence must never end a frame the grammar can end): remove idleMs`);
   }
   return out;
 }

@@ -106,8 +106,13 @@ export class HidTransport implements Transport {
     let path: string | undefined;
     try {
       const list = await hid.devicesAsync(this.opts.vendorId, this.opts.productId);
-      const match = list.filter((d) => d.vendorId === this.opts.vendorId && d.productId === this.opts.productId
-        && (this.opts.serialNumber === undefined || d.serialNumber === this.opts.serialNumber) && d.path);
+      const match = list.filter(
+        (d) =>
+          d.vendorId === this.opts.vendorId &&
+          d.productId === this.opts.productId &&
+          (this.opts.serialNumber === undefined || d.serialNumber === this.opts.serialNumber) &&
+          d.path,
+      );
       // still attached where we opened it?
       if (this.handle) {
         if (!match.some((d) => d.path === this.openPath)) this.dropHandle('device unplugged');

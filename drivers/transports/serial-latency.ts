@@ -23,4 +23,3 @@ export function ftdiLatencyTimer(path: string, sys = '/sys'): number | undefined
   }
   return undefined;
 }
-

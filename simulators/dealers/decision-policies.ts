@@ -78,7 +78,7 @@ export const DECIDE: Readonly<Record<string, DecideFn>> = {
 
 /** the policy for a game id (the first allowed action for games without one) */
 export function decideFor(gameId: string): DecideFn {
-  return  Object.hasOwn(DECIDE, gameId) ? DECIDE[gameId] : decideFirst;
+  return Object.hasOwn(DECIDE, gameId) ? DECIDE[gameId] : decideFirst;
 }
 
 /**

@@ -40,7 +40,8 @@ export function generateDeckRegistry(decks: number, seed: string | number): Map<
   for (let d = 1; d <= decks; d++) {
     for (const card of oneDeck()) {
       let uid: string;
-      do uid = `E004${hex(rng, 12)}`; while (out.has(uid));
+      do uid = `E004${hex(rng, 12)}`;
+      while (out.has(uid));
       out.set(uid, { card, deck: `D${String(d).padStart(2, '0')}` });
     }
   }

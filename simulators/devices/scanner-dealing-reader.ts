@@ -14,7 +14,11 @@ export class ScannerDealingReader implements VirtualShoeDevice {
   private last: { card: Card; at: number } | null = null;
   readonly awaitingRescan = false;
 
-  constructor(private readonly scanner: VirtualBarcodeScanner, private readonly dedupeMs: number, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly scanner: VirtualBarcodeScanner,
+    private readonly dedupeMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   powerUp(): void {}
   heartbeat(): void {}

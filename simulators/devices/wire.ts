@@ -67,15 +67,31 @@ export const referenceWire: FrameWire = {
 export function referenceFrame(talker: Talker, type: string, fields: readonly (string | number)[] = []): EncodableFrame | null {
   const f = fields.map(String);
   switch (type) {
-    case 'CARD': return { type: 'CARD', card: f[0], rescan: f[1] === 'R' };
-    case 'STATE': return talker === 'SHUF' ? { type: 'SHUF_STATE', state: f[0] as 'IDLE' } : { type: 'STATE', state: f[0] as 'LOADED' };
-    case 'ROLL': return { type: 'ROLL', dice: [Number(f[0]), Number(f[1]), Number(f[2])], bounces: Number(f[3] ?? 0) };
-    case 'BALL': return { type: 'BALL', ball: Number(f[0]) };
-    case 'COUNT': return { type: 'COUNT', count: Number(f[0]) };
-    case 'TAG': return { type: 'TAG', uid: f[0] };
-    case 'ERR': return { type: 'ERR', code: f[0] ?? '', text: f[1] ?? '' };
-    case 'VER': return { type: 'VER', model: f[0] ?? '', firmware: f[1] ?? '' };
-    case 'MISREAD': case 'CUT': case 'DROP': case 'HB': case 'SHAKE': case 'COCKED': case 'NOREAD': case 'START': case 'END':
+    case 'CARD':
+      return { type: 'CARD', card: f[0], rescan: f[1] === 'R' };
+    case 'STATE':
+      return talker === 'SHUF' ? { type: 'SHUF_STATE', state: f[0] as 'IDLE' } : { type: 'STATE', state: f[0] as 'LOADED' };
+    case 'ROLL':
+      return { type: 'ROLL', dice: [Number(f[0]), Number(f[1]), Number(f[2])], bounces: Number(f[3] ?? 0) };
+    case 'BALL':
+      return { type: 'BALL', ball: Number(f[0]) };
+    case 'COUNT':
+      return { type: 'COUNT', count: Number(f[0]) };
+    case 'TAG':
+      return { type: 'TAG', uid: f[0] };
+    case 'ERR':
+      return { type: 'ERR', code: f[0] ?? '', text: f[1] ?? '' };
+    case 'VER':
+      return { type: 'VER', model: f[0] ?? '', firmware: f[1] ?? '' };
+    case 'MISREAD':
+    case 'CUT':
+    case 'DROP':
+    case 'HB':
+    case 'SHAKE':
+    case 'COCKED':
+    case 'NOREAD':
+    case 'START':
+    case 'END':
       return { type };
     default:
       return null;
@@ -106,7 +122,9 @@ export function profileWire(profile: DeviceProfile): FrameWire {
   const binary = profile.encoding === 'binary';
   // each downlink template as a pattern over what the gateway wrote ({seq} any number, {from} captured)
   const downlinks = Object.entries(profile.downlink).map(([command, template]) => {
-    const text = escapeRegex(template!).replace(/\\\{seq\\\}/g, '\\d{1,5}').replace(/\\\{from\\\}/g, '(\\d{1,5})');
+    const text = escapeRegex(template!)
+      .replace(/\\\{seq\\\}/g, '\\d{1,5}')
+      .replace(/\\\{from\\\}/g, '(\\d{1,5})');
     return { command: command as WireCommand['command'], re: new RegExp(text, 'g') };
   });
   const start = profile.framing.start ?? '';
@@ -123,7 +141,8 @@ export function profileWire(profile: DeviceProfile): FrameWire {
       const text = binary ? bytes.toString('hex').toUpperCase() : bytes.toString('latin1');
       const out: Array<{ at: number; c: WireCommand }> = [];
       for (const d of downlinks) {
-        for (const m of text.matchAll(d.re)) out.push({ at: m.index ?? 0, c: d.command === 'repeat' ? { command: 'repeat', from: Number(m[1]) } : { command: d.command } });
+        for (const m of text.matchAll(d.re))
+          out.push({ at: m.index ?? 0, c: d.command === 'repeat' ? { command: 'repeat', from: Number(m[1]) } : { command: d.command } });
       }
       return out.sort((a, b) => a.at - b.at).map((x) => x.c);
     },

@@ -27,17 +27,28 @@ export class UnsupportedDeviceError extends Error {}
 export function createTransport(dev: DeviceConfig, probe?: Probe): Transport {
   const t = dev.transport;
   switch (t.type) {
-    case 'serial':
-    {
+    case 'serial': {
       // line settings: the device's own keys, else its profile's `line`, else the reference defaults
       const line = dev.profile !== undefined ? loadProfileFile(dev.profile).line : undefined;
-      return new SerialTransport({ path: t.path, baudRate: t.baudRate ?? line?.baudRate, dataBits: t.dataBits ?? line?.dataBits, parity: t.parity ?? line?.parity, stopBits: t.stopBits ?? line?.stopBits, rtscts: line?.rtscts, lowLatency: t.lowLatency, probe });
+      return new SerialTransport({
+        path: t.path,
+        baudRate: t.baudRate ?? line?.baudRate,
+        dataBits: t.dataBits ?? line?.dataBits,
+        parity: t.parity ?? line?.parity,
+        stopBits: t.stopBits ?? line?.stopBits,
+        rtscts: line?.rtscts,
+        lowLatency: t.lowLatency,
+        probe,
+      });
     }
     case 'simulator':
       return new MemoryTransport({ name: dev.id });
     case 'hid':
       // any kind reads a HID device through a HID profile (its report layout); without one only the built-in protocols
-      if (dev.kind !== 'barcode-scanner' && dev.kind !== 'dice-sensor' && dev.profile === undefined) throw new UnsupportedDeviceError(`device ${dev.id}: a ${dev.kind} has no built-in HID protocol (HID: barcode-scanner, dice-sensor, or any kind with a HID profile)`);
+      if (dev.kind !== 'barcode-scanner' && dev.kind !== 'dice-sensor' && dev.profile === undefined)
+        throw new UnsupportedDeviceError(
+          `device ${dev.id}: a ${dev.kind} has no built-in HID protocol (HID: barcode-scanner, dice-sensor, or any kind with a HID profile)`,
+        );
       return new HidTransport({ vendorId: t.vendorId, productId: t.productId, serialNumber: t.serialNumber });
   }
 }
@@ -65,7 +76,10 @@ export interface DriverExtras {
 
 /** whether the device speaks 8-byte HID reports (its transport is HID, or a simulator in `hid` protocol) */
 function speaksHid(dev: DeviceConfig): boolean {
-  return dev.transport.type === 'hid' || (dev.transport.type === 'simulator' && (dev.kind === 'barcode-scanner' || (dev.kind === 'dice-sensor' && dev.transport.protocol === 'hid')));
+  return (
+    dev.transport.type === 'hid' ||
+    (dev.transport.type === 'simulator' && (dev.kind === 'barcode-scanner' || (dev.kind === 'dice-sensor' && dev.transport.protocol === 'hid')))
+  );
 }
 
 /** a gateway command (`RESCAN`, `REPEAT,<seq>`) through a profile's downlink templates; null = not sent */
@@ -120,14 +134,19 @@ function profiledDriver(dev: DeviceConfig & { profile: string }, transport: Tran
   // the config loader checks this too (src/app/config/device-profiles.ts); a driver built without it must not misread
   const hidProfile = profile.input !== 'bytes';
   if (dev.transport.type !== 'simulator' && hidProfile !== (dev.transport.type === 'hid')) {
-    throw new UnsupportedDeviceError(`device ${dev.id}: profile "${profile.name}" reads input ${profile.input}, which a ${dev.transport.type} transport does not deliver`);
+    throw new UnsupportedDeviceError(
+      `device ${dev.id}: profile "${profile.name}" reads input ${profile.input}, which a ${dev.transport.type} transport does not deliver`,
+    );
   }
   const decoder = compileProfile(profile);
   const mapper = dev.kind === 'rfid-shoe' ? rfidMapper(dev, extras) : dev.kind === 'barcode-scanner' ? scannerMapper(dev, extras) : null;
   const capabilities = profileCapabilities(profile);
-  const announce = (f: DeviceFrame): DeviceFrame => (f.type === 'VER' && capabilities.length ? { ...f, capabilities: [...new Set([...(f.capabilities ?? []), ...capabilities])] } : f);
+  const announce = (f: DeviceFrame): DeviceFrame =>
+    f.type === 'VER' && capabilities.length ? { ...f, capabilities: [...new Set([...(f.capabilities ?? []), ...capabilities])] } : f;
   return new DeviceDriver({
-    deviceId: dev.id, transport, probe: extras.probe,
+    deviceId: dev.id,
+    transport,
+    probe: extras.probe,
     decoder: { push: (chunk: Buffer) => decoder.push(chunk), flushIdle: () => decoder.flushIdle() },
     idleFlushMs: decoder.idleMs,
     staleAfterMs: profile.messages.some((m) => m.type === 'HB') || Object.values(profile.report?.type.map ?? {}).includes('HB') ? dev.staleAfterMs : 0,
@@ -149,16 +168,32 @@ export function createDriver(dev: DeviceConfig, transport: Transport, extras: Dr
     // a scanner is silent while idle and numbers nothing: no stale timer, no SEQ
     const mapper = scannerMapper(dev, extras);
     return new DeviceDriver({
-      deviceId: dev.id, transport, probe: extras.probe, staleAfterMs, seqModulus: 0,
+      deviceId: dev.id,
+      transport,
+      probe: extras.probe,
+      staleAfterMs,
+      seqModulus: 0,
       decoder: hid ? new BarcodeScannerDecoder(dev.barcode ?? {}) : new SerialBarcodeDecoder(dev.barcode ?? {}),
       mapFrame: (f) => mapper.map(f),
     });
   }
-  if (dev.kind === 'dice-sensor' && hid) return new DeviceDriver({ deviceId: dev.id, transport, probe: extras.probe, decoder: new HidDiceDecoder(), staleAfterMs, seqModulus: HID_DICE_SEQ_MODULUS });
+  if (dev.kind === 'dice-sensor' && hid)
+    return new DeviceDriver({
+      deviceId: dev.id,
+      transport,
+      probe: extras.probe,
+      decoder: new HidDiceDecoder(),
+      staleAfterMs,
+      seqModulus: HID_DICE_SEQ_MODULUS,
+    });
   // the reference line protocol of the kind's talker (device-protocols.md §1)
   const mapper = dev.kind === 'rfid-shoe' ? rfidMapper(dev, extras) : null;
   return new DeviceDriver({
-    deviceId: dev.id, transport, probe: extras.probe, decoder: new LineCodec(facts.talker), staleAfterMs,
+    deviceId: dev.id,
+    transport,
+    probe: extras.probe,
+    decoder: new LineCodec(facts.talker),
+    staleAfterMs,
     seqModulus: facts.numbersFrames ? 65536 : 0,
     encodeCommand: facts.takesCommands ? gatewayCommandEncoder() : undefined,
     mapFrame: mapper ? (f) => mapper.map(f) : undefined,

@@ -111,7 +111,10 @@ async function startOnLockedDataDir(cfg: GatewayConfig, opts: GatewayOptions): P
   if (capacity.level === 'refuse') throw new Error(`tables: ${capacity.message}`);
   if (capacity.level === 'warn') log.warn(`tables: ${capacity.message}`);
   const clockOffset = checkClockOffset();
-  if (clockOffset !== 0) log.warn(`${CLOCK_OFFSET_ENV}=${clockOffset}: the gateway runs as if the clock were ${clockOffset} ms ${clockOffset > 0 ? 'ahead' : 'behind'} (a test facility: never on a floor gateway)`);
+  if (clockOffset !== 0)
+    log.warn(
+      `${CLOCK_OFFSET_ENV}=${clockOffset}: the gateway runs as if the clock were ${clockOffset} ms ${clockOffset > 0 ? 'ahead' : 'behind'} (a test facility: never on a floor gateway)`,
+    );
   const security = loadGatewaySecurity(cfg, log);
   let broker: EmbeddedBroker | null = null;
   // one broker or a failover list (docs/SCALING.md); the simulated engines use the first
@@ -136,22 +139,36 @@ async function startOnLockedDataDir(cfg: GatewayConfig, opts: GatewayOptions): P
   const gatewayId = resolveGatewayId(cfg);
   // the scheduled export to a directory off the PC: while configured, the prune keeps what it has not copied yet
   let exportAlert: (kind: AlertKind, detail: string, data: Record<string, unknown>) => void = () => {};
-  const scheduledExport = cfg.export.dir === undefined ? null : (() => {
-    const privateKey = cfg.signing ? loadSigningKey(cfg.signing.privateKeyFile) : null;
-    if (!privateKey) log.warn('export.dir is set but no signing key (signing.privateKeyFile): the scheduled exports are unsigned, and verify-export refuses them (export-unsigned)');
-    return new ScheduledExport({
-      dataDir, dir: resolve(cfg.export.dir), everyMs: parseEvery(cfg.export.every), gatewayId,
-      key: privateKey && cfg.signing ? { privateKey, keyId: cfg.signing.keyId ?? keyFingerprint(privateKey) } : null,
-      onDone: (r) => log.info(`journal exported to ${r.file}: ${r.trailer.inputs} input(s), ${r.trailer.messages} message(s), ${r.bytes} bytes`),
-      onFailed: (e) => {
-        const detail = `the scheduled export to ${cfg.export.dir} failed: ${e.message}`;
-        log.error(detail);
-        exportAlert('export-failed', detail, { dir: cfg.export.dir, ...((e as { code?: string }).code ? { code: (e as { code?: string }).code } : {}) });
-      },
-    });
-  })();
-  const store = new GatewayStore(dataDir, { synchronous: cfg.journal.synchronous, retentionDays: cfg.journal.retentionDays, writer: cfg.journal.writer, probe: opts.probe,
-    retentionHolds: scheduledExport ? [scheduledExport] : [] });
+  const scheduledExport =
+    cfg.export.dir === undefined
+      ? null
+      : (() => {
+          const privateKey = cfg.signing ? loadSigningKey(cfg.signing.privateKeyFile) : null;
+          if (!privateKey)
+            log.warn(
+              'export.dir is set but no signing key (signing.privateKeyFile): the scheduled exports are unsigned, and verify-export refuses them (export-unsigned)',
+            );
+          return new ScheduledExport({
+            dataDir,
+            dir: resolve(cfg.export.dir),
+            everyMs: parseEvery(cfg.export.every),
+            gatewayId,
+            key: privateKey && cfg.signing ? { privateKey, keyId: cfg.signing.keyId ?? keyFingerprint(privateKey) } : null,
+            onDone: (r) => log.info(`journal exported to ${r.file}: ${r.trailer.inputs} input(s), ${r.trailer.messages} message(s), ${r.bytes} bytes`),
+            onFailed: (e) => {
+              const detail = `the scheduled export to ${cfg.export.dir} failed: ${e.message}`;
+              log.error(detail);
+              exportAlert('export-failed', detail, { dir: cfg.export.dir, ...((e as { code?: string }).code ? { code: (e as { code?: string }).code } : {}) });
+            },
+          });
+        })();
+  const store = new GatewayStore(dataDir, {
+    synchronous: cfg.journal.synchronous,
+    retentionDays: cfg.journal.retentionDays,
+    writer: cfg.journal.writer,
+    probe: opts.probe,
+    retentionHolds: scheduledExport ? [scheduledExport] : [],
+  });
   // a journal that cannot be written: nothing more may be published (it would not be recoverable);
   // stop, and let the service manager restart the gateway, which recovers from what was committed
   store.setFatalHandler((m) => {
@@ -172,13 +189,24 @@ async function startOnLockedDataDir(cfg: GatewayConfig, opts: GatewayOptions): P
   const observability = new Observability(cfg, log, info);
   // what every MQTT connection of this gateway shares (the tables' links and the gateway's own)
   const linkBase: Omit<TableLinkOptions, 'tableId' | 'gameId' | 'logger'> = {
-    url: urls, topicPrefix: cfg.mqtt.topicPrefix, clientIdPrefix: cfg.mqtt.clientIdPrefix,
-    protocolVersion: broker ? 4 : (cfg.mqtt.protocolVersion ?? 5), keepaliveSec: cfg.mqtt.keepaliveSec,
-    reconnectMinMs: cfg.mqtt.reconnectMinMs, reconnectMaxMs: cfg.mqtt.reconnectMaxMs,
-    connectTimeoutMs: cfg.mqtt.connectTimeoutMs, failbackCheckMs: cfg.mqtt.failbackCheckMs, sessionExpirySec: cfg.mqtt.sessionExpirySec,
-    username: cfg.mqtt.username, password: cfg.mqtt.password, passwordFile: cfg.mqtt.passwordFile,
-    ca: cfg.mqtt.ca, cert: cfg.mqtt.cert, key: cfg.mqtt.key,
-    credentials: security.credentials, maxPacketBytes: security.maxPacketBytes,
+    url: urls,
+    topicPrefix: cfg.mqtt.topicPrefix,
+    clientIdPrefix: cfg.mqtt.clientIdPrefix,
+    protocolVersion: broker ? 4 : (cfg.mqtt.protocolVersion ?? 5),
+    keepaliveSec: cfg.mqtt.keepaliveSec,
+    reconnectMinMs: cfg.mqtt.reconnectMinMs,
+    reconnectMaxMs: cfg.mqtt.reconnectMaxMs,
+    connectTimeoutMs: cfg.mqtt.connectTimeoutMs,
+    failbackCheckMs: cfg.mqtt.failbackCheckMs,
+    sessionExpirySec: cfg.mqtt.sessionExpirySec,
+    username: cfg.mqtt.username,
+    password: cfg.mqtt.password,
+    passwordFile: cfg.mqtt.passwordFile,
+    ca: cfg.mqtt.ca,
+    cert: cfg.mqtt.cert,
+    key: cfg.mqtt.key,
+    credentials: security.credentials,
+    maxPacketBytes: security.maxPacketBytes,
     // one run of the gateway: every presence message of its tables and of itself names it
     startedAt: info.startedAt,
   };
@@ -208,10 +236,14 @@ async function startOnLockedDataDir(cfg: GatewayConfig, opts: GatewayOptions): P
       gatewayAlert(detail, { source: u.source, unsynchronisedForSec: Math.floor(u.sinceMs / 1000) }, 'clock-unsynchronised');
     },
   });
-  observability.useClockSync(() => clockSyncGauge(clockSync.state), () => ({
-    synchronized: clockSync.state.synchronized, source: clockSync.state.source,
-    ...(clockSync.lastSynchronizedAt !== null ? { lastSynchronizedSecAgo: Math.floor((performance.now() - clockSync.lastSynchronizedAt) / 1000) } : {}),
-  }));
+  observability.useClockSync(
+    () => clockSyncGauge(clockSync.state),
+    () => ({
+      synchronized: clockSync.state.synchronized,
+      source: clockSync.state.source,
+      ...(clockSync.lastSynchronizedAt !== null ? { lastSynchronizedSecAgo: Math.floor((performance.now() - clockSync.lastSynchronizedAt) / 1000) } : {}),
+    }),
+  );
   const clockWatch = new ClockWatch({
     onStep: (s: ClockStep) => {
       const detail = `the wall clock stepped ${s.stepMs > 0 ? 'ahead' : 'back'} by ${Math.abs(s.stepMs)} ms (from ${new Date(s.wallBefore).toISOString()} to ${new Date(s.wallAfter).toISOString()}): message \`ts\` follows the wall clock`;
@@ -227,9 +259,16 @@ async function startOnLockedDataDir(cfg: GatewayConfig, opts: GatewayOptions): P
     const r = store.prune(wallClock(), { clockStepped: stepped });
     if (r.refused) {
       log.warn(`journal prune refused: ${r.detail}`);
-      gatewayAlert(`journal prune refused: ${r.detail}`, { refusedPrune: r.refused, ...(r.newestAt !== null ? { journalNewest: new Date(r.newestAt).toISOString() } : {}), wallClock: new Date(wallClock()).toISOString() });
+      gatewayAlert(`journal prune refused: ${r.detail}`, {
+        refusedPrune: r.refused,
+        ...(r.newestAt !== null ? { journalNewest: new Date(r.newestAt).toISOString() } : {}),
+        wallClock: new Date(wallClock()).toISOString(),
+      });
     } else if (r.inputs + r.messages + r.snapshots > 0) {
-      const per = Object.entries(r.tables).map(([id, t]) => `${id}: inputs ${t.fromInputId}-${t.toInputId} (${new Date(t.fromAt).toISOString()} to ${new Date(t.toAt).toISOString()}), ${t.inputs} inputs, ${t.messages} messages, ${t.snapshots} snapshots`);
+      const per = Object.entries(r.tables).map(
+        ([id, t]) =>
+          `${id}: inputs ${t.fromInputId}-${t.toInputId} (${new Date(t.fromAt).toISOString()} to ${new Date(t.toAt).toISOString()}), ${t.inputs} inputs, ${t.messages} messages, ${t.snapshots} snapshots`,
+      );
       log.info(`journal pruned: ${r.detail}; ${per.join('; ')}`);
     } else log.debug(`journal prune: ${r.detail}`);
     return r;
@@ -245,23 +284,41 @@ async function startOnLockedDataDir(cfg: GatewayConfig, opts: GatewayOptions): P
     // what the table publishes, for a virtual dealer that follows an external engine (the runtime comes later)
     const published$ = new Subject<PublishedMessage>();
     // transports first: simulated devices are wired to theirs (simulators/index.ts, via opts.simulators), then the drivers
-    const transports = new Map(t.devices.map((d) => [d.id, security.transport(d, (dev) => createTransport(dev, opts.probe), (alert) => runtime.apply(alert))] as const));
-    const virtual: SimulatedDevicesSetup = sim && t.devices.some((d) => d.transport.type === 'simulator')
-      ? sim.createVirtualDevices({
-        table: t, settings, transports, fast: opts.fast, shoes: opts.simulatorShoes, log: tlog,
-        engine: () => {
-          // an engine of your own drives this table: the virtual dealer follows the table's rounds
-          if (t.devices.some((d) => d.transport.type === 'simulator' && d.transport.engine === 'external')) {
-            const follower = followExternalEngine(published$);
-            followers.push(follower);
-            return follower.request;
-          }
-          const engine = new sim.VirtualEngine(url, cfg.mqtt.topicPrefix, t.id, tlog);
-          engines.push(engine);
-          return (c, a, ms) => engine.request(c, a, ms);
-        },
-      })
-      : { devices: [], registries: new Map(), descriptions: new Map() };
+    const transports = new Map(
+      t.devices.map(
+        (d) =>
+          [
+            d.id,
+            security.transport(
+              d,
+              (dev) => createTransport(dev, opts.probe),
+              (alert) => runtime.apply(alert),
+            ),
+          ] as const,
+      ),
+    );
+    const virtual: SimulatedDevicesSetup =
+      sim && t.devices.some((d) => d.transport.type === 'simulator')
+        ? sim.createVirtualDevices({
+            table: t,
+            settings,
+            transports,
+            fast: opts.fast,
+            shoes: opts.simulatorShoes,
+            log: tlog,
+            engine: () => {
+              // an engine of your own drives this table: the virtual dealer follows the table's rounds
+              if (t.devices.some((d) => d.transport.type === 'simulator' && d.transport.engine === 'external')) {
+                const follower = followExternalEngine(published$);
+                followers.push(follower);
+                return follower.request;
+              }
+              const engine = new sim.VirtualEngine(url, cfg.mqtt.topicPrefix, t.id, tlog);
+              engines.push(engine);
+              return (c, a, ms) => engine.request(c, a, ms);
+            },
+          })
+        : { devices: [], registries: new Map(), descriptions: new Map() };
     simulators.push(...virtual.devices);
     // serial lines: say once per device whether low-latency mode is on, and why not (device-protocols.md §3.3)
     for (const d of t.devices) {
@@ -272,7 +329,10 @@ async function startOnLockedDataDir(cfg: GatewayConfig, opts: GatewayOptions): P
         const l = tr.latency;
         if (said || s.state !== 'connected' || !l) return;
         said = true;
-        const timer = l.latencyTimerMs !== undefined ? `; FTDI latency_timer ${l.latencyTimerMs} ms${l.latencyTimerMs > 1 ? ' (set it to 1 ms: docs/DEVICES.md, Serial latency)' : ''}` : '';
+        const timer =
+          l.latencyTimerMs !== undefined
+            ? `; FTDI latency_timer ${l.latencyTimerMs} ms${l.latencyTimerMs > 1 ? ' (set it to 1 ms: docs/DEVICES.md, Serial latency)' : ''}`
+            : '';
         if (l.lowLatency) tlog.info(`device ${d.id}: low-latency mode on${timer}`);
         else tlog.warn(`device ${d.id}: low-latency mode off: ${l.reason}${timer}`);
       });
@@ -284,11 +344,22 @@ async function startOnLockedDataDir(cfg: GatewayConfig, opts: GatewayOptions): P
       if (d.profile !== undefined) for (const w of profileFileWarnings(d.profile)) tlog.warn(`device ${d.id}: profile ${d.profile}: ${w}`);
       return createDriver(d, transport, { registry: virtual.registries.get(d.id), probe: opts.probe });
     });
-    const runtime = new TableRuntime({ settings, tableConfig: t, link, drivers, store, log: tlog, outboxMaxMessages: cfg.journal.outboxMaxMessages,
-      serialize: security.signer?.serialize, requestLimits: cfg.requests, responseTopicPrefixes: cfg.requests.responseTopicPrefixes, probe: opts.probe,
+    const runtime = new TableRuntime({
+      settings,
+      tableConfig: t,
+      link,
+      drivers,
+      store,
+      log: tlog,
+      outboxMaxMessages: cfg.journal.outboxMaxMessages,
+      serialize: security.signer?.serialize,
+      requestLimits: cfg.requests,
+      responseTopicPrefixes: cfg.requests.responseTopicPrefixes,
+      probe: opts.probe,
       requestVerifier: security.requestVerifier(t.id),
       ackTimeoutMs: cfg.mqtt.ackTimeoutMs,
-      idempotencyWindowMs: Math.min(cfg.requests.idempotencyWindowSec * 1000, cfg.journal.retentionDays * 86_400_000) });
+      idempotencyWindowMs: Math.min(cfg.requests.idempotencyWindowSec * 1000, cfg.journal.retentionDays * 86_400_000),
+    });
     observability.addTable({ id: t.id, game: t.game, runtime, link });
     watches.push(watchDevices(runtime, t.devices, tlog));
     runtime.published$.subscribe((m) => summary.count(t.id, m.payload));
@@ -296,7 +367,13 @@ async function startOnLockedDataDir(cfg: GatewayConfig, opts: GatewayOptions): P
     link.connect();
     runtime.start();
     if (freshEpochs.has(t.id)) {
-      runtime.apply({ type: 'gateway-alert', at: wallClock(), kind: 'new-epoch', detail: `a new stream: the table's journal was created fresh (epoch ${epochs.get(t.id)}); seq starts again, deduplicate by (epoch, seq) (docs/ENGINES.md "Epochs")`, data: { epoch: epochs.get(t.id) } });
+      runtime.apply({
+        type: 'gateway-alert',
+        at: wallClock(),
+        kind: 'new-epoch',
+        detail: `a new stream: the table's journal was created fresh (epoch ${epochs.get(t.id)}); seq starts again, deduplicate by (epoch, seq) (docs/ENGINES.md "Epochs")`,
+        data: { epoch: epochs.get(t.id) },
+      });
     }
     tables.push(runtime);
     links.push(link);
@@ -305,9 +382,16 @@ async function startOnLockedDataDir(cfg: GatewayConfig, opts: GatewayOptions): P
   prune();
   clockWatch.start();
   // scheduled backups (docs/OPERATIONS.md "Backups"): a failure leaves the journal untouched and is an alert on every table
-  const backups = cfg.backup ? startBackups(cfg, dataDir, (kind, detail, data) => {
-    for (const t of tables) t.apply({ type: 'gateway-alert', at: wallClock(), kind, detail, data });
-  }, log) : null;
+  const backups = cfg.backup
+    ? startBackups(
+        cfg,
+        dataDir,
+        (kind, detail, data) => {
+          for (const t of tables) t.apply({ type: 'gateway-alert', at: wallClock(), kind, detail, data });
+        },
+        log,
+      )
+    : null;
   clockSync.start();
   scheduledExport?.start();
   for (const e of engines) await e.connect();
@@ -357,12 +441,21 @@ async function startOnLockedDataDir(cfg: GatewayConfig, opts: GatewayOptions): P
 }
 
 /** the scheduled backups of config `backup` (which needs `signing`: the manifest is signed with its key) */
-function startBackups(cfg: GatewayConfig, dataDir: string, alert: (kind: 'backup-failed', detail: string, data: Record<string, unknown>) => void, log: Logger): BackupSchedule {
-  if (!cfg.signing) throw new Error('backup: scheduled backups are signed with the gateway\'s key: configure signing (tablegw keygen --out <name>) [backup-no-key]');
+function startBackups(
+  cfg: GatewayConfig,
+  dataDir: string,
+  alert: (kind: 'backup-failed', detail: string, data: Record<string, unknown>) => void,
+  log: Logger,
+): BackupSchedule {
+  if (!cfg.signing)
+    throw new Error("backup: scheduled backups are signed with the gateway's key: configure signing (tablegw keygen --out <name>) [backup-no-key]");
   const privateKey = loadSigningKey(cfg.signing.privateKeyFile);
   const backup = cfg.backup!;
   return scheduleBackups({
-    dataDir, backup, key: { privateKey, keyId: cfg.signing.keyId ?? keyFingerprint(privateKey) }, clock: wallClock,
+    dataDir,
+    backup,
+    key: { privateKey, keyId: cfg.signing.keyId ?? keyFingerprint(privateKey) },
+    clock: wallClock,
     onDone: (file, m, deleted) => log.info(`backup: ${file} (${m.database.bytes} bytes)${deleted.length ? `; deleted ${deleted.length} older` : ''}`),
     onFail: (file, message) => {
       log.error(`backup failed: ${message}`);

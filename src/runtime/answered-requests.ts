@@ -37,16 +37,16 @@ interface Answered {
   at: number;
 }
 
-export type AnsweredLookup =
-  | { kind: 'new' }
-  | { kind: 'replay'; replay: RequestReplay }
-  | { kind: 'reused'; reason: string };
+export type AnsweredLookup = { kind: 'new' } | { kind: 'replay'; replay: RequestReplay } | { kind: 'reused'; reason: string };
 
 /** JSON with object keys sorted (a retry from another client library may order them differently) */
 function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
   if (v && typeof v === 'object') {
-    return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`;
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(v) ?? 'null';
 }
@@ -107,7 +107,10 @@ export class AnsweredRequests {
     }
     if (a.body !== id.body) {
       const what = id.key.startsWith('t:') ? `transaction "${id.key.slice(2, 66)}"` : 'this correlation data';
-      return { kind: 'reused', reason: `${what} was already used (answer seq ${a.seq}) for another request: a retry must repeat the same command and body; a new request needs a new transaction` };
+      return {
+        kind: 'reused',
+        reason: `${what} was already used (answer seq ${a.seq}) for another request: a retry must repeat the same command and body; a new request needs a new transaction`,
+      };
     }
     return { kind: 'replay', replay: { answer: a.answer, of: a.seq } };
   }

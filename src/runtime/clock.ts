@@ -63,7 +63,11 @@ export const CLOCK_STEP_THRESHOLD_MS = 1_000;
 class StepDetector {
   private lastWall: number;
   private lastMono: number;
-  constructor(private readonly wall: () => number, private readonly mono: () => number, private readonly thresholdMs: number) {
+  constructor(
+    private readonly wall: () => number,
+    private readonly mono: () => number,
+    private readonly thresholdMs: number,
+  ) {
     this.lastWall = wall();
     this.lastMono = mono();
   }
@@ -149,7 +153,9 @@ export class ClockWatch {
       });
     } else {
       const before = this.count;
-      const grab = (s: ClockStep): void => { seen = s; };
+      const grab = (s: ClockStep): void => {
+        seen = s;
+      };
       stepListeners.add(grab);
       wallClock();
       stepListeners.delete(grab);

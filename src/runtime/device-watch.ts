@@ -59,7 +59,9 @@ export function watchDevices(target: DeviceWatchTarget, devices: readonly Device
       if (!never.has(d.id)) return;
       const s = Math.round(d.missingAfterMs / 100) / 10;
       target.apply({
-        type: 'gateway-alert', at: clock(), kind: 'device-missing',
+        type: 'gateway-alert',
+        at: clock(),
+        kind: 'device-missing',
         detail: `device ${d.id} (${d.kind}${where(d)}) has not connected ${s} s after the start: is it plugged in and is the path right? (\`tablegw devices\` lists the ports)`,
         data: { deviceId: d.id, afterMs: d.missingAfterMs },
       });

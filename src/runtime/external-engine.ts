@@ -39,7 +39,11 @@ export function followExternalEngine(published: Observable<{ topic: string; payl
     if (m.topic !== 'round') return;
     round = m.payload;
     if (round.expect?.kind === 'close-decisions') windowSeen = true;
-    for (const w of [...waiters]) if (w.check()) { waiters.delete(w); w.resolve(); }
+    for (const w of [...waiters])
+      if (w.check()) {
+        waiters.delete(w);
+        w.resolve();
+      }
   });
   const until = (check: () => boolean): Promise<void> => {
     if (closed) return Promise.reject(new Error('the gateway is stopping'));
@@ -56,8 +60,9 @@ export function followExternalEngine(published: Observable<{ topic: string; payl
         await until(() => round.roundId !== opened || (round.phase !== 'betting' && round.phase !== 'idle'));
         return { status: 'ok' };
       case 'close-decisions':
-        await until(() => round.roundId !== opened || round.phase === 'complete' || round.phase === 'void'
-          || (windowSeen && round.expect?.kind !== 'close-decisions'));
+        await until(
+          () => round.roundId !== opened || round.phase === 'complete' || round.phase === 'void' || (windowSeen && round.expect?.kind !== 'close-decisions'),
+        );
         windowSeen = false;
         return { status: 'ok' };
       default:

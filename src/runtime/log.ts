@@ -38,7 +38,19 @@ export interface LoggerOptions {
 }
 
 /** key names whose values are never logged */
-export const REDACTED_KEYS = ['password', 'passwd', 'passwordFileContents', 'secret', 'token', 'authorization', 'key', 'cert', 'ca', 'privateKey', 'passphrase'];
+export const REDACTED_KEYS = [
+  'password',
+  'passwd',
+  'passwordFileContents',
+  'secret',
+  'token',
+  'authorization',
+  'key',
+  'cert',
+  'ca',
+  'privateKey',
+  'passphrase',
+];
 const CENSOR = '[redacted]';
 const redactPaths = REDACTED_KEYS.flatMap((k) => [k, `*.${k}`, `*.*.${k}`, `*.*.*.${k}`]);
 
@@ -90,16 +102,18 @@ export function createLogger(opts: LoggerOptions = {}, context: Record<string, u
   const json = opts.json ?? (process.env.LOG_FORMAT === 'json' || !process.stdout.isTTY);
   const write = opts.write ?? ((line: string) => process.stdout.write(line + '\n'));
   const pinoPretty = json ? null : loadPinoPretty();
-  const pretty = !pinoPretty ? null : pinoPretty.prettyFactory({
-    colorize: opts.write ? false : pinoPretty.isColorSupported,
-    translateTime: 'SYS:HH:MM:ss.l',
-    ignore: 'pid,hostname,table,device',
-    messageFormat: (log, messageKey) => {
-      const ctx = [log.table, log.device].filter((x) => x !== undefined).join(' ');
-      return `${ctx ? `[${ctx}] ` : ''}${String(log[messageKey] ?? '')}`;
-    },
-    singleLine: true,
-  });
+  const pretty = !pinoPretty
+    ? null
+    : pinoPretty.prettyFactory({
+        colorize: opts.write ? false : pinoPretty.isColorSupported,
+        translateTime: 'SYS:HH:MM:ss.l',
+        ignore: 'pid,hostname,table,device',
+        messageFormat: (log, messageKey) => {
+          const ctx = [log.table, log.device].filter((x) => x !== undefined).join(' ');
+          return `${ctx ? `[${ctx}] ` : ''}${String(log[messageKey] ?? '')}`;
+        },
+        singleLine: true,
+      });
   const destination = {
     write(chunk: string) {
       const line = chunk.endsWith('\n') ? chunk.slice(0, -1) : chunk;
@@ -107,18 +121,27 @@ export function createLogger(opts: LoggerOptions = {}, context: Record<string, u
       write(scrub(text));
     },
   };
-  const p = pino({
-    level: opts.level ?? 'info',
-    base: undefined,
-    timestamp: pino.stdTimeFunctions.isoTime,
-    formatters: { level: (label) => ({ level: label }) },
-    redact: { paths: redactPaths, censor: CENSOR },
-  }, destination);
+  const p = pino(
+    {
+      level: opts.level ?? 'info',
+      base: undefined,
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      redact: { paths: redactPaths, censor: CENSOR },
+    },
+    destination,
+  );
   return wrap(Object.keys(context).length ? p.child(context) : p);
 }
 
 export const silentLogger: Logger = {
-  debug() {}, info() {}, warn() {}, error() {}, child() { return silentLogger; },
+  debug() {},
+  info() {},
+  warn() {},
+  error() {},
+  child() {
+    return silentLogger;
+  },
 };
 
 /**
@@ -131,7 +154,10 @@ export function filterTables(logger: Logger, tables: ReadonlySet<string>, inheri
     if (shown || level === 'error') logger[level](msg, data);
   };
   return {
-    debug: pass('debug'), info: pass('info'), warn: pass('warn'), error: pass('error'),
+    debug: pass('debug'),
+    info: pass('info'),
+    warn: pass('warn'),
+    error: pass('error'),
     child: (c) => filterTables(logger.child(c), tables, typeof c.table === 'string' ? c.table : inherited),
   };
 }

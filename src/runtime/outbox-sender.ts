@@ -158,7 +158,10 @@ export class OutboxSender {
     const sinceMs = now - this.lastProgressAt;
     if (sinceMs < w.timeoutMs) return;
     const stall: BrokerStall = {
-      inFlight: this.inflight, depth: this.depth, sinceMs: Math.round(sinceMs), timeoutMs: w.timeoutMs,
+      inFlight: this.inflight,
+      depth: this.depth,
+      sinceMs: Math.round(sinceMs),
+      timeoutMs: w.timeoutMs,
       oldestSeq: this.base < this.queue.length ? this.queue[this.base].seq : -1,
     };
     this.stallReportedOnConnection = true;
@@ -193,7 +196,8 @@ export class OutboxSender {
       }
       // an answer's copy on the request's MQTT 5 response topic: the same message (same seq), marked
       // as a copy of the one on its own topic; none when that topic is the answer's own
-      if (m.alsoTopic && m.alsoTopic !== topic && !topicNameProblem(m.alsoTopic)) this.link.publish(m.alsoTopic, m.payload, false, m.alsoCorrelation, undefined, topic);
+      if (m.alsoTopic && m.alsoTopic !== topic && !topicNameProblem(m.alsoTopic))
+        this.link.publish(m.alsoTopic, m.payload, false, m.alsoCorrelation, undefined, topic);
       if (this.probe.on) this.probe.published(m);
       // (a response topic that is the answer's own: the answer itself carries the correlation data)
       this.link.publish(topic, m.payload, m.retain, m.alsoTopic === topic ? m.alsoCorrelation : undefined, (err) => this.settled(m, err));

@@ -18,7 +18,10 @@ function findRoot(): string {
 
 export const PROJECT_ROOT = findRoot();
 
-interface PackageInfo { name: string; version: string }
+interface PackageInfo {
+  name: string;
+  version: string;
+}
 let pkg: PackageInfo | null = null;
 
 /** name and version from package.json */

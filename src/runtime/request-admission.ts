@@ -34,10 +34,7 @@ import { PRIVILEGED_COMMANDS } from '../core/vocabulary/requests.js';
 import type { AnsweredRequests } from './answered-requests.js';
 
 /** what the signature of one request comes to: none (the machine decides whether one was needed), a verified signer, or a refusal */
-export type RequestSignatureCheck =
-  | { kind: 'unsigned' }
-  | { kind: 'signed'; signer: string }
-  | { kind: 'refused'; code: RequestErrorCode; reason: string };
+export type RequestSignatureCheck = { kind: 'unsigned' } | { kind: 'signed'; signer: string } | { kind: 'refused'; code: RequestErrorCode; reason: string };
 
 /**
  * The port of the privileged requests' signatures (docs/SECURITY.md "Privileged requests"):
@@ -178,7 +175,11 @@ export class RequestAdmission {
       const roundId = this.engineRoundIdOf(r.payload);
       if (roundId !== undefined) {
         if (hasGatewayRoundIdForm(this.o.tableId, roundId)) {
-          return this.refuse(input, `round id "${roundId}" has the form of the gateway's own ids (<table>-s<n>-r<n>, <table>-r<n>): choose another`, 'duplicate-round-id');
+          return this.refuse(
+            input,
+            `round id "${roundId}" has the form of the gateway's own ids (<table>-s<n>-r<n>, <table>-r<n>): choose another`,
+            'duplicate-round-id',
+          );
         }
         if (this.usedRoundIds.has(roundId)) {
           return this.refuse(input, `round id "${roundId}" was already used on this table`, 'duplicate-round-id');

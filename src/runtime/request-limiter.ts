@@ -17,7 +17,10 @@ export class TokenBucket {
   private tokens: number;
   private last: number | null = null;
 
-  constructor(private readonly ratePerSec: number, private readonly burst: number) {
+  constructor(
+    private readonly ratePerSec: number,
+    private readonly burst: number,
+  ) {
     this.tokens = burst;
   }
 
@@ -31,10 +34,7 @@ export class TokenBucket {
   }
 }
 
-export type Admission =
-  | { action: 'accept' }
-  | { action: 'refuse'; reason: string; dropPayload: boolean }
-  | { action: 'drop' };
+export type Admission = { action: 'accept' } | { action: 'refuse'; reason: string; dropPayload: boolean } | { action: 'drop' };
 
 export class RequestGate {
   private readonly requests: TokenBucket;
@@ -53,7 +53,11 @@ export class RequestGate {
       return this.refuse(`payload too large: ${bytes} bytes (requests.maxPayloadBytes is ${this.limits.maxPayloadBytes})`, true, now);
     }
     if (this.requests.take(now)) return { action: 'accept' };
-    return this.refuse(`rate limited: more than ${this.limits.burst} requests at once or ${this.limits.ratePerSec} per second on this table; retry later`, false, now);
+    return this.refuse(
+      `rate limited: more than ${this.limits.burst} requests at once or ${this.limits.ratePerSec} per second on this table; retry later`,
+      false,
+      now,
+    );
   }
 
   /** how many requests were dropped unanswered since the last call */

@@ -5,7 +5,11 @@
  */
 import type { Envelope } from '../core/table/types.js';
 
-interface Counts { rounds: number; faults: number; kinds: Map<string, number> }
+interface Counts {
+  rounds: number;
+  faults: number;
+  kinds: Map<string, number>;
+}
 
 export class ActivitySummary {
   private counts = new Map<string, Counts>();
@@ -38,7 +42,10 @@ export class ActivitySummary {
     for (const [id, c] of this.counts) {
       rounds += c.rounds;
       faults += c.faults;
-      const kinds = [...c.kinds].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([k, n]) => `${n} ${k}`).join(', ');
+      const kinds = [...c.kinds]
+        .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+        .map(([k, n]) => `${n} ${k}`)
+        .join(', ');
       parts.push(`${id} ${c.rounds}r${c.faults ? ` ${c.faults}f (${kinds})` : ''}`);
     }
     this.reset();

@@ -114,13 +114,19 @@ export class TableRuntime {
     this.state = initialTableState(o.settings, {});
     this.published$ = this.publishedSubject.asObservable();
     this.inputs$ = this.inputSubject.asObservable();
-    this.outbox = new OutboxSender(o.link, (seq) => this.store.acknowledge(o.settings.tableId, seq), 64,
-      (m, reason) => this.quarantined(m.seq, m.topic, m.payload, reason), this.probe);
+    this.outbox = new OutboxSender(
+      o.link,
+      (seq) => this.store.acknowledge(o.settings.tableId, seq),
+      64,
+      (m, reason) => this.quarantined(m.seq, m.topic, m.payload, reason),
+      this.probe,
+    );
     if (o.ackTimeoutMs) {
       this.outbox.watchAcks({
         timeoutMs: o.ackTimeoutMs,
         onStall: (stall, first) => this.onBrokerStall(stall, first),
-        onMoving: (stall, stalledMs) => this.log.info(`the broker acknowledges again after ${stalledMs} ms without a PUBACK (oldest seq then ${stall.oldestSeq})`),
+        onMoving: (stall, stalledMs) =>
+          this.log.info(`the broker acknowledges again after ${stalledMs} ms without a PUBACK (oldest seq then ${stall.oldestSeq})`),
       });
     }
   }
@@ -140,11 +146,15 @@ export class TableRuntime {
     if (this.stopped) return;
     if (first) {
       this.log.error(`broker stalled: ${describeStall(stall)}`);
-      setImmediate(() => this.apply({
-        type: 'gateway-alert', at: this.clock(), kind: 'broker-stalled',
-        detail: `the broker${this.link.broker ? ` ${this.link.broker}` : ''} acknowledged nothing for ${stall.sinceMs} ms with ${stall.inFlight} message(s) in flight (mqtt.ackTimeoutMs ${stall.timeoutMs}): connection dropped and made again; nothing is lost, what was in flight is sent again in order`,
-        data: { inFlight: stall.inFlight, depth: stall.depth, sinceMs: stall.sinceMs, timeoutMs: stall.timeoutMs, oldestSeq: stall.oldestSeq },
-      }));
+      setImmediate(() =>
+        this.apply({
+          type: 'gateway-alert',
+          at: this.clock(),
+          kind: 'broker-stalled',
+          detail: `the broker${this.link.broker ? ` ${this.link.broker}` : ''} acknowledged nothing for ${stall.sinceMs} ms with ${stall.inFlight} message(s) in flight (mqtt.ackTimeoutMs ${stall.timeoutMs}): connection dropped and made again; nothing is lost, what was in flight is sent again in order`,
+          data: { inFlight: stall.inFlight, depth: stall.depth, sinceMs: stall.sinceMs, timeoutMs: stall.timeoutMs, oldestSeq: stall.oldestSeq },
+        }),
+      );
     }
     this.link.dropConnection?.(`no PUBACK for ${stall.sinceMs} ms with ${stall.inFlight} message(s) in flight`);
   }
@@ -164,7 +174,10 @@ export class TableRuntime {
     }
     this.requestAdmission();
     const deviceInputs = this.drivers.map((d) => d.events$.pipe(map((ev) => this.deviceInput(d.deviceId, ev))));
-    const requestInputs = this.link.requests$.pipe(map((r) => this.admitRequest(r)), filter((i): i is TableInput => i !== null));
+    const requestInputs = this.link.requests$.pipe(
+      map((r) => this.admitRequest(r)),
+      filter((i): i is TableInput => i !== null),
+    );
     this.sub = merge(...deviceInputs, requestInputs, this.timerInputs).subscribe((input) => this.apply(input));
     this.apply({ type: 'start', at: this.clock() });
     for (const d of this.drivers) d.start();
@@ -189,7 +202,9 @@ export class TableRuntime {
     }
     this.state = state;
     if (rec.inputs.length || rec.unacked.length) {
-      this.log.info(`recovered from the journal: ${rec.inputs.length} input(s) after the last snapshot, ${rec.unacked.length} undelivered message(s), seq ${state.seq}`);
+      this.log.info(
+        `recovered from the journal: ${rec.inputs.length} input(s) after the last snapshot, ${rec.unacked.length} undelivered message(s), seq ${state.seq}`,
+      );
     }
     for (const m of rec.unacked) this.outbox.push(m);
     for (const [name, at] of pendingTimers) this.setTimer(name, at);
@@ -216,7 +231,10 @@ export class TableRuntime {
     const a = this.requestAdmission().admit(r, at);
     if (a.kind === 'input') return a.input;
     if (a.kind === 'retained') {
-      if (a.firstOfItsCommand) this.log.warn(`a retained request/${r.command.slice(0, 64)} was delivered (a stale copy the broker keeps): not executed; clear it with an empty retained message`);
+      if (a.firstOfItsCommand)
+        this.log.warn(
+          `a retained request/${r.command.slice(0, 64)} was delivered (a stale copy the broker keeps): not executed; clear it with an empty retained message`,
+        );
       return null;
     }
     if (at - this.droppedLoggedAt >= 10_000) {
@@ -258,10 +276,14 @@ export class TableRuntime {
   private deviceInput(deviceId: string, ev: DriverEvent): TableInput {
     const at = this.clock();
     switch (ev.kind) {
-      case 'frame': return { type: 'frame', at, deviceId, frame: ev.frame };
-      case 'status': return { type: 'device-status', at, deviceId, state: ev.state, ...(ev.detail ? { detail: ev.detail } : {}) };
-      case 'alert': return { type: 'device-alert', at, deviceId, kind: ev.alert, detail: ev.detail, ...(ev.data ? { data: ev.data } : {}) };
-      case 'restart': return { type: 'device-restart', at, deviceId };
+      case 'frame':
+        return { type: 'frame', at, deviceId, frame: ev.frame };
+      case 'status':
+        return { type: 'device-status', at, deviceId, state: ev.state, ...(ev.detail ? { detail: ev.detail } : {}) };
+      case 'alert':
+        return { type: 'device-alert', at, deviceId, kind: ev.alert, detail: ev.detail, ...(ev.data ? { data: ev.data } : {}) };
+      case 'restart':
+        return { type: 'device-restart', at, deviceId };
     }
   }
 
@@ -285,10 +307,14 @@ export class TableRuntime {
     for (const o of outputs) {
       if (o.type !== 'publish') continue;
       if (o.topic === 'result') roundEnded = true;
-      if (input.type === 'request' && o.payload.type === 'response') this.answered?.record(input, o.payload.seq, o.payload as unknown as Record<string, unknown>);
+      if (input.type === 'request' && o.payload.type === 'response')
+        this.answered?.record(input, o.payload.seq, o.payload as unknown as Record<string, unknown>);
       this.admission?.notePublished(o.payload);
       messages.push({
-        seq: o.payload.seq, topic: o.topic, retain: o.retain, payload: this.serialize(o.payload),
+        seq: o.payload.seq,
+        topic: o.topic,
+        retain: o.retain,
+        payload: this.serialize(o.payload),
         ...(o.alsoTo ? { alsoTopic: o.alsoTo.topic, alsoCorrelation: o.alsoTo.correlationData } : {}),
       });
     }
@@ -302,25 +328,29 @@ export class TableRuntime {
     // has the batch), or, with the inline writer, when the effects run.
     let invalid: ReadonlyMap<number, string> | null = null;
     const checked = (): ReadonlyMap<number, string> => (invalid ??= this.topicMapProblems(outputs));
-    this.store.enqueue({ tableId: this.settings.tableId, input, messages, snapshot, counters: countersOf(this.state) }, () => {
-      if (probed) this.probe.effectsRun(probed);
-      const problems = checked();
-      this.inputSubject.next(input);
-      let i = 0;
-      for (const o of outputs) {
-        if (o.type !== 'publish') this.carryOut(o);
-        else {
-          const m = messages[i];
-          const problem = problems.get(i++);
-          if (problem === undefined) this.publishStored(m, o, input);
+    this.store.enqueue(
+      { tableId: this.settings.tableId, input, messages, snapshot, counters: countersOf(this.state) },
+      () => {
+        if (probed) this.probe.effectsRun(probed);
+        const problems = checked();
+        this.inputSubject.next(input);
+        let i = 0;
+        for (const o of outputs) {
+          if (o.type !== 'publish') this.carryOut(o);
           else {
-            // journaled (its seq is used and replays), never sent
-            this.store.acknowledge(this.settings.tableId, m.seq);
-            this.quarantined(m.seq, m.topic, m.payload, `it does not match the topic map: ${problem}`);
+            const m = messages[i];
+            const problem = problems.get(i++);
+            if (problem === undefined) this.publishStored(m, o, input);
+            else {
+              // journaled (its seq is used and replays), never sent
+              this.store.acknowledge(this.settings.tableId, m.seq);
+              this.quarantined(m.seq, m.topic, m.payload, `it does not match the topic map: ${problem}`);
+            }
           }
         }
-      }
-    }, checked);
+      },
+      checked,
+    );
   }
 
   /** index among the step's published messages -> why it must not be published (its topic's schema in the topic map) */
@@ -346,7 +376,13 @@ export class TableRuntime {
   }
 
   /** a CARD frame's `card` event, marked on the probe (only when one measures); the message marked */
-  private markCard(input: TableInput, outputs: readonly TableOutput[], messages: readonly StoredMessage[], applyAt: number, steppedAt: number): StoredMessage | undefined {
+  private markCard(
+    input: TableInput,
+    outputs: readonly TableOutput[],
+    messages: readonly StoredMessage[],
+    applyAt: number,
+    steppedAt: number,
+  ): StoredMessage | undefined {
     if (input.type !== 'frame' || input.frame.type !== 'CARD') return undefined;
     let i = 0;
     for (const o of outputs) {
@@ -368,11 +404,15 @@ export class TableRuntime {
   private quarantined(seq: number, topic: string, payload: string, reason: string): void {
     this.log.error(`message seq ${seq} on ${topic.slice(0, 200)} quarantined, not delivered: ${reason}`);
     if (this.stopped || (topic === 'alerts' && payload.includes('"message-quarantined"'))) return;
-    setImmediate(() => this.apply({
-      type: 'gateway-alert', at: this.clock(), kind: 'message-quarantined',
-      detail: `message seq ${seq} on ${topic.slice(0, 200)} was not delivered: ${reason.slice(0, 300)}`,
-      data: { quarantinedSeq: seq, topic: topic.slice(0, 200) },
-    }));
+    setImmediate(() =>
+      this.apply({
+        type: 'gateway-alert',
+        at: this.clock(),
+        kind: 'message-quarantined',
+        detail: `message seq ${seq} on ${topic.slice(0, 200)} was not delivered: ${reason.slice(0, 300)}`,
+        data: { quarantinedSeq: seq, topic: topic.slice(0, 200) },
+      }),
+    );
   }
 
   private publishStored(m: StoredMessage, o: Extract<TableOutput, { type: 'publish' }>, input: TableInput): void {
@@ -401,10 +441,13 @@ export class TableRuntime {
   private setTimer(name: string, at: number): void {
     this.timers.get(name)?.unsubscribe();
     const delay = Math.max(0, at - this.clock());
-    this.timers.set(name, timer(delay).subscribe(() => {
-      this.timers.delete(name);
-      this.timerInputs.next({ type: 'timer', at: this.clock(), name });
-    }));
+    this.timers.set(
+      name,
+      timer(delay).subscribe(() => {
+        this.timers.delete(name);
+        this.timerInputs.next({ type: 'timer', at: this.clock(), name });
+      }),
+    );
   }
 
   private carryOut(o: Exclude<TableOutput, { type: 'publish' }>): void {

@@ -80,7 +80,12 @@ describe.each(CORPUS.map((e) => [e.name, e] as const))('corpus format %s', (_nam
       expect(decode(e, batchReports(arrived, e.encoder.reportBytes!, 1000))).toEqual(built.expected);
       return;
     }
-    expect(decode(e, [...all].map((b) => Buffer.of(b)))).toEqual(built.expected);
+    expect(
+      decode(
+        e,
+        [...all].map((b) => Buffer.of(b)),
+      ),
+    ).toEqual(built.expected);
     expect(decode(e, [all])).toEqual(built.expected);
   });
 

@@ -56,20 +56,30 @@ const NOT_YET: Record<string, string> = {
 };
 
 describe.each(CORPUS.filter((e) => !(e.name in NOT_YET)).map((e) => [e.name, e] as const))('profile learn on corpus format %s', (_name, e) => {
-  it.skipIf(!haveLearner)('learns a profile that decodes the capture identically to the hand-written one', async () => {
-    const built = buildCapture(e);
-    const arrived = parseCapture(built.text, e.name).chunks.map((c) => c.bytes);
-    const learned = await learn(e, built.text, built.script);
-    const hand = loadProfileFile(e.profilePath);
-    // the SEQ too, when the learned profile reads one
-    const withSeq = e.hasSeq && learned.messages.some((m) => m.seq !== undefined || learned.report?.seq !== undefined);
-    expect(decode(learned, arrived, withSeq)).toEqual(decode(hand, arrived, withSeq));
-    if (e.encoder.reportBytes === undefined) {
-      const all = Buffer.concat(arrived);
-      expect(decode(learned, [...all].map((b) => Buffer.of(b)), withSeq)).toEqual(decode(hand, arrived, withSeq));
-      expect(decode(learned, [all], withSeq)).toEqual(decode(hand, arrived, withSeq));
-    }
-  }, 60_000);
+  it.skipIf(!haveLearner)(
+    'learns a profile that decodes the capture identically to the hand-written one',
+    async () => {
+      const built = buildCapture(e);
+      const arrived = parseCapture(built.text, e.name).chunks.map((c) => c.bytes);
+      const learned = await learn(e, built.text, built.script);
+      const hand = loadProfileFile(e.profilePath);
+      // the SEQ too, when the learned profile reads one
+      const withSeq = e.hasSeq && learned.messages.some((m) => m.seq !== undefined || learned.report?.seq !== undefined);
+      expect(decode(learned, arrived, withSeq)).toEqual(decode(hand, arrived, withSeq));
+      if (e.encoder.reportBytes === undefined) {
+        const all = Buffer.concat(arrived);
+        expect(
+          decode(
+            learned,
+            [...all].map((b) => Buffer.of(b)),
+            withSeq,
+          ),
+        ).toEqual(decode(hand, arrived, withSeq));
+        expect(decode(learned, [all], withSeq)).toEqual(decode(hand, arrived, withSeq));
+      }
+    },
+    60_000,
+  );
 });
 
 describe('profile learn on the rest of the corpus', () => {

@@ -27,11 +27,24 @@ function tableOf(e: CorpusEntry, i: number): Record<string, unknown> {
   const id = `c-${e.name}`.slice(0, 32);
   const transport = sim({ garbageRate: 0.1, ...(e.kind === 'dice-sensor' ? { noReadRate: 0.2 } : {}) }, 200 + i);
   switch (e.kind) {
-    case 'card-shoe': return { id, game: 'baccarat', betting: 'none', devices: [{ id: 'shoe-1', kind: 'card-shoe', profile: e.profilePath, transport }] };
-    case 'dice-sensor': return { id, game: 'sic-bo', betting: 'none', minBounces: 0, devices: [{ id: 'dice-1', kind: 'dice-sensor', profile: e.profilePath, transport }] };
-    case 'ball-reader': return { id, game: 'keno', betting: 'none', devices: [{ id: 'balls-1', kind: 'ball-reader', profile: e.profilePath, transport }] };
-    case 'shuffler': return { id, game: 'three-card-poker', betting: 'none', devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: sim({}, 300 + i) }, { id: 'shuf-1', kind: 'shuffler', profile: e.profilePath, transport: sim({ garbageRate: 1 }, 200 + i) }] };
-    default: throw new Error(`no table for ${e.kind}`);
+    case 'card-shoe':
+      return { id, game: 'baccarat', betting: 'none', devices: [{ id: 'shoe-1', kind: 'card-shoe', profile: e.profilePath, transport }] };
+    case 'dice-sensor':
+      return { id, game: 'sic-bo', betting: 'none', minBounces: 0, devices: [{ id: 'dice-1', kind: 'dice-sensor', profile: e.profilePath, transport }] };
+    case 'ball-reader':
+      return { id, game: 'keno', betting: 'none', devices: [{ id: 'balls-1', kind: 'ball-reader', profile: e.profilePath, transport }] };
+    case 'shuffler':
+      return {
+        id,
+        game: 'three-card-poker',
+        betting: 'none',
+        devices: [
+          { id: 'shoe-1', kind: 'card-shoe', transport: sim({}, 300 + i) },
+          { id: 'shuf-1', kind: 'shuffler', profile: e.profilePath, transport: sim({ garbageRate: 1 }, 200 + i) },
+        ],
+      };
+    default:
+      throw new Error(`no table for ${e.kind}`);
   }
 }
 
@@ -72,9 +85,15 @@ describe('the simulators speaking every corpus format through its independent en
       for (const [id, p] of published) {
         const results = of(p, 'result');
         expect(results.length, id).toBeGreaterThanOrEqual(4);
-        expect(results.every((r) => r.status === 'complete'), `${id}: ${JSON.stringify(results.find((r) => r.status !== 'complete'))}`).toBe(true);
+        expect(
+          results.every((r) => r.status === 'complete'),
+          `${id}: ${JSON.stringify(results.find((r) => r.status !== 'complete'))}`,
+        ).toBe(true);
         expect(of(p, 'alert', 'bad-frame').length, `${id}: the noise was rejected`).toBeGreaterThan(0);
-        expect(of(p, 'alert').filter((a) => ['unnecessary-card', 'round-void', 'out-of-order-card', 'foreign-card'].includes(String(a.kind))), id).toEqual([]);
+        expect(
+          of(p, 'alert').filter((a) => ['unnecessary-card', 'round-void', 'out-of-order-card', 'foreign-card'].includes(String(a.kind))),
+          id,
+        ).toEqual([]);
       }
     } finally {
       for (const u of undo) u();

@@ -26,17 +26,30 @@ export async function openHeadlessPage(url: string, viewport: { width: number; h
     executablePath: CHROMIUM,
     headless: true,
     viewport,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
-  const page = browser.pages()[0] ?? await browser.newPage();
+  const page = browser.pages()[0] ?? (await browser.newPage());
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(e.message));
   const consoleErrors: string[] = [];
-  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(`${m.text()} (${m.location().url})`); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(`${m.text()} (${m.location().url})`);
+  });
   await page.goto(url);
   return {
-    browser, page, pageErrors, consoleErrors,
+    browser,
+    page,
+    pageErrors,
+    consoleErrors,
     close: async () => {
       await browser.close();
       rmSync(profile, { recursive: true, force: true });

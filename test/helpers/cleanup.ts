@@ -7,7 +7,10 @@ import { afterEach } from 'vitest';
 export function stopsAfterEach(): Array<() => Promise<unknown> | unknown> {
   const stops: Array<() => Promise<unknown> | unknown> = [];
   afterEach(async () => {
-    for (const stop of stops.reverse()) await Promise.resolve().then(stop).catch(() => {});
+    for (const stop of stops.reverse())
+      await Promise.resolve()
+        .then(stop)
+        .catch(() => {});
     stops.length = 0;
   });
   return stops;

@@ -10,7 +10,10 @@ import { makeTempDir } from '../../dev/rig/temp-dir.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
-export async function demoConfig(gatewayId: string, patch: (c: Record<string, any>) => void = () => {}): Promise<{ file: string; brokerPort: number; cfg: Record<string, any> }> {
+export async function demoConfig(
+  gatewayId: string,
+  patch: (c: Record<string, any>) => void = () => {},
+): Promise<{ file: string; brokerPort: number; cfg: Record<string, any> }> {
   const cfg = parseYaml(readFileSync(join(ROOT, 'config', 'default.yaml'), 'utf8')) as Record<string, any>;
   const dir = await makeTempDir('teg-cli-');
   const brokerPort = await freePort();

@@ -8,7 +8,14 @@ import { expect } from 'vitest';
 import { validateConfig } from '../../src/app/config/load-config.js';
 import { createLogger, type Logger } from '../../src/runtime/log.js';
 
-export interface Received { topic: string; raw: string; payload: any; retain: boolean; at: number; /** MQTT 5 correlation data, as text */ correlation?: string }
+export interface Received {
+  topic: string;
+  raw: string;
+  payload: any;
+  retain: boolean;
+  at: number /** MQTT 5 correlation data, as text */;
+  correlation?: string;
+}
 
 export interface Subscriber {
   client: MqttClient;
@@ -18,14 +25,23 @@ export interface Subscriber {
 }
 
 /** a QoS 1 subscriber; `clean: false` keeps its session (and its messages) on the broker while it is away */
-export async function subscriber(url: string, clientId: string, filter: string | string[] = 'casino/#', o: { clean?: boolean; protocolVersion?: 4 | 5 } = {}): Promise<Subscriber> {
+export async function subscriber(
+  url: string,
+  clientId: string,
+  filter: string | string[] = 'casino/#',
+  o: { clean?: boolean; protocolVersion?: 4 | 5 } = {},
+): Promise<Subscriber> {
   const got: Received[] = [];
   const client = mqtt.connect(url, { clientId, clean: o.clean ?? false, reconnectPeriod: 200, protocolVersion: o.protocolVersion ?? 4, connectTimeout: 5_000 });
   client.on('error', () => {});
   client.on('message', (topic, payload, packet) => {
     const raw = payload.toString('utf8');
     let p: unknown = null;
-    try { p = JSON.parse(raw); } catch { /* keep raw */ }
+    try {
+      p = JSON.parse(raw);
+    } catch {
+      /* keep raw */
+    }
     const cd = packet.properties?.correlationData;
     got.push({ topic, raw, payload: p, retain: packet.retain, at: Date.now(), ...(cd ? { correlation: Buffer.from(cd).toString('utf8') } : {}) });
   });
@@ -33,7 +49,10 @@ export async function subscriber(url: string, clientId: string, filter: string |
     // a NATS cluster that just lost a node may not take new MQTT sessions for a while (JetStream,
     // which keeps them, is recovering): seconds on an idle machine, longer on a loaded one
     const t = setTimeout(() => reject(new Error(`subscriber ${clientId} could not connect to ${url}`)), 40_000);
-    client.once('connect', () => { clearTimeout(t); resolve(); });
+    client.once('connect', () => {
+      clearTimeout(t);
+      resolve();
+    });
   });
   // a cluster that just lost a node may refuse a SUBACK for a while (docs/SCALING.md): retry
   for (let attempt = 1; ; attempt++) {
@@ -50,7 +69,13 @@ export async function subscriber(url: string, clientId: string, filter: string |
     for (;;) {
       const m = got.find(pred);
       if (m) return m;
-      if (Date.now() > end) throw new Error(`timed out waiting for ${what}; got ${got.length} messages, last: ${got.slice(-5).map((x) => x.topic).join(', ')}`);
+      if (Date.now() > end)
+        throw new Error(
+          `timed out waiting for ${what}; got ${got.length} messages, last: ${got
+            .slice(-5)
+            .map((x) => x.topic)
+            .join(', ')}`,
+        );
       await new Promise((r) => setTimeout(r, 20));
     }
   };
@@ -99,13 +124,35 @@ export function resultsOf(got: Received[], table: string): any[] {
 }
 
 /** a gateway with simulated baccarat tables dealing in real time (cardIntervalMs per card) */
-export function floorConfig(o: { url: string | string[]; dataDir: string; tables: string[]; protocolVersion?: 4 | 5; cardIntervalMs?: number; decks?: number; mqtt?: Record<string, unknown> }) {
+export function floorConfig(o: {
+  url: string | string[];
+  dataDir: string;
+  tables: string[];
+  protocolVersion?: 4 | 5;
+  cardIntervalMs?: number;
+  decks?: number;
+  mqtt?: Record<string, unknown>;
+}) {
   return validateConfig({
-    mqtt: { url: o.url, ...(o.protocolVersion ? { protocolVersion: o.protocolVersion } : {}), reconnectMinMs: 200, reconnectMaxMs: 2_000, connectTimeoutMs: 3_000, failbackCheckMs: 500, ...o.mqtt },
-    dataDir: o.dataDir, http: { enabled: false }, health: { intervalMs: 0 },
+    mqtt: {
+      url: o.url,
+      ...(o.protocolVersion ? { protocolVersion: o.protocolVersion } : {}),
+      reconnectMinMs: 200,
+      reconnectMaxMs: 2_000,
+      connectTimeoutMs: 3_000,
+      failbackCheckMs: 500,
+      ...o.mqtt,
+    },
+    dataDir: o.dataDir,
+    http: { enabled: false },
+    health: { intervalMs: 0 },
     tables: o.tables.map((id) => ({
-      id, game: 'baccarat', decks: o.decks ?? 2,
-      devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'simulator', seed: `floor-${id}`, cardIntervalMs: o.cardIntervalMs ?? 25, roundIntervalMs: 0 } }],
+      id,
+      game: 'baccarat',
+      decks: o.decks ?? 2,
+      devices: [
+        { id: 'shoe-1', kind: 'card-shoe', transport: { type: 'simulator', seed: `floor-${id}`, cardIntervalMs: o.cardIntervalMs ?? 25, roundIntervalMs: 0 } },
+      ],
     })),
   });
 }

@@ -45,7 +45,16 @@ export const GRAMMAR_PROFILES: Record<string, DeviceProfile> = {
     framing: { start: '\u00a5', lengthField: { offset: 1, width: 1, counts: 'payload' }, maxLength: 64 },
     integrity: { algorithm: 'crc16-modbus', encoding: 'binary-le', covers: { start: true, payload: true } },
     messages: [
-      { name: 'roll', bytes: { match: [{ at: 1, value: 0x01 }], fields: { d1: { at: 2, bits: [0, 3] }, d2: { at: 2, bits: [4, 7] }, d3: { at: 3 }, seq: { at: 4, width: 2, order: 'le' } } }, seq: 'seq', type: 'ROLL', fields: { bounces: 2 } },
+      {
+        name: 'roll',
+        bytes: {
+          match: [{ at: 1, value: 0x01 }],
+          fields: { d1: { at: 2, bits: [0, 3] }, d2: { at: 2, bits: [4, 7] }, d3: { at: 3 }, seq: { at: 4, width: 2, order: 'le' } },
+        },
+        seq: 'seq',
+        type: 'ROLL',
+        fields: { bounces: 2 },
+      },
       { name: 'hb', bytes: { length: 2, match: [{ at: 1, value: 0x00 }] }, type: 'HB' },
     ],
   }),

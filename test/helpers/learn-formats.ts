@@ -17,10 +17,22 @@ export const dleCrcShoe = validateProfile('dle-crc-shoe', {
   seq: { wrap: 255 },
   messages: [
     { name: 'card', type: 'CARD', seq: 'seq', bytes: { length: 3, match: [{ at: 0, value: 0x43 }], fields: { seq: { at: 1 }, card: { at: 2 } } } },
-    { name: 'rescan', type: 'CARD', seq: 'seq', fields: { rescan: true }, bytes: { length: 3, match: [{ at: 0, value: 0x52 }], fields: { seq: { at: 1 }, card: { at: 2 } } } },
+    {
+      name: 'rescan',
+      type: 'CARD',
+      seq: 'seq',
+      fields: { rescan: true },
+      bytes: { length: 3, match: [{ at: 0, value: 0x52 }], fields: { seq: { at: 1 }, card: { at: 2 } } },
+    },
     { name: 'misread', type: 'MISREAD', seq: 'seq', bytes: { length: 2, match: [{ at: 0, value: 0x4d }], fields: { seq: { at: 1 } } } },
     { name: 'cut', type: 'CUT', seq: 'seq', bytes: { length: 2, match: [{ at: 0, value: 0x58 }], fields: { seq: { at: 1 } } } },
-    { name: 'loaded', type: 'STATE', seq: 'seq', fields: { state: 'LOADED' }, bytes: { length: 2, match: [{ at: 0, value: 0x4c }], fields: { seq: { at: 1 } } } },
+    {
+      name: 'loaded',
+      type: 'STATE',
+      seq: 'seq',
+      fields: { state: 'LOADED' },
+      bytes: { length: 2, match: [{ at: 0, value: 0x4c }], fields: { seq: { at: 1 } } },
+    },
     { name: 'heartbeat', type: 'HB', seq: 'seq', bytes: { length: 2, match: [{ at: 0, value: 0x48 }], fields: { seq: { at: 1 } } } },
   ],
 });
@@ -40,11 +52,28 @@ export const lengthTableShoe = validateProfile('length-table-shoe', {
   integrity: { algorithm: 'crc16-ccitt-false', encoding: 'binary-be', place: 'before-end' },
   cards: { preset: 'table', table: vendorTable },
   messages: [
-    { name: 'card', type: 'CARD', seq: 'seq', bytes: { length: 5, match: [{ at: 1, value: 0x01 }], fields: { seq: { at: 2, width: 2, order: 'le' }, card: { at: 4 } } } },
-    { name: 'rescan', type: 'CARD', seq: 'seq', fields: { rescan: true }, bytes: { length: 5, match: [{ at: 1, value: 0x02 }], fields: { seq: { at: 2, width: 2, order: 'le' }, card: { at: 4 } } } },
+    {
+      name: 'card',
+      type: 'CARD',
+      seq: 'seq',
+      bytes: { length: 5, match: [{ at: 1, value: 0x01 }], fields: { seq: { at: 2, width: 2, order: 'le' }, card: { at: 4 } } },
+    },
+    {
+      name: 'rescan',
+      type: 'CARD',
+      seq: 'seq',
+      fields: { rescan: true },
+      bytes: { length: 5, match: [{ at: 1, value: 0x02 }], fields: { seq: { at: 2, width: 2, order: 'le' }, card: { at: 4 } } },
+    },
     { name: 'misread', type: 'MISREAD', seq: 'seq', bytes: { length: 4, match: [{ at: 1, value: 0x03 }], fields: { seq: { at: 2, width: 2, order: 'le' } } } },
     { name: 'cut', type: 'CUT', seq: 'seq', bytes: { length: 4, match: [{ at: 1, value: 0x04 }], fields: { seq: { at: 2, width: 2, order: 'le' } } } },
-    { name: 'loaded', type: 'STATE', seq: 'seq', fields: { state: 'LOADED' }, bytes: { length: 4, match: [{ at: 1, value: 0x05 }], fields: { seq: { at: 2, width: 2, order: 'le' } } } },
+    {
+      name: 'loaded',
+      type: 'STATE',
+      seq: 'seq',
+      fields: { state: 'LOADED' },
+      bytes: { length: 4, match: [{ at: 1, value: 0x05 }], fields: { seq: { at: 2, width: 2, order: 'le' } } },
+    },
     { name: 'heartbeat', type: 'HB', seq: 'seq', bytes: { length: 4, match: [{ at: 1, value: 0x06 }], fields: { seq: { at: 2, width: 2, order: 'le' } } } },
   ],
 });

@@ -31,14 +31,26 @@ export async function startProfiledShoeTable(tableId: string, profile: string): 
   const rec = await recordMqtt(broker.url, 'casino/#');
   const on = (suffix: string) => (m: RecordedMessage) => m.topic === `casino/${tableId}/${suffix}`;
   const cfg = validateConfig({
-    mqtt: { url: broker.url }, dataDir, http: { enabled: false },
-    tables: [{ id: tableId, game: 'baccarat', betting: 'none', devices: [{ id: 'shoe-1', kind: 'card-shoe', profile, transport: { type: 'serial', path: pty.gatewayPath } }] }],
+    mqtt: { url: broker.url },
+    dataDir,
+    http: { enabled: false },
+    tables: [
+      {
+        id: tableId,
+        game: 'baccarat',
+        betting: 'none',
+        devices: [{ id: 'shoe-1', kind: 'card-shoe', profile, transport: { type: 'serial', path: pty.gatewayPath } }],
+      },
+    ],
   });
   const gw = await startGateway(cfg, { simulators: loadSimulators, logger: silentLogger });
   await rec.waitFor((m) => on('devices/shoe-1')(m) && m.payload.state === 'connected');
   await rec.waitFor((m) => on('status')(m) && m.payload.state === 'online');
   return {
-    gw, rec, pty, on,
+    gw,
+    rec,
+    pty,
+    on,
     async stop() {
       await gw.stop();
       await rec.close();

@@ -12,7 +12,10 @@ export function referenceLine(body: string): string {
 
 export class ReferenceShoe {
   seq = 0;
-  constructor(private readonly pty: PtyPair, private readonly talker = 'SHOE') {}
+  constructor(
+    private readonly pty: PtyPair,
+    private readonly talker = 'SHOE',
+  ) {}
 
   async send(...parts: string[]): Promise<void> {
     await this.pty.write(referenceLine([this.talker, String(this.seq), ...parts].join(',')));

@@ -28,7 +28,11 @@ export class MachineHarness {
   protected seqByDevice: Record<string, number> = {};
 
   /** `stepMs`: how far the clock moves per input */
-  constructor(readonly settings: TableSettings, persisted: TableCounters = {}, protected readonly stepMs = 100) {
+  constructor(
+    readonly settings: TableSettings,
+    persisted: TableCounters = {},
+    protected readonly stepMs = 100,
+  ) {
     recordHarness(this, settings, persisted);
     this.state = initialTableState(settings, persisted);
     this.input({ type: 'start', at: this.now });
@@ -68,7 +72,11 @@ export class MachineHarness {
    */
   request(command: string, payload: Record<string, unknown> | string = {}, signer?: string): Envelope {
     const out = this.input({
-      type: 'request', at: this.tick(), command, payload: typeof payload === 'string' ? payload : JSON.stringify(payload), ...(signer !== undefined ? { signer } : {}),
+      type: 'request',
+      at: this.tick(),
+      command,
+      payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+      ...(signer !== undefined ? { signer } : {}),
     });
     const resp = out.find((o) => o.type === 'publish' && o.topic === `response/${command}`);
     if (resp?.type !== 'publish') throw new Error(`no response to ${command}`);
@@ -99,7 +107,9 @@ export class MachineHarness {
   }
 
   commands(): Array<{ deviceId: string; command: string }> {
-    return this.outputs.filter((o): o is Extract<TableOutput, { type: 'device-command' }> => o.type === 'device-command').map((o) => ({ deviceId: o.deviceId, command: o.command }));
+    return this.outputs
+      .filter((o): o is Extract<TableOutput, { type: 'device-command' }> => o.type === 'device-command')
+      .map((o) => ({ deviceId: o.deviceId, command: o.command }));
   }
 
   timers(): Array<{ name: string; at: number }> {
@@ -128,10 +138,18 @@ export interface HarnessOptions {
 export class TableHarness extends MachineHarness {
   constructor(o: HarnessOptions = {}) {
     const devices = o.devices ?? [{ id: 'shoe-1', kind: 'card-shoe' }];
-    super(settingsOf({
-      id: o.id ?? 'bac-01', game: o.game ?? 'baccarat', betting: o.betting ?? 'none', ...(o.decks ? { decks: o.decks } : {}), ...o.table,
-      devices: devices.map((d) => ({ id: d.id, kind: d.kind, transport: { type: 'serial', path: `/dev/null-${d.id}` } })),
-    }), {}, o.stepMs);
+    super(
+      settingsOf({
+        id: o.id ?? 'bac-01',
+        game: o.game ?? 'baccarat',
+        betting: o.betting ?? 'none',
+        ...(o.decks ? { decks: o.decks } : {}),
+        ...o.table,
+        devices: devices.map((d) => ({ id: d.id, kind: d.kind, transport: { type: 'serial', path: `/dev/null-${d.id}` } })),
+      }),
+      {},
+      o.stepMs,
+    );
   }
 
   frame(body: DeviceFrameBody, deviceId = 'shoe-1', talker: DeviceFrame['talker'] = 'SHOE'): TableOutput[] {
@@ -167,10 +185,16 @@ export interface DeviceTableOptions {
 /** any table kind (cards, sic bo, keno) with full device configs (RFID registries, shufflers, HID ...) */
 export class DeviceTableHarness extends MachineHarness {
   constructor(o: DeviceTableOptions) {
-    super(settingsOf({
-      id: o.id ?? 'tbl-01', game: o.game, betting: o.betting ?? 'none', ...o.table,
-      devices: o.devices.map((d) => ({ transport: { type: 'serial', path: `/dev/null-${d.id}` }, ...d })),
-    }), o.persisted ?? {});
+    super(
+      settingsOf({
+        id: o.id ?? 'tbl-01',
+        game: o.game,
+        betting: o.betting ?? 'none',
+        ...o.table,
+        devices: o.devices.map((d) => ({ transport: { type: 'serial', path: `/dev/null-${d.id}` }, ...d })),
+      }),
+      o.persisted ?? {},
+    );
   }
 
   counters(): TableCounters {

@@ -25,7 +25,10 @@ describe('MQTT messages of the simulated demo tables', () => {
     for (const t of ['status', 'device', 'event', 'round', 'result', 'shoe', 'health', 'response']) expect(types, t).toContain(t);
     for (const table of new Set(captured.map((m) => m.table))) {
       const seqs = captured.filter((m) => m.table === table && m.payload.type !== 'status').map((m) => m.payload.seq as number);
-      expect(seqs.every((s, i) => i === 0 || s > seqs[i - 1]), table).toBe(true);
+      expect(
+        seqs.every((s, i) => i === 0 || s > seqs[i - 1]),
+        table,
+      ).toBe(true);
     }
     const refused = captured.find((m) => m.rel === 'response/open-betting' && m.payload.transaction === 'tx-open-1');
     expect(refused?.payload).toMatchObject({ status: 'error', transaction: 'tx-open-1' });

@@ -26,9 +26,14 @@ const TABLES = ['aud-01', 'aud-02'];
 
 function cli(args: string[]): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'app', 'cli', 'main.ts'), ...args], { cwd: ROOT, encoding: 'utf8' }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, out: stdout + stderr });
-    });
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', join(ROOT, 'src', 'app', 'cli', 'main.ts'), ...args],
+      { cwd: ROOT, encoding: 'utf8' },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, out: stdout + stderr });
+      },
+    );
   });
 }
 
@@ -52,10 +57,17 @@ describe.skipIf(!io.available)('audit export beside a running gateway', () => {
     const raw = {
       gatewayId: 'gw-audit',
       mqtt: { url: broker.url, reconnectMinMs: 200, reconnectMaxMs: 2_000, connectTimeoutMs: 3_000 },
-      dataDir: join(dir, 'data'), http: { enabled: true, port: 0 }, health: { intervalMs: 0 },
+      dataDir: join(dir, 'data'),
+      http: { enabled: true, port: 0 },
+      health: { intervalMs: 0 },
       signing: { privateKeyFile: keyFile },
       export: { dir: share, every: '1d' },
-      tables: TABLES.map((id) => ({ id, game: 'baccarat', decks: 2, devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'simulator', seed: `audit-${id}`, cardIntervalMs: 20, roundIntervalMs: 0 } }] })),
+      tables: TABLES.map((id) => ({
+        id,
+        game: 'baccarat',
+        decks: 2,
+        devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'simulator', seed: `audit-${id}`, cardIntervalMs: 20, roundIntervalMs: 0 } }],
+      })),
     };
     const cfgFile = join(dir, 'gateway.json');
     writeFileSync(cfgFile, JSON.stringify(raw));
@@ -63,7 +75,12 @@ describe.skipIf(!io.available)('audit export beside a running gateway', () => {
     cleanup.push(() => sub.close());
     const { log } = capturingLogger();
     const from = Date.now();
-    const gw: Gateway = await startGateway(validateConfig(raw), { simulators: loadSimulators, logger: log, clockSyncReaders: [async () => ({ synchronized: false, source: 'test' })], clockSyncAlertAfterMs: 0 });
+    const gw: Gateway = await startGateway(validateConfig(raw), {
+      simulators: loadSimulators,
+      logger: log,
+      clockSyncReaders: [async () => ({ synchronized: false, source: 'test' })],
+      clockSyncAlertAfterMs: 0,
+    });
     cleanup.push(() => gw.stop());
     await until(() => TABLES.every((t) => resultsOf(sub.got, t).length >= 3), 60_000, 'three results on every table');
     const to = Date.now();
@@ -80,11 +97,20 @@ describe.skipIf(!io.available)('audit export beside a running gateway', () => {
     const bytes = readFileSync(archive);
     const v = verifyExport(bytes, readFileSync(pubFile));
     expect(v.ok).toBe(true);
-    const entries = bytes.toString('utf8').trimEnd().split('\n').slice(1, -1).map((l) => JSON.parse(l) as { kind: string; tableId: string; topic?: string; payload?: string; at?: number });
+    const entries = bytes
+      .toString('utf8')
+      .trimEnd()
+      .split('\n')
+      .slice(1, -1)
+      .map((l) => JSON.parse(l) as { kind: string; tableId: string; topic?: string; payload?: string; at?: number });
     for (const t of TABLES) {
       // every result published before `to` is in the archive, byte for byte as published
-      const published = resultsOf(sub.got, t).filter((r) => Date.parse(r.ts) < to).map((r) => r.seq);
-      const archived = entries.filter((e) => e.kind === 'message' && e.tableId === t && e.topic === 'result').map((e) => (JSON.parse(e.payload!) as { seq: number; signature?: unknown }));
+      const published = resultsOf(sub.got, t)
+        .filter((r) => Date.parse(r.ts) < to)
+        .map((r) => r.seq);
+      const archived = entries
+        .filter((e) => e.kind === 'message' && e.tableId === t && e.topic === 'result')
+        .map((e) => JSON.parse(e.payload!) as { seq: number; signature?: unknown });
       expect(archived.map((r) => r.seq)).toEqual(expect.arrayContaining(published));
       expect(archived.every((r) => r.signature !== undefined)).toBe(true);
     }
@@ -128,7 +154,11 @@ describe.skipIf(!io.available)('audit export beside a running gateway', () => {
 
     // the clock never synchronised (the injected reader), the alert threshold shortened to 0: journaled on every table
     for (const t of TABLES) {
-      const a = await sub.waitFor((m) => m.topic === `casino/${t}/alerts` && m.payload?.kind === 'clock-unsynchronised', 5_000, `the clock-unsynchronised alert on ${t}`);
+      const a = await sub.waitFor(
+        (m) => m.topic === `casino/${t}/alerts` && m.payload?.kind === 'clock-unsynchronised',
+        5_000,
+        `the clock-unsynchronised alert on ${t}`,
+      );
       expect(a.payload.severity).toBe('warning');
       expect(a.payload.source).toBe('test');
     }

@@ -43,8 +43,18 @@ describe.skipIf(!io.available)('baccarat table over a real serial line and a rea
       // MQTT 5 response topics are honoured only under the table's own response/ or an allowed prefix
       requests: { responseTopicPrefixes: ['engine/replies/'] },
       tables: [
-        { id: 'bac-ext', game: 'baccarat', betting: 'none', devices: [{ id: 'shoe-1', kind: 'card-shoe', staleAfterMs: 60000, transport: { type: 'serial', path: pty.gatewayPath } }] },
-        { id: 'bac-eng', game: 'baccarat', betting: 'engine', devices: [{ id: 'shoe-2', kind: 'card-shoe', staleAfterMs: 60000, transport: { type: 'serial', path: ptyEngine.gatewayPath } }] },
+        {
+          id: 'bac-ext',
+          game: 'baccarat',
+          betting: 'none',
+          devices: [{ id: 'shoe-1', kind: 'card-shoe', staleAfterMs: 60000, transport: { type: 'serial', path: pty.gatewayPath } }],
+        },
+        {
+          id: 'bac-eng',
+          game: 'baccarat',
+          betting: 'engine',
+          devices: [{ id: 'shoe-2', kind: 'card-shoe', staleAfterMs: 60000, transport: { type: 'serial', path: ptyEngine.gatewayPath } }],
+        },
       ],
     });
     gw = await startGateway(cfg, { simulators: loadSimulators, logger: silentLogger });
@@ -74,15 +84,29 @@ describe.skipIf(!io.available)('baccarat table over a real serial line and a rea
     await rec.waitForCount(onTopic('result'), 3);
     const [r1, r2, r3] = results();
     expect(r1).toMatchObject({
-      type: 'result', table: 'bac-ext', game: 'baccarat', status: 'complete', shoeId: 'bac-ext-s0002', roundId: 'bac-ext-s0002-r0001',
+      type: 'result',
+      table: 'bac-ext',
+      game: 'baccarat',
+      status: 'complete',
+      shoeId: 'bac-ext-s0002',
+      roundId: 'bac-ext-s0002-r0001',
       cards: { player: ['9H', '9C'], banker: ['KD', '2S'], burn: [] },
       outcome: { winner: 'player', playerTotal: 8, bankerTotal: 2, natural: true, playerPair: true, bankerPair: false, cardCount: 4, size: 'small' },
     });
-    expect(r2).toMatchObject({ cards: { player: ['2H', '3C', '8D'], banker: ['3D', 'KS'] }, outcome: { winner: 'tie', playerTotal: 3, bankerTotal: 3, size: 'big' } });
-    expect(r3).toMatchObject({ cards: { player: ['6H', 'KC'], banker: ['4D', 'AS', '3H'] }, outcome: { winner: 'banker', playerTotal: 6, bankerTotal: 8, cardCount: 5 } });
+    expect(r2).toMatchObject({
+      cards: { player: ['2H', '3C', '8D'], banker: ['3D', 'KS'] },
+      outcome: { winner: 'tie', playerTotal: 3, bankerTotal: 3, size: 'big' },
+    });
+    expect(r3).toMatchObject({
+      cards: { player: ['6H', 'KC'], banker: ['4D', 'AS', '3H'] },
+      outcome: { winner: 'banker', playerTotal: 6, bankerTotal: 8, cardCount: 5 },
+    });
     const resultMsg = rec.messages.find(onTopic('result'))!;
     expect(resultMsg.qos).toBe(1);
-    const cardEvents = rec.messages.filter(onTopic('events')).map((m) => m.payload).filter((e) => e.kind === 'card');
+    const cardEvents = rec.messages
+      .filter(onTopic('events'))
+      .map((m) => m.payload)
+      .filter((e) => e.kind === 'card');
     expect(cardEvents.slice(0, 3).map((e) => e.role)).toEqual(['reveal', 'burn', 'burn']);
     const dev = rec.messages.filter(onTopic('devices/shoe-1')).at(-1)!.payload;
     expect(dev).toMatchObject({ state: 'connected', kind: 'card-shoe', model: 'OPT-9', firmware: '2.1' });
@@ -196,7 +220,8 @@ describe.skipIf(!io.available)('baccarat table over a real serial line and a rea
         });
       });
       await engine.publishAsync('casino/bac-ext/request/status', JSON.stringify({ transaction: 't-v5' }), {
-        qos: 1, properties: { responseTopic: 'engine/replies/7', correlationData: Buffer.from('corr-42') },
+        qos: 1,
+        properties: { responseTopic: 'engine/replies/7', correlationData: Buffer.from('corr-42') },
       });
       const r = await reply;
       expect(r.correlation).toBe('corr-42');

@@ -24,7 +24,26 @@ const bcc = (f: Buffer): number => f[f.length - 1];
 const code = (card: string): string => (card[0] === 'T' ? '10' : card[0]) + card[1];
 
 /** the deal: a shoe start and three baccarat rounds */
-const SCRIPT: string[] = ['L', 'C,2C', 'C,KH', 'C,QH', 'C,9H', 'C,KD', 'C,9C', 'C,2S', 'C,2H', 'C,3D', 'C,3C', 'C,KS', 'C,8D', 'C,6H', 'C,4D', 'C,KC', 'C,AS', 'C,3H'];
+const SCRIPT: string[] = [
+  'L',
+  'C,2C',
+  'C,KH',
+  'C,QH',
+  'C,9H',
+  'C,KD',
+  'C,9C',
+  'C,2S',
+  'C,2H',
+  'C,3D',
+  'C,3C',
+  'C,KS',
+  'C,8D',
+  'C,6H',
+  'C,4D',
+  'C,KC',
+  'C,AS',
+  'C,3H',
+];
 const bodies = (s0: number) => SCRIPT.map((b, i) => `${s0 + i},${b.startsWith('C,') ? `C,${code(b.slice(2))}` : b}`);
 /** a first SEQ whose frames include one with the STX byte and one with the ETX byte as their BCC */
 const S0 = (() => {
@@ -66,7 +85,11 @@ describe.skipIf(!io.available)('the STX body ETX BCC shoe over a real serial lin
     for (let i = 0; i < wire.length; i += 4) await t.pty.write(Buffer.concat(wire.slice(i, i + 4)));
     await t.rec.waitForCount(on('result'), 3);
     const [r1, r2, r3] = t.rec.messages.filter(on('result')).map((m) => m.payload);
-    expect(r1).toMatchObject({ status: 'complete', cards: { player: ['9H', '9C'], banker: ['KD', '2S'], burn: [] }, outcome: { winner: 'player', natural: true, playerPair: true } });
+    expect(r1).toMatchObject({
+      status: 'complete',
+      cards: { player: ['9H', '9C'], banker: ['KD', '2S'], burn: [] },
+      outcome: { winner: 'player', natural: true, playerPair: true },
+    });
     expect(r2).toMatchObject({ status: 'complete', cards: { player: ['2H', '3C', '8D'], banker: ['3D', 'KS'] }, outcome: { winner: 'tie' } });
     expect(r3).toMatchObject({ status: 'complete', cards: { player: ['6H', 'KC'], banker: ['4D', 'AS', '3H'] } });
     const dealt = t.rec.messages.filter((m) => on('events')(m) && m.payload.kind === 'card').map((m) => m.payload.card);

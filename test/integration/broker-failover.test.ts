@@ -10,10 +10,10 @@
 import { describe, expect, it } from 'vitest';
 import { startGateway, type Gateway } from '../../src/app/gateway.js';
 import { loadSimulators } from '../../simulators/load.js';
-import { startMosquitto, } from '../../dev/rig/mosquitto.js';
+import { startMosquitto } from '../../dev/rig/mosquitto.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
 import { makeTempDir } from '../../dev/rig/temp-dir.js';
-import { capturingLogger, checkSeq, floorConfig, resultsOf, subscriber, until, } from '../helpers/floor.js';
+import { capturingLogger, checkSeq, floorConfig, resultsOf, subscriber, until } from '../helpers/floor.js';
 import { stopsAfterEach } from '../helpers/cleanup.js';
 
 const io = realIoOrSkip('mosquitto');
@@ -25,12 +25,21 @@ describe.skipIf(!io.available)('broker failover between two Mosquittos (mqtt.url
   it('fails over mid-shoe and back: nothing lost, each seq once, in order; online/offline retained right; health names the broker', async () => {
     const a = await startMosquitto({ persistent: true });
     const b = await startMosquitto();
-    cleanup.push(() => a.stop(), () => b.stop());
+    cleanup.push(
+      () => a.stop(),
+      () => b.stop(),
+    );
     const sa = await subscriber(a.url, 'fo-sub-a');
     const sb = await subscriber(b.url, 'fo-sub-b');
-    cleanup.push(() => sa.close(), () => sb.close());
+    cleanup.push(
+      () => sa.close(),
+      () => sb.close(),
+    );
     const { log, lines } = capturingLogger();
-    const gw: Gateway = await startGateway(floorConfig({ url: [a.url, b.url], dataDir: await makeTempDir('teg-fo-data-'), tables: [T], cardIntervalMs: 20, decks: 6 }), { simulators: loadSimulators, logger: log, simulatorShoes: 1 });
+    const gw: Gateway = await startGateway(
+      floorConfig({ url: [a.url, b.url], dataDir: await makeTempDir('teg-fo-data-'), tables: [T], cardIntervalMs: 20, decks: 6 }),
+      { simulators: loadSimulators, logger: log, simulatorShoes: 1 },
+    );
     cleanup.push(() => gw.stop());
 
     await until(() => resultsOf(sa.got, T).length >= 3, 20_000, 'three results on the first broker');
@@ -46,7 +55,16 @@ describe.skipIf(!io.available)('broker failover between two Mosquittos (mqtt.url
     await until(() => resultsOf(sb.got, T).length >= 2, 20_000, 'two results on the second broker');
     const resumedAt = Date.now();
     await a.resume();
-    const backOnA = await sa.waitFor((m) => m.topic === `casino/${T}/result` && !m.retain && m.at > resumedAt && m.payload.seq > (resultsOf(sb.got, T).at(-1)?.seq ?? 0), 20_000, 'a result on the first broker again').catch((e) => { console.log(lines.slice(-15).join('\n')); throw e; });
+    const backOnA = await sa
+      .waitFor(
+        (m) => m.topic === `casino/${T}/result` && !m.retain && m.at > resumedAt && m.payload.seq > (resultsOf(sb.got, T).at(-1)?.seq ?? 0),
+        20_000,
+        'a result on the first broker again',
+      )
+      .catch((e) => {
+        console.log(lines.slice(-15).join('\n'));
+        throw e;
+      });
     console.log(`[failover] back on the first broker ${backOnA.at - resumedAt} ms after it returned`);
     await sb.waitFor((m) => m.topic === `casino/${T}/status` && m.payload.state === 'offline', 10_000, 'offline left on the second broker');
 
@@ -60,9 +78,20 @@ describe.skipIf(!io.available)('broker failover between two Mosquittos (mqtt.url
     // its return for what the table sent it then (messages it had taken before its stop but not
     // yet handed to its subscriber come after its restart, from its persistence)
     const lastOnB = Math.max(...checkSeq(sb.got, T, { gaps: false }));
-    checkSeq(sa.got.filter((m) => m.at < killedAt), T, { gaps: false });
-    checkSeq(sa.got.filter((m) => m.at >= resumedAt && m.payload?.seq > lastOnB), T, { gaps: false });
-    const all = checkSeq([...sa.got, ...sb.got].filter((m) => typeof m.payload?.seq === "number").sort((x, y) => x.payload?.seq - y.payload?.seq), T);
+    checkSeq(
+      sa.got.filter((m) => m.at < killedAt),
+      T,
+      { gaps: false },
+    );
+    checkSeq(
+      sa.got.filter((m) => m.at >= resumedAt && m.payload?.seq > lastOnB),
+      T,
+      { gaps: false },
+    );
+    const all = checkSeq(
+      [...sa.got, ...sb.got].filter((m) => typeof m.payload?.seq === 'number').sort((x, y) => x.payload?.seq - y.payload?.seq),
+      T,
+    );
     // no gap (checkSeq) through the last seq the table had used (a health message may follow it)
     expect(all.at(-1)).toBeGreaterThanOrEqual(lastSeq);
     // retained state on the broker the table is on now. The simulator goes on dealing, so results
@@ -73,7 +102,14 @@ describe.skipIf(!io.available)('broker failover between two Mosquittos (mqtt.url
     const fresh = await subscriber(a.url, 'fo-check-a', [`casino/${T}/status`, `casino/${T}/result`], { clean: true });
     cleanup.push(() => fresh.close());
     await fresh.waitFor((m) => m.topic === `casino/${T}/status` && m.retain && m.payload.state === 'online', 5_000, 'retained online on the first broker');
-    const retained = await fresh.waitFor((m) => m.topic === `casino/${T}/result` && m.retain, 5_000, 'a result retained on the first broker').catch((e) => { console.log(`DIAG last ${lastResult.seq} retained ${JSON.stringify(fresh.got.map((m) => [m.topic, m.payload?.seq]))} onA ${JSON.stringify(resultsOf(sa.got, T).map((r) => r.seq))} onB ${JSON.stringify(resultsOf(sb.got, T).map((r) => r.seq))}\n${lines.join('\n')}`); throw e; });
+    const retained = await fresh
+      .waitFor((m) => m.topic === `casino/${T}/result` && m.retain, 5_000, 'a result retained on the first broker')
+      .catch((e) => {
+        console.log(
+          `DIAG last ${lastResult.seq} retained ${JSON.stringify(fresh.got.map((m) => [m.topic, m.payload?.seq]))} onA ${JSON.stringify(resultsOf(sa.got, T).map((r) => r.seq))} onB ${JSON.stringify(resultsOf(sb.got, T).map((r) => r.seq))}\n${lines.join('\n')}`,
+        );
+        throw e;
+      });
     expect(retained.payload.seq).toBeGreaterThanOrEqual(lastResult.seq);
     await until(() => resultsOf(sa.got, T).some((r) => r.seq === retained.payload.seq), 5_000, `result ${retained.payload.seq} published on the first broker`);
     const text = lines.join('\n');
@@ -84,11 +120,17 @@ describe.skipIf(!io.available)('broker failover between two Mosquittos (mqtt.url
   it('moves back after the dealing stopped on the second broker: the first holds the latest round and result again (resent under their own seq)', async () => {
     const a = await startMosquitto();
     const b = await startMosquitto();
-    cleanup.push(() => a.stop(), () => b.stop());
+    cleanup.push(
+      () => a.stop(),
+      () => b.stop(),
+    );
     const sb = await subscriber(b.url, 'fo2-sub-b');
     cleanup.push(() => sb.close());
     const { log, lines } = capturingLogger();
-    const gw: Gateway = await startGateway(floorConfig({ url: [a.url, b.url], dataDir: await makeTempDir('teg-fo2-data-'), tables: [T], cardIntervalMs: 20, decks: 6 }), { simulators: loadSimulators, logger: log, simulatorShoes: 1 });
+    const gw: Gateway = await startGateway(
+      floorConfig({ url: [a.url, b.url], dataDir: await makeTempDir('teg-fo2-data-'), tables: [T], cardIntervalMs: 20, decks: 6 }),
+      { simulators: loadSimulators, logger: log, simulatorShoes: 1 },
+    );
     cleanup.push(() => gw.stop());
     const rt = gw.tables[0];
     // the latest round and result the gateway published, whichever broker took them (a device that
@@ -100,7 +142,10 @@ describe.skipIf(!io.available)('broker failover between two Mosquittos (mqtt.url
     cleanup.push(async () => sub.unsubscribe());
     await until(() => rt.snapshot.seq > 30, 20_000, 'dealing on the first broker');
     await a.pause();
-    await until(() => resultsOf(sb.got, T).length >= 2, 20_000, 'two results on the second broker').catch((e) => { console.log(lines.slice(-20).join('\n'), sb.got.length); throw e; });
+    await until(() => resultsOf(sb.got, T).length >= 2, 20_000, 'two results on the second broker').catch((e) => {
+      console.log(lines.slice(-20).join('\n'), sb.got.length);
+      throw e;
+    });
     // the dealer stops: nothing new is published once the outbox is empty
     await Promise.all(gw.simulators.map((s) => s.stop()));
     await until(() => (rt.outbox?.depth ?? 0) === 0, 10_000, 'the outbox empty on the second broker');

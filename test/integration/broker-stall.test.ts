@@ -33,7 +33,9 @@ describe.skipIf(!io.available)('a broker that stops acknowledging (PUBACKs swall
     const proxy = await startPubackProxy(broker.port);
     cleanup.push(() => proxy.close());
     // a failed run: the gateway's stop (its `offline`) is not left waiting for a PUBACK
-    cleanup.push(async () => { proxy.swallowing = false; });
+    cleanup.push(async () => {
+      proxy.swallowing = false;
+    });
     const sub = await subscriber(broker.url, 'stall-sub');
     cleanup.push(() => sub.close());
     const dataDir = await makeTempDir('teg-stall-');
@@ -45,7 +47,7 @@ describe.skipIf(!io.available)('a broker that stops acknowledging (PUBACKs swall
     const rt = gw.tables[0];
     const readyz = async () => {
       const r = await fetch(`${gw.observability.httpUrl}/readyz`);
-      return { status: r.status, body: await r.json() as { status: string; reasons: string[]; tables: Array<{ ready: boolean; problems: string[] }> } };
+      return { status: r.status, body: (await r.json()) as { status: string; reasons: string[]; tables: Array<{ ready: boolean; problems: string[] }> } };
     };
 
     await until(() => resultsOf(sub.got, T).length >= 2, 30_000, 'two results');
@@ -80,14 +82,21 @@ describe.skipIf(!io.available)('a broker that stops acknowledging (PUBACKs swall
     expect(alert.payload.inFlight).toBeGreaterThan(0);
     // journaled as a machine input (replayed like any other), once for the whole stall
     const db = new Database(join(dataDir, 'gateway.db'), { readonly: true });
-    const journaled = (db.prepare(`SELECT input FROM inputs WHERE table_id = ? AND json_extract(input, '$.type') = 'gateway-alert' AND json_extract(input, '$.kind') = 'broker-stalled'`).all(T) as Array<{ input: string }>);
+    const journaled = db
+      .prepare(
+        `SELECT input FROM inputs WHERE table_id = ? AND json_extract(input, '$.type') = 'gateway-alert' AND json_extract(input, '$.kind') = 'broker-stalled'`,
+      )
+      .all(T) as Array<{ input: string }>;
     db.close();
     expect(journaled).toHaveLength(1);
     expect(JSON.parse(journaled[0].input).data.timeoutMs).toBe(ACK_TIMEOUT_MS);
     await until(() => rt.brokerStall === null, 10_000, 'the stall over');
     await until(() => lines.some((l) => l.includes('acknowledges again')), 5_000, 'the recovery logged');
-    const degraded = await sub.waitFor((m) => m.topic === `casino/${T}/health` && m.payload?.status === 'degraded'
-      && m.payload.problems.some((p: string) => p.startsWith('broker stalled')), 20_000, 'a degraded health naming the stall');
+    const degraded = await sub.waitFor(
+      (m) => m.topic === `casino/${T}/health` && m.payload?.status === 'degraded' && m.payload.problems.some((p: string) => p.startsWith('broker stalled')),
+      20_000,
+      'a degraded health naming the stall',
+    );
     expect(degraded.payload.seq).toBeGreaterThan(0);
     await until(() => lines.some((l) => l.includes('dropping the connection')), 1_000, 'the drop logged');
 

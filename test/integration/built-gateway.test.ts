@@ -24,13 +24,21 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const MAIN = join(ROOT, 'dist', 'src', 'app', 'cli', 'main.js');
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
-interface Run { child: ChildProcess; out: () => string; exited: Promise<number | null> }
+interface Run {
+  child: ChildProcess;
+  out: () => string;
+  exited: Promise<number | null>;
+}
 
 function built(args: string[]): Run {
   const child = spawn(process.execPath, [MAIN, ...args], { cwd: ROOT, env: { ...process.env, LOG_FORMAT: 'json' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  child.stdout!.on('data', (b: Buffer) => { out += b.toString(); });
-  child.stderr!.on('data', (b: Buffer) => { out += b.toString(); });
+  child.stdout!.on('data', (b: Buffer) => {
+    out += b.toString();
+  });
+  child.stderr!.on('data', (b: Buffer) => {
+    out += b.toString();
+  });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { child, out: () => out, exited };
 }
@@ -50,7 +58,8 @@ describe('the built gateway (dist/)', () => {
     expect(readFileSync(MAIN, 'utf8')).not.toMatch(/from ["'][^"']+\.ts["']/);
     // mqtt.js's WebSocket and SOCKS transports and its browser timers load from node_modules when
     // used, not at every start (scripts/bundle.mjs): no chunk holds ws, socks or worker-timers
-    const chunks = readdirSync(join(ROOT, 'dist', 'src', 'app', 'chunks')).filter((f) => f.endsWith('.js'))
+    const chunks = readdirSync(join(ROOT, 'dist', 'src', 'app', 'chunks'))
+      .filter((f) => f.endsWith('.js'))
       .map((f) => readFileSync(join(ROOT, 'dist', 'src', 'app', 'chunks', f), 'utf8'));
     expect(chunks.filter((c) => /permessage-deflate|SocksClient|generateUniqueNumber/.test(c))).toEqual([]);
   });
@@ -65,7 +74,9 @@ describe('the built gateway (dist/)', () => {
 
     // the writer thread (the default, set here all the same): its worker file (and hwm-slots.mjs)
     // must be found from the bundle
-    const { file, brokerPort, cfg } = await demoConfig('gw-dist', (c) => { c.journal = { ...(c.journal ?? {}), writer: 'thread' }; });
+    const { file, brokerPort, cfg } = await demoConfig('gw-dist', (c) => {
+      c.journal = { ...(c.journal ?? {}), writer: 'thread' };
+    });
 
     const r = built(['start', '--config', file, '--fast']);
     try {
@@ -90,7 +101,12 @@ describe('the built gateway (dist/)', () => {
       const code = await r.exited;
       expect(code, r.out().slice(-3000)).toBe(0);
       // a normal stop logs no error (a simulated dealer waiting for its engine just stops)
-      expect(r.out().split('\n').filter((l) => l.includes('"level":"error"'))).toEqual([]);
+      expect(
+        r
+          .out()
+          .split('\n')
+          .filter((l) => l.includes('"level":"error"')),
+      ).toEqual([]);
       await rec.close();
     } finally {
       r.child.kill('SIGKILL');
@@ -109,7 +125,7 @@ describe('the built gateway (dist/)', () => {
 const io = realIoOrSkip(['mosquitto']);
 
 describe.skipIf(!io.available)('the built gateway over ws://', () => {
-  it('reaches a real Mosquitto through mqtt.js\'s WebSocket transport, loaded on use', async () => {
+  it("reaches a real Mosquitto through mqtt.js's WebSocket transport, loaded on use", async () => {
     const wsPort = await freePort();
     const broker = await startMosquitto({ extraConfig: `listener ${wsPort} 127.0.0.1\nprotocol websockets` });
     const { file, cfg } = await demoConfig('gw-ws', (c) => {
@@ -125,7 +141,12 @@ describe.skipIf(!io.available)('the built gateway over ws://', () => {
       expect(broker.log()).toMatch(/New client connected .* as tablegw-/);
       r.child.kill('SIGINT');
       expect(await r.exited, r.out().slice(-3000)).toBe(0);
-      expect(r.out().split('\n').filter((l) => l.includes('"level":"error"'))).toEqual([]);
+      expect(
+        r
+          .out()
+          .split('\n')
+          .filter((l) => l.includes('"level":"error"')),
+      ).toEqual([]);
     } finally {
       r.child.kill('SIGKILL');
       await rec.close();

@@ -18,7 +18,11 @@ afterAll(cleanupTempDirs);
 const ROOT = join(import.meta.dirname, '..', '..');
 const io = realIoOrSkip('socat');
 
-interface Run { child: ChildProcess; out: () => string; exited: Promise<number | null> }
+interface Run {
+  child: ChildProcess;
+  out: () => string;
+  exited: Promise<number | null>;
+}
 
 const running = new Set<ChildProcess>();
 afterEach(() => {
@@ -28,11 +32,18 @@ afterEach(() => {
 });
 
 function cli(args: string[]): Run {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'app', 'cli', 'main.ts'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'app', 'cli', 'main.ts'), ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   running.add(child);
   let out = '';
-  child.stdout!.on('data', (b: Buffer) => { out += b.toString(); });
-  child.stderr!.on('data', (b: Buffer) => { out += b.toString(); });
+  child.stdout!.on('data', (b: Buffer) => {
+    out += b.toString();
+  });
+  child.stderr!.on('data', (b: Buffer) => {
+    out += b.toString();
+  });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { child, out: () => out, exited };
 }
@@ -49,7 +60,9 @@ const chunkLines = (file: string): string[] => (existsSync(file) ? readFileSync(
 
 describe.skipIf(!io.available)('tablegw capture over a real pty', () => {
   let pty: PtyPair | undefined;
-  afterAll(async () => { await pty?.dispose(); });
+  afterAll(async () => {
+    await pty?.dispose();
+  });
 
   it('records every chunk in order with increasing timestamps; Ctrl-C stops it with exit 0', async () => {
     pty = await createPtyPair();
@@ -70,7 +83,13 @@ describe.skipIf(!io.available)('tablegw capture over a real pty', () => {
     expect(r.out()).toContain(`stopped (SIGINT): ${total} byte(s) in 5 chunk(s) written to ${out}`);
 
     const cap = parseCapture(readFileSync(out, 'utf8'), out);
-    expect(cap.header).toMatchObject({ format: 'tablegw-capture', version: 1, transport: 'serial', port: pty.gatewayPath, settings: { baudRate: 19200, dataBits: 8, parity: 'none', stopBits: 1 } });
+    expect(cap.header).toMatchObject({
+      format: 'tablegw-capture',
+      version: 1,
+      transport: 'serial',
+      port: pty.gatewayPath,
+      settings: { baudRate: 19200, dataBits: 8, parity: 'none', stopBits: 1 },
+    });
     expect(cap.header.tool).toMatch(/^tablegw \d+\.\d+\.\d+/);
     expect(Number.isNaN(Date.parse(cap.header.startedAt))).toBe(false);
     expect(cap.chunks.map((c) => c.bytes)).toEqual(sent.map((s) => (typeof s === 'string' ? Buffer.from(s, 'latin1') : s)));
@@ -85,7 +104,11 @@ describe.skipIf(!io.available)('tablegw capture over a real pty', () => {
     await pty.write('C1010,1B\r');
     expect(await r.exited).toBe(0);
     expect(r.out()).toContain('stopped (1.5 s elapsed)');
-    expect(parseCapture(readFileSync(out, 'utf8')).chunks.map((c) => c.bytes.toString('latin1')).join('')).toBe('C1010,1B\r');
+    expect(
+      parseCapture(readFileSync(out, 'utf8'))
+        .chunks.map((c) => c.bytes.toString('latin1'))
+        .join(''),
+    ).toBe('C1010,1B\r');
 
     const missing = cli(['capture', '/dev/tablegw-no-such-port', '--out', join(await makeTempDir('teg-capture-'), 'x.jsonl')]);
     expect(await missing.exited).toBe(1);

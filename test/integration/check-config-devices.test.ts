@@ -38,8 +38,14 @@ describe.skipIf(!io.available)('check-config on a real serial port', () => {
       symlinkSync(join(dir, 'no-such-pts'), unplugged);
       const write = (name: string, path: string) => {
         const file = join(dir, name);
-        writeFileSync(file, JSON.stringify({ mqtt: { url: 'mqtt://127.0.0.1:1883' }, dataDir: data,
-          tables: [{ id: 'bac-01', game: 'baccarat', devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'serial', path } }] }] }));
+        writeFileSync(
+          file,
+          JSON.stringify({
+            mqtt: { url: 'mqtt://127.0.0.1:1883' },
+            dataDir: data,
+            tables: [{ id: 'bac-01', game: 'baccarat', devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'serial', path } }] }],
+          }),
+        );
         chmodSync(file, 0o644);
         return file;
       };

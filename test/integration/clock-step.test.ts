@@ -30,7 +30,10 @@ describe.skipIf(!io.available)('a step of the wall clock while the gateway runs'
     const sub = await subscriber(broker.url, 'clk-sub');
     cleanup.push(() => sub.close());
     const { log, lines } = capturingLogger();
-    const gw: Gateway = await startGateway(floorConfig({ url: broker.url, dataDir: await makeTempDir('teg-clk-'), tables: [T], cardIntervalMs: 50 }), { simulators: loadSimulators, logger: log });
+    const gw: Gateway = await startGateway(floorConfig({ url: broker.url, dataDir: await makeTempDir('teg-clk-'), tables: [T], cardIntervalMs: 50 }), {
+      simulators: loadSimulators,
+      logger: log,
+    });
     cleanup.push(() => gw.stop());
     await until(() => resultsOf(sub.got, T).length >= 1, 30_000, 'a result');
     // the wall clock steps back 10 minutes (the monotonic clock does not): noticed at the first reading after the step

@@ -41,14 +41,29 @@ describe.skipIf(!io.available)('the serial formats of the corpus over real ptys 
     dataDir = await makeTempDir('teg-corpus-');
     rec = await recordMqtt(broker.url, 'casino/#');
     const cfg = validateConfig({
-      mqtt: { url: broker.url }, dataDir, http: { enabled: false },
+      mqtt: { url: broker.url },
+      dataDir,
+      http: { enabled: false },
       tables: [
         ...SHOES.map((e) => ({
-          id: tableOf(e.name), game: 'baccarat', betting: 'none',
+          id: tableOf(e.name),
+          game: 'baccarat',
+          betting: 'none',
           devices: [{ id: 'shoe-1', kind: 'card-shoe', profile: e.profilePath, transport: { type: 'serial', path: ptys.get(e.name)!.gatewayPath } }],
         })),
-        { id: tableOf(KENO.name), game: 'keno', betting: 'none', devices: [{ id: 'balls-1', kind: 'ball-reader', profile: KENO.profilePath, transport: { type: 'serial', path: ptys.get(KENO.name)!.gatewayPath } }] },
-        { id: tableOf(DICE.name), game: 'sic-bo', betting: 'none', minBounces: 0, devices: [{ id: 'dice-1', kind: 'dice-sensor', profile: DICE.profilePath, transport: { type: 'serial', path: ptys.get(DICE.name)!.gatewayPath } }] },
+        {
+          id: tableOf(KENO.name),
+          game: 'keno',
+          betting: 'none',
+          devices: [{ id: 'balls-1', kind: 'ball-reader', profile: KENO.profilePath, transport: { type: 'serial', path: ptys.get(KENO.name)!.gatewayPath } }],
+        },
+        {
+          id: tableOf(DICE.name),
+          game: 'sic-bo',
+          betting: 'none',
+          minBounces: 0,
+          devices: [{ id: 'dice-1', kind: 'dice-sensor', profile: DICE.profilePath, transport: { type: 'serial', path: ptys.get(DICE.name)!.gatewayPath } }],
+        },
       ],
     });
     gw = await startGateway(cfg, { simulators: loadSimulators, logger: silentLogger });
@@ -66,22 +81,46 @@ describe.skipIf(!io.available)('the serial formats of the corpus over real ptys 
     if (dataDir) await removeTempDir(dataDir);
   });
 
-  it.each(SHOES.map((e) => [e.name, e] as const))('%s: every card placed right, every fault a reject, no frame lost', async (_name, e) => {
-    const table = tableOf(e.name);
-    const deal = buildDeal(e, shoeDeal(false));
-    // several frames and faults per write: no pause for a timer to separate them
-    const pty = ptys.get(e.name)!;
-    for (let i = 0; i < deal.writes.length; i += 4) await pty.write(Buffer.concat(deal.writes.slice(i, i + 4)));
-    await rec.waitForCount(on(table, 'result'), 3, 20_000);
-    const [r1, r2, r3] = rec.messages.filter(on(table, 'result')).map((m) => m.payload);
-    expect(r1).toMatchObject({ status: 'complete', cards: { player: ['9H', '9C'], banker: ['KD', '2S'], burn: [] }, outcome: { winner: 'player', natural: true, playerPair: true } });
-    expect(r2).toMatchObject({ status: 'complete', cards: { player: ['2H', '3C', '8D'], banker: ['3D', 'KS'] }, outcome: { winner: 'tie' } });
-    expect(r3).toMatchObject({ status: 'complete', cards: { player: ['6H', 'KC'], banker: ['4D', 'AS', '3H'] } });
-    const dealt = rec.messages.filter((m) => on(table, 'events')(m) && m.payload.kind === 'card').map((m) => m.payload.card);
-    expect(dealt.filter((c: string | null) => c !== null)).toEqual(['2C', '9H', 'KD', '9C', '2S', '2H', '3D', '3C', 'KS', '8D', '6H', '4D', 'KC', 'AS', '3H']);
-    await rec.waitFor((m) => on(table, 'alerts')(m) && m.payload.kind === 'bad-frame');
-    expect(rec.messages.filter((m) => on(table, 'alerts')(m) && m.payload.kind === 'frame-gap')).toEqual([]);
-  }, 30_000);
+  it.each(SHOES.map((e) => [e.name, e] as const))(
+    '%s: every card placed right, every fault a reject, no frame lost',
+    async (_name, e) => {
+      const table = tableOf(e.name);
+      const deal = buildDeal(e, shoeDeal(false));
+      // several frames and faults per write: no pause for a timer to separate them
+      const pty = ptys.get(e.name)!;
+      for (let i = 0; i < deal.writes.length; i += 4) await pty.write(Buffer.concat(deal.writes.slice(i, i + 4)));
+      await rec.waitForCount(on(table, 'result'), 3, 20_000);
+      const [r1, r2, r3] = rec.messages.filter(on(table, 'result')).map((m) => m.payload);
+      expect(r1).toMatchObject({
+        status: 'complete',
+        cards: { player: ['9H', '9C'], banker: ['KD', '2S'], burn: [] },
+        outcome: { winner: 'player', natural: true, playerPair: true },
+      });
+      expect(r2).toMatchObject({ status: 'complete', cards: { player: ['2H', '3C', '8D'], banker: ['3D', 'KS'] }, outcome: { winner: 'tie' } });
+      expect(r3).toMatchObject({ status: 'complete', cards: { player: ['6H', 'KC'], banker: ['4D', 'AS', '3H'] } });
+      const dealt = rec.messages.filter((m) => on(table, 'events')(m) && m.payload.kind === 'card').map((m) => m.payload.card);
+      expect(dealt.filter((c: string | null) => c !== null)).toEqual([
+        '2C',
+        '9H',
+        'KD',
+        '9C',
+        '2S',
+        '2H',
+        '3D',
+        '3C',
+        'KS',
+        '8D',
+        '6H',
+        '4D',
+        'KC',
+        'AS',
+        '3H',
+      ]);
+      await rec.waitFor((m) => on(table, 'alerts')(m) && m.payload.kind === 'bad-frame');
+      expect(rec.messages.filter((m) => on(table, 'alerts')(m) && m.payload.kind === 'frame-gap')).toEqual([]);
+    },
+    30_000,
+  );
 
   it('sync-keno: the draw with line faults is one complete result with every ball in order', async () => {
     const table = tableOf(KENO.name);

@@ -47,19 +47,48 @@ describe.skipIf(!io.available)('sic bo, keno, RFID shoe and shuffler over real s
     [diceLine, ballLine, rfidLine, shufLine] = await Promise.all([createPtyPair(), createPtyPair(), createPtyPair(), createPtyPair()]);
     dataDir = await makeTempDir('teg-dice-keno-');
     const registry = join(dataDir, 'decks.csv');
-    writeFileSync(registry, 'uid,card,deck\n' + [['E004000000000001', '9H'], ['E004000000000002', 'KD'], ['E004000000000003', '9C'], ['E004000000000004', '2S'], ['E004000000000005', '9S'], ['E004000000000006', 'KH']].map(([u, c]) => `${u},${c},D01`).join('\n') + '\n');
+    writeFileSync(
+      registry,
+      'uid,card,deck\n' +
+        [
+          ['E004000000000001', '9H'],
+          ['E004000000000002', 'KD'],
+          ['E004000000000003', '9C'],
+          ['E004000000000004', '2S'],
+          ['E004000000000005', '9S'],
+          ['E004000000000006', 'KH'],
+        ]
+          .map(([u, c]) => `${u},${c},D01`)
+          .join('\n') +
+        '\n',
+    );
     rec = await recordMqtt(broker.url, 'casino/#');
     const serial = (path: string) => ({ type: 'serial', path });
     const cfg = validateConfig({
       mqtt: { url: broker.url },
       dataDir,
       tables: [
-        { id: 'sb-ext', game: 'sic-bo', betting: 'none', devices: [{ id: 'dice-1', kind: 'dice-sensor', staleAfterMs: 60000, transport: serial(diceLine.gatewayPath) }] },
-        { id: 'kn-ext', game: 'keno', betting: 'none', devices: [{ id: 'balls-1', kind: 'ball-reader', staleAfterMs: 60000, transport: serial(ballLine.gatewayPath) }] },
-        { id: 'rf-ext', game: 'baccarat', betting: 'none', devices: [
-          { id: 'rfid-1', kind: 'rfid-shoe', deckRegistry: registry, dedupeMs: 1500, staleAfterMs: 60000, transport: serial(rfidLine.gatewayPath) },
-          { id: 'shuf-1', kind: 'shuffler', staleAfterMs: 60000, transport: serial(shufLine.gatewayPath) },
-        ] },
+        {
+          id: 'sb-ext',
+          game: 'sic-bo',
+          betting: 'none',
+          devices: [{ id: 'dice-1', kind: 'dice-sensor', staleAfterMs: 60000, transport: serial(diceLine.gatewayPath) }],
+        },
+        {
+          id: 'kn-ext',
+          game: 'keno',
+          betting: 'none',
+          devices: [{ id: 'balls-1', kind: 'ball-reader', staleAfterMs: 60000, transport: serial(ballLine.gatewayPath) }],
+        },
+        {
+          id: 'rf-ext',
+          game: 'baccarat',
+          betting: 'none',
+          devices: [
+            { id: 'rfid-1', kind: 'rfid-shoe', deckRegistry: registry, dedupeMs: 1500, staleAfterMs: 60000, transport: serial(rfidLine.gatewayPath) },
+            { id: 'shuf-1', kind: 'shuffler', staleAfterMs: 60000, transport: serial(shufLine.gatewayPath) },
+          ],
+        },
       ],
     });
     gw = await startGateway(cfg, { simulators: loadSimulators, logger: silentLogger });
@@ -67,7 +96,12 @@ describe.skipIf(!io.available)('sic bo, keno, RFID shoe and shuffler over real s
     balls = new ReferenceShoe(ballLine, 'BALL');
     rfid = new ReferenceShoe(rfidLine, 'RFID');
     shuf = new ReferenceShoe(shufLine, 'SHUF');
-    for (const [table, dev] of [['sb-ext', 'dice-1'], ['kn-ext', 'balls-1'], ['rf-ext', 'rfid-1'], ['rf-ext', 'shuf-1']]) {
+    for (const [table, dev] of [
+      ['sb-ext', 'dice-1'],
+      ['kn-ext', 'balls-1'],
+      ['rf-ext', 'rfid-1'],
+      ['rf-ext', 'shuf-1'],
+    ]) {
       await rec.waitFor((m) => on(table, `devices/${dev}`)(m) && m.payload.state === 'connected');
     }
     for (const table of ['sb-ext', 'kn-ext', 'rf-ext']) await rec.waitFor((m) => on(table, 'status')(m) && m.payload.state === 'online');
@@ -94,15 +128,31 @@ describe.skipIf(!io.available)('sic bo, keno, RFID shoe and shuffler over real s
     expect(payloads('sb-ext', 'result')).toHaveLength(0);
     await dice.send('ROLL', '4', '5', '6', '3');
     const r = (await rec.waitFor(on('sb-ext', 'result'))).payload;
-    expect(r).toMatchObject({ v: 1, type: 'result', table: 'sb-ext', game: 'sic-bo', roundId: 'sb-ext-r000001', status: 'complete', dice: [4, 5, 6], bounces: 3, attempts: 3 });
+    expect(r).toMatchObject({
+      v: 1,
+      type: 'result',
+      table: 'sb-ext',
+      game: 'sic-bo',
+      roundId: 'sb-ext-r000001',
+      status: 'complete',
+      dice: [4, 5, 6],
+      bounces: 3,
+      attempts: 3,
+    });
     expect(r.outcome).toEqual(sicBoOutcome([4, 5, 6]));
     const res = rec.messages.find(on('sb-ext', 'result'))!;
     expect(res.retain).toBe(false); // live delivery (retained only for late subscribers)
-    const events = payloads('sb-ext', 'events').filter((e) => e.kind === 'dice').map((e) => e.action);
+    const events = payloads('sb-ext', 'events')
+      .filter((e) => e.kind === 'dice')
+      .map((e) => e.action);
     expect(events).toEqual(['shake', 'roll', 'shake', 'cocked', 'noread', 'roll']);
     // (the fresh journal's `new-epoch` alert is the stream's start, not the rolls')
     const alerts = payloads('sb-ext', 'alerts').filter((a) => a.kind !== 'new-epoch');
-    expect(alerts.map((a) => [a.kind, a.severity])).toEqual([['dice-no-bounce', 'warning'], ['cocked-dice', 'warning'], ['dice-noread', 'warning']]);
+    expect(alerts.map((a) => [a.kind, a.severity])).toEqual([
+      ['dice-no-bounce', 'warning'],
+      ['cocked-dice', 'warning'],
+      ['dice-noread', 'warning'],
+    ]);
     const dev = payloads('sb-ext', 'devices/dice-1').at(-1);
     expect(dev).toMatchObject({ state: 'connected', kind: 'dice-sensor', model: 'DICE-9' });
     const round = payloads('sb-ext', 'round').at(-1);
@@ -136,7 +186,11 @@ describe.skipIf(!io.available)('sic bo, keno, RFID shoe and shuffler over real s
     expect(results[1].payload.detail).toMatch(/ball 7 drawn twice/);
     expect(results[2].payload.detail).toMatch(/ball 81 is outside 1..80/);
     expect(results[3].payload.detail).toBe('END after 12 of 20 balls');
-    expect(payloads('kn-ext', 'alerts').map((a) => a.kind).filter((k) => k !== 'new-epoch')).toEqual(['ball-invalid', 'ball-invalid', 'ball-invalid']);
+    expect(
+      payloads('kn-ext', 'alerts')
+        .map((a) => a.kind)
+        .filter((k) => k !== 'new-epoch'),
+    ).toEqual(['ball-invalid', 'ball-invalid', 'ball-invalid']);
     expect(payloads('kn-ext', 'events').filter((e) => e.kind === 'ball').length).toBe(22 + 6 + 3 + 14);
   });
 
@@ -197,12 +251,24 @@ describe.skipIf(!io.available)('sic bo, keno, RFID shoe and shuffler over real s
     await new Promise((r) => setTimeout(r, 1600)); // past the dedupe window: the dealer re-draws 2S
     await rfid.send('TAG', 'E004000000000004');
     const r = await rec.waitFor(on('rf-ext', 'result'));
-    expect(r.payload).toMatchObject({ status: 'complete', cards: { player: ['9H', '9C'], banker: ['KD', '2S'], burn: [] }, outcome: { winner: 'player', playerTotal: 8 } });
+    expect(r.payload).toMatchObject({
+      status: 'complete',
+      cards: { player: ['9H', '9C'], banker: ['KD', '2S'], burn: [] },
+      outcome: { winner: 'player', playerTotal: 8 },
+    });
     // the unknown tag made the round wait for that card's rescan (games.md v1.1 Misread): KD was it
-    expect(payloads('rf-ext', 'events').filter((e) => e.kind === 'rescan').map((e) => e.card)).toEqual(['KD']);
+    expect(
+      payloads('rf-ext', 'events')
+        .filter((e) => e.kind === 'rescan')
+        .map((e) => e.card),
+    ).toEqual(['KD']);
     const cardEvents = payloads('rf-ext', 'events').filter((e) => e.kind === 'card');
     expect(cardEvents.map((e) => e.card)).toEqual(['9H', 'KD', '9C', '2S']);
-    expect(payloads('rf-ext', 'events').filter((e) => e.kind === 'shuffler').map((e) => e.state)).toEqual(['DOOR_OPEN', 'READY']);
+    expect(
+      payloads('rf-ext', 'events')
+        .filter((e) => e.kind === 'shuffler')
+        .map((e) => e.state),
+    ).toEqual(['DOOR_OPEN', 'READY']);
 
     await new Promise((r) => setTimeout(r, 1600));
     // fresh tags: the same tag twice in one shoe would be a foreign card (games.md v1.1 Card counting)

@@ -14,8 +14,8 @@ import { loadSimulators } from '../../simulators/load.js';
 import { silentLogger } from '../../src/runtime/log.js';
 import { GatewayStore } from '../../src/adapters/store/gateway-store.js';
 import { replayTable } from '../../src/app/replay/replay-journal.js';
-import { startMosquitto, } from '../../dev/rig/mosquitto.js';
-import { createPtyPair, } from '../../dev/rig/pty-pair.js';
+import { startMosquitto } from '../../dev/rig/mosquitto.js';
+import { createPtyPair } from '../../dev/rig/pty-pair.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
 import { ReferenceShoe } from '../helpers/reference-shoe.js';
 import { makeTempDir } from '../../dev/rig/temp-dir.js';
@@ -23,16 +23,27 @@ import { makeTempDir } from '../../dev/rig/temp-dir.js';
 const io = realIoOrSkip(['socat', 'mosquitto']);
 const ROOT = join(import.meta.dirname, '..', '..');
 
-interface Received { topic: string; raw: string; payload: any }
+interface Received {
+  topic: string;
+  raw: string;
+  payload: any;
+}
 
 /** a subscriber with a persistent session (QoS 1), so the broker keeps its messages across its own restart */
-async function persistentSubscriber(url: string, clientId: string): Promise<{ client: MqttClient; got: Received[]; waitFor(pred: (m: Received) => boolean, ms?: number): Promise<Received> }> {
+async function persistentSubscriber(
+  url: string,
+  clientId: string,
+): Promise<{ client: MqttClient; got: Received[]; waitFor(pred: (m: Received) => boolean, ms?: number): Promise<Received> }> {
   const got: Received[] = [];
   const client = mqtt.connect(url, { clientId, clean: false, reconnectPeriod: 100, protocolVersion: 4 });
   client.on('message', (topic, payload) => {
     const raw = payload.toString('utf8');
     let p: unknown = null;
-    try { p = JSON.parse(raw); } catch { /* keep raw */ }
+    try {
+      p = JSON.parse(raw);
+    } catch {
+      /* keep raw */
+    }
     got.push({ topic, raw, payload: p });
   });
   await new Promise<void>((resolve) => client.once('connect', () => resolve()));
@@ -42,7 +53,13 @@ async function persistentSubscriber(url: string, clientId: string): Promise<{ cl
     for (;;) {
       const m = got.find(pred);
       if (m) return m;
-      if (Date.now() > end) throw new Error(`timed out; got ${got.length} messages, last: ${got.slice(-5).map((x) => x.topic).join(', ')}`);
+      if (Date.now() > end)
+        throw new Error(
+          `timed out; got ${got.length} messages, last: ${got
+            .slice(-5)
+            .map((x) => x.topic)
+            .join(', ')}`,
+        );
       await new Promise((r) => setTimeout(r, 20));
     }
   };
@@ -100,10 +117,21 @@ describe.skipIf(!io.available)('durable delivery and crash recovery', () => {
     const dataDir = await makeTempDir(`teg-${tableId}-`);
     const sub = await persistentSubscriber(broker.url, `${tableId}-sub`);
     cleanups.push(() => sub.client.endAsync());
-    const gw: Gateway = await startGateway(validateConfig({
-      mqtt: { url: broker.url }, dataDir, journal,
-      tables: [{ id: tableId, game: 'baccarat', devices: [{ id: 'shoe-1', kind: 'card-shoe', staleAfterMs: 60000, transport: { type: 'serial', path: pty.gatewayPath } }] }],
-    }), { simulators: loadSimulators, logger: silentLogger });
+    const gw: Gateway = await startGateway(
+      validateConfig({
+        mqtt: { url: broker.url },
+        dataDir,
+        journal,
+        tables: [
+          {
+            id: tableId,
+            game: 'baccarat',
+            devices: [{ id: 'shoe-1', kind: 'card-shoe', staleAfterMs: 60000, transport: { type: 'serial', path: pty.gatewayPath } }],
+          },
+        ],
+      }),
+      { simulators: loadSimulators, logger: silentLogger },
+    );
     cleanups.push(() => gw.stop());
     await sub.waitFor((m) => m.topic === `casino/${tableId}/devices/shoe-1` && m.payload.state === 'connected');
     return { broker, pty, sub, gw };
@@ -116,22 +144,43 @@ describe.skipIf(!io.available)('durable delivery and crash recovery', () => {
     cleanups.push(() => pty.dispose());
     const dataDir = await makeTempDir('teg-crash-');
     const cfgFile = join(dataDir, 'gateway.yaml');
-    writeFileSync(cfgFile, JSON.stringify({
-      mqtt: { url: broker.url }, dataDir: join(dataDir, 'data'),
-      tables: [{ id: 'crash-01', game: 'baccarat', devices: [{ id: 'shoe-1', kind: 'card-shoe', staleAfterMs: 60000, transport: { type: 'serial', path: pty.gatewayPath } }] }],
-    }));
+    writeFileSync(
+      cfgFile,
+      JSON.stringify({
+        mqtt: { url: broker.url },
+        dataDir: join(dataDir, 'data'),
+        tables: [
+          {
+            id: 'crash-01',
+            game: 'baccarat',
+            devices: [{ id: 'shoe-1', kind: 'card-shoe', staleAfterMs: 60000, transport: { type: 'serial', path: pty.gatewayPath } }],
+          },
+        ],
+      }),
+    );
     const sub = await persistentSubscriber(broker.url, 'crash-sub');
     cleanups.push(() => sub.client.endAsync());
     let child: ChildProcess | null = null;
     const startChild = async () => {
-      child = spawn(process.execPath, ['--import', 'tsx', 'src/app/cli/main.ts', 'start', '--config', cfgFile], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_FORMAT: 'json' } });
+      child = spawn(process.execPath, ['--import', 'tsx', 'src/app/cli/main.ts', 'start', '--config', cfgFile], {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, LOG_FORMAT: 'json' },
+      });
       let err = '';
-      child.stderr!.on('data', (d) => { err += String(d); });
+      child.stderr!.on('data', (d) => {
+        err += String(d);
+      });
       const online = sub.got.length;
-      await sub.waitFor((m) => sub.got.indexOf(m) >= online && m.topic === 'casino/crash-01/devices/shoe-1' && m.payload.state === 'connected', 20000)
-        .catch((e) => { throw new Error(`${(e as Error).message}\nstderr: ${err}`); });
+      await sub
+        .waitFor((m) => sub.got.indexOf(m) >= online && m.topic === 'casino/crash-01/devices/shoe-1' && m.payload.state === 'connected', 20000)
+        .catch((e) => {
+          throw new Error(`${(e as Error).message}\nstderr: ${err}`);
+        });
     };
-    cleanups.push(() => { child?.kill('SIGKILL'); });
+    cleanups.push(() => {
+      child?.kill('SIGKILL');
+    });
     await startChild();
     const shoe = new ReferenceShoe(pty);
     await shoe.send('STATE', 'LOADED');

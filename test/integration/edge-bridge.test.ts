@@ -24,7 +24,14 @@ describe.skipIf(!io.available)('the edge bridge: local Mosquitto bridged to a ce
     const central = await startMosquitto({ persistent: true });
     cleanup.push(() => central.stop());
     const localStore = await makeTempDir('teg-local-');
-    const bridge = renderBridgeConfig({ pcName: 'test-pc', central: [`127.0.0.1:${central.port}`], omitListener: true, persistenceDir: localStore, tls: false, restartTimeout: [1, 2] });
+    const bridge = renderBridgeConfig({
+      pcName: 'test-pc',
+      central: [`127.0.0.1:${central.port}`],
+      omitListener: true,
+      persistenceDir: localStore,
+      tls: false,
+      restartTimeout: [1, 2],
+    });
     expect(bridge).toMatch(/^connection floor-central-test-pc$/m);
     const local = await startMosquitto({ extraConfig: bridge });
     cleanup.push(() => local.stop());
@@ -33,7 +40,10 @@ describe.skipIf(!io.available)('the edge bridge: local Mosquitto bridged to a ce
     const bridgeUp = await engine.waitFor((m) => m.topic === 'casino/_bridges/test-pc/state' && m.raw === '1', 15_000, 'the bridge notification');
     expect(bridgeUp.raw).toBe('1');
 
-    const gw: Gateway = await startGateway(floorConfig({ url: local.url, dataDir: await makeTempDir('teg-eb-data-'), tables: [T], cardIntervalMs: 25, decks: 4 }), { simulators: loadSimulators, logger: (await import('../../src/runtime/log.js')).silentLogger, simulatorShoes: 1 });
+    const gw: Gateway = await startGateway(
+      floorConfig({ url: local.url, dataDir: await makeTempDir('teg-eb-data-'), tables: [T], cardIntervalMs: 25, decks: 4 }),
+      { simulators: loadSimulators, logger: (await import('../../src/runtime/log.js')).silentLogger, simulatorShoes: 1 },
+    );
     cleanup.push(() => gw.stop());
     await until(() => resultsOf(engine.got, T).length >= 2, 20_000, 'results at the central broker');
     await central.pause();
@@ -42,9 +52,15 @@ describe.skipIf(!io.available)('the edge bridge: local Mosquitto bridged to a ce
     await until(() => rt.snapshot.seq >= seqAtCut + 30, 20_000, 'rounds going on while the central broker is away');
     await central.resume();
     const back = Date.now();
-    await until(() => (rt.outbox?.depth ?? 0) === 0 && engine.got.some((m) => m.payload?.seq === rt.snapshot.seq && m.at > back), 60_000, 'everything at the central broker after its return');
+    await until(
+      () => (rt.outbox?.depth ?? 0) === 0 && engine.got.some((m) => m.payload?.seq === rt.snapshot.seq && m.at > back),
+      60_000,
+      'everything at the central broker after its return',
+    );
     const seqs = checkSeq(engine.got, T);
     expect(seqs.at(-1)).toBeGreaterThanOrEqual(seqAtCut + 30);
-    console.log(`[bridge] ${seqs.length} messages (${resultsOf(engine.got, T).length} results) at the central subscriber, none lost; caught up ${Date.now() - back} ms after the central broker returned`);
+    console.log(
+      `[bridge] ${seqs.length} messages (${resultsOf(engine.got, T).length} results) at the central subscriber, none lost; caught up ${Date.now() - back} ms after the central broker returned`,
+    );
   }, 90_000);
 });

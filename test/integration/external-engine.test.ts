@@ -15,7 +15,9 @@ import { makeTempDir } from '../../dev/rig/temp-dir.js';
 import { until } from '../helpers/floor.js';
 
 const table = (game: string, engine: 'virtual' | 'external', betting = 'engine') => ({
-  id: `ext-${game}`.slice(0, 32), game, betting,
+  id: `ext-${game}`.slice(0, 32),
+  game,
+  betting,
   devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'simulator', seed: `ext-${game}`, cardIntervalMs: 0, roundIntervalMs: 0, engine } }],
 });
 
@@ -27,7 +29,14 @@ describe('a simulated table driven by an external engine', () => {
   });
 
   it('the config allows it only with betting: engine and for games whose decisions do not change the deal', () => {
-    const problems = (t: unknown) => { try { validateConfig({ tables: [t] }); return []; } catch (e) { return (e as ConfigError).problems; } };
+    const problems = (t: unknown) => {
+      try {
+        validateConfig({ tables: [t] });
+        return [];
+      } catch (e) {
+        return (e as ConfigError).problems;
+      }
+    };
     expect(problems(table('baccarat', 'external'))).toEqual([]);
     expect(problems(table('three-card-poker', 'external'))).toEqual([]);
     expect(problems(table('baccarat', 'external', 'none'))[0]).toMatch(/transport\.engine: "external" .* needs betting: engine/);
@@ -38,7 +47,13 @@ describe('a simulated table driven by an external engine', () => {
     const broker = await startEmbeddedBroker('127.0.0.1', 0);
     cleanup.push(() => broker.close());
     const t = table('baccarat', 'external');
-    const cfg = validateConfig({ mqtt: { url: broker.url, protocolVersion: 4 }, dataDir: await makeTempDir('teg-ext-'), http: { enabled: false }, health: { intervalMs: 0 }, tables: [t] });
+    const cfg = validateConfig({
+      mqtt: { url: broker.url, protocolVersion: 4 },
+      dataDir: await makeTempDir('teg-ext-'),
+      http: { enabled: false },
+      health: { intervalMs: 0 },
+      tables: [t],
+    });
     // the embedded broker of the test is an external one to the gateway: speak 3.1.1 to it
     const gw: Gateway = await startGateway(cfg, { simulators: loadSimulators, logger: silentLogger, fast: true });
     cleanup.push(() => gw.stop());
@@ -72,16 +87,26 @@ describe('a simulated table driven by an external engine', () => {
       await until(() => got.some((m) => m.topic.endsWith('/result') && m.payload.roundId === id), 10_000, `the result of ${id}`);
     }
     const results = got.filter((m) => m.topic.endsWith('/result')).map((m) => m.payload);
-    expect(results.map((r) => [r.roundId, r.status])).toEqual([['MY-1', 'complete'], ['MY-2', 'complete'], ['MY-3', 'complete']]);
+    expect(results.map((r) => [r.roundId, r.status])).toEqual([
+      ['MY-1', 'complete'],
+      ['MY-2', 'complete'],
+      ['MY-3', 'complete'],
+    ]);
     // every request came from this engine: the virtual engine sent none
     expect(got.filter((m) => m.payload.type === 'response').every((m) => String(m.payload.transaction).startsWith('mine-'))).toBe(true);
   }, 60_000);
 
-  it('three card poker: the dealer waits for the engine\'s close-decisions before the result', async () => {
+  it("three card poker: the dealer waits for the engine's close-decisions before the result", async () => {
     const broker = await startEmbeddedBroker('127.0.0.1', 0);
     cleanup.push(() => broker.close());
     const t = table('three-card-poker', 'external');
-    const cfg = validateConfig({ mqtt: { url: broker.url, protocolVersion: 4 }, dataDir: await makeTempDir('teg-ext-'), http: { enabled: false }, health: { intervalMs: 0 }, tables: [t] });
+    const cfg = validateConfig({
+      mqtt: { url: broker.url, protocolVersion: 4 },
+      dataDir: await makeTempDir('teg-ext-'),
+      http: { enabled: false },
+      health: { intervalMs: 0 },
+      tables: [t],
+    });
     const gw: Gateway = await startGateway(cfg, { simulators: loadSimulators, logger: silentLogger, fast: true });
     cleanup.push(() => gw.stop());
     const engine = mqtt.connect(broker.url, { protocolVersion: 4, clientId: 'my-tcp-engine', clean: true });
@@ -105,13 +130,20 @@ describe('a simulated table driven by an external engine', () => {
       expect(await ask('open-betting', { roundId: id })).toMatchObject({ status: 'ok' });
       await new Promise((r) => setTimeout(r, 100));
       expect(await ask('close-betting')).toMatchObject({ status: 'ok' });
-      await until(() => got.some((m) => m.topic.endsWith('/round') && m.payload.roundId === id && m.payload.expect?.kind === 'close-decisions'), 10_000, `${id} waiting for close-decisions`);
+      await until(
+        () => got.some((m) => m.topic.endsWith('/round') && m.payload.roundId === id && m.payload.expect?.kind === 'close-decisions'),
+        10_000,
+        `${id} waiting for close-decisions`,
+      );
       await new Promise((r) => setTimeout(r, 200));
       expect(got.some((m) => m.topic.endsWith('/result') && m.payload.roundId === id)).toBe(false);
       expect(await ask('close-decisions')).toMatchObject({ status: 'ok' });
       await until(() => got.some((m) => m.topic.endsWith('/result') && m.payload.roundId === id), 10_000, `the result of ${id}`);
     }
     const results = got.filter((m) => m.topic.endsWith('/result')).map((m) => [m.payload.roundId, m.payload.status]);
-    expect(results).toEqual([['TCP-1', 'complete'], ['TCP-2', 'complete']]);
+    expect(results).toEqual([
+      ['TCP-1', 'complete'],
+      ['TCP-2', 'complete'],
+    ]);
   }, 60_000);
 });

@@ -108,13 +108,16 @@ describe.skipIf(!haveChromium)('the floor view with 10 tables in headless Chromi
     await expect.poll(() => page.locator('.tcard:visible').count(), { timeout: 10_000 }).toBe(10);
   });
 
-  it('opens a table\'s detail on click, and goes back', async () => {
+  it("opens a table's detail on click, and goes back", async () => {
     // the cards re-render as rounds are dealt: under load a card can move between playwright
     // measuring it and clicking (a CI run clicked beside it), so a click that changed nothing is made again
     const view = () => page.evaluate(() => document.body.className);
     for (let attempt = 0; attempt < 5 && (await view()) !== 'view-table'; attempt++) {
       await page.click('.tcard[data-table="sim-bac-01"]');
-      await expect.poll(view, { timeout: 2_000 }).toBe('view-table').catch(() => {});
+      await expect
+        .poll(view, { timeout: 2_000 })
+        .toBe('view-table')
+        .catch(() => {});
     }
     expect(await view()).toBe('view-table');
     expect(await page.evaluate(() => location.hash)).toBe('#/table/sim-bac-01');

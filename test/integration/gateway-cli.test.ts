@@ -20,15 +20,25 @@ afterAll(cleanupTempDirs);
 const ROOT = join(import.meta.dirname, '..', '..');
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
-interface Run { child: ChildProcess; out: () => string; exited: Promise<number | null> }
+interface Run {
+  child: ChildProcess;
+  out: () => string;
+  exited: Promise<number | null>;
+}
 
 function cli(args: string[]): Run {
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'app', 'cli', 'main.ts'), ...args], {
-    cwd: ROOT, env: { ...process.env, LOG_FORMAT: 'json' }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: ROOT,
+    env: { ...process.env, LOG_FORMAT: 'json' },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  child.stdout!.on('data', (b: Buffer) => { out += b.toString(); });
-  child.stderr!.on('data', (b: Buffer) => { out += b.toString(); });
+  child.stdout!.on('data', (b: Buffer) => {
+    out += b.toString();
+  });
+  child.stderr!.on('data', (b: Buffer) => {
+    out += b.toString();
+  });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { child, out: () => out, exited };
 }
@@ -51,7 +61,10 @@ describe('tablegw on the command line', () => {
     expect(v.out().trim()).toMatch(new RegExp(`^${VERSION.replace(/\./g, '\\.')} \\(commit [0-9a-f]{12}, sources\\)$`));
     const h = cli(['--help']);
     expect(await h.exited).toBe(0);
-    const lines = h.out().split('\n').filter((l) => /^ {2}[a-z-]+ {2,}\S/.test(l));
+    const lines = h
+      .out()
+      .split('\n')
+      .filter((l) => /^ {2}[a-z-]+ {2,}\S/.test(l));
     const names = lines.map((l) => l.trim().split(/\s+/)[0]);
     expect(names).toEqual(expect.arrayContaining(['start', 'check-config', 'tail', 'simulate', 'replay', 'devices', 'capture', 'profile', 'verify', 'keygen']));
     for (const l of lines) expect(l.trim().split(/\s{2,}/)[1]?.length ?? 0).toBeGreaterThan(10);
@@ -77,7 +90,9 @@ describe('tablegw on the command line', () => {
     const blocker = createServer();
     const port = await new Promise<number>((resolve) => blocker.listen(0, '127.0.0.1', () => resolve((blocker.address() as { port: number }).port)));
     try {
-      const { file } = await demoConfig((c) => { c.embeddedBroker.port = port; });
+      const { file } = await demoConfig((c) => {
+        c.embeddedBroker.port = port;
+      });
       const r = cli(['start', '--config', file]);
       expect(await r.exited).toBe(1);
       expect(r.out()).toContain('BROKER_PORT_IN_USE');
@@ -118,13 +133,17 @@ describe('tablegw on the command line', () => {
       await waitForOutput(r, 'summary, last 1 s:');
       // the same info on /api/info and as the build_info metric
       const http = /status page on (http:\/\/[^/\s]+)\//.exec(r.out())![1];
-      const api = await (await fetch(`${http}/api/info`)).json() as Record<string, unknown>;
+      const api = (await (await fetch(`${http}/api/info`)).json()) as Record<string, unknown>;
       // (the MQTT copy adds its presence: state online and why)
       const { state, reason, ...document } = info.payload;
       expect({ state, reason }).toEqual({ state: 'online', reason: 'start' });
       expect(api).toEqual(document);
       const metrics = await (await fetch(`${http}/metrics`)).text();
-      expect(metrics).toMatch(new RegExp(`tablegw_build_info\\{version="${VERSION.replace(/\./g, '\\.')}",commit="[^"]+",node="${process.version.replace(/\./g, '\\.')}",gateway_id="gw-test"\\} 1`));
+      expect(metrics).toMatch(
+        new RegExp(
+          `tablegw_build_info\\{version="${VERSION.replace(/\./g, '\\.')}",commit="[^"]+",node="${process.version.replace(/\./g, '\\.')}",gateway_id="gw-test"\\} 1`,
+        ),
+      );
       await new Promise((res) => setTimeout(res, 1500));
       const before = rec.messages.length;
       const t0 = performance.now();
@@ -140,7 +159,12 @@ describe('tablegw on the command line', () => {
       }
       expect(after.filter((m) => m.topic.includes('/devices/') && m.payload?.state !== 'connected')).toEqual([]);
       expect(after.filter((m) => m.topic.endsWith('/alerts') && m.payload?.kind === 'device-stale')).toEqual([]);
-      expect(after.filter((m) => m.topic === 'casino/gateway/gw-test/info').at(-1)?.payload).toEqual({ state: 'offline', reason: 'stopped', gatewayId: 'gw-test', startedAt: expect.any(String) });
+      expect(after.filter((m) => m.topic === 'casino/gateway/gw-test/info').at(-1)?.payload).toEqual({
+        state: 'offline',
+        reason: 'stopped',
+        gatewayId: 'gw-test',
+        startedAt: expect.any(String),
+      });
       expect(r.out()).not.toContain('device-stale');
       expect(ms).toBeLessThan(5000); // generous: the figure is printed above (typically well under 1 s)
       await rec.close();
@@ -178,7 +202,13 @@ describe.skipIf(!io.available)('the gateway info topic on a real Mosquitto', () 
       expect(info.retain).toBe(true);
       expect(info.topic).toBe('casino/gateway/gw-test/info');
       expect(info.payload).toMatchObject({
-        v: 1, type: 'info', gatewayId: 'gw-test', version: VERSION, node: process.version, state: 'online', reason: 'start',
+        v: 1,
+        type: 'info',
+        gatewayId: 'gw-test',
+        version: VERSION,
+        node: process.version,
+        state: 'online',
+        reason: 'start',
         tables: [
           { id: 'sim-bac-01', game: 'baccarat', betting: 'none', devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: 'simulator' }] },
           { id: 'sim-sicbo-01', game: 'sic-bo', betting: 'none', devices: [{ id: 'dice-1', kind: 'dice-sensor', transport: 'simulator' }] },
@@ -204,9 +234,11 @@ describe.skipIf(!io.available)('the gateway info topic on a real Mosquitto', () 
     }
   }, 90_000);
 
-  it('start --broker runs the demo on Mosquitto in MQTT 5: an engine\'s response topic gets its answer, with its correlation data', async () => {
+  it("start --broker runs the demo on Mosquitto in MQTT 5: an engine's response topic gets its answer, with its correlation data", async () => {
     const broker = await startMosquitto();
-    const { file } = await demoConfig((c) => { c.tables = c.tables.slice(0, 1); });
+    const { file } = await demoConfig((c) => {
+      c.tables = c.tables.slice(0, 1);
+    });
     const r = cli(['start', '--config', file, '--broker', broker.url, '--http-port', '0', '--summary-every', '0']);
     try {
       await waitForOutput(r, `(broker ${broker.url})`);
@@ -214,12 +246,15 @@ describe.skipIf(!io.available)('the gateway info topic on a real Mosquitto', () 
       const engine = mqtt.connect(broker.url, { protocolVersion: 5, clientId: 'cli-engine', clean: true });
       await new Promise<void>((resolve) => engine.once('connect', () => resolve()));
       await engine.subscribeAsync('casino/sim-bac-01/response/engine-1', { qos: 1 });
-      const got = new Promise<{ payload: any; props: any }>((resolve) => engine.on('message', (_t, p, packet) => resolve({ payload: JSON.parse(p.toString()), props: packet.properties })));
+      const got = new Promise<{ payload: any; props: any }>((resolve) =>
+        engine.on('message', (_t, p, packet) => resolve({ payload: JSON.parse(p.toString()), props: packet.properties })),
+      );
       // the table subscribes to requests right after it connects: ask until it answers
       let answer: { payload: any; props: any } | null = null;
       for (let i = 0; i < 40 && !answer; i++) {
         await engine.publishAsync('casino/sim-bac-01/request/status', JSON.stringify({ transaction: `cli-${i}` }), {
-          qos: 1, properties: { responseTopic: 'casino/sim-bac-01/response/engine-1', correlationData: Buffer.from('corr-1') },
+          qos: 1,
+          properties: { responseTopic: 'casino/sim-bac-01/response/engine-1', correlationData: Buffer.from('corr-1') },
         });
         answer = await Promise.race([got, new Promise<null>((res) => setTimeout(() => res(null), 250))]);
       }

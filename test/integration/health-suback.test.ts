@@ -27,7 +27,13 @@ describe('the first health and a SUBACK on its way', () => {
     };
     const server = createServer((socket) => broker.handle(socket));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-    cleanup.push(() => new Promise<void>((r) => { broker.close(() => server.close(() => r())); setTimeout(r, 1_000).unref(); }));
+    cleanup.push(
+      () =>
+        new Promise<void>((r) => {
+          broker.close(() => server.close(() => r()));
+          setTimeout(r, 1_000).unref();
+        }),
+    );
     return `mqtt://127.0.0.1:${(server.address() as AddressInfo).port}`;
   }
 
@@ -36,7 +42,10 @@ describe('the first health and a SUBACK on its way', () => {
     const sub = await subscriber(url, `${table}-sub`, `casino/${table}/health`);
     cleanup.push(() => sub.close());
     const { log } = capturingLogger();
-    const gw = await startGateway(floorConfig({ url, protocolVersion: 4, dataDir: await makeTempDir('teg-hs-'), tables: [table], cardIntervalMs: 200 }), { simulators: loadSimulators, logger: log });
+    const gw = await startGateway(floorConfig({ url, protocolVersion: 4, dataDir: await makeTempDir('teg-hs-'), tables: [table], cardIntervalMs: 200 }), {
+      simulators: loadSimulators,
+      logger: log,
+    });
     cleanup.push(() => gw.stop());
     const m = await sub.waitFor((x) => x.topic === `casino/${table}/health`, 15_000, 'the first health');
     return m.payload;

@@ -32,9 +32,16 @@ describe.skipIf(!io.available)('simulated HID-profile devices through the gatewa
     dataDir = await makeTempDir('teg-hidprof-');
     rec = await recordMqtt(broker.url, 'casino/#');
     const cfg = validateConfig({
-      mqtt: { url: broker.url }, http: { enabled: false }, dataDir,
+      mqtt: { url: broker.url },
+      http: { enabled: false },
+      dataDir,
       tables: [
-        { id: 'wedge-bac', game: 'baccarat', betting: 'none', devices: [{ id: 'scan-1', kind: 'barcode-scanner', profile: 'wedge-scanner', transport: sim(21, { badBarcodeRate: 0.1 }) }] },
+        {
+          id: 'wedge-bac',
+          game: 'baccarat',
+          betting: 'none',
+          devices: [{ id: 'scan-1', kind: 'barcode-scanner', profile: 'wedge-scanner', transport: sim(21, { badBarcodeRate: 0.1 }) }],
+        },
         { id: 'hid-sb', game: 'sic-bo', betting: 'none', devices: [{ id: 'dice-1', kind: 'dice-sensor', profile: 'hid-dice-sensor', transport: sim(22) }] },
       ],
     });
@@ -52,7 +59,10 @@ describe.skipIf(!io.available)('simulated HID-profile devices through the gatewa
 
   it('the wedge scanner deals complete baccarat rounds; its bad labels are bad frames, never cards', async () => {
     const results = await rec.waitForCount(on('wedge-bac', 'result'), 5, 60_000);
-    expect(results.every((r) => r.payload.status === 'complete'), JSON.stringify(results.find((r) => r.payload.status !== 'complete')?.payload)).toBe(true);
+    expect(
+      results.every((r) => r.payload.status === 'complete'),
+      JSON.stringify(results.find((r) => r.payload.status !== 'complete')?.payload),
+    ).toBe(true);
     const cards = payloads('wedge-bac', 'events').filter((e) => e.kind === 'card');
     expect(cards.length).toBeGreaterThanOrEqual(20);
     expect(cards.every((e) => e.deviceId === 'scan-1')).toBe(true);
@@ -62,7 +72,10 @@ describe.skipIf(!io.available)('simulated HID-profile devices through the gatewa
 
   it('the HID dice sensor rolls complete sic bo rounds', async () => {
     const results = await rec.waitForCount(on('hid-sb', 'result'), 3, 60_000);
-    expect(results.every((r) => r.payload.status === 'complete'), JSON.stringify(results.find((r) => r.payload.status !== 'complete')?.payload)).toBe(true);
+    expect(
+      results.every((r) => r.payload.status === 'complete'),
+      JSON.stringify(results.find((r) => r.payload.status !== 'complete')?.payload),
+    ).toBe(true);
     expect(payloads('hid-sb', 'alerts').filter((a) => a.kind === 'bad-frame')).toEqual([]);
   }, 90_000);
 });

@@ -33,16 +33,30 @@ describe.skipIf(!io.available)('idempotent requests across a gateway restart (Mo
       cleanup.push(() => pty.dispose());
       const cfg = validateConfig({
         mqtt: { url: broker.url, protocolVersion, reconnectMinMs: 200, reconnectMaxMs: 1_000, sessionExpirySec: 300 },
-        dataDir: await makeTempDir('teg-idem-data-'), http: { enabled: false }, health: { intervalMs: 0 },
-        tables: [{ id: T, game: 'baccarat', betting: 'engine', devices: [{ id: 'shoe-1', kind: 'card-shoe', staleAfterMs: 600_000, transport: { type: 'serial', path: pty.gatewayPath } }] }],
+        dataDir: await makeTempDir('teg-idem-data-'),
+        http: { enabled: false },
+        health: { intervalMs: 0 },
+        tables: [
+          {
+            id: T,
+            game: 'baccarat',
+            betting: 'engine',
+            devices: [{ id: 'shoe-1', kind: 'card-shoe', staleAfterMs: 600_000, transport: { type: 'serial', path: pty.gatewayPath } }],
+          },
+        ],
       });
       let gw: Gateway | null = await startGateway(cfg, { logger: silentLogger });
-      cleanup.push(async () => { await gw?.stop(); });
+      cleanup.push(async () => {
+        await gw?.stop();
+      });
       const engine: Subscriber = await subscriber(broker.url, `engine-${T}`, `casino/${T}/response/#`, { protocolVersion, clean: true });
       cleanup.push(() => engine.close());
-      const send = (command: string, body: Record<string, unknown>) => engine.client.publishAsync(`casino/${T}/request/${command}`, JSON.stringify(body), { qos: 1 });
+      const send = (command: string, body: Record<string, unknown>) =>
+        engine.client.publishAsync(`casino/${T}/request/${command}`, JSON.stringify(body), { qos: 1 });
       // the engine's dedupe rule: a seq seen before is the same message again (the outbox delivers at least once)
-      const answersTo = (tx: string) => [...new Map(engine.got.filter((m) => m.payload?.transaction === tx && !seen.has(m.payload.seq)).map((m) => [m.payload.seq, m.payload])).values()];
+      const answersTo = (tx: string) => [
+        ...new Map(engine.got.filter((m) => m.payload?.transaction === tx && !seen.has(m.payload.seq)).map((m) => [m.payload.seq, m.payload])).values(),
+      ];
       const seen = new Set<number>();
 
       // the gateway is up: one round opened and closed, answered
@@ -76,7 +90,7 @@ describe.skipIf(!io.available)('idempotent requests across a gateway restart (Mo
       // retries after the restart: the first answers again, replayed; nothing is executed twice
       await send('open-betting', { transaction: 'e-1', roundId: `R-${T}-1` });
       await send('open-betting', { transaction: 'e-4', roundId: `R-${T}-2` });
-      await until(() => answersTo('e-1').length >= 1 && answersTo('e-4').length >= 2, 10_000, 'the retries\' answers');
+      await until(() => answersTo('e-1').length >= 1 && answersTo('e-4').length >= 2, 10_000, "the retries' answers");
       expect(answersTo('e-1')[0]).toMatchObject({ status: 'ok', data: firstOpen.data, replayed: true, replayOf: firstOpen.seq });
       expect(answersTo('e-4')[1]).toMatchObject({ status: 'ok', data: answersTo('e-4')[0].data, replayed: true, replayOf: answersTo('e-4')[0].seq });
       // a reused transaction with another body is refused, never answered with the other's answer

@@ -18,7 +18,13 @@ describe.skipIf(!io.available)('hidden values on every channel', () => {
     expect(r.figures['api envelopes']).toBeGreaterThan(0);
     expect(r.figures['recall rounds']).toBeGreaterThan(0);
     expect(r.figures['log lines']).toBeGreaterThan(0);
-    expect({ mqtt: r.figures['leaks mqtt'], sse: r.figures['leaks sse'], api: r.figures['leaks api'], recall: r.figures['leaks recall'], log: r.figures['leaks log'] }).toEqual({ mqtt: 0, sse: 0, api: 0, recall: 0, log: 0 });
+    expect({
+      mqtt: r.figures['leaks mqtt'],
+      sse: r.figures['leaks sse'],
+      api: r.figures['leaks api'],
+      recall: r.figures['leaks recall'],
+      log: r.figures['leaks log'],
+    }).toEqual({ mqtt: 0, sse: 0, api: 0, recall: 0, log: 0 });
     // 15 unexpected rescans in bursts of 5 within a second: fewer alerts than rescans, every one counted
     expect(r.figures['unexpected-rescan counted']).toBe(15);
     expect(r.figures['unexpected-rescan alerts']).toBeLessThan(15);

@@ -37,15 +37,33 @@ describe('SUBACK checked (a real aedes broker that refuses the first subscriptio
     const broker = await Aedes.createBroker();
     let refusals = 3;
     broker.authorizeSubscribe = (_client, sub, cb) => {
-      if (sub.topic.includes('/request/') && refusals-- > 0) cb(null, null); // null: SUBACK 0x80
+      if (sub.topic.includes('/request/') && refusals-- > 0)
+        cb(null, null); // null: SUBACK 0x80
       else cb(null, sub);
     };
     const server = createServer((socket) => broker.handle(socket));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-    cleanup.push(() => new Promise<void>((r) => { broker.close(() => server.close(() => r())); setTimeout(r, 1_000).unref(); }));
+    cleanup.push(
+      () =>
+        new Promise<void>((r) => {
+          broker.close(() => server.close(() => r()));
+          setTimeout(r, 1_000).unref();
+        }),
+    );
     const url = `mqtt://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const { log, lines } = capturingLogger();
-    const link = new TableLink({ url, tableId: 'acl-01', gameId: 'baccarat', topicPrefix: 'casino', clientIdPrefix: 'acl-', protocolVersion: 4, keepaliveSec: 30, reconnectMinMs: 200, reconnectMaxMs: 1_000, logger: log });
+    const link = new TableLink({
+      url,
+      tableId: 'acl-01',
+      gameId: 'baccarat',
+      topicPrefix: 'casino',
+      clientIdPrefix: 'acl-',
+      protocolVersion: 4,
+      keepaliveSec: 30,
+      reconnectMinMs: 200,
+      reconnectMaxMs: 1_000,
+      logger: log,
+    });
     cleanup.push(() => link.close());
     link.connect();
     await until(() => lines.some((l) => l.includes('refused the subscription')), 10_000, 'the refusal logged');

@@ -95,7 +95,10 @@ describe.skipIf(!broker.available)('mosquitto + mqtt recorder helpers', () => {
         await pub.publishAsync('tables/t1/after-restart', '{"ok":true}', { qos: 1 });
         got = await rec
           .waitFor((m) => m.topic === 'tables/t1/after-restart', 300)
-          .then(() => true, () => false);
+          .then(
+            () => true,
+            () => false,
+          );
       }
       expect(got).toBe(true);
     } finally {

@@ -62,16 +62,32 @@ describe.skipIf(!io.available)('MQTT over TLS with client certificates, password
     execFileSync(commandPath('mosquitto_passwd'), ['-b', '-c', passwd, 'tablegw', GW_PASSWORD]);
     execFileSync(commandPath('mosquitto_passwd'), ['-b', passwd, 'engine', ENGINE_PASSWORD]);
     const acl = join(dir, 'acl');
-    writeFileSync(acl, [
-      // the gateway: publish only under its table, read only its requests
-      'user tablegw', `topic write casino/${TABLE}/#`, `topic read casino/${TABLE}/request/#`, '',
-      // an engine: read what tables publish, send requests; it cannot publish results
-      'user engine', 'topic read casino/+/result', 'topic read casino/+/status', 'topic read casino/+/response/#', 'topic write casino/+/request/#', '',
-    ].join('\n'));
+    writeFileSync(
+      acl,
+      [
+        // the gateway: publish only under its table, read only its requests
+        'user tablegw',
+        `topic write casino/${TABLE}/#`,
+        `topic read casino/${TABLE}/request/#`,
+        '',
+        // an engine: read what tables publish, send requests; it cannot publish results
+        'user engine',
+        'topic read casino/+/result',
+        'topic read casino/+/status',
+        'topic read casino/+/response/#',
+        'topic write casino/+/request/#',
+        '',
+      ].join('\n'),
+    );
     broker = await startMosquitto({
       extraConfig: [
-        `cafile ${pki.caCert}`, `certfile ${pki.serverCert}`, `keyfile ${pki.serverKey}`, 'require_certificate true',
-        'allow_anonymous false', `password_file ${passwd}`, `acl_file ${acl}`,
+        `cafile ${pki.caCert}`,
+        `certfile ${pki.serverCert}`,
+        `keyfile ${pki.serverKey}`,
+        'require_certificate true',
+        'allow_anonymous false',
+        `password_file ${passwd}`,
+        `acl_file ${acl}`,
         // the keys live in a private temp dir: a broker started as root must not drop to "mosquitto" before reading them
         'user root',
       ].join('\n'),
@@ -92,9 +108,14 @@ describe.skipIf(!io.available)('MQTT over TLS with client certificates, password
 
   async function engineClient(): Promise<{ client: MqttClient; messages: Array<{ topic: string; text: string }> }> {
     const client = mqtt.connect(url, {
-      clientId: `engine-${process.pid}-${clients.length}`, username: 'engine', password: ENGINE_PASSWORD,
-      ca: pki.caCert && execFileSync('cat', [pki.caCert]), cert: execFileSync('cat', [pki.clients.engine.cert]), key: execFileSync('cat', [pki.clients.engine.key]),
-      reconnectPeriod: 200, protocolVersion: 5,
+      clientId: `engine-${process.pid}-${clients.length}`,
+      username: 'engine',
+      password: ENGINE_PASSWORD,
+      ca: pki.caCert && execFileSync('cat', [pki.caCert]),
+      cert: execFileSync('cat', [pki.clients.engine.cert]),
+      key: execFileSync('cat', [pki.clients.engine.key]),
+      reconnectPeriod: 200,
+      protocolVersion: 5,
     });
     clients.push(client);
     client.on('error', () => {});
@@ -102,7 +123,10 @@ describe.skipIf(!io.available)('MQTT over TLS with client certificates, password
     client.on('message', (topic, buf) => messages.push({ topic, text: buf.toString('utf8') }));
     await new Promise<void>((resolve, reject) => {
       const t = setTimeout(() => reject(new Error('engine could not connect')), 10_000);
-      client.once('connect', () => { clearTimeout(t); resolve(); });
+      client.once('connect', () => {
+        clearTimeout(t);
+        resolve();
+      });
     });
     await client.subscribeAsync([`casino/${TABLE}/result`, `casino/${TABLE}/status`, `casino/${TABLE}/response/#`], { qos: 1 });
     return { client, messages };
@@ -110,8 +134,16 @@ describe.skipIf(!io.available)('MQTT over TLS with client certificates, password
 
   function link(o: { password?: string; cert?: boolean; ca?: string; cert2?: { cert: string; key: string } }, log: Logger): TableLink {
     const l = new TableLink({
-      url, tableId: TABLE, gameId: 'baccarat', topicPrefix: 'casino', clientIdPrefix: `probe-${links.length}-`, protocolVersion: 5, keepaliveSec: 30,
-      username: 'tablegw', password: o.password, ca: o.ca ?? pki.caCert,
+      url,
+      tableId: TABLE,
+      gameId: 'baccarat',
+      topicPrefix: 'casino',
+      clientIdPrefix: `probe-${links.length}-`,
+      protocolVersion: 5,
+      keepaliveSec: 30,
+      username: 'tablegw',
+      password: o.password,
+      ca: o.ca ?? pki.caCert,
       ...(o.cert2 ? o.cert2 : o.cert === false ? {} : { cert: pki.clients.tablegw.cert, key: pki.clients.tablegw.key }),
       logger: log,
     });
@@ -127,9 +159,17 @@ describe.skipIf(!io.available)('MQTT over TLS with client certificates, password
     const dataDir = await makeTempDir('teg-tls-data-');
     const cfg = validateConfig({
       mqtt: { url, username: 'tablegw', passwordFile: pwFile, ca: pki.caCert, cert: pki.clients.tablegw.cert, key: pki.clients.tablegw.key },
-      dataDir, http: { enabled: false }, health: { intervalMs: 0 },
+      dataDir,
+      http: { enabled: false },
+      health: { intervalMs: 0 },
       signing: { privateKeyFile: keyFile, keyId: 'tls-test-key' },
-      tables: [{ id: TABLE, game: 'baccarat', devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'simulator', seed: 'tls-test', cardIntervalMs: 0, roundIntervalMs: 0 } }] }],
+      tables: [
+        {
+          id: TABLE,
+          game: 'baccarat',
+          devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'simulator', seed: 'tls-test', cardIntervalMs: 0, roundIntervalMs: 0 } }],
+        },
+      ],
     });
     const { log, lines } = capturingLogger();
     let gw: Gateway | null = null;
@@ -204,10 +244,14 @@ describe.skipIf(!io.available)('MQTT over TLS with client certificates, password
     const tables = [{ id: TABLE, game: 'baccarat', devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'simulator' } }] }];
     const { log } = capturingLogger();
     const missingCa = validateConfig({ mqtt: { ...base, ca: join(dir, 'no-such-ca.crt'), passwordEnv: 'TEG_TLS_TEST_PW' }, http: { enabled: false }, tables });
-    await expect(startGateway(missingCa, { simulators: loadSimulators, logger: log })).rejects.toThrow(/^mqtt\.passwordEnv: the environment variable TEG_TLS_TEST_PW is not set/);
+    await expect(startGateway(missingCa, { simulators: loadSimulators, logger: log })).rejects.toThrow(
+      /^mqtt\.passwordEnv: the environment variable TEG_TLS_TEST_PW is not set/,
+    );
     process.env.TEG_TLS_TEST_PW = GW_PASSWORD;
     try {
-      await expect(startGateway(missingCa, { simulators: loadSimulators, logger: log })).rejects.toThrow(/^mqtt\.ca: cannot read ".*no-such-ca\.crt": no such file$/);
+      await expect(startGateway(missingCa, { simulators: loadSimulators, logger: log })).rejects.toThrow(
+        /^mqtt\.ca: cannot read ".*no-such-ca\.crt": no such file$/,
+      );
     } finally {
       delete process.env.TEG_TLS_TEST_PW;
     }

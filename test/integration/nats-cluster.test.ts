@@ -28,7 +28,10 @@ describe.skipIf(!io.available)('a 3-node NATS cluster as the broker tier (real n
     const sub = await subscriber(n3.mqttUrl, 'nc-engine', 'casino/#');
     cleanup.push(() => sub.close());
     const { log, lines } = capturingLogger();
-    const gw: Gateway = await startGateway(floorConfig({ url: cluster.mqttUrls, dataDir: await makeTempDir('teg-nc-data-'), tables: [T], cardIntervalMs: 30, decks: 6 }), { simulators: loadSimulators, logger: log, simulatorShoes: 1 });
+    const gw: Gateway = await startGateway(
+      floorConfig({ url: cluster.mqttUrls, dataDir: await makeTempDir('teg-nc-data-'), tables: [T], cardIntervalMs: 30, decks: 6 }),
+      { simulators: loadSimulators, logger: log, simulatorShoes: 1 },
+    );
     cleanup.push(() => gw.stop());
 
     await until(() => resultsOf(sub.got, T).length >= 3, 30_000, 'three results through the cluster');
@@ -44,13 +47,24 @@ describe.skipIf(!io.available)('a 3-node NATS cluster as the broker tier (real n
     const rt = gw.tables[0];
     let stableSince = Date.now();
     let lastCount = -1;
-    await until(() => {
-      const n = sub.got.length;
-      if (n !== lastCount) { lastCount = n; stableSince = Date.now(); }
-      return (rt.outbox?.depth ?? 0) === 0 && sub.got.some((m) => m.payload?.seq === rt.snapshot.seq) && Date.now() - stableSince > 1_500;
-    }, 60_000, 'the shoe dealt and delivered');
+    await until(
+      () => {
+        const n = sub.got.length;
+        if (n !== lastCount) {
+          lastCount = n;
+          stableSince = Date.now();
+        }
+        return (rt.outbox?.depth ?? 0) === 0 && sub.got.some((m) => m.payload?.seq === rt.snapshot.seq) && Date.now() - stableSince > 1_500;
+      },
+      60_000,
+      'the shoe dealt and delivered',
+    );
     // the health summary follows the connection: after the failover it names a surviving node
-    await until(() => sub.got.some((m) => m.topic === `casino/${T}/health` && m.at > killedAt && [n2.mqttUrl, n3.mqttUrl].includes(m.payload?.broker)), 20_000, 'a health message naming the surviving node');
+    await until(
+      () => sub.got.some((m) => m.topic === `casino/${T}/health` && m.at > killedAt && [n2.mqttUrl, n3.mqttUrl].includes(m.payload?.broker)),
+      20_000,
+      'a health message naming the surviving node',
+    );
     const seqs = checkSeq(sub.got, T);
     expect(seqs.at(-1)).toBe(rt.snapshot.seq);
     const results = resultsOf(sub.got, T);
@@ -62,8 +76,16 @@ describe.skipIf(!io.available)('a 3-node NATS cluster as the broker tier (real n
       const fresh = await subscriber(node.mqttUrl, `nc-check-${node.name}`, [`casino/${T}/status`, `casino/${T}/result`, `casino/${T}/round`], { clean: true });
       cleanup.push(() => fresh.close());
       await fresh.waitFor((m) => m.topic === `casino/${T}/status` && m.retain && m.payload.state === 'online', 15_000, `retained online on ${node.name}`);
-      await fresh.waitFor((m) => m.topic === `casino/${T}/result` && m.retain && m.payload.seq === results.at(-1).seq, 15_000, `the last result retained on ${node.name}`);
-      await fresh.waitFor((m) => m.topic === `casino/${T}/round` && m.retain && m.payload.seq === lastRound.payload.seq, 15_000, `the last round retained on ${node.name}`);
+      await fresh.waitFor(
+        (m) => m.topic === `casino/${T}/result` && m.retain && m.payload.seq === results.at(-1).seq,
+        15_000,
+        `the last result retained on ${node.name}`,
+      );
+      await fresh.waitFor(
+        (m) => m.topic === `casino/${T}/round` && m.retain && m.payload.seq === lastRound.payload.seq,
+        15_000,
+        `the last round retained on ${node.name}`,
+      );
     }
   }, 180_000);
 });

@@ -30,7 +30,11 @@ async function waitFor<T>(fn: () => Promise<T | null | undefined | false>, what:
   }
 }
 
-const simShoe = (seed: string) => ({ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'simulator', seed, cardIntervalMs: 0, roundIntervalMs: 0, faults: { misreadRate: 0.05, garbageRate: 0.02 } } });
+const simShoe = (seed: string) => ({
+  id: 'shoe-1',
+  kind: 'card-shoe',
+  transport: { type: 'simulator', seed, cardIntervalMs: 0, roundIntervalMs: 0, faults: { misreadRate: 0.05, garbageRate: 0.02 } },
+});
 
 describe('a gateway with a simulated baccarat table', () => {
   let gw: Gateway;
@@ -55,7 +59,10 @@ describe('a gateway with a simulated baccarat table', () => {
     expect(healthz.status).toBe(200);
     expect(JSON.parse(healthz.text).status).toBe('up');
 
-    const ready = await waitFor(async () => { const r = await get(`${base}/readyz`); return r.status === 200 && r.text; }, '/readyz 200');
+    const ready = await waitFor(async () => {
+      const r = await get(`${base}/readyz`);
+      return r.status === 200 && r.text;
+    }, '/readyz 200');
     expect(JSON.parse(ready)).toMatchObject({ status: 'ready', reasons: [], tables: [{ table: 'obs-01', ready: true, mqtt: 'connected', problems: [] }] });
 
     await Promise.all(gw.simulators.map((s) => s.start()));
@@ -114,7 +121,14 @@ describe('/readyz when not ready', () => {
       mqtt: { url: `mqtt://127.0.0.1:${deadBroker}`, protocolVersion: 4 },
       http: { port: 0 },
       dataDir,
-      tables: [{ id: 'obs-02', game: 'baccarat', decks: 8, devices: [{ id: 'shoe-9', kind: 'card-shoe', transport: { type: 'serial', path: '/dev/tablegw-does-not-exist' } }] }],
+      tables: [
+        {
+          id: 'obs-02',
+          game: 'baccarat',
+          decks: 8,
+          devices: [{ id: 'shoe-9', kind: 'card-shoe', transport: { type: 'serial', path: '/dev/tablegw-does-not-exist' } }],
+        },
+      ],
     });
     const gw = await startGateway(cfg, { simulators: loadSimulators, logger: silentLogger });
     try {
@@ -122,7 +136,9 @@ describe('/readyz when not ready', () => {
       expect(r.status).toBe(503);
       const body = JSON.parse(r.text);
       expect(body.status).toBe('not ready');
-      expect(body.reasons).toEqual(expect.arrayContaining(['obs-02: broker connection is down', expect.stringMatching(/^obs-02: device shoe-9 is disconnected/)]));
+      expect(body.reasons).toEqual(
+        expect.arrayContaining(['obs-02: broker connection is down', expect.stringMatching(/^obs-02: device shoe-9 is disconnected/)]),
+      );
       expect((await get(`${gw.observability.httpUrl}/healthz`)).status).toBe(200);
       const m = (await get(`${gw.observability.httpUrl}/metrics`)).text;
       expect(m).toMatch(/^tablegw_mqtt_connected\{table="obs-02"\} 0$/m);

@@ -51,13 +51,20 @@ describe.skipIf(!io.available)('replacing the table PC from a backup (real broke
     const keyFile = join(dir, 'gateway-key.pem');
     writeFileSync(keyFile, generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
     const cfgFile = join(dir, 'gateway.json');
-    writeFileSync(cfgFile, JSON.stringify({
-      mqtt: { url: broker.url }, dataDir, http: { enabled: false }, signing: { privateKeyFile: keyFile },
-      tables: TABLES.map((id, i) => ({
-        id, game: i === 0 ? 'baccarat' : 'dragon-tiger',
-        devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'simulator', seed: `${id}-seed`, cardIntervalMs: 15, roundIntervalMs: 30 } }],
-      })),
-    }));
+    writeFileSync(
+      cfgFile,
+      JSON.stringify({
+        mqtt: { url: broker.url },
+        dataDir,
+        http: { enabled: false },
+        signing: { privateKeyFile: keyFile },
+        tables: TABLES.map((id, i) => ({
+          id,
+          game: i === 0 ? 'baccarat' : 'dragon-tiger',
+          devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'simulator', seed: `${id}-seed`, cardIntervalMs: 15, roundIntervalMs: 30 } }],
+        })),
+      }),
+    );
     const sub = await Subscriber.connect(broker.url, 'pcr-engine');
     cleanups.push(() => sub.client.endAsync());
     const results = (table: string, from = 0) => sub.got.slice(from).filter((m) => m.topic === `casino/${table}/result`);
@@ -100,7 +107,11 @@ describe.skipIf(!io.available)('replacing the table PC from a backup (real broke
     }
     // the results the backup holds: those an engine must still have after the replacement
     await until('the messages up to the backup delivered', () => TABLES.every((t) => sub.maxSeq(t) >= backupSeq[t]));
-    const beforeBackup = TABLES.flatMap((t) => results(t).filter((m) => m.payload.seq <= backupSeq[t]).map((m) => `${t}/${m.payload.roundId}`));
+    const beforeBackup = TABLES.flatMap((t) =>
+      results(t)
+        .filter((m) => m.payload.seq <= backupSeq[t])
+        .map((m) => `${t}/${m.payload.roundId}`),
+    );
     expect(beforeBackup.length).toBeGreaterThanOrEqual(TABLES.length * 3);
 
     // more is dealt, then the PC dies
@@ -121,7 +132,9 @@ describe.skipIf(!io.available)('replacing the table PC from a backup (real broke
     expect(await r.exit, r.stderr()).toBe(0);
     const restarted = sub.got.length;
     start();
-    await until('the restored-from-backup alerts', () => TABLES.every((t) => sub.got.slice(restarted).some((m) => m.topic === `casino/${t}/alerts` && m.payload.kind === 'restored-from-backup')));
+    await until('the restored-from-backup alerts', () =>
+      TABLES.every((t) => sub.got.slice(restarted).some((m) => m.topic === `casino/${t}/alerts` && m.payload.kind === 'restored-from-backup')),
+    );
     await until('3 results per table after the restore', () => TABLES.every((t) => results(t, restarted).length >= 3));
 
     for (const t of TABLES) {

@@ -44,14 +44,7 @@ const TABLE = 'pit-bac';
 const SHOE = 'BBB PP T B PPPPPPP BBBBBBB PP'.replace(/\s+/g, '');
 // its big road, worked out by hand (col 3: seven P, the seventh turning right along the bottom;
 // col 4: seven B, down to row 4 above the P tail, then right along row 4)
-const BIG_ROAD = [
-  'BPBPBP.',
-  'BP.PBP.',
-  'B..PB..',
-  '...PB..',
-  '...PBBB',
-  '...PP..',
-];
+const BIG_ROAD = ['BPBPBP.', 'BP.PBP.', 'B..PB..', '...PB..', '...PBBB', '...PP..'];
 
 /** cards for scripted rounds: two-card naturals decide every round (P1 B1 P2 B2), no card used more than 8 decks hold */
 class ScriptedCards {
@@ -79,12 +72,17 @@ class ScriptedCards {
   }
   /** the four cards of a round the given side wins (B banker, P player, T tie) in dealing order */
   round(w: string, k: number): string[] {
-    const [p, b] = w === 'P' ? [this.pair(9, k), this.pair(k % 8, k + 3)] : w === 'B' ? [this.pair(k % 8, k + 5), this.pair(9, k + 1)] : [this.pair(8, k), this.pair(8, k + 7)];
+    const [p, b] =
+      w === 'P'
+        ? [this.pair(9, k), this.pair(k % 8, k + 3)]
+        : w === 'B'
+          ? [this.pair(k % 8, k + 5), this.pair(9, k + 1)]
+          : [this.pair(8, k), this.pair(8, k + 7)];
     return [p[0], b[0], p[1], b[1]];
   }
 }
 
-describe.skipIf(!available)('the pit\'s screen in headless Chromium', () => {
+describe.skipIf(!available)("the pit's screen in headless Chromium", () => {
   let gw: Gateway;
   let chrome: HeadlessPage;
   let page: Page;
@@ -94,12 +92,16 @@ describe.skipIf(!available)('the pit\'s screen in headless Chromium', () => {
 
   const api = async <T>(path: string): Promise<{ status: number; body: T }> => {
     const r = await fetch(`${base}${path}`);
-    return { status: r.status, body: await r.json() as T };
+    return { status: r.status, body: (await r.json()) as T };
   };
-  type State = { tables: Array<{ table: string; retained: Record<string, any>; results: Array<{ roundId: string; status: string; seq: number; shoeId: string }> }> };
+  type State = {
+    tables: Array<{ table: string; retained: Record<string, any>; results: Array<{ roundId: string; status: string; seq: number; shoeId: string }> }>;
+  };
   const tableState = async () => (await api<State>('/api/state')).body.tables.find((t) => t.table === TABLE)!;
   const open = async (hash: string) => {
-    await page.evaluate((h) => { location.hash = h; }, hash);
+    await page.evaluate((h) => {
+      location.hash = h;
+    }, hash);
     await expect.poll(() => page.evaluate(() => document.body.className), { timeout: 10_000 }).toContain(hash ? 'view-table' : 'view-floor');
   };
 
@@ -119,7 +121,12 @@ describe.skipIf(!available)('the pit\'s screen in headless Chromium', () => {
       journal: { synchronous: 'normal' },
       dataDir: await makeTempDir('teg-pit-'),
       tables: [
-        { id: TABLE, game: 'baccarat', decks: 8, devices: [{ id: 'shoe-1', kind: 'card-shoe', staleAfterMs: 0, transport: { type: 'serial', path: pty.gatewayPath } }] },
+        {
+          id: TABLE,
+          game: 'baccarat',
+          decks: 8,
+          devices: [{ id: 'shoe-1', kind: 'card-shoe', staleAfterMs: 0, transport: { type: 'serial', path: pty.gatewayPath } }],
+        },
         ...demo.tables,
       ],
     });
@@ -153,10 +160,12 @@ describe.skipIf(!available)('the pit\'s screen in headless Chromium', () => {
     await open(`#/table/${TABLE}`);
     const sec = page.locator(`section.table[data-table="${TABLE}"]`);
     await expect.poll(() => sec.locator('.roads-box .road.big .cell[data-winner]').count(), { timeout: 10_000 }).toBe(22);
-    const cells = await sec.locator('.roads-box .road.big .cell[data-winner]').evaluateAll((els) => els.map((e) => {
-      const d = (e as HTMLElement).dataset;
-      return { col: Number(d.col), row: Number(d.row), winner: d.winner!, ties: Number(d.ties) };
-    }));
+    const cells = await sec.locator('.roads-box .road.big .cell[data-winner]').evaluateAll((els) =>
+      els.map((e) => {
+        const d = (e as HTMLElement).dataset;
+        return { col: Number(d.col), row: Number(d.row), winner: d.winner!, ties: Number(d.ties) };
+      }),
+    );
     const grid = Array.from({ length: 6 }, () => Array.from({ length: 7 }, () => '.'));
     for (const c of cells) {
       expect(grid[c.row][c.col], `cell ${c.col},${c.row} drawn twice`).toBe('.');
@@ -166,10 +175,12 @@ describe.skipIf(!available)('the pit\'s screen in headless Chromium', () => {
     // the one tie is marked on the cell before it (col 1, row 1)
     expect(cells.filter((c) => c.ties > 0)).toEqual([{ col: 1, row: 1, winner: 'player', ties: 1 }]);
     // the cells are where the grid says on screen too: same column -> same x, next row -> lower
-    const boxes = await sec.locator('.roads-box .road.big .cell[data-winner]').evaluateAll((els) => els.map((e) => {
-      const r = e.getBoundingClientRect();
-      return { col: Number((e as HTMLElement).dataset.col), row: Number((e as HTMLElement).dataset.row), x: Math.round(r.left), y: Math.round(r.top) };
-    }));
+    const boxes = await sec.locator('.roads-box .road.big .cell[data-winner]').evaluateAll((els) =>
+      els.map((e) => {
+        const r = e.getBoundingClientRect();
+        return { col: Number((e as HTMLElement).dataset.col), row: Number((e as HTMLElement).dataset.row), x: Math.round(r.left), y: Math.round(r.top) };
+      }),
+    );
     for (const a of boxes) {
       for (const b of boxes) {
         if (a.col === b.col) expect(a.x).toBe(b.x);
@@ -182,13 +193,17 @@ describe.skipIf(!available)('the pit\'s screen in headless Chromium', () => {
     const beads = await sec.locator('.roads-box .road.bead-plate .cell[data-round]').evaluateAll((els) => els.map((e) => e.textContent));
     expect(beads.join('')).toBe(SHOE);
     // every cell of the roads is drawn inside its road's frame (none clipped away)
-    const clipped = await sec.locator('.roads-box .road').evaluateAll((roads) => roads.flatMap((road) => {
-      const r = road.getBoundingClientRect();
-      return [...road.querySelectorAll('.cell')].filter((c) => {
-        const b = c.getBoundingClientRect();
-        return b.top < r.top || b.bottom > r.bottom + 0.5 || b.left < r.left || b.right > r.right + 0.5;
-      }).map((c) => `${road.className} ${(c as HTMLElement).dataset.col},${(c as HTMLElement).dataset.row}`);
-    }));
+    const clipped = await sec.locator('.roads-box .road').evaluateAll((roads) =>
+      roads.flatMap((road) => {
+        const r = road.getBoundingClientRect();
+        return [...road.querySelectorAll('.cell')]
+          .filter((c) => {
+            const b = c.getBoundingClientRect();
+            return b.top < r.top || b.bottom > r.bottom + 0.5 || b.left < r.left || b.right > r.right + 0.5;
+          })
+          .map((c) => `${road.className} ${(c as HTMLElement).dataset.col},${(c as HTMLElement).dataset.row}`);
+      }),
+    );
     expect(clipped).toEqual([]);
     // the derived roads are drawn (their marks are checked in test/unit/games/roads.test.ts)
     expect(await sec.locator('.roads-box .road.eye .cell[data-colour]').count()).toBe(18);
@@ -198,11 +213,14 @@ describe.skipIf(!available)('the pit\'s screen in headless Chromium', () => {
     await open('');
     const card = page.locator(`.tcard[data-table="${TABLE}"]`);
     expect(await card.locator('.road.big .cell[data-winner]').count()).toBe(22);
-    const edge = await card.locator('.rw').first().evaluate((w) => {
-      const box = w.getBoundingClientRect();
-      const cells = [...w.querySelectorAll('.road.big .cell[data-winner]')].map((c) => c.getBoundingClientRect());
-      return { right: box.right, newest: Math.max(...cells.map((c) => c.right)) };
-    });
+    const edge = await card
+      .locator('.rw')
+      .first()
+      .evaluate((w) => {
+        const box = w.getBoundingClientRect();
+        const cells = [...w.querySelectorAll('.road.big .cell[data-winner]')].map((c) => c.getBoundingClientRect());
+        return { right: box.right, newest: Math.max(...cells.map((c) => c.right)) };
+      });
     expect(edge.newest).toBeLessThanOrEqual(edge.right + 0.5);
   }, 90_000);
 
@@ -214,7 +232,9 @@ describe.skipIf(!available)('the pit\'s screen in headless Chromium', () => {
     expect(body.recall.map((r) => r.roundId)).toEqual(last10);
     await open(`#/table/${TABLE}`);
     const sec = page.locator(`section.table[data-table="${TABLE}"]`);
-    await expect.poll(() => sec.locator('table.recall tr[data-round]').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.round)), { timeout: 10_000 }).toEqual(last10);
+    await expect
+      .poll(() => sec.locator('table.recall tr[data-round]').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.round)), { timeout: 10_000 })
+      .toEqual(last10);
     const rows = sec.locator('table.recall tr[data-round]');
     // each row: its cards by position, a 24-hour time, the result by name
     const last = rows.last();
@@ -245,7 +265,9 @@ describe.skipIf(!available)('the pit\'s screen in headless Chromium', () => {
     await open(`#/table/${TABLE}`);
     const sec = page.locator(`section.table[data-table="${TABLE}"]`);
     await expect.poll(() => sec.locator('.round .phase').textContent(), { timeout: 10_000 }).toBe('held');
-    await expect.poll(() => sec.locator('table.recall tr[data-round]').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.round)), { timeout: 10_000 }).toEqual(before);
+    await expect
+      .poll(() => sec.locator('table.recall tr[data-round]').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.round)), { timeout: 10_000 })
+      .toEqual(before);
     // and its shoe in fault as well: the recall answers the same
     await shoe.send('ERR', 'JAM', 'card jam');
     await expect.poll(async () => (await tableState()).retained['devices/shoe-1']?.state, { timeout: 15_000 }).toBe('fault');
@@ -256,7 +278,7 @@ describe.skipIf(!available)('the pit\'s screen in headless Chromium', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'pit-table-1920x1080.png'), fullPage: false });
   }, 40_000);
 
-  it('one clock: 24-hour times in the gateway\'s time zone, named once; scores by name; no pill at 0', async () => {
+  it("one clock: 24-hour times in the gateway's time zone, named once; scores by name; no pill at 0", async () => {
     await open('');
     expect(await page.locator('#clock').textContent()).toMatch(/^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/);
     const zone = await page.locator('#tz').textContent();
@@ -267,14 +289,17 @@ describe.skipIf(!available)('the pit\'s screen in headless Chromium', () => {
     for (const t of await page.locator('.chip').allTextContents()) expect(t).toMatch(/^[CWI] [1-9]\d*$/);
     // baccarat scores say whose number is whose
     for (const id of [TABLE, 'sim-bac-01']) {
-      await expect.poll(() => page.locator(`.tcard[data-table="${id}"] .last-result`).textContent(), { timeout: 20_000 }).toMatch(/^(banker wins|player wins|tie), banker \d - player \d$/);
+      await expect
+        .poll(() => page.locator(`.tcard[data-table="${id}"] .last-result`).textContent(), { timeout: 20_000 })
+        .toMatch(/^(banker wins|player wins|tie), banker \d - player \d$/);
     }
   }, 40_000);
 
   it('a history that means something per game, and no shoe row where there is no shoe', async () => {
     // blackjack: per seat W / L / P / BJ; sic bo: dice and big / small / triple; keno: the draw
     await expect.poll(() => page.locator('.tcard[data-table="sim-bj-01"] table.ph td i').count(), { timeout: 60_000 }).toBeGreaterThan(0);
-    for (const t of await page.locator('.tcard[data-table="sim-bj-01"] table.ph td i').allTextContents()) expect(['W', 'L', 'P', 'BJ', '\u00d7', '\u00b7']).toContain(t);
+    for (const t of await page.locator('.tcard[data-table="sim-bj-01"] table.ph td i').allTextContents())
+      expect(['W', 'L', 'P', 'BJ', '\u00d7', '\u00b7']).toContain(t);
     expect(await page.locator('.tcard[data-table="sim-bj-01"] table.ph tr[data-position^="seat"]').count()).toBeGreaterThan(0);
     await expect.poll(() => page.locator('.tcard[data-table="sim-sicbo-01"] .roll .tag').count(), { timeout: 60_000 }).toBeGreaterThan(0);
     for (const t of await page.locator('.tcard[data-table="sim-sicbo-01"] .roll .tag').allTextContents()) expect(t).toMatch(/^(big|small|triple [1-6]|void)$/);
@@ -322,7 +347,10 @@ describe.skipIf(!available)('the pit\'s screen in headless Chromium', () => {
     expect(await page.locator('#more').textContent()).toMatch(/^\u25bc \d+ more tables? below/);
     await page.screenshot({ path: join(ARTIFACTS, 'pit-floor-1280x720.png') });
     // scrolled to the end: every card reachable, the cue gone
-    await page.evaluate(() => { const f = document.getElementById('floor')!; f.scrollTop = f.scrollHeight; });
+    await page.evaluate(() => {
+      const f = document.getElementById('floor')!;
+      f.scrollTop = f.scrollHeight;
+    });
     await expect.poll(() => page.locator('#more').isVisible(), { timeout: 5_000 }).toBe(false);
     const floor = (await page.locator('#floor').boundingBox())!;
     const lastCard = (await page.locator('.tcard').last().boundingBox())!;

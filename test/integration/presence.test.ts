@@ -29,8 +29,18 @@ describe.skipIf(!io.available)('table presence on a real Mosquitto', () => {
       cleanup.push(() => broker.stop());
       const startedAt = '2026-12-07T00:00:00.000Z';
       const link = new TableLink({
-        url: broker.url, tableId: 'pr-01', gameId: 'baccarat', topicPrefix: 'casino', clientIdPrefix: 'pr-', protocolVersion,
-        keepaliveSec: 30, reconnectMinMs: 100, reconnectMaxMs: 500, logger: silentLogger, startedAt, sessionExpirySec: 60,
+        url: broker.url,
+        tableId: 'pr-01',
+        gameId: 'baccarat',
+        topicPrefix: 'casino',
+        clientIdPrefix: 'pr-',
+        protocolVersion,
+        keepaliveSec: 30,
+        reconnectMinMs: 100,
+        reconnectMaxMs: 500,
+        logger: silentLogger,
+        startedAt,
+        sessionExpirySec: 60,
       });
       cleanup.push(() => link.close());
       const rec = await recordMqtt(broker.url, 'casino/pr-01/status');

@@ -61,7 +61,7 @@ function tablegw(args: string[]): string {
   return execFileSync(process.execPath, ['--import', 'tsx', 'src/app/cli/main.ts', ...args], { cwd: ROOT, encoding: 'utf8' });
 }
 
-describe.skipIf(!io.available)('privileged requests with the broker\'s password file and ACL (real Mosquitto)', () => {
+describe.skipIf(!io.available)("privileged requests with the broker's password file and ACL (real Mosquitto)", () => {
   let broker: MosquittoBroker;
   let rec: MqttRecorder;
   let pty: PtyPair;
@@ -69,7 +69,13 @@ describe.skipIf(!io.available)('privileged requests with the broker\'s password 
   let dir: string;
   const clients: MqttClient[] = [];
   const connect = async (user: keyof typeof PW) => {
-    const c = await mqtt.connectAsync(broker.url, { protocolVersion: 5, clientId: `${user}-${process.pid}`, username: user, password: PW[user], reconnectPeriod: 0 });
+    const c = await mqtt.connectAsync(broker.url, {
+      protocolVersion: 5,
+      clientId: `${user}-${process.pid}`,
+      username: user,
+      password: PW[user],
+      reconnectPeriod: 0,
+    });
     clients.push(c);
     return c;
   };
@@ -81,12 +87,21 @@ describe.skipIf(!io.available)('privileged requests with the broker\'s password 
     rec = await recordMqtt(broker.url, `casino/${DT}/#`, { username: 'observer', password: PW.observer });
     tablegw(['keygen', '--out', join(dir, 'pit-boss-7')]);
     const cfg = validateConfig({
-      mqtt: { url: broker.url, username: 'table-pc-07', password: PW['table-pc-07'] }, dataDir: join(dir, 'data'), http: { enabled: false }, health: { intervalMs: 0 },
-      tables: [{
-        id: DT, game: 'dragon-tiger', betting: 'engine',
-        devices: [{ id: 'shoe-1', kind: 'card-shoe', staleAfterMs: 60_000, transport: { type: 'serial', path: pty.gatewayPath } }],
-        requests: { privileged: { keys: [{ name: 'pit-boss-7', publicKeyFile: join(dir, 'pit-boss-7.pub'), commands: ['correction', 'void-round', 'resume-round'] }] } },
-      }],
+      mqtt: { url: broker.url, username: 'table-pc-07', password: PW['table-pc-07'] },
+      dataDir: join(dir, 'data'),
+      http: { enabled: false },
+      health: { intervalMs: 0 },
+      tables: [
+        {
+          id: DT,
+          game: 'dragon-tiger',
+          betting: 'engine',
+          devices: [{ id: 'shoe-1', kind: 'card-shoe', staleAfterMs: 60_000, transport: { type: 'serial', path: pty.gatewayPath } }],
+          requests: {
+            privileged: { keys: [{ name: 'pit-boss-7', publicKeyFile: join(dir, 'pit-boss-7.pub'), commands: ['correction', 'void-round', 'resume-round'] }] },
+          },
+        },
+      ],
     });
     gw = await startGateway(cfg, { simulators: loadSimulators, logger: silentLogger });
     await rec.waitFor((m) => m.topic === `casino/${DT}/devices/shoe-1` && m.payload?.state === 'connected', 10_000);
@@ -101,7 +116,7 @@ describe.skipIf(!io.available)('privileged requests with the broker\'s password 
     if (dir) await removeTempDir(dir);
   });
 
-  it('a foreign engine is refused by the broker, an unsigned correction by the gateway; the signed one is taken with by = the key\'s name', async () => {
+  it("a foreign engine is refused by the broker, an unsigned correction by the gateway; the signed one is taken with by = the key's name", async () => {
     const dtEngine = await connect('engine-dragon-tiger');
     const answer = async (command: string, transaction: string) =>
       (await rec.waitFor((m) => m.topic === `casino/${DT}/response/${command}` && m.payload?.transaction === transaction, 5000)).payload;
@@ -118,8 +133,9 @@ describe.skipIf(!io.available)('privileged requests with the broker\'s password 
 
     // the baccarat engine's account may not write dt-07's requests: the broker says so (PUBACK 0x87)
     const bacEngine = await connect('engine-baccarat');
-    await expect(bacEngine.publishAsync(`casino/${DT}/request/correction`, JSON.stringify({ transaction: 'x1', by: 'pit-boss-anyone', ...swap }), { qos: 1 }))
-      .rejects.toMatchObject({ code: 135 });
+    await expect(
+      bacEngine.publishAsync(`casino/${DT}/request/correction`, JSON.stringify({ transaction: 'x1', by: 'pit-boss-anyone', ...swap }), { qos: 1 }),
+    ).rejects.toMatchObject({ code: 135 });
     // the table's own engine: the gateway refuses an unsigned correction of a completed round
     await dtEngine.publishAsync(`casino/${DT}/request/correction`, JSON.stringify({ transaction: 'x2', by: 'pit-boss-anyone', ...swap }), { qos: 1 });
     expect(await answer('correction', 'x2')).toMatchObject({ status: 'error', code: 'signature-required' });
@@ -128,13 +144,29 @@ describe.skipIf(!io.available)('privileged requests with the broker\'s password 
     expect(rec.messages.filter((m) => m.topic === `casino/${DT}/result` && m.payload?.status !== 'complete')).toEqual([]);
 
     // the pit: signed with its key by tablegw sign-request, sent from its own account
-    const signed = tablegw(['sign-request', '--key', join(dir, 'pit-boss-7.key'), '--key-id', 'pit-boss-7', '--table', DT, '--command', 'correction',
-      '--transaction', 'p1', JSON.stringify({ ...swap, by: 'someone-else', reason: 'cards swapped' })]).trim();
+    const signed = tablegw([
+      'sign-request',
+      '--key',
+      join(dir, 'pit-boss-7.key'),
+      '--key-id',
+      'pit-boss-7',
+      '--table',
+      DT,
+      '--command',
+      'correction',
+      '--transaction',
+      'p1',
+      JSON.stringify({ ...swap, by: 'someone-else', reason: 'cards swapped' }),
+    ]).trim();
     const pit = await connect('pit-tool');
     await pit.publishAsync(`casino/${DT}/request/correction`, signed, { qos: 1 });
     expect(await answer('correction', 'p1')).toMatchObject({ status: 'ok', data: { roundId: result.roundId, supersedesSeq: result.seq } });
     const corrected = (await rec.waitFor((m) => m.topic === `casino/${DT}/result` && m.payload?.status === 'corrected', 5000)).payload;
-    expect(corrected).toMatchObject({ roundId: result.roundId, outcome: { winner: 'dragon' }, correction: { kind: 'cards', by: 'pit-boss-7', reason: 'cards swapped' } });
+    expect(corrected).toMatchObject({
+      roundId: result.roundId,
+      outcome: { winner: 'dragon' },
+      correction: { kind: 'cards', by: 'pit-boss-7', reason: 'cards swapped' },
+    });
     // the same signed bytes again: executed once; within the idempotency window the retry gets the
     // first answer again (docs/ENGINES.md), never a second correction
     await pit.publishAsync(`casino/${DT}/request/correction`, signed, { qos: 1 });

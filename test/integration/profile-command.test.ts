@@ -14,24 +14,42 @@ afterAll(cleanupTempDirs);
 const ROOT = join(import.meta.dirname, '..', '..');
 
 function tablegw(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'app', 'cli', 'main.ts'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'app', 'cli', 'main.ts'), ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (b: Buffer) => { stdout += b.toString(); });
-  child.stderr.on('data', (b: Buffer) => { stderr += b.toString(); });
+  child.stdout.on('data', (b: Buffer) => {
+    stdout += b.toString();
+  });
+  child.stderr.on('data', (b: Buffer) => {
+    stderr += b.toString();
+  });
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }
 
 async function captureFile(chunks: Array<[number, string]>): Promise<string> {
   const file = join(await makeTempDir('teg-profile-cli-'), 'c.jsonl');
-  const h = { format: 'tablegw-capture', version: 1, transport: 'serial', port: '/dev/ttyUSB0', settings: { baudRate: 9600 }, startedAt: '2026-12-01T20:00:00.000Z', tool: 'tablegw 0.1.0' } as const;
+  const h = {
+    format: 'tablegw-capture',
+    version: 1,
+    transport: 'serial',
+    port: '/dev/ttyUSB0',
+    settings: { baudRate: 9600 },
+    startedAt: '2026-12-01T20:00:00.000Z',
+    tool: 'tablegw 0.1.0',
+  } as const;
   writeFileSync(file, headerLine(h) + chunks.map(([t, s]) => chunkLine(t, Buffer.from(s, 'latin1'))).join(''));
   return file;
 }
 
 describe('tablegw profile on the command line', () => {
   it('check: a good capture prints its frames and rejects, exit 0; --json carries the same', async () => {
-    const cap = await captureFile([[0, '\x021,C,S_K*37\x03\x022,C,'], [35.5, 'H_10*00\x03']]);
+    const cap = await captureFile([
+      [0, '\x021,C,S_K*37\x03\x022,C,'],
+      [35.5, 'H_10*00\x03'],
+    ]);
     const r = await tablegw(['profile', 'check', 'stx-etx-shoe', cap]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('drivers/profiles/shipped/stx-etx-shoe.yaml: valid profile "stx-etx-shoe" (SHOE)');
@@ -59,7 +77,10 @@ describe('tablegw profile on the command line', () => {
   it('check: an invalid profile is exit 65 with every key path; a missing one 66; a bad capture 65', async () => {
     const dir = await makeTempDir('teg-profile-cli-');
     const bad = join(dir, 'acme.yaml');
-    writeFileSync(bad, 'name: acme\ntalker: SHOE\nframing: { end: "\\r" }\nmessages:\n  - { name: card, pattern: "C(?<code>\\\\d{4})", type: CARD }\n  - { name: hb, pattern: "H", type: HEARTBEAT }\n');
+    writeFileSync(
+      bad,
+      'name: acme\ntalker: SHOE\nframing: { end: "\\r" }\nmessages:\n  - { name: card, pattern: "C(?<code>\\\\d{4})", type: CARD }\n  - { name: hb, pattern: "H", type: HEARTBEAT }\n',
+    );
     const r = await tablegw(['profile', 'check', bad]);
     expect(r.code).toBe(65);
     expect(r.stderr).toContain(`${bad}: invalid profile, 2 mistake(s)`);

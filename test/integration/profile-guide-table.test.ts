@@ -23,7 +23,7 @@ import { cleanupTempDirs, makeTempDir } from '../../dev/rig/temp-dir.js';
 const io = realIoOrSkip(['socat', 'mosquitto']);
 const EXAMPLES = join(import.meta.dirname, '..', '..', 'docs', 'examples');
 
-describe.skipIf(!io.available)('the profile guide\'s table, running', () => {
+describe.skipIf(!io.available)("the profile guide's table, running", () => {
   let broker: MosquittoBroker;
   let gw: Gateway | undefined;
   let rec: MqttRecorder;
@@ -65,7 +65,11 @@ describe.skipIf(!io.available)('the profile guide\'s table, running', () => {
     // the six cards of the capture: the first turned (7H), burns face down, the misread answered by its rescan
     const cards = await rec.waitForCount((m) => m.topic === E && m.payload.kind === 'card', 6, 20_000);
     expect(cards[0].payload).toMatchObject({ role: 'reveal', card: '7H', cardNo: 1 });
-    expect(cards.slice(1, 4).map((c) => [c.payload.role, c.payload.card])).toEqual([['burn', null], ['burn', null], ['burn', null]]);
+    expect(cards.slice(1, 4).map((c) => [c.payload.role, c.payload.card])).toEqual([
+      ['burn', null],
+      ['burn', null],
+      ['burn', null],
+    ]);
     await rec.waitFor((m) => m.topic === E && m.payload.kind === 'rescan');
     await rec.waitFor((m) => m.topic === E && m.payload.kind === 'cut');
     // the damaged SEQ 6: a gap (the profile has no REPEAT template: nothing can ask for it again)

@@ -28,9 +28,14 @@ const blockStarting = (first: string) => {
 };
 
 function tablegw(args: string[], cwd: string): Promise<{ code: number | null; stdout: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'app', 'cli', 'main.ts'), ...args], { cwd, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'app', 'cli', 'main.ts'), ...args], {
+    cwd,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let stdout = '';
-  child.stdout.on('data', (b: Buffer) => { stdout += b.toString(); });
+  child.stdout.on('data', (b: Buffer) => {
+    stdout += b.toString();
+  });
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout })));
 }
 
@@ -54,7 +59,9 @@ describe('the profile guide in docs/DEVICES.md', () => {
     const shoe = cfg.tables[0].devices[0];
     expect(shoe).toMatchObject({ id: 'shoe-1', kind: 'card-shoe', profile: join(EXAMPLES, 'acme-shoe.yaml'), transport: { type: 'serial', baudRate: 9600 } });
     // and the same config with a broken profile is refused with both key paths
-    expect(() => validateConfig(parse(text.replace('/etc/tablegw/profiles/acme-shoe.yaml', join(ROOT, 'drivers', 'profiles', 'shipped', 'modbus-dice.yaml'))))).toThrow(/tables\[0\]\.devices\[0\]\.profile: profile "modbus-dice" speaks DICE, a card-shoe needs SHOE/);
+    expect(() =>
+      validateConfig(parse(text.replace('/etc/tablegw/profiles/acme-shoe.yaml', join(ROOT, 'drivers', 'profiles', 'shipped', 'modbus-dice.yaml')))),
+    ).toThrow(/tables\[0\]\.devices\[0\]\.profile: profile "modbus-dice" speaks DICE, a card-shoe needs SHOE/);
   });
 
   it('prints exactly the check output the guide shows: every frame, both rejects, the summary', async () => {
@@ -63,8 +70,22 @@ describe('the profile guide in docs/DEVICES.md', () => {
     expect(r.code).toBe(0);
     expect(r.stdout.trimEnd()).toBe(shown.slice(1).join('\n'));
     // the frames it shows are the shoe's: loaded, heartbeats, six cards (one the rescan of a misread), the cut card
-    const frames = decodeCapture(exampleProfile(), readCaptureFile(join(EXAMPLES, 'acme-shoe.capture.jsonl')).chunks).items.flatMap((i) => ('frame' in i ? [i.frame] : []));
-    expect(frames.map((f) => (f.type === 'CARD' ? `${f.card}${f.rescan ? ' rescan' : ''}` : f.type))).toEqual(['STATE', 'HB', '7H', 'KS', 'MISREAD', 'TD rescan', 'QD', 'HB', 'CUT', 'JC', '5S']);
+    const frames = decodeCapture(exampleProfile(), readCaptureFile(join(EXAMPLES, 'acme-shoe.capture.jsonl')).chunks).items.flatMap((i) =>
+      'frame' in i ? [i.frame] : [],
+    );
+    expect(frames.map((f) => (f.type === 'CARD' ? `${f.card}${f.rescan ? ' rescan' : ''}` : f.type))).toEqual([
+      'STATE',
+      'HB',
+      '7H',
+      'KS',
+      'MISREAD',
+      'TD rescan',
+      'QD',
+      'HB',
+      'CUT',
+      'JC',
+      '5S',
+    ]);
     expect(frames.map((f) => f.seq)).toEqual([0, 1, 2, 3, 4, 5, 7, 8, 9, 10, 11]);
   }, 60_000);
 
@@ -78,7 +99,10 @@ describe('the profile guide in docs/DEVICES.md', () => {
     const scanner = checkProfile('serial-scanner');
     if (!scanner.ok) throw new Error('serial-scanner does not load');
     const real = formatDecode(decodeCapture(scanner.profile, capture.chunks));
-    const excerpt = blockStarting('tablegw profile check serial-scanner acme-shoe.capture.jsonl\n').split('\n').slice(1).filter((l) => l.trim() !== '...');
+    const excerpt = blockStarting('tablegw profile check serial-scanner acme-shoe.capture.jsonl\n')
+      .split('\n')
+      .slice(1)
+      .filter((l) => l.trim() !== '...');
     expect(excerpt.length).toBeGreaterThan(4);
     expect(real.slice(0, excerpt.length)).toEqual(excerpt);
 

@@ -17,15 +17,30 @@ afterAll(cleanupTempDirs);
 const ROOT = join(import.meta.dirname, '..', '..');
 
 function tablegw(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'app', 'cli', 'main.ts'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'app', 'cli', 'main.ts'), ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (b: Buffer) => { stdout += b.toString(); });
-  child.stderr.on('data', (b: Buffer) => { stderr += b.toString(); });
+  child.stdout.on('data', (b: Buffer) => {
+    stdout += b.toString();
+  });
+  child.stderr.on('data', (b: Buffer) => {
+    stderr += b.toString();
+  });
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }
 
-const header = { format: 'tablegw-capture', version: 1, transport: 'serial', port: '/dev/ttyUSB0', settings: { baudRate: 9600 }, startedAt: '2026-12-01T20:00:00.000Z', tool: 'tablegw 0.1.0' } as const;
+const header = {
+  format: 'tablegw-capture',
+  version: 1,
+  transport: 'serial',
+  port: '/dev/ttyUSB0',
+  settings: { baudRate: 9600 },
+  startedAt: '2026-12-01T20:00:00.000Z',
+  tool: 'tablegw 0.1.0',
+} as const;
 
 describe('tablegw profile learn on the command line', () => {
   it('learns a shoe from a capture and a script, writes a profile that profile check accepts; capture show shows the bytes', async () => {

@@ -30,7 +30,9 @@ describe.skipIf(!io.available)('a card shoe read through the stx-etx-shoe profil
   const on = (suffix: string) => t.on(suffix);
   const send = async (...frames: Buffer[]) => t.pty.write(Buffer.concat(frames));
   const next = (body: string) => frame(`${seq++},${body}`);
-  const cards = async (...cs: string[]) => { for (const c of cs) await send(next(`C,${vendorCode(c)}`)); };
+  const cards = async (...cs: string[]) => {
+    for (const c of cs) await send(next(`C,${vendorCode(c)}`));
+  };
 
   beforeAll(async () => {
     t = await startProfiledShoeTable('prof-01', 'stx-etx-shoe');
@@ -54,7 +56,11 @@ describe.skipIf(!io.available)('a card shoe read through the stx-etx-shoe profil
     await cards('6H', '4D', 'KC', 'AS', '3H'); // player 6 stands, banker 5 draws
     await t.rec.waitForCount(on('result'), 3);
     const [r1, r2, r3] = t.rec.messages.filter(on('result')).map((m) => m.payload);
-    expect(r1).toMatchObject({ status: 'complete', cards: { player: ['9H', '9C'], banker: ['KD', '2S'], burn: [] }, outcome: { winner: 'player', natural: true, playerPair: true } });
+    expect(r1).toMatchObject({
+      status: 'complete',
+      cards: { player: ['9H', '9C'], banker: ['KD', '2S'], burn: [] },
+      outcome: { winner: 'player', natural: true, playerPair: true },
+    });
     expect(r2).toMatchObject({ status: 'complete', cards: { player: ['2H', '3C', '8D'], banker: ['3D', 'KS'] }, outcome: { winner: 'tie' } });
     expect(r3).toMatchObject({ status: 'complete', cards: { player: ['6H', 'KC'], banker: ['4D', 'AS', '3H'] } });
     // the card events are exactly the cards written, in order

@@ -22,13 +22,30 @@ describe('REPEAT with a lossy simulated shoe', () => {
     // lost frame came. A device has one repair at a time, so that second gap was reported
     // unrepaired, as the product should, and the test failed on the disk, not on REPEAT.
     const cfg = validateConfig({
-      mqtt: { url: 'embedded' }, embeddedBroker: { port: 0 }, http: { enabled: false }, dataDir, journal: { synchronous: 'normal' },
-      tables: [{
-        id: 'rep-01', game: 'baccarat', devices: [{
-          id: 'shoe-1', kind: 'card-shoe',
-          transport: { type: 'simulator', seed: 7, cardIntervalMs: 10, roundIntervalMs: 10, faults: { misreadRate: 0, garbageRate: 0, dropFrameRate: 0.05, dropCardRate: 0 } },
-        }],
-      }],
+      mqtt: { url: 'embedded' },
+      embeddedBroker: { port: 0 },
+      http: { enabled: false },
+      dataDir,
+      journal: { synchronous: 'normal' },
+      tables: [
+        {
+          id: 'rep-01',
+          game: 'baccarat',
+          devices: [
+            {
+              id: 'shoe-1',
+              kind: 'card-shoe',
+              transport: {
+                type: 'simulator',
+                seed: 7,
+                cardIntervalMs: 10,
+                roundIntervalMs: 10,
+                faults: { misreadRate: 0, garbageRate: 0, dropFrameRate: 0.05, dropCardRate: 0 },
+              },
+            },
+          ],
+        },
+      ],
     });
     // at a dealing pace (10 ms a card, far faster than a dealer): the shoe's 64-frame ring outlasts a gap's round trip
     const gw = await startGateway(cfg, { simulators: loadSimulators, logger: silentLogger, simulatorShoes: 1 });
@@ -41,7 +58,10 @@ describe('REPEAT with a lossy simulated shoe', () => {
     const gaps = published.filter((p) => p.type === 'alert' && p.kind === 'frame-gap');
     const results = published.filter((p) => p.type === 'result');
     expect(gaps.length, 'the shoe lost frames').toBeGreaterThanOrEqual(2);
-    expect(gaps.every((g) => g.severity === 'info' && g.repaired === true), JSON.stringify(gaps.filter((g) => g.severity !== 'info'))).toBe(true);
+    expect(
+      gaps.every((g) => g.severity === 'info' && g.repaired === true),
+      JSON.stringify(gaps.filter((g) => g.severity !== 'info')),
+    ).toBe(true);
     expect(published.some((p) => p.type === 'round' && p.phase === 'held')).toBe(false);
     expect(results.length).toBeGreaterThan(5);
     expect(results.every((r) => r.status === 'complete')).toBe(true);

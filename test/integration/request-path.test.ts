@@ -53,9 +53,19 @@ describe.skipIf(!io.available)('the request path on a real Mosquitto (MQTT 5)', 
     // a stale retained request waits on the broker before the gateway starts
     await engine.publishAsync(`casino/${T}/request/new-shoe`, JSON.stringify({ transaction: 'stale' }), { qos: 1, retain: true });
     const cfg = validateConfig({
-      mqtt: { url: broker.url }, dataDir, http: { enabled: false }, health: { intervalMs: 0 },
+      mqtt: { url: broker.url },
+      dataDir,
+      http: { enabled: false },
+      health: { intervalMs: 0 },
       requests: { responseTopicPrefixes: ['engines/e1/'] },
-      tables: [{ id: T, game: 'baccarat', betting: 'engine', devices: [{ id: 'shoe-1', kind: 'card-shoe', staleAfterMs: 60_000, transport: { type: 'serial', path: pty.gatewayPath } }] }],
+      tables: [
+        {
+          id: T,
+          game: 'baccarat',
+          betting: 'engine',
+          devices: [{ id: 'shoe-1', kind: 'card-shoe', staleAfterMs: 60_000, transport: { type: 'serial', path: pty.gatewayPath } }],
+        },
+      ],
     });
     gw = await startGateway(cfg, { simulators: loadSimulators, logger: createLogger({ json: true, write: (l) => lines.push(l) }) });
     await rec.waitFor((m) => m.topic === `casino/${T}/status` && m.payload?.state === 'online');

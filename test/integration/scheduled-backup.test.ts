@@ -27,7 +27,9 @@ describe('scheduled backups in the running gateway', () => {
   });
 
   for (const broken of [false, true]) {
-    it(broken ? 'a backup that cannot be written raises backup-failed and dealing goes on' : 'a backup taken while dealing verifies and names the table\'s epoch', async () => {
+    it(broken
+      ? 'a backup that cannot be written raises backup-failed and dealing goes on'
+      : "a backup taken while dealing verifies and names the table's epoch", async () => {
       const broker = await startEmbeddedBroker('127.0.0.1', 0);
       cleanup.push(() => broker.close());
       const dir = await makeTempDir('teg-sched-gw-');
@@ -37,9 +39,19 @@ describe('scheduled backups in the running gateway', () => {
       const backupDir = join(dir, broken ? 'a-file' : 'backups');
       if (broken) writeFileSync(backupDir, 'not a directory');
       const cfg = validateConfig({
-        mqtt: { url: broker.url, protocolVersion: 4 }, dataDir: join(dir, 'data'), http: { enabled: false }, health: { intervalMs: 0 },
-        signing: { privateKeyFile: keyFile }, backup: { every: '1d', dir: backupDir, keep: 3 },
-        tables: [{ id: 'sched-1', game: 'baccarat', devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'simulator', seed: 'sched', cardIntervalMs: 5, roundIntervalMs: 5 } }] }],
+        mqtt: { url: broker.url, protocolVersion: 4 },
+        dataDir: join(dir, 'data'),
+        http: { enabled: false },
+        health: { intervalMs: 0 },
+        signing: { privateKeyFile: keyFile },
+        backup: { every: '1d', dir: backupDir, keep: 3 },
+        tables: [
+          {
+            id: 'sched-1',
+            game: 'baccarat',
+            devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'simulator', seed: 'sched', cardIntervalMs: 5, roundIntervalMs: 5 } }],
+          },
+        ],
       });
       const gw = await startGateway(cfg, { simulators: loadSimulators, logger: silentLogger, fast: true });
       cleanup.push(() => gw.stop());

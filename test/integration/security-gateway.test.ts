@@ -46,7 +46,10 @@ describe.skipIf(!io.available)('device allow-list and request limits (real seria
     rec = await recordMqtt(broker.url, 'casino/#');
     const shoe = (path: string) => [{ id: 'shoe-1', kind: 'card-shoe', staleAfterMs: 60_000, transport: { type: 'serial', path } }];
     const cfg = validateConfig({
-      mqtt: { url: broker.url }, dataDir, http: { enabled: false }, health: { intervalMs: 0 },
+      mqtt: { url: broker.url },
+      dataDir,
+      http: { enabled: false },
+      health: { intervalMs: 0 },
       security: { allowedDevices: [{ type: 'serial', path: listed.gatewayPath, note: 'the shoe of sec-ok' }] },
       requests: { ratePerSec: 1, burst: 3, maxPayloadBytes: 256 },
       tables: [
@@ -90,7 +93,8 @@ describe.skipIf(!io.available)('device allow-list and request limits (real seria
     await rec.waitFor((m) => m.topic === 'casino/sec-ok/status' && m.payload.state === 'online');
     await sleep(300); // the link subscribes to requests right after it connects
     rec.clear();
-    const send = (i: number, payload?: string) => rec.client.publishAsync('casino/sec-ok/request/status', payload ?? JSON.stringify({ transaction: `tx-${i}` }), { qos: 1 });
+    const send = (i: number, payload?: string) =>
+      rec.client.publishAsync('casino/sec-ok/request/status', payload ?? JSON.stringify({ transaction: `tx-${i}` }), { qos: 1 });
     for (let i = 0; i < 10; i++) await send(i);
     await rec.waitForCount((m) => m.topic === 'casino/sec-ok/response/status', 6);
     await sleep(300);
@@ -107,7 +111,12 @@ describe.skipIf(!io.available)('device allow-list and request limits (real seria
     rec.clear();
     await send(99, JSON.stringify({ transaction: 'tx-big', pad: 'x'.repeat(400) }));
     const big = await rec.waitFor((m) => m.topic === 'casino/sec-ok/response/status');
-    expect(big.payload).toMatchObject({ status: 'error', transaction: null, error: expect.stringMatching(/^payload too large: \d+ bytes \(requests\.maxPayloadBytes is 256\)/), seq: expect.any(Number) });
+    expect(big.payload).toMatchObject({
+      status: 'error',
+      transaction: null,
+      error: expect.stringMatching(/^payload too large: \d+ bytes \(requests\.maxPayloadBytes is 256\)/),
+      seq: expect.any(Number),
+    });
 
     // far larger than the cap: the broker does not even deliver it (MQTT 5 maximum packet size), the link stays up
     rec.clear();
@@ -129,20 +138,38 @@ describe('signed results replay byte for byte', () => {
       writeFileSync(keyFile, kp.privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
       const publicPem = kp.publicKey.export({ type: 'spki', format: 'pem' }).toString();
       const raw = {
-        mqtt: { url: 'embedded' }, embeddedBroker: { host: '127.0.0.1', port: 0 }, dataDir: join(dir, 'data'),
-        http: { enabled: false }, health: { intervalMs: 0 },
+        mqtt: { url: 'embedded' },
+        embeddedBroker: { host: '127.0.0.1', port: 0 },
+        dataDir: join(dir, 'data'),
+        http: { enabled: false },
+        health: { intervalMs: 0 },
         signing: { privateKeyFile: keyFile },
-        tables: [{ id: 'sig-01', game: 'baccarat', decks: 1, devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'simulator', seed: 'replay-signing', cardIntervalMs: 0, roundIntervalMs: 0, cutCardFromEnd: 10 } }] }],
+        tables: [
+          {
+            id: 'sig-01',
+            game: 'baccarat',
+            decks: 1,
+            devices: [
+              {
+                id: 'shoe-1',
+                kind: 'card-shoe',
+                transport: { type: 'simulator', seed: 'replay-signing', cardIntervalMs: 0, roundIntervalMs: 0, cutCardFromEnd: 10 },
+              },
+            ],
+          },
+        ],
       };
       const cfg = validateConfig(raw);
       const cfgFile = join(dir, 'gateway.json');
       writeFileSync(cfgFile, JSON.stringify(raw));
       const gw = await startGateway(cfg, { simulators: loadSimulators, logger: createLogger({ json: true, write: () => {} }), fast: true, simulatorShoes: 1 });
       const results: string[] = [];
-      const sub = gw.tables[0].published$.subscribe((m) => { if (m.topic === 'result') results.push(m.payload.roundId as string); });
+      const sub = gw.tables[0].published$.subscribe((m) => {
+        if (m.topic === 'result') results.push(m.payload.roundId as string);
+      });
       await Promise.all(gw.simulators.map((s) => s.start()));
       // a few results (under a loaded CI machine the first can take seconds)
-      for (const until = Date.now() + 30_000; results.length < 3 && Date.now() < until;) await sleep(50);
+      for (const until = Date.now() + 30_000; results.length < 3 && Date.now() < until; ) await sleep(50);
       sub.unsubscribe();
       await gw.stop();
       expect(results.length).toBeGreaterThan(1);
@@ -154,7 +181,9 @@ describe('signed results replay byte for byte', () => {
         expect(report.mismatch).toBeNull();
         expect(report.results).toBeGreaterThan(1);
         // what was stored (and published) is signed and verifies
-        const stored = [...Array(report.messages + report.notStored + 5).keys()].map((i) => store.message('sig-01', i + 1)).filter((m) => m?.topic === 'result');
+        const stored = [...Array(report.messages + report.notStored + 5).keys()]
+          .map((i) => store.message('sig-01', i + 1))
+          .filter((m) => m?.topic === 'result');
         expect(stored.length).toBeGreaterThan(1);
         for (const m of stored) expect(verifyEnvelope(m!.payload, publicPem)).toBe(true);
         // without the signature the bytes differ: replay must use the gateway's serializer

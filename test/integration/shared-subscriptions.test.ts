@@ -28,8 +28,23 @@ describe.skipIf(!io.available)('shared subscriptions: an engine group on Mosquit
     const e1 = await subscriber(broker.url, 'engine-1', group, { protocolVersion: 5, clean: true });
     const e2 = await subscriber(broker.url, 'engine-2', group, { protocolVersion: 5, clean: true });
     const sharded = await subscriber(broker.url, 'engine-sh-01', 'casino/sh-01/result', { protocolVersion: 5, clean: true });
-    cleanup.push(() => e1.close(), () => e2.close(), () => sharded.close());
-    const gw: Gateway = await startGateway({ ...(await import('../helpers/floor.js')).floorConfig({ url: broker.url, dataDir: await makeTempDir('teg-sh-data-'), tables: TABLES, cardIntervalMs: 0, decks: 2 }) }, { simulators: loadSimulators, logger: silentLogger, fast: true, simulatorShoes: 1 });
+    cleanup.push(
+      () => e1.close(),
+      () => e2.close(),
+      () => sharded.close(),
+    );
+    const gw: Gateway = await startGateway(
+      {
+        ...(await import('../helpers/floor.js')).floorConfig({
+          url: broker.url,
+          dataDir: await makeTempDir('teg-sh-data-'),
+          tables: TABLES,
+          cardIntervalMs: 0,
+          decks: 2,
+        }),
+      },
+      { simulators: loadSimulators, logger: silentLogger, fast: true, simulatorShoes: 1 },
+    );
     cleanup.push(() => gw.stop());
     await until(() => gw.tables.every((t) => (t.outbox?.depth ?? 0) === 0) && e1.got.length + e2.got.length >= 6, 30_000, 'results shared by the engines');
     await new Promise((r) => setTimeout(r, 1_000));

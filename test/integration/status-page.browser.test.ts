@@ -39,20 +39,36 @@ describe.skipIf(!haveChromium)('status page in headless Chromium', () => {
   beforeAll(async () => {
     const dataDir = await makeTempDir('teg-page-');
     if (hasCommand('socat')) rejecting = await createPtyPair();
-    const tables: unknown[] = [{
-      id: 'page-bac', game: 'baccarat', decks: 8,
-      // its one shoe is dealt at full speed and then the shoe is quiet: not stale 3 s later, since
-      // a loaded machine may take longer than that to load the page
-      devices: [{ id: 'shoe-1', kind: 'card-shoe', staleAfterMs: 600_000, transport: { type: 'simulator', seed: 'page', cardIntervalMs: 0, roundIntervalMs: 0, faults: { misreadRate: 0.03, garbageRate: 0.02 } } }],
-    }];
+    const tables: unknown[] = [
+      {
+        id: 'page-bac',
+        game: 'baccarat',
+        decks: 8,
+        // its one shoe is dealt at full speed and then the shoe is quiet: not stale 3 s later, since
+        // a loaded machine may take longer than that to load the page
+        devices: [
+          {
+            id: 'shoe-1',
+            kind: 'card-shoe',
+            staleAfterMs: 600_000,
+            transport: { type: 'simulator', seed: 'page', cardIntervalMs: 0, roundIntervalMs: 0, faults: { misreadRate: 0.03, garbageRate: 0.02 } },
+          },
+        ],
+      },
+    ];
     if (faceDownGame) {
       tables.push({
-        id: 'page-pok', game: faceDownGame,
+        id: 'page-pok',
+        game: faceDownGame,
         devices: [{ id: 'shoe-2', kind: 'card-shoe', transport: { type: 'simulator', seed: 'page-pok', cardIntervalMs: 150, roundIntervalMs: 300 } }],
       });
     }
     if (rejecting) {
-      tables.push({ id: 'page-rej', game: 'baccarat', devices: [{ id: 'shoe-9', kind: 'card-shoe', staleAfterMs: 0, transport: { type: 'serial', path: rejecting.gatewayPath } }] });
+      tables.push({
+        id: 'page-rej',
+        game: 'baccarat',
+        devices: [{ id: 'shoe-9', kind: 'card-shoe', staleAfterMs: 0, transport: { type: 'serial', path: rejecting.gatewayPath } }],
+      });
     }
     const cfg = validateConfig({
       mqtt: { url: 'embedded', protocolVersion: 4 },
@@ -83,11 +99,13 @@ describe.skipIf(!haveChromium)('status page in headless Chromium', () => {
     expect(await page.locator('#conn').textContent()).toBe('live');
   });
 
-  it('shows the shoe\'s results on the bead plate, as the gateway published them', async () => {
+  it("shows the shoe's results on the bead plate, as the gateway published them", async () => {
     const bac = page.locator('section.table[data-table="page-bac"]');
     type Results = Array<{ roundId: string; shoeId?: string; status: string; outcome: { winner?: string } | null }>;
     const published = async () => {
-      const state = await (await fetch(`${gw.observability.httpUrl}/api/state`)).json() as { tables: Array<{ table: string; retained: Record<string, { state?: string }>; results: Results }> };
+      const state = (await (await fetch(`${gw.observability.httpUrl}/api/state`)).json()) as {
+        tables: Array<{ table: string; retained: Record<string, { state?: string }>; results: Results }>;
+      };
       return state.tables.find((t) => t.table === 'page-bac')!;
     };
     // the simulated shoe (fast mode) deals to its end: cut card, last round, shoe closed
@@ -97,7 +115,9 @@ describe.skipIf(!haveChromium)('status page in headless Chromium', () => {
     const results = state.results.filter((r) => r.shoeId === (state.retained.shoe as { shoeId?: string }).shoeId && r.status !== 'void');
     expect(results.length).toBeGreaterThan(20);
     await expect.poll(() => bac.locator('.beads .bead').count(), { timeout: 10_000 }).toBe(results.length);
-    const beads = await bac.locator('.beads .bead').evaluateAll((els) => els.map((e) => ({ round: (e as HTMLElement).dataset.round, text: e.textContent, cls: e.className })));
+    const beads = await bac
+      .locator('.beads .bead')
+      .evaluateAll((els) => els.map((e) => ({ round: (e as HTMLElement).dataset.round, text: e.textContent, cls: e.className })));
     expect(beads.map((b) => b.round)).toEqual(results.map((r) => r.roundId));
     const letter: Record<string, string> = { player: 'P', banker: 'B', tie: 'T' };
     for (const [i, r] of results.entries()) expect(beads[i].text).toBe(letter[r.outcome!.winner!]);
@@ -105,9 +125,17 @@ describe.skipIf(!haveChromium)('status page in headless Chromium', () => {
     expect(Number(await bac.locator('dd.cards-dealt').textContent())).toBeGreaterThan(100);
   }, 60_000);
 
-  it('shows the rejected frames of a device by reason, with the last one\'s redacted sample', async () => {
+  it("shows the rejected frames of a device by reason, with the last one's redacted sample", async () => {
     // the simulated shoe puts garbage on the line (garbageRate): the gateway rejects it as noise
-    const devices = async () => ((await (await fetch(`${gw.observability.httpUrl}/api/state`)).json()) as { tables: Array<{ table: string; devices: Record<string, { rejected: number; rejectsByReason: Record<string, number>; lastReject: { reason: string; sample: string } | null }> }> }).tables.find((t) => t.table === 'page-bac')!.devices['shoe-1'];
+    const devices = async () =>
+      (
+        (await (await fetch(`${gw.observability.httpUrl}/api/state`)).json()) as {
+          tables: Array<{
+            table: string;
+            devices: Record<string, { rejected: number; rejectsByReason: Record<string, number>; lastReject: { reason: string; sample: string } | null }>;
+          }>;
+        }
+      ).tables.find((t) => t.table === 'page-bac')!.devices['shoe-1'];
     await expect.poll(async () => (await devices()).rejected, { timeout: 20_000 }).toBeGreaterThan(0);
     const dev = page.locator('section.table[data-table="page-bac"] li.dev[data-device="shoe-1"]');
     // the page gets the counters with the feed's `devices` event (every 2 s when they changed)
@@ -128,25 +156,36 @@ describe.skipIf(!haveChromium)('status page in headless Chromium', () => {
     await rejecting.write(Buffer.from('C1130,1B\r\n\x021,C,S_K*37\x03\r\nC2120,1A\r\n', 'latin1'));
     await expect.poll(() => dev.locator('.rejects.only').textContent(), { timeout: 20_000 }).toMatch(/^only rejects \(\d+\)$/);
     type Counters = { frames: number; rejected: number; onlyRejects: boolean; rejectsByReason: Record<string, number> };
-    const counters = async () => ((await (await fetch(`${gw.observability.httpUrl}/api/state`)).json()) as { tables: Array<{ table: string; devices: Record<string, Counters> }> }).tables.find((t) => t.table === 'page-rej')!.devices['shoe-9'];
+    const counters = async () =>
+      (
+        (await (await fetch(`${gw.observability.httpUrl}/api/state`)).json()) as { tables: Array<{ table: string; devices: Record<string, Counters> }> }
+      ).tables.find((t) => t.table === 'page-rej')!.devices['shoe-9'];
     await expect.poll(async () => (await counters()).rejected, { timeout: 20_000 }).toBe(3);
     const c = await counters();
     expect(c).toMatchObject({ frames: 0, onlyRejects: true });
-    const byReason = Object.entries(c.rejectsByReason).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([r, n]) => `${r} ${n}`);
+    const byReason = Object.entries(c.rejectsByReason)
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+      .map(([r, n]) => `${r} ${n}`);
     // the page catches up with the next `devices` event
-    await expect.poll(async () => (await dev.locator('.rej-detail').textContent())?.split(' · ')[0].split(', ').sort(), { timeout: 20_000 }).toEqual(byReason.sort());
+    await expect
+      .poll(async () => (await dev.locator('.rej-detail').textContent())?.split(' · ')[0].split(', ').sort(), { timeout: 20_000 })
+      .toEqual(byReason.sort());
     const detail = await dev.locator('.rej-detail').textContent();
     expect(detail).toMatch(/ · last: \S+ /);
     expect(detail).not.toMatch(/1130|2120|S_K/);
     await expect.poll(() => page.locator('.tcard[data-table="page-rej"] .devs').textContent(), { timeout: 10_000 }).toBe('shoe-9 only rejects');
   }, 40_000);
 
-  it.skipIf(!faceDownGame)('shows face-down cards as card backs while the round is dealt', async () => {
-    const pok = page.locator('section.table[data-table="page-pok"]');
-    await expect.poll(() => pok.locator('.round .card.back').count(), { timeout: 30_000 }).toBeGreaterThan(0);
-    // a face-down card never shows its value
-    expect(await pok.locator('.round .card.back').first().textContent()).toBe('');
-  }, 40_000);
+  it.skipIf(!faceDownGame)(
+    'shows face-down cards as card backs while the round is dealt',
+    async () => {
+      const pok = page.locator('section.table[data-table="page-pok"]');
+      await expect.poll(() => pok.locator('.round .card.back').count(), { timeout: 30_000 }).toBeGreaterThan(0);
+      // a face-down card never shows its value
+      expect(await pok.locator('.round .card.back').first().textContent()).toBe('');
+    },
+    40_000,
+  );
 
   it('saves a screenshot and raised no page error', async () => {
     mkdirSync(join(ROOT, 'test-artifacts'), { recursive: true });

@@ -95,7 +95,13 @@ function layerViolation(s: ImportStatement): string | null {
 /** import circles among `files` (type-only imports included), each as the files on it */
 function importCircles(files: readonly string[]): string[][] {
   const edges = new Map<string, string[]>();
-  for (const f of files) edges.set(f, importsOf(f).map((s) => s.target).filter((t): t is string => t !== null && files.includes(t)));
+  for (const f of files)
+    edges.set(
+      f,
+      importsOf(f)
+        .map((s) => s.target)
+        .filter((t): t is string => t !== null && files.includes(t)),
+    );
   // Tarjan's strongly connected components
   let index = 0;
   const idx = new Map<string, number>();
@@ -134,12 +140,18 @@ describe('layers', () => {
   it('finds the import statements it checks in every layer', () => {
     const imports = PRODUCT_FILES.flatMap(importsOf);
     expect(imports.length).toBeGreaterThan(500);
-    for (const layer of LAYERS) expect(imports.some((s) => layerOf(s.file) === layer.name), layer.name).toBe(true);
+    for (const layer of LAYERS)
+      expect(
+        imports.some((s) => layerOf(s.file) === layer.name),
+        layer.name,
+      ).toBe(true);
   });
 
   it('flags an import that points up, a Node module in the core and an import of dev/', () => {
     const stmt = (file: string, specifier: string): ImportStatement => ({
-      file, specifier, typeOnly: false,
+      file,
+      specifier,
+      typeOnly: false,
       target: specifier.startsWith('.') ? relative(repoRoot, resolve(repoRoot, dirname(file), specifier)).replace(/\.js$/, '.ts') : null,
     });
     expect(layerViolation(stmt('src/core/table/x.ts', '../../app/config/load-config.js'))).toMatch(/core\/table may not import app/);
@@ -152,7 +164,9 @@ describe('layers', () => {
   });
 
   it('every import of the product points down its layers', () => {
-    const violations = PRODUCT_FILES.flatMap(importsOf).map(layerViolation).filter((v) => v !== null);
+    const violations = PRODUCT_FILES.flatMap(importsOf)
+      .map(layerViolation)
+      .filter((v) => v !== null);
     expect(violations).toEqual([]);
   });
 

@@ -14,7 +14,9 @@ afterAll(cleanupTempDirs);
 describe('logger', () => {
   it('writes JSON lines with level, time, child context and data', () => {
     const lines: string[] = [];
-    const log = createLogger({ level: 'debug', json: true, write: (l) => lines.push(l) }).child({ table: 'bac-01' }).child({ device: 'shoe-1' });
+    const log = createLogger({ level: 'debug', json: true, write: (l) => lines.push(l) })
+      .child({ table: 'bac-01' })
+      .child({ device: 'shoe-1' });
     log.debug('frame', { seq: 17 });
     log.info('plain');
     const [a, b] = lines.map((l) => JSON.parse(l));
@@ -33,7 +35,9 @@ describe('logger', () => {
 
   it('writes readable lines with the context when not JSON', () => {
     const lines: string[] = [];
-    createLogger({ json: false, write: (l) => lines.push(l) }).child({ table: 'bac-01' }).warn('cut card seen');
+    createLogger({ json: false, write: (l) => lines.push(l) })
+      .child({ table: 'bac-01' })
+      .warn('cut card seen');
     expect(lines[0]).toMatch(/WARN.*\[bac-01\] cut card seen/);
     expect(lines[0]).not.toContain('{"');
   });
@@ -42,7 +46,10 @@ describe('logger', () => {
     const lines: string[] = [];
     registerSecret('s3cr3t-Value');
     const log = createLogger({ json: true, write: (l) => lines.push(l) });
-    log.info('connecting to mqtts://gw:pa55word@broker:8883', { password: 'p1', mqtt: { key: '-----BEGIN PRIVATE KEY-----', cert: 'CERTDATA', username: 'gw' } });
+    log.info('connecting to mqtts://gw:pa55word@broker:8883', {
+      password: 'p1',
+      mqtt: { key: '-----BEGIN PRIVATE KEY-----', cert: 'CERTDATA', username: 'gw' },
+    });
     log.warn('auth failed with s3cr3t-Value');
     const text = lines.join('\n');
     for (const s of ['p1"', 'pa55word', 'BEGIN PRIVATE KEY', 'CERTDATA', 's3cr3t-Value']) expect(text).not.toContain(s);
@@ -59,7 +66,14 @@ describe('logger', () => {
       embeddedBroker: { port: 0 },
       http: { enabled: false },
       dataDir,
-      tables: [{ id: 'log-01', game: 'baccarat', decks: 8, devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'simulator', seed: 'log', faults: { misreadRate: 0.1, garbageRate: 0.05 } } }] }],
+      tables: [
+        {
+          id: 'log-01',
+          game: 'baccarat',
+          decks: 8,
+          devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'simulator', seed: 'log', faults: { misreadRate: 0.1, garbageRate: 0.05 } } }],
+        },
+      ],
     });
     // a log line that would carry the config, and the URL with credentials
     logger.child({ table: 'log-01' }).debug('config', { mqtt: cfg.mqtt });

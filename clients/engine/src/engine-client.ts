@@ -16,9 +16,7 @@ import { randomUUID, type KeyObject } from 'node:crypto';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import { filter, map, type Observable, Subject, BehaviorSubject, firstValueFrom, timeout as rxTimeout, share } from 'rxjs';
 import * as z from 'zod';
-import {
-  type AnyGameResultMessage, type MessageOf, type PublishedType, schemaForTopic, type statusMessageSchema,
-} from '../../../src/core/table/messages.js';
+import { type AnyGameResultMessage, type MessageOf, type PublishedType, schemaForTopic, type statusMessageSchema } from '../../../src/core/table/messages.js';
 import type { RequestArgs, RequestCommand } from '../../../src/core/vocabulary/requests.js';
 import { checkEnvelopeSignature, keyFingerprint } from '../../../src/adapters/security/signing.js';
 import { StreamTracker } from './stream-tracker.js';
@@ -27,13 +25,22 @@ import { StreamTracker } from './stream-tracker.js';
 
 /** the gateway's retained info (mqtt-api.md, "The gateway itself"): online with its tables, or offline */
 export const gatewayInfoSchema = z.union([
-  z.object({
-    v: z.literal(1), type: z.literal('info'), state: z.literal('online'), reason: z.enum(['start', 'reconnect']),
-    gatewayId: z.string(), version: z.string(), startedAt: z.iso.datetime(),
-    tables: z.array(z.object({ id: z.string(), game: z.string(), betting: z.string() }).loose()),
-    signing: z.object({ keyId: z.string() }).optional(),
-  }).loose(),
-  z.object({ state: z.literal('offline'), reason: z.enum(['stopped', 'connection-lost', 'moved']), gatewayId: z.string(), startedAt: z.iso.datetime() }).loose(),
+  z
+    .object({
+      v: z.literal(1),
+      type: z.literal('info'),
+      state: z.literal('online'),
+      reason: z.enum(['start', 'reconnect']),
+      gatewayId: z.string(),
+      version: z.string(),
+      startedAt: z.iso.datetime(),
+      tables: z.array(z.object({ id: z.string(), game: z.string(), betting: z.string() }).loose()),
+      signing: z.object({ keyId: z.string() }).optional(),
+    })
+    .loose(),
+  z
+    .object({ state: z.literal('offline'), reason: z.enum(['stopped', 'connection-lost', 'moved']), gatewayId: z.string(), startedAt: z.iso.datetime() })
+    .loose(),
 ]);
 export type GatewayInfo = z.infer<typeof gatewayInfoSchema>;
 
@@ -41,7 +48,15 @@ export type StatusMessage = z.infer<typeof statusMessageSchema>;
 export type ResponseMessage = MessageOf<'response'>;
 /** a table message with its type (its topic's), as the gateway's schema validated it */
 export type TableMessage =
-  | { [T in Exclude<PublishedType, 'result' | 'status'>]: { type: T; topic: string; table: string; retained: boolean; payload: MessageOf<T> & { epoch?: string } } }[Exclude<PublishedType, 'result' | 'status'>]
+  | {
+      [T in Exclude<PublishedType, 'result' | 'status'>]: {
+        type: T;
+        topic: string;
+        table: string;
+        retained: boolean;
+        payload: MessageOf<T> & { epoch?: string };
+      };
+    }[Exclude<PublishedType, 'result' | 'status'>]
   | { type: 'result'; topic: string; table: string; retained: boolean; payload: AnyGameResultMessage & { epoch?: string } };
 
 /** the payload of a table message of `type` (results typed by game) */
@@ -81,7 +96,12 @@ export interface RequestOptions {
 
 export class RequestTimeoutError extends Error {
   readonly code = 'request-timeout';
-  constructor(readonly table: string, readonly command: string, readonly transaction: string, readonly attempts: number) {
+  constructor(
+    readonly table: string,
+    readonly command: string,
+    readonly transaction: string,
+    readonly attempts: number,
+  ) {
     super(`${table}: no answer to ${command} (transaction ${transaction}) after ${attempts} attempt(s)`);
   }
 }
@@ -153,7 +173,9 @@ export class EngineClient {
     this.client.on('message', (topic, payload, packet) => this.onMessage(topic, payload, packet.retain));
     this.client.on('connect', (ack) => this.eventsSubject.next({ kind: 'connection', state: 'connected', sessionPresent: ack.sessionPresent }));
     this.client.on('close', () => this.eventsSubject.next({ kind: 'connection', state: 'disconnected' }));
-    this.client.on('error', () => { /* mqtt.js reconnects; the connection events say so */ });
+    this.client.on('error', () => {
+      /* mqtt.js reconnects; the connection events say so */
+    });
   }
 
   /** connects and subscribes (gateways' info, and the tables' topics) */
@@ -185,14 +207,21 @@ export class EngineClient {
 
   /** resolves with the first gateway info that satisfies `pred` (default: any online gateway) */
   async gateway(pred: (g: GatewayInfo) => boolean = (g) => g.state === 'online', timeoutMs = 10_000): Promise<GatewayInfo> {
-    return firstValueFrom(this.gateways$.pipe(
-      map((gs) => [...gs.values()].find(pred)), filter((g): g is GatewayInfo => g !== undefined), rxTimeout(timeoutMs),
-    ));
+    return firstValueFrom(
+      this.gateways$.pipe(
+        map((gs) => [...gs.values()].find(pred)),
+        filter((g): g is GatewayInfo => g !== undefined),
+        rxTimeout(timeoutMs),
+      ),
+    );
   }
 
   /** each table's `status` as it changes (retained, no seq: presence, not part of the stream) */
   status$(table: string): Observable<StatusMessage> {
-    return this.statusSubject.pipe(map((m) => m.get(table)), filter((s): s is StatusMessage => s !== undefined));
+    return this.statusSubject.pipe(
+      map((m) => m.get(table)),
+      filter((s): s is StatusMessage => s !== undefined),
+    );
   }
 
   // -------------------------------------------------------------- per-table streams
@@ -204,7 +233,10 @@ export class EngineClient {
 
   /** one table's messages of one type */
   of<T extends Exclude<PublishedType, 'status'>>(table: string, type: T): Observable<PayloadOf<T>> {
-    return this.table(table).pipe(filter((m) => m.type === type), map((m) => m.payload as PayloadOf<T>));
+    return this.table(table).pipe(
+      filter((m) => m.type === type),
+      map((m) => m.payload as PayloadOf<T>),
+    );
   }
 
   /** one table's results, typed by game */
@@ -239,9 +271,9 @@ export class EngineClient {
     const body = JSON.stringify({ ...(args as object), transaction });
     const topic = `${this.prefix}/${table}/request/${command}`;
     let settled = false;
-    const answer = firstValueFrom(this.of(table, 'response').pipe(
-      filter((r) => r.transaction === transaction && r.command === command),
-    )).finally(() => { settled = true; });
+    const answer = firstValueFrom(this.of(table, 'response').pipe(filter((r) => r.transaction === transaction && r.command === command))).finally(() => {
+      settled = true;
+    });
     for (let i = 0; i < attempts; i++) {
       if (i > 0) {
         const wait = Math.min(backoff * 2 ** (i - 1), maxBackoff);
@@ -292,7 +324,12 @@ export class EngineClient {
     let checked = schema.safeParse(payload);
     if (!checked.success && epoch !== undefined) checked = schema.safeParse(stripEpoch(payload));
     if (!checked.success) {
-      this.eventsSubject.next({ kind: 'invalid', table, topic, problems: checked.error.issues.map((i) => `${rel}: ${i.path.join('.') || '(payload)'}: ${i.message}`) });
+      this.eventsSubject.next({
+        kind: 'invalid',
+        table,
+        topic,
+        problems: checked.error.issues.map((i) => `${rel}: ${i.path.join('.') || '(payload)'}: ${i.message}`),
+      });
       return;
     }
     const type = rest[1] === 'events' ? 'event' : rest[1] === 'devices' ? 'device' : rest[1] === 'alerts' ? 'alert' : rest[1];
@@ -352,7 +389,12 @@ export class EngineClient {
     }
     const r = gatewayInfoSchema.safeParse(parsed);
     if (!r.success) {
-      this.eventsSubject.next({ kind: 'invalid', table: `gateway/${gatewayId}`, topic: `${this.prefix}/gateway/${gatewayId}/info`, problems: r.error.issues.map((i) => `${i.path.join('.') || '(payload)'}: ${i.message}`) });
+      this.eventsSubject.next({
+        kind: 'invalid',
+        table: `gateway/${gatewayId}`,
+        topic: `${this.prefix}/gateway/${gatewayId}/info`,
+        problems: r.error.issues.map((i) => `${i.path.join('.') || '(payload)'}: ${i.message}`),
+      });
       return;
     }
     const next = new Map(this.gatewaysSubject.value);

@@ -6,8 +6,14 @@
 export * from './engine-client.js';
 export * from './stream-tracker.js';
 export {
-  RESULT_SCHEMAS_BY_GAME, PUBLISHED_TOPICS, schemaForTopic, validateMessage,
-  type AnyGameResultMessage, type GameResultMessage, type MessageOf, type PublishedType,
+  RESULT_SCHEMAS_BY_GAME,
+  PUBLISHED_TOPICS,
+  schemaForTopic,
+  validateMessage,
+  type AnyGameResultMessage,
+  type GameResultMessage,
+  type MessageOf,
+  type PublishedType,
 } from '../../../src/core/table/messages.js';
 export { OUTCOME_SCHEMAS, type OutcomeGameId, type OutcomeOf } from '../../../src/core/games/outcomes.js';
 export { REQUEST_SCHEMAS, type RequestArgs, type RequestCommand } from '../../../src/core/vocabulary/requests.js';

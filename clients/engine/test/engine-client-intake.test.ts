@@ -13,10 +13,19 @@ import { EngineClient, RequestTimeoutError, type StreamEvent } from '../src/inde
 
 const io = realIoOrSkip(['mosquitto']);
 
-const response = (seq: number, extra: Record<string, unknown> = {}) => JSON.stringify({
-  v: 1, type: 'response', table: 'tab-1', game: 'baccarat', seq, ts: new Date(0).toISOString(),
-  command: 'status', transaction: `t-${seq}`, status: 'ok', ...extra,
-});
+const response = (seq: number, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    v: 1,
+    type: 'response',
+    table: 'tab-1',
+    game: 'baccarat',
+    seq,
+    ts: new Date(0).toISOString(),
+    command: 'status',
+    transaction: `t-${seq}`,
+    status: 'ok',
+    ...extra,
+  });
 
 describe.skipIf(!io.available)('the engine client: intake and retries (Mosquitto)', () => {
   const cleanup: Array<() => Promise<void>> = [];
@@ -52,7 +61,12 @@ describe.skipIf(!io.available)('the engine client: intake and retries (Mosquitto
     expect(events.filter((e) => e.kind !== 'connection')).toEqual([
       { kind: 'duplicate', table: 'tab-1', epoch: '', seq: 2, topic: 'casino/tab-1/response/status' },
       { kind: 'gap', table: 'tab-1', epoch: '', from: 3, to: 4 },
-      { kind: 'invalid', table: 'tab-1', topic: 'casino/tab-1/response/status', problems: expect.arrayContaining([expect.stringMatching(/^response\/status: table: /)]) },
+      {
+        kind: 'invalid',
+        table: 'tab-1',
+        topic: 'casino/tab-1/response/status',
+        problems: expect.arrayContaining([expect.stringMatching(/^response\/status: table: /)]),
+      },
       { kind: 'gap-filled', table: 'tab-1', epoch: '', seq: 4 },
       { kind: 'new-epoch', table: 'tab-1', epoch: 'e-2', previous: '' },
     ]);

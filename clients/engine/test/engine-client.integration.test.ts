@@ -46,17 +46,27 @@ describe.skipIf(!io.available)('the engine client against the real gateway and M
     const cfg = validateConfig({
       gatewayId: 'client-it',
       mqtt: { url: broker.url, protocolVersion: 5, reconnectMinMs: 100, reconnectMaxMs: 500, sessionExpirySec: 300 },
-      dataDir: join(dir, 'data'), http: { enabled: false }, health: { intervalMs: 0 },
+      dataDir: join(dir, 'data'),
+      http: { enabled: false },
+      health: { intervalMs: 0 },
       signing: { privateKeyFile: keyFile },
       tables: TABLES.map((t) => ({
-        id: t.id, game: t.game, betting: 'engine',
+        id: t.id,
+        game: t.game,
+        betting: 'engine',
         devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'simulator', seed: t.id, cardIntervalMs: 0, roundIntervalMs: 0, engine: 'external' } }],
       })),
     });
     let gw: Gateway | null = await startGateway(cfg, { simulators: loadSimulators, logger: silentLogger, fast: true });
-    cleanup.push(async () => { await gw?.stop(); });
+    cleanup.push(async () => {
+      await gw?.stop();
+    });
 
-    const engine = await EngineClient.connect({ url: broker.url, clientId: 'client-it-engine', publicKeys: [publicKey.export({ type: 'spki', format: 'pem' }).toString()] });
+    const engine = await EngineClient.connect({
+      url: broker.url,
+      clientId: 'client-it-engine',
+      publicKeys: [publicKey.export({ type: 'spki', format: 'pem' }).toString()],
+    });
     cleanup.push(() => engine.close());
     const events: StreamEvent[] = [];
     engine.events$.subscribe((e) => events.push(e));
@@ -75,7 +85,12 @@ describe.skipIf(!io.available)('the engine client against the real gateway and M
     const info = await engine.gateway((g) => g.gatewayId === 'client-it' && g.state === 'online');
     expect(info.state).toBe('online');
     await until(() => engine.tables().length === TABLES.length, 5_000, 'the tables');
-    expect(engine.tables().map((t) => [t.id, t.game, t.betting]).sort()).toEqual(TABLES.map((t) => [t.id, t.game, 'engine']).sort());
+    expect(
+      engine
+        .tables()
+        .map((t) => [t.id, t.game, t.betting])
+        .sort(),
+    ).toEqual(TABLES.map((t) => [t.id, t.game, 'engine']).sort());
 
     // the engine: per table, rounds one after the other, each opened and closed by it
     const asked: Array<{ table: string; command: string; transaction: string; answer: ResponseMessage }> = [];
@@ -119,7 +134,11 @@ describe.skipIf(!io.available)('the engine client against the real gateway and M
       }
     };
     const failures: unknown[] = [];
-    const loops = TABLES.map((t) => drive(t.id).catch((e: unknown) => { failures.push(e); }));
+    const loops = TABLES.map((t) =>
+      drive(t.id).catch((e: unknown) => {
+        failures.push(e);
+      }),
+    );
     const roundsDone = () => Math.min(...TABLES.map((t) => results.get(t.id)!.length));
     const progress = async (rounds: number, what: string) => {
       await until(() => failures.length > 0 || roundsDone() >= rounds, 60_000, what);
@@ -172,7 +191,9 @@ describe.skipIf(!io.available)('the engine client against the real gateway and M
     expect(events.filter((e) => e.kind === 'signature-failure' || e.kind === 'invalid')).toEqual([]);
     // the broker restarted with its persistence: the engine's session (and what was queued for it) survived
     expect(events.filter((e) => e.kind === 'connection' && e.state === 'disconnected').length).toBeGreaterThanOrEqual(1);
-    expect(events.filter((e) => e.kind === 'connection' && e.state === 'connected')).toEqual([{ kind: 'connection', state: 'connected', sessionPresent: true }]);
+    expect(events.filter((e) => e.kind === 'connection' && e.state === 'connected')).toEqual([
+      { kind: 'connection', state: 'connected', sessionPresent: true },
+    ]);
 
     // a forged result (a real one, its outcome changed, as a new seq) is reported, not delivered
     const real = results.get(TABLES[0].id)!.at(-1)!;
@@ -188,7 +209,11 @@ describe.skipIf(!io.available)('the engine client against the real gateway and M
     const before = results.get(TABLES[0].id)!.length;
     await rogue.publishAsync(`casino/${TABLES[0].id}/result`, JSON.stringify(forged), { qos: 1 });
     await until(() => events.some((e) => e.kind === 'signature-failure'), 5_000, 'the signature failure');
-    expect(events.find((e) => e.kind === 'signature-failure')).toMatchObject({ table: TABLES[0].id, seq: real.seq + 1000, topic: `casino/${TABLES[0].id}/result` });
+    expect(events.find((e) => e.kind === 'signature-failure')).toMatchObject({
+      table: TABLES[0].id,
+      seq: real.seq + 1000,
+      topic: `casino/${TABLES[0].id}/result`,
+    });
     expect(results.get(TABLES[0].id)!.length).toBe(before);
   }, 180_000);
 });

@@ -15,7 +15,9 @@ import { validateMessage } from '../../../src/core/table/messages.js';
 export function baccaratSettings(): CardTableSettings {
   const cfg = validateConfig({
     mqtt: { url: 'mqtt://127.0.0.1:1' },
-    tables: [{ id: 'bench-bac', game: 'baccarat', betting: 'none', devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'serial', path: '/dev/null' } }] }],
+    tables: [
+      { id: 'bench-bac', game: 'baccarat', betting: 'none', devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'serial', path: '/dev/null' } }] },
+    ],
   });
   return tableSettings(cfg.tables[0]) as CardTableSettings;
 }
@@ -78,5 +80,10 @@ export function stepLoop(settings: CardTableSettings, script: Script, serialize:
     }
     return sink;
   };
-  return { run, get state() { return state; } };
+  return {
+    run,
+    get state() {
+      return state;
+    },
+  };
 }

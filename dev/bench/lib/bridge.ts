@@ -17,7 +17,10 @@ export class PlainBridge {
   private readonly sent = new Map<number, { t: number; rec: boolean }>();
   private seq = 0;
 
-  private constructor(private readonly child: ChildProcess, private readonly pty: BenchPty) {}
+  private constructor(
+    private readonly child: ChildProcess,
+    private readonly pty: BenchPty,
+  ) {}
 
   /** the bridge's process (its CPU is counted as the bench's own) */
   get pid(): number {
@@ -25,7 +28,9 @@ export class PlainBridge {
   }
 
   static async start(pty: BenchPty, brokerUrl: string, topic: string, dbFile: string, payloadBytes: number): Promise<PlainBridge> {
-    const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT, pty.gatewayPath, brokerUrl, topic, dbFile, String(payloadBytes)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT, pty.gatewayPath, brokerUrl, topic, dbFile, String(payloadBytes)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     await new Promise<void>((resolve, reject) => {
       const t = setTimeout(() => reject(new Error('the plain bridge did not get ready in 20 s')), 20_000);
       child.stdout!.on('data', (d: Buffer) => {

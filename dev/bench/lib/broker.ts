@@ -30,8 +30,19 @@ export async function startBroker(dir: string): Promise<Broker> {
   const conf = join(dir, 'mosquitto.conf');
   // defaults but two: no persistence, and no cap on a subscriber's queue (a dropped message would
   // be a card the bench waits for forever; latency, not loss, is measured here)
-  writeFileSync(conf, [`listener ${port} 127.0.0.1`, 'allow_anonymous true', 'persistence false', 'log_dest stderr',
-    'log_type error', 'log_type warning', 'max_queued_messages 0', ''].join('\n'));
+  writeFileSync(
+    conf,
+    [
+      `listener ${port} 127.0.0.1`,
+      'allow_anonymous true',
+      'persistence false',
+      'log_dest stderr',
+      'log_type error',
+      'log_type warning',
+      'max_queued_messages 0',
+      '',
+    ].join('\n'),
+  );
   const bin = MOSQUITTO.find(isExecutable) ?? 'mosquitto';
   const child = spawn(bin, ['-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';

@@ -72,7 +72,10 @@ export function cpuWindow(pids: () => number[]): () => CpuWindow {
     const busy = m1.busy - m0.busy;
     const pct = (ms: number) => Math.round((ms / wall) * 1000) / 10;
     return {
-      machineBusyPct: pct(busy), ownPct: pct(own), foreignPct: pct(Math.max(0, busy - own)), stealPct: pct(m1.steal - m0.steal),
+      machineBusyPct: pct(busy),
+      ownPct: pct(own),
+      foreignPct: pct(Math.max(0, busy - own)),
+      stealPct: pct(m1.steal - m0.steal),
       loadAvg: loadavg().map((x) => Math.round(x * 100) / 100),
     };
   };

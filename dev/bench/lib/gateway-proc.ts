@@ -7,7 +7,6 @@ import type { CardProbe } from './latency-probe.js';
 import { gatewayChildEntry } from './gateway-bundle.js';
 import { benchExtraNodeFlags, MANY_TABLES_NODE_FLAGS, productionNodeFlags } from './node-flags.js';
 
-
 export interface Usage {
   cpu: NodeJS.CpuUsage;
   rss: number;
@@ -62,7 +61,10 @@ export interface BenchTable {
  * bench runs against the tree as it is: the HTTP page on a free port (0), everything else default.
  */
 export function benchConfig(o: {
-  brokerUrl: string; topicPrefix: string; dataDir: string; tables: readonly BenchTable[];
+  brokerUrl: string;
+  topicPrefix: string;
+  dataDir: string;
+  tables: readonly BenchTable[];
   /** `journal.synchronous` when the schema has it (default: the product default) */
   synchronous?: 'full' | 'normal';
   /** `journal.writer` when the schema has it (default: the product default) */
@@ -74,7 +76,9 @@ export function benchConfig(o: {
     // the product's log level (info: a line per round and per shoe), written by the child as
     // `tablegw start` writes it (dev/bench/gateway-child.ts)
     tables: o.tables.map((t) => ({
-      id: t.id, game: 'baccarat', betting: 'none',
+      id: t.id,
+      game: 'baccarat',
+      betting: 'none',
       // no heartbeats in the bench: without this a table idle between phases would go stale
       devices: [{ id: 'shoe-1', kind: 'card-shoe', staleAfterMs: 600_000, transport: { type: 'serial', path: t.gatewayPath } }],
     })),
@@ -92,7 +96,9 @@ export function benchConfig(o: {
 function journalDefaults(): Record<string, unknown> | null {
   const shape = (configSchema as unknown as { shape?: Record<string, unknown> }).shape ?? {};
   if (!('journal' in shape)) return null;
-  const parsed = configSchema.safeParse({ tables: [{ id: 'x', game: 'baccarat', devices: [{ id: 'd', kind: 'card-shoe', transport: { type: 'serial', path: '/dev/null' } }] }] });
+  const parsed = configSchema.safeParse({
+    tables: [{ id: 'x', game: 'baccarat', devices: [{ id: 'd', kind: 'card-shoe', transport: { type: 'serial', path: '/dev/null' } }] }],
+  });
   return parsed.success ? ((parsed.data as { journal?: Record<string, unknown> }).journal ?? null) : null;
 }
 
@@ -107,7 +113,12 @@ export function journalDefault(): string | null {
 }
 
 export async function startGatewayProc(o: {
-  config: Record<string, unknown>; dir: string; name: string; profileDir?: string; exposeGc?: boolean; timeoutMs?: number;
+  config: Record<string, unknown>;
+  dir: string;
+  name: string;
+  profileDir?: string;
+  exposeGc?: boolean;
+  timeoutMs?: number;
   /** per-stage timestamps of every card (TEG_LATENCY_PROBE=1) */
   probe?: boolean;
   /** with the node flags deploy/tablegw.default gives a PC of many tables (MANY_TABLES_NODE_FLAGS) */
@@ -127,7 +138,11 @@ export async function startGatewayProc(o: {
   // TEG_BENCH_CHILD_STDOUT=<prefix>: the child's stdout into <prefix><name>.log (e.g. with
   // TEG_BENCH_NODE_FLAGS=--trace-gc-nvp: each collection, and what it promoted to the old generation)
   const out = process.env.TEG_BENCH_CHILD_STDOUT ? openSync(`${process.env.TEG_BENCH_CHILD_STDOUT}${o.name}.log`, 'w') : 'ignore';
-  const child: ChildProcess = fork(entry.path, [file], { execArgv, stdio: ['ignore', out, 'pipe', 'ipc'], env: o.probe ? { ...process.env, TEG_LATENCY_PROBE: '1' } : process.env });
+  const child: ChildProcess = fork(entry.path, [file], {
+    execArgv,
+    stdio: ['ignore', out, 'pipe', 'ipc'],
+    env: o.probe ? { ...process.env, TEG_LATENCY_PROBE: '1' } : process.env,
+  });
   if (typeof out === 'number') closeSync(out); // the child has its own copy
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => {

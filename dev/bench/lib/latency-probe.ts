@@ -98,9 +98,18 @@ export class LatencyProbe implements Probe {
 
   begin(tableId: string, seq: number, applyAt: number): CardProbe {
     const r: CardProbe = {
-      seq, tableId, read: this.lastReadAt, decoded: this.lastDecodedAt, apply: applyAt,
-      stepped: Number.NaN, serialised: Number.NaN, flushed: Number.NaN, commitStart: Number.NaN,
-      commitEnd: Number.NaN, effects: Number.NaN, published: Number.NaN,
+      seq,
+      tableId,
+      read: this.lastReadAt,
+      decoded: this.lastDecodedAt,
+      apply: applyAt,
+      stepped: Number.NaN,
+      serialised: Number.NaN,
+      flushed: Number.NaN,
+      commitStart: Number.NaN,
+      commitEnd: Number.NaN,
+      effects: Number.NaN,
+      published: Number.NaN,
     };
     if (this.records.length < MAX_RECORDS) this.records.push(r);
     return r;

@@ -43,7 +43,11 @@ export class TableFeed {
   pendingResultsHead = 0;
   written = 0;
 
-  constructor(readonly id: string, readonly pty: BenchPty, seed: string) {
+  constructor(
+    readonly id: string,
+    readonly pty: BenchPty,
+    seed: string,
+  ) {
     this.script = new ShoeScript(seed);
   }
 
@@ -78,7 +82,10 @@ export class Meter {
   private baseline: Baseline | null = null;
   private bridge: { onMessage(payload: Buffer, now: number): void; readonly outstanding: number } | null = null;
 
-  constructor(readonly client: MqttClient, readonly prefix: string) {
+  constructor(
+    readonly client: MqttClient,
+    readonly prefix: string,
+  ) {
     client.on('message', (topic, payload) => this.onMessage(topic, payload));
   }
 
@@ -174,7 +181,10 @@ export class Baseline {
   private nextId = 0;
   private payloadTemplate = '';
 
-  constructor(readonly client: MqttClient, readonly topic: string) {}
+  constructor(
+    readonly client: MqttClient,
+    readonly topic: string,
+  ) {}
 
   /** payloads will be `size` bytes, like the gateway's card events */
   setSize(size: number): void {

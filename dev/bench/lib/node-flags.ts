@@ -31,7 +31,11 @@ export function productionNodeFlags(unitText = readFileSync(UNIT, 'utf8')): stri
 export function manyTablesDefaultsFlags(text = readFileSync(DEFAULTS, 'utf8')): string[] {
   const line = text.split('\n').find((l) => /^#?NODE_OPTIONS=/.test(l));
   if (!line) throw new Error(`${DEFAULTS}: no NODE_OPTIONS line`);
-  return line.replace(/^#?NODE_OPTIONS=/, '').trim().split(/\s+/).filter(Boolean);
+  return line
+    .replace(/^#?NODE_OPTIONS=/, '')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean);
 }
 
 /** the words of TEG_BENCH_NODE_FLAGS (none when unset or blank) */

@@ -9,15 +9,20 @@ import { round3, summarize, type LatencySummary } from './stats.js';
 
 /** stage name -> [from, to] stamp, in path order */
 export const STAGES = [
-  ['ptyHopAndSerialRead', 'written', 'read', 'pty hop + serial read (write(2) in the bench -> the transport\'s data event)'],
+  ['ptyHopAndSerialRead', 'written', 'read', "pty hop + serial read (write(2) in the bench -> the transport's data event)"],
   ['codec', 'read', 'decoded', 'line framer + codec'],
   ['driverAndRx', 'decoded', 'apply', 'driver (SEQ, stale timer) + rxjs merge -> TableRuntime.apply'],
   ['machine', 'apply', 'stepped', 'step() of the table machine'],
   ['json', 'stepped', 'serialised', 'JSON of the outputs (their topic-map check runs beside the commit, once the writer thread has the batch)'],
-  ['queueToFlush', 'serialised', 'flushed', 'waiting for the store\'s flush (setImmediate) and for the batch in flight on the writer thread (group commit) + the batch\'s JSON'],
+  [
+    'queueToFlush',
+    'serialised',
+    'flushed',
+    "waiting for the store's flush (setImmediate) and for the batch in flight on the writer thread (group commit) + the batch's JSON",
+  ],
   ['workerHopIn', 'flushed', 'commitStart', 'postMessage to the journal writer thread'],
   ['commit', 'commitStart', 'commitEnd', 'SQLite transaction + fsync (and the high-water mark) on the writer thread'],
-  ['workerHopOut', 'commitEnd', 'effects', 'the writer\'s `done` back to the main thread'],
+  ['workerHopOut', 'commitEnd', 'effects', "the writer's `done` back to the main thread"],
   ['effectsToPublish', 'effects', 'published', 'effects -> outbox -> mqtt.js publish()'],
   ['publishToSubscriber', 'published', 'received', 'mqtt.js -> Mosquitto -> subscriber (other process)'],
 ] as const;
@@ -44,7 +49,9 @@ export function stageBreakdown(traces: readonly CardTrace[], probes: readonly Ca
   const batches = new Set<number>();
   for (const t of traces) {
     const p = byKey.get(`${t.tableId}\0${t.seq}`);
-    const at: Record<string, number> | undefined = p ? { ...(p as unknown as Record<string, number>), written: t.writtenHr, received: t.receivedHr } : undefined;
+    const at: Record<string, number> | undefined = p
+      ? { ...(p as unknown as Record<string, number>), written: t.writtenHr, received: t.receivedHr }
+      : undefined;
     if (!at || STAGES.some(([, from, to]) => !Number.isFinite(at[from]) || !Number.isFinite(at[to]))) {
       missing++;
       continue;
@@ -60,7 +67,14 @@ export function stageBreakdown(traces: readonly CardTrace[], probes: readonly Ca
     stages[name] = { ...s, what };
     if (Number.isFinite(s.p50Ms)) sum += s.p50Ms;
   }
-  return { joined: totals.length, missing, stages, cardsPerBatch: batches.size ? round3(totals.length / batches.size) : 0, sumOfStageP50Ms: round3(sum), totalP50Ms: summarize(totals).p50Ms };
+  return {
+    joined: totals.length,
+    missing,
+    stages,
+    cardsPerBatch: batches.size ? round3(totals.length / batches.size) : 0,
+    sumOfStageP50Ms: round3(sum),
+    totalP50Ms: summarize(totals).p50Ms,
+  };
 }
 
 /** the breakdown as printable lines */

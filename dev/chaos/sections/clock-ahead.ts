@@ -15,7 +15,13 @@ const T = 'clk-01';
 const DAY = 86_400_000;
 const ROUND = ['9H', 'KD', '9C', '2S'];
 
-interface Rows { inputs: number; messages: number; snapshots: number; maxInput: number; maxSeq: number }
+interface Rows {
+  inputs: number;
+  messages: number;
+  snapshots: number;
+  maxInput: number;
+  maxSeq: number;
+}
 
 function rows(dataDir: string, upTo?: Rows): Rows {
   const db = new Database(join(dataDir, 'gateway.db'), { readonly: true, fileMustExist: true });
@@ -27,7 +33,8 @@ function rows(dataDir: string, upTo?: Rows): Rows {
       inputs: one('SELECT COUNT(*) AS n FROM inputs WHERE id <= ?', maxInput),
       messages: one('SELECT COUNT(*) AS n FROM messages WHERE seq <= ?', maxSeq),
       snapshots: one('SELECT COUNT(*) AS n FROM snapshots WHERE input_id <= ?', maxInput),
-      maxInput, maxSeq,
+      maxInput,
+      maxSeq,
     };
   } finally {
     db.close();
@@ -81,8 +88,10 @@ const section: ChaosSection = {
       await kill(g.run, 'SIGTERM');
       const after = rows(rig.dataDir, before);
       const history = prunes(rig.dataDir);
-      const lost = (r: Rows) => (before.inputs - r.inputs) + (before.messages - r.messages) + (before.snapshots - r.snapshots);
-      notes.push(`rows of the first run: ${before.inputs} inputs, ${before.messages} messages, ${before.snapshots} snapshots; after the start 20 days ahead: ${ahead.inputs}/${ahead.messages}/${ahead.snapshots}; after the start with the clock right: ${after.inputs}/${after.messages}/${after.snapshots}`);
+      const lost = (r: Rows) => before.inputs - r.inputs + (before.messages - r.messages) + (before.snapshots - r.snapshots);
+      notes.push(
+        `rows of the first run: ${before.inputs} inputs, ${before.messages} messages, ${before.snapshots} snapshots; after the start 20 days ahead: ${ahead.inputs}/${ahead.messages}/${ahead.snapshots}; after the start with the clock right: ${after.inputs}/${after.messages}/${after.snapshots}`,
+      );
       notes.push(`prunes recorded: ${history.map((p) => p.refused ?? `${p.inputs} inputs`).join(', ')}`);
       return {
         section: 'clock-ahead',

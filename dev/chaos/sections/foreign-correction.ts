@@ -33,11 +33,27 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const PW = { 'table-pc-07': 'pc-pw', 'engine-baccarat': 'bac-pw', 'engine-dragon-tiger': 'dt-pw', 'pit-tool': 'pit-pw', observer: 'obs-pw' };
 const PRIVILEGED = ['void-round', 'correction', 'resume-round', 'end-shoe', 'new-shoe'];
 const ACL = [
-  'user table-pc-07', 'topic write casino/bac-07/#', 'topic read casino/bac-07/request/#', `topic write casino/${T}/#`, `topic read casino/${T}/request/#`, '',
-  'user engine-baccarat', 'topic read casino/bac-07/#', 'topic write casino/bac-07/request/#', '',
-  'user engine-dragon-tiger', `topic read casino/${T}/#`, `topic write casino/${T}/request/#`, '',
-  'user pit-tool', 'topic read casino/+/response/#', ...PRIVILEGED.map((c) => `topic write casino/+/request/${c}`), '',
-  'user observer', 'topic read #', '',
+  'user table-pc-07',
+  'topic write casino/bac-07/#',
+  'topic read casino/bac-07/request/#',
+  `topic write casino/${T}/#`,
+  `topic read casino/${T}/request/#`,
+  '',
+  'user engine-baccarat',
+  'topic read casino/bac-07/#',
+  'topic write casino/bac-07/request/#',
+  '',
+  'user engine-dragon-tiger',
+  `topic read casino/${T}/#`,
+  `topic write casino/${T}/request/#`,
+  '',
+  'user pit-tool',
+  'topic read casino/+/response/#',
+  ...PRIVILEGED.map((c) => `topic write casino/+/request/${c}`),
+  '',
+  'user observer',
+  'topic read #',
+  '',
 ].join('\n');
 const RANKS = 'A23456789TJQK';
 const SUITS = 'SHDC';
@@ -57,14 +73,26 @@ const section: ChaosSection = {
     const pem = (k: KeyObject) => k.export({ type: 'spki', format: 'pem' }).toString();
     const logLines: string[] = [];
     const cfg = validateConfig({
-      mqtt: { url: broker.url, username: 'table-pc-07', password: PW['table-pc-07'] }, dataDir: `${dir}/data`, http: { enabled: false }, health: { intervalMs: 0 },
-      tables: [{
-        id: T, game: 'dragon-tiger', betting: 'engine', devices: [{ id: 'shoe-1', kind: 'card-shoe', staleAfterMs: 600_000, transport: { type: 'serial', path: pty.gatewayPath } }],
-        requests: { privileged: { keys: [
-          { name: 'pit-boss-7', publicKey: pem(pit.publicKey), commands: PRIVILEGED },
-          { name: 'floor-1', publicKey: pem(floor.publicKey), commands: ['resume-round'] },
-        ] } },
-      }],
+      mqtt: { url: broker.url, username: 'table-pc-07', password: PW['table-pc-07'] },
+      dataDir: `${dir}/data`,
+      http: { enabled: false },
+      health: { intervalMs: 0 },
+      tables: [
+        {
+          id: T,
+          game: 'dragon-tiger',
+          betting: 'engine',
+          devices: [{ id: 'shoe-1', kind: 'card-shoe', staleAfterMs: 600_000, transport: { type: 'serial', path: pty.gatewayPath } }],
+          requests: {
+            privileged: {
+              keys: [
+                { name: 'pit-boss-7', publicKey: pem(pit.publicKey), commands: PRIVILEGED },
+                { name: 'floor-1', publicKey: pem(floor.publicKey), commands: ['resume-round'] },
+              ],
+            },
+          },
+        },
+      ],
     });
     const gw = await startGateway(cfg, { simulators: loadSimulators, logger: createLogger({ json: true, write: (l) => logLines.push(l) }) });
     const clients: MqttClient[] = [];
@@ -96,8 +124,19 @@ const section: ChaosSection = {
         await ask(engine, command, body);
         await answer(command, transaction);
       };
-      const sign = (command: string, body: Record<string, unknown>, o: { key?: KeyObject; keyId?: string; table?: string; signedAs?: string; at?: number } = {}) =>
-        signRequest({ table: o.table ?? T, command: o.signedAs ?? command, body, privateKey: o.key ?? pit.privateKey, keyId: o.keyId ?? 'pit-boss-7', ...(o.at ? { at: o.at } : {}) });
+      const sign = (
+        command: string,
+        body: Record<string, unknown>,
+        o: { key?: KeyObject; keyId?: string; table?: string; signedAs?: string; at?: number } = {},
+      ) =>
+        signRequest({
+          table: o.table ?? T,
+          command: o.signedAs ?? command,
+          body,
+          privateKey: o.key ?? pit.privateKey,
+          keyId: o.keyId ?? 'pit-boss-7',
+          ...(o.at ? { at: o.at } : {}),
+        });
       const card = () => RANKS[Math.floor(rand() * 13)] + SUITS[Math.floor(rand() * 4)];
       let lastPitCorrection = '';
       let heldRounds = 0;
@@ -123,10 +162,21 @@ const section: ChaosSection = {
             await attack(`unsigned ${command} of a held round`, command, { transaction: t, ...args }, t);
           }
           const t1 = `h${++tx}`;
-          await attack('resume-round signed by an unlisted key', 'resume-round', sign('resume-round', { transaction: t1, by: 'x' }, { key: stranger.privateKey, keyId: 'engine-dt' }), t1);
+          await attack(
+            'resume-round signed by an unlisted key',
+            'resume-round',
+            sign('resume-round', { transaction: t1, by: 'x' }, { key: stranger.privateKey, keyId: 'engine-dt' }),
+            t1,
+          );
           for (const command of ['resume-round', 'void-round']) {
-            await foreign.publishAsync(`casino/${T}/request/${command}`, JSON.stringify({ transaction: `f${++tx}`, by: 'x', reason: 'x' }), { qos: 1 })
-              .then(() => { brokerLetThrough++; }, () => { refusedByBroker++; });
+            await foreign.publishAsync(`casino/${T}/request/${command}`, JSON.stringify({ transaction: `f${++tx}`, by: 'x', reason: 'x' }), { qos: 1 }).then(
+              () => {
+                brokerLetThrough++;
+              },
+              () => {
+                refusedByBroker++;
+              },
+            );
             attackTx.add(`f${tx}`);
           }
           const lastRound = rec.messages.filter((m) => m.topic === `casino/${T}/round`).at(-1);
@@ -137,18 +187,36 @@ const section: ChaosSection = {
           await ask(pitTool, 'resume-round', sign('resume-round', { transaction: ok, by: 'floor-1' }, { key: floor.privateKey, keyId: 'floor-1' }));
           await answer('resume-round', ok);
         }
-        const result = (await rec.waitFor((m) => m.topic === `casino/${T}/result` && m.payload?.status === 'complete' && m.payload?.roundId === rec.messages.filter((x) => x.topic === `casino/${T}/round`).at(-1)?.payload?.roundId, 5000)).payload;
+        const result = (
+          await rec.waitFor(
+            (m) =>
+              m.topic === `casino/${T}/result` &&
+              m.payload?.status === 'complete' &&
+              m.payload?.roundId === rec.messages.filter((x) => x.topic === `casino/${T}/round`).at(-1)?.payload?.roundId,
+            5000,
+          )
+        ).payload;
         const swap = { kind: 'cards', roundId: result.roundId, cards: { dragon: result.cards.tiger, tiger: result.cards.dragon } };
         const body = (t: string) => ({ transaction: t, by: 'pit-boss-anyone', reason: 'swap', ...swap });
         const t = () => `a${++tx}`;
         let id = t();
         await attack('unsigned correction', 'correction', body(id), id);
         id = t();
-        await attack('unsigned void of the completed round', 'void-round', { transaction: id, roundId: result.roundId, by: 'pit-boss-anyone', reason: 'x' }, id);
+        await attack(
+          'unsigned void of the completed round',
+          'void-round',
+          { transaction: id, roundId: result.roundId, by: 'pit-boss-anyone', reason: 'x' },
+          id,
+        );
         id = t();
-        await attack('signed by a key the table does not list', 'correction', sign('correction', body(id), { key: stranger.privateKey, keyId: 'engine-dt' }), id);
+        await attack(
+          'signed by a key the table does not list',
+          'correction',
+          sign('correction', body(id), { key: stranger.privateKey, keyId: 'engine-dt' }),
+          id,
+        );
         id = t();
-        await attack('the pit key\'s name, another key', 'correction', sign('correction', body(id), { key: stranger.privateKey }), id);
+        await attack("the pit key's name, another key", 'correction', sign('correction', body(id), { key: stranger.privateKey }), id);
         id = t();
         await attack('a key listed for resume-round only', 'correction', sign('correction', body(id), { key: floor.privateKey, keyId: 'floor-1' }), id);
         id = t();
@@ -162,14 +230,20 @@ const section: ChaosSection = {
         await attack('a pit signature over other cards', 'correction', tampered, id);
         if (lastPitCorrection) {
           const prev = JSON.parse(lastPitCorrection) as { transaction: string };
-          attacks['the pit\'s earlier signed correction again'] = (attacks['the pit\'s earlier signed correction again'] ?? 0) + 1;
+          attacks["the pit's earlier signed correction again"] = (attacks["the pit's earlier signed correction again"] ?? 0) + 1;
           const before = rec.messages.filter((m) => m.topic === `casino/${T}/response/correction` && m.payload?.transaction === prev.transaction).length;
           await ask(engine, 'correction', lastPitCorrection);
           await rec.waitForCount((m) => m.topic === `casino/${T}/response/correction` && m.payload?.transaction === prev.transaction, before + 1, 5000);
         }
         for (const command of ['correction', 'void-round']) {
-          await foreign.publishAsync(`casino/${T}/request/${command}`, JSON.stringify(body(`f${++tx}`)), { qos: 1 })
-            .then(() => { brokerLetThrough++; }, () => { refusedByBroker++; });
+          await foreign.publishAsync(`casino/${T}/request/${command}`, JSON.stringify(body(`f${++tx}`)), { qos: 1 }).then(
+            () => {
+              brokerLetThrough++;
+            },
+            () => {
+              refusedByBroker++;
+            },
+          );
           attackTx.add(`f${tx}`);
         }
         // the pit corrects every other round, for real
@@ -204,12 +278,16 @@ const section: ChaosSection = {
       const noCode = attackAnswers.filter((p) => p?.status === 'error' && !(REQUEST_ERROR_CODES as readonly string[]).includes(p.code)).length;
       const foreignAnswered = responses.filter((p) => typeof p?.transaction === 'string' && p.transaction.startsWith('f')).length;
       const attacksSent = Object.values(attacks).reduce((a, b) => a + b, 0);
-      log(`${rounds} rounds (${heldRounds} held), ${attacksSent} attacks from the table's engine, ${refusedByBroker + brokerLetThrough} from a foreign engine; refusals by code: ${JSON.stringify(codes)}`);
+      log(
+        `${rounds} rounds (${heldRounds} held), ${attacksSent} attacks from the table's engine, ${refusedByBroker + brokerLetThrough} from a foreign engine; refusals by code: ${JSON.stringify(codes)}`,
+      );
       for (const [k, n] of Object.entries(attacks)) log(`  ${k}: ${n}`);
       return {
         section: 'foreign-correction',
         figures: {
-          rounds, 'held-rounds': heldRounds, 'attacks-sent': attacksSent,
+          rounds,
+          'held-rounds': heldRounds,
+          'attacks-sent': attacksSent,
           'foreign-engine-requests-refused-by-broker': refusedByBroker,
           'foreign-engine-requests-let-through-by-broker': brokerLetThrough,
           'foreign-engine-requests-answered': foreignAnswered,
@@ -223,9 +301,14 @@ const section: ChaosSection = {
           'machine-failures': logLines.filter((l) => l.includes('table machine failed')).length,
         },
         zeroColumns: [
-          'results changed by a foreign or unsigned correction', 'held rounds released without a signature', 'attacks answered ok',
-          'pit signed requests refused', 'error answers without a stable code', 'foreign-engine-requests-let-through-by-broker',
-          'foreign-engine-requests-answered', 'machine-failures',
+          'results changed by a foreign or unsigned correction',
+          'held rounds released without a signature',
+          'attacks answered ok',
+          'pit signed requests refused',
+          'error answers without a stable code',
+          'foreign-engine-requests-let-through-by-broker',
+          'foreign-engine-requests-answered',
+          'machine-failures',
         ],
       };
     } finally {

@@ -53,7 +53,17 @@ export const DAMAGES: Record<string, Damage> = {
 
 const ROUND = ['9H', 'KD', '9C', '2S'];
 
-export interface CaseOutcome { name: string; refused: boolean; exitCode: number | null | undefined; message: string; recovered: boolean; seqReused: number; silentStart: boolean; nextSeq: number; before: number }
+export interface CaseOutcome {
+  name: string;
+  refused: boolean;
+  exitCode: number | null | undefined;
+  message: string;
+  recovered: boolean;
+  seqReused: number;
+  silentStart: boolean;
+  nextSeq: number;
+  before: number;
+}
 
 /** runs one damage case end to end */
 export async function runCase(name: string, damage: Damage, log: (l: string) => void, rounds = 3): Promise<CaseOutcome> {
@@ -110,7 +120,13 @@ export async function runCase(name: string, damage: Damage, log: (l: string) => 
     await shoe.cards(...ROUND);
     await sub.waitFor((m) => m.topic === `casino/${tableId}/result` && m.payload?.seq > before, 15000);
     const after = sub.got.filter((m) => m.topic.startsWith(`casino/${tableId}/`) && typeof m.payload?.seq === 'number' && sub.got.indexOf(m) >= 0);
-    const nextSeq = Math.min(...after.filter((m) => m.payload.seq > 0).map((m) => m.payload.seq).filter((s) => s > before), Infinity);
+    const nextSeq = Math.min(
+      ...after
+        .filter((m) => m.payload.seq > 0)
+        .map((m) => m.payload.seq)
+        .filter((s) => s > before),
+      Infinity,
+    );
     const seqReused = sub.reusedSeqs(tableId);
     // a start that went on over a loss: not refused, yet a seq came back with other content
     if (!refused && seqReused > 0) silentStart = true;
@@ -137,7 +153,9 @@ const section: ChaosSection = {
       if (!o.refused) figures['started-intact']++;
       figures['seq reused'] += o.seqReused;
       if (o.silentStart) figures['silent starts']++;
-      notes.push(`${name}: ${o.refused ? `refused (${/\[([a-z-]+)\]/.exec(o.message)?.[1] ?? '?'}), recovered above seq ${o.before}` : 'started, nothing lost'}; ${o.seqReused} seq reused`);
+      notes.push(
+        `${name}: ${o.refused ? `refused (${/\[([a-z-]+)\]/.exec(o.message)?.[1] ?? '?'}), recovered above seq ${o.before}` : 'started, nothing lost'}; ${o.seqReused} seq reused`,
+      );
     }
     return { section: 'journal-damage', figures, zeroColumns: ['seq reused', 'silent starts'], notes };
   },

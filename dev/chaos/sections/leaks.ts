@@ -28,7 +28,10 @@ function deck(): string[] {
   return all;
 }
 
-interface Env { seq: number; text: string }
+interface Env {
+  seq: number;
+  text: string;
+}
 
 function collectEnvelopes(v: unknown, out: Env[]): void {
   if (!v || typeof v !== 'object') return;
@@ -50,7 +53,11 @@ const section: ChaosSection = {
   name: 'leaks',
   async run({ quick, log }): Promise<ChaosResult> {
     const port = await freePort();
-    const rig = await makeRig(TABLE, { game: 'pok-deng', gameOptions: { players: 2 } }, { http: { enabled: true, host: '127.0.0.1', port }, log: { level: 'debug' } });
+    const rig = await makeRig(
+      TABLE,
+      { game: 'pok-deng', gameOptions: { players: 2 } },
+      { http: { enabled: true, host: '127.0.0.1', port }, log: { level: 'debug' } },
+    );
     const sub = await Subscriber.connect(rig.broker.url, 'leak-sub');
     const sse: Env[] = [];
     const api: Env[] = [];
@@ -70,8 +77,17 @@ const section: ChaosSection = {
           for (let i = buf.indexOf('\n\n'); i >= 0; i = buf.indexOf('\n\n')) {
             const block = buf.slice(0, i);
             buf = buf.slice(i + 2);
-            const data = block.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
-            if (data) try { collectEnvelopes(JSON.parse(data), sse); } catch { /* not JSON */ }
+            const data = block
+              .split('\n')
+              .filter((l) => l.startsWith('data: '))
+              .map((l) => l.slice(6))
+              .join('\n');
+            if (data)
+              try {
+                collectEnvelopes(JSON.parse(data), sse);
+              } catch {
+                /* not JSON */
+              }
           }
         });
       });
@@ -79,26 +95,43 @@ const section: ChaosSection = {
       const poll = (async () => {
         while (polling) {
           await new Promise<void>((resolve) => {
-            http.get({ host: '127.0.0.1', port, path: '/api/state' }, (res) => {
-              let body = '';
-              res.setEncoding('utf8');
-              res.on('data', (d: string) => { body += d; });
-              res.on('end', () => { try { collectEnvelopes(JSON.parse(body), api); } catch { /* partial */ } resolve(); });
-            }).on('error', () => resolve());
+            http
+              .get({ host: '127.0.0.1', port, path: '/api/state' }, (res) => {
+                let body = '';
+                res.setEncoding('utf8');
+                res.on('data', (d: string) => {
+                  body += d;
+                });
+                res.on('end', () => {
+                  try {
+                    collectEnvelopes(JSON.parse(body), api);
+                  } catch {
+                    /* partial */
+                  }
+                  resolve();
+                });
+              })
+              .on('error', () => resolve());
           });
           // the recall of past rounds: only rounds with a result, each counted at its result's seq
           await new Promise<void>((resolve) => {
-            http.get({ host: '127.0.0.1', port, path: `/api/tables/${TABLE}/recall` }, (res) => {
-              let body = '';
-              res.setEncoding('utf8');
-              res.on('data', (d: string) => { body += d; });
-              res.on('end', () => {
-                try {
-                  for (const r of (JSON.parse(body) as { recall: Array<{ seq: number }> }).recall) recall.push({ seq: r.seq, text: JSON.stringify(r) });
-                } catch { /* partial */ }
-                resolve();
-              });
-            }).on('error', () => resolve());
+            http
+              .get({ host: '127.0.0.1', port, path: `/api/tables/${TABLE}/recall` }, (res) => {
+                let body = '';
+                res.setEncoding('utf8');
+                res.on('data', (d: string) => {
+                  body += d;
+                });
+                res.on('end', () => {
+                  try {
+                    for (const r of (JSON.parse(body) as { recall: Array<{ seq: number }> }).recall) recall.push({ seq: r.seq, text: JSON.stringify(r) });
+                  } catch {
+                    /* partial */
+                  }
+                  resolve();
+                });
+              })
+              .on('error', () => resolve());
           });
           await new Promise((r) => setTimeout(r, 100));
         }
@@ -145,7 +178,9 @@ const section: ChaosSection = {
       await new Promise((r) => setTimeout(r, 1200)); // coalesced alerts and the last polls
       polling = false;
       await poll;
-      const mqttEnv: Env[] = sub.got.filter((m) => m.topic.startsWith(`casino/${TABLE}/`) && typeof m.payload?.seq === 'number').map((m) => ({ seq: m.payload.seq, text: m.raw }));
+      const mqttEnv: Env[] = sub.got
+        .filter((m) => m.topic.startsWith(`casino/${TABLE}/`) && typeof m.payload?.seq === 'number')
+        .map((m) => ({ seq: m.payload.seq, text: m.raw }));
       const logLines = g.run.stdout().split('\n').filter(Boolean);
       const leaksIn = (envs: Env[]) => {
         let n = 0;

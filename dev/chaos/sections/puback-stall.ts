@@ -28,17 +28,33 @@ const section: ChaosSection = {
     const proxy = await startPubackProxy(broker.port);
     const dataDir = join(dir, 'data');
     const cfgFile = join(dir, 'gateway.json');
-    writeFileSync(cfgFile, JSON.stringify({
-      mqtt: { url: proxy.url, ackTimeoutMs: ACK_TIMEOUT_MS, reconnectMinMs: 200, reconnectMaxMs: 2_000 }, dataDir,
-      http: { enabled: false }, health: { intervalMs: 0 }, log: { level: 'warn' },
-      tables: [{ id: T, game: 'baccarat', devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'simulator', cardIntervalMs: 20, roundIntervalMs: 50, seed: 33 } }] }],
-    }));
+    writeFileSync(
+      cfgFile,
+      JSON.stringify({
+        mqtt: { url: proxy.url, ackTimeoutMs: ACK_TIMEOUT_MS, reconnectMinMs: 200, reconnectMaxMs: 2_000 },
+        dataDir,
+        http: { enabled: false },
+        health: { intervalMs: 0 },
+        log: { level: 'warn' },
+        tables: [
+          {
+            id: T,
+            game: 'baccarat',
+            devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'simulator', cardIntervalMs: 20, roundIntervalMs: 50, seed: 33 } }],
+          },
+        ],
+      }),
+    );
     const got: Array<{ text: string; payload: Record<string, unknown>; topic: string }> = [];
     const sub = await mqtt.connectAsync(broker.url, { clientId: 'chaos-pa-subscriber', clean: false, protocolVersion: 4, reconnectPeriod: 200 });
     sub.on('message', (topic, payload, packet) => {
       if (packet.retain) return;
       const text = payload.toString('utf8');
-      try { got.push({ topic, text, payload: JSON.parse(text) as Record<string, unknown> }); } catch { /* status clears */ }
+      try {
+        got.push({ topic, text, payload: JSON.parse(text) as Record<string, unknown> });
+      } catch {
+        /* status clears */
+      }
     });
     await sub.subscribeAsync(`casino/${T}/#`, { qos: 1 });
     const stalls = quick ? 1 : 3;
@@ -96,12 +112,17 @@ const section: ChaosSection = {
       return {
         section: 'puback-stall',
         figures: {
-          stalls, 'PUBACKs swallowed': proxy.swallowed, 'connections made': proxy.connections,
+          stalls,
+          'PUBACKs swallowed': proxy.swallowed,
+          'connections made': proxy.connections,
           'detection ms (max)': Math.max(...detections),
           'detected later than the timeout (+25%, +1 s)': late,
-          'messages journaled as delivered': acked.length, 'messages still in the outbox': unacked,
+          'messages journaled as delivered': acked.length,
+          'messages still in the outbox': unacked,
           'messages received (duplicates included)': got.filter((m) => typeof m.payload.seq === 'number').length,
-          'messages lost': lost, 'new seqs out of order': outOfOrder, 'seqs reused with other content': reused,
+          'messages lost': lost,
+          'new seqs out of order': outOfOrder,
+          'seqs reused with other content': reused,
         },
         zeroColumns: ['detected later than the timeout (+25%, +1 s)', 'messages lost', 'new seqs out of order', 'seqs reused with other content'],
         notes: [`ackTimeoutMs ${ACK_TIMEOUT_MS}; detections after ${detections.join(', ')} ms of swallowed PUBACKs`],

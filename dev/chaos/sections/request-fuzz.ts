@@ -22,10 +22,33 @@ import type { ChaosSection } from '../section.js';
 const T = 'fz-01';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const COMMANDS = ['open-betting', 'close-betting', 'decision', 'close-decisions', 'void-round', 'new-shoe', 'end-shoe', 'correction', 'status',
-  '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'prototype', 'x', 'STATUS', 'ünïcødé', 'a'.repeat(200)];
+const COMMANDS = [
+  'open-betting',
+  'close-betting',
+  'decision',
+  'close-decisions',
+  'void-round',
+  'new-shoe',
+  'end-shoe',
+  'correction',
+  'status',
+  '__proto__',
+  'constructor',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  'prototype',
+  'x',
+  'STATUS',
+  'ünïcødé',
+  'a'.repeat(200),
+];
 
-interface Sent { command: string; transaction: string | null; retain: boolean }
+interface Sent {
+  command: string;
+  transaction: string | null;
+  retain: boolean;
+}
 
 const section: ChaosSection = {
   name: 'request-fuzz',
@@ -40,8 +63,18 @@ const section: ChaosSection = {
     const engine = await mqtt.connectAsync(broker.url, { protocolVersion: 5, clientId: 'chaos-engine' });
     const logLines: string[] = [];
     const cfg = validateConfig({
-      mqtt: { url: broker.url }, dataDir, http: { enabled: false }, health: { intervalMs: 0 },
-      tables: [{ id: T, game: 'baccarat', betting: 'engine', devices: [{ id: 'shoe-1', kind: 'card-shoe', staleAfterMs: 600_000, transport: { type: 'serial', path: pty.gatewayPath } }] }],
+      mqtt: { url: broker.url },
+      dataDir,
+      http: { enabled: false },
+      health: { intervalMs: 0 },
+      tables: [
+        {
+          id: T,
+          game: 'baccarat',
+          betting: 'engine',
+          devices: [{ id: 'shoe-1', kind: 'card-shoe', staleAfterMs: 600_000, transport: { type: 'serial', path: pty.gatewayPath } }],
+        },
+      ],
     });
     const logger = () => createLogger({ json: true, write: (l) => logLines.push(l) });
     let gw: Gateway | undefined = await startGateway(cfg, { simulators: loadSimulators, logger: logger() });
@@ -56,20 +89,53 @@ const section: ChaosSection = {
         let payload: string;
         let carriesTx = true;
         switch (Math.floor(rand() * 10)) {
-          case 0: payload = ''; carriesTx = false; break;
-          case 1: payload = '{"transaction":"' + transaction + '",'; carriesTx = false; break; // broken JSON
-          case 2: payload = pick(['[]', '1', 'null', '"s"', 'true']); carriesTx = false; break;
-          case 3: payload = JSON.stringify({ transaction, pad: 'x'.repeat(20_000) }); carriesTx = false; break; // over the size cap
-          case 4: payload = `{"transaction":"${transaction}","__proto__":{"polluted":true},"constructor":{"prototype":{"x":1}}}`; break;
-          case 5: payload = JSON.stringify({ transaction, roundId: pick(['E-1', 'E-2', `${T}-s0001-r0001`, '', 'bad id']), reason: 'fuzz', seat: 'seat1', action: pick(['hit', 'fly']) }); break;
-          case 6: payload = JSON.stringify({ transaction, [String.fromCharCode(65 + Math.floor(rand() * 26))]: rand() }); break;
-          default: payload = JSON.stringify({ transaction }); break;
+          case 0:
+            payload = '';
+            carriesTx = false;
+            break;
+          case 1:
+            payload = '{"transaction":"' + transaction + '",';
+            carriesTx = false;
+            break; // broken JSON
+          case 2:
+            payload = pick(['[]', '1', 'null', '"s"', 'true']);
+            carriesTx = false;
+            break;
+          case 3:
+            payload = JSON.stringify({ transaction, pad: 'x'.repeat(20_000) });
+            carriesTx = false;
+            break; // over the size cap
+          case 4:
+            payload = `{"transaction":"${transaction}","__proto__":{"polluted":true},"constructor":{"prototype":{"x":1}}}`;
+            break;
+          case 5:
+            payload = JSON.stringify({
+              transaction,
+              roundId: pick(['E-1', 'E-2', `${T}-s0001-r0001`, '', 'bad id']),
+              reason: 'fuzz',
+              seat: 'seat1',
+              action: pick(['hit', 'fly']),
+            });
+            break;
+          case 6:
+            payload = JSON.stringify({ transaction, [String.fromCharCode(65 + Math.floor(rand() * 26))]: rand() });
+            break;
+          default:
+            payload = JSON.stringify({ transaction });
+            break;
         }
-        const responseTopic = rand() < 0.3 ? pick(['x/#', 'x/+/y', 'a//b', `casino/${T}/result`, `casino/${T}/request/void-round`, `casino/${T}/response/mine`, 'engines/none/r']) : undefined;
+        const responseTopic =
+          rand() < 0.3
+            ? pick(['x/#', 'x/+/y', 'a//b', `casino/${T}/result`, `casino/${T}/request/void-round`, `casino/${T}/response/mine`, 'engines/none/r'])
+            : undefined;
         const retain = rand() < 0.05;
         const topic = `casino/${T}/request/${command}`;
         if (retain) retainedTopics.add(topic);
-        await engine.publishAsync(topic, payload, { qos: 1, retain, ...(responseTopic ? { properties: { responseTopic, correlationData: Buffer.from(String(i)) } } : {}) });
+        await engine.publishAsync(topic, payload, {
+          qos: 1,
+          retain,
+          ...(responseTopic ? { properties: { responseTopic, correlationData: Buffer.from(String(i)) } } : {}),
+        });
         sent.push({ command, transaction: carriesTx ? transaction : null, retain });
         if (i % 50 === 49) await sleep(300); // ~150 requests/s: inside the default rate, so every request must be answered
       }
@@ -106,10 +172,15 @@ const section: ChaosSection = {
       for (const [k, g] of got) if (!expected.has(k)) unexpected += g;
       const offline = rec.messages.filter((m) => m.topic === `casino/${T}/status` && m.payload?.state === 'offline').length;
       const wildcardPublishes = rec.messages.filter((m) => m.topic.startsWith('x/')).length;
-      const deputyResults = rec.messages.filter((m) => (m.topic === `casino/${T}/result` || m.topic.startsWith(`casino/${T}/request/`)) && m.payload?.type === 'response').length;
+      const deputyResults = rec.messages.filter(
+        (m) => (m.topic === `casino/${T}/result` || m.topic.startsWith(`casino/${T}/request/`)) && m.payload?.type === 'response',
+      ).length;
       const answerCount = answers().length;
       log(`${sent.length} requests, ${answerCount} answers`);
-      for (const m of rec.messages.filter((m) => (m.topic === `casino/${T}/result` || m.topic.startsWith(`casino/${T}/request/`)) && m.payload?.type === 'response')) log(`deputy: ${m.topic} ${JSON.stringify(m.payload).slice(0, 300)}`);
+      for (const m of rec.messages.filter(
+        (m) => (m.topic === `casino/${T}/result` || m.topic.startsWith(`casino/${T}/request/`)) && m.payload?.type === 'response',
+      ))
+        log(`deputy: ${m.topic} ${JSON.stringify(m.payload).slice(0, 300)}`);
       for (const [k, g] of got) if ((expected.get(k) ?? 0) < g) log(`answered more than asked: ${k.slice(0, 80)} ${g} > ${expected.get(k) ?? 0}`);
 
       // restart: the broker hands the retained requests out again; none may be executed
@@ -125,18 +196,40 @@ const section: ChaosSection = {
       try {
         await rec.waitFor((m) => m.topic === `casino/${T}/response/status` && m.payload?.transaction === 'final' && m.payload?.status === 'ok', 5000);
         ready = 1;
-      } catch { /* counted below */ }
+      } catch {
+        /* counted below */
+      }
       const stackTraces = logLines.filter((l) => /\\n\s+at |TypeError|ReferenceError/.test(l)).length;
       return {
         section: 'request-fuzz',
         figures: {
-          requests: sent.length, answers: answerCount, unanswered, 'answered-twice': twice, 'answers-unmatched': unexpected,
-          'errors-without-code': withoutCode, 'errors-unknown-code': unknownCode, 'gateway-offline': offline,
-          'wildcard-publishes': wildcardPublishes, 'deputy-publishes': deputyResults,
-          'retained-executed-on-resubscribe': retainedExecuted, 'stack-traces': stackTraces, 'not-ready-at-end': 1 - ready,
+          requests: sent.length,
+          answers: answerCount,
+          unanswered,
+          'answered-twice': twice,
+          'answers-unmatched': unexpected,
+          'errors-without-code': withoutCode,
+          'errors-unknown-code': unknownCode,
+          'gateway-offline': offline,
+          'wildcard-publishes': wildcardPublishes,
+          'deputy-publishes': deputyResults,
+          'retained-executed-on-resubscribe': retainedExecuted,
+          'stack-traces': stackTraces,
+          'not-ready-at-end': 1 - ready,
         },
-        zeroColumns: ['unanswered', 'answered-twice', 'answers-unmatched', 'errors-without-code', 'errors-unknown-code', 'gateway-offline',
-          'wildcard-publishes', 'deputy-publishes', 'retained-executed-on-resubscribe', 'stack-traces', 'not-ready-at-end'],
+        zeroColumns: [
+          'unanswered',
+          'answered-twice',
+          'answers-unmatched',
+          'errors-without-code',
+          'errors-unknown-code',
+          'gateway-offline',
+          'wildcard-publishes',
+          'deputy-publishes',
+          'retained-executed-on-resubscribe',
+          'stack-traces',
+          'not-ready-at-end',
+        ],
         notes: [`${retainedTopics.size} retained request topics left on the broker before the restart`],
       };
     } finally {

@@ -45,12 +45,24 @@ const section: ChaosSection = {
     const logLines: string[] = [];
     const pit = generateKeyPairSync('ed25519');
     const cfg = validateConfig({
-      mqtt: { url: broker.url }, dataDir, http: { enabled: false }, health: { intervalMs: 0 },
-      tables: [{
-        id: T, game: 'baccarat', betting: 'none', devices: [{ id: 'shoe-1', kind: 'card-shoe', staleAfterMs: 600_000, transport: { type: 'serial', path: pty.gatewayPath } }],
-        // the pit's key: a held round is resumed by a signed request (docs/SECURITY.md "Privileged requests")
-        requests: { privileged: { keys: [{ name: 'chaos-pit', publicKey: pit.publicKey.export({ type: 'spki', format: 'pem' }).toString(), commands: ['resume-round'] }] } },
-      }],
+      mqtt: { url: broker.url },
+      dataDir,
+      http: { enabled: false },
+      health: { intervalMs: 0 },
+      tables: [
+        {
+          id: T,
+          game: 'baccarat',
+          betting: 'none',
+          devices: [{ id: 'shoe-1', kind: 'card-shoe', staleAfterMs: 600_000, transport: { type: 'serial', path: pty.gatewayPath } }],
+          // the pit's key: a held round is resumed by a signed request (docs/SECURITY.md "Privileged requests")
+          requests: {
+            privileged: {
+              keys: [{ name: 'chaos-pit', publicKey: pit.publicKey.export({ type: 'spki', format: 'pem' }).toString(), commands: ['resume-round'] }],
+            },
+          },
+        },
+      ],
     });
     const gw = await startGateway(cfg, { simulators: loadSimulators, logger: createLogger({ json: true, write: (l) => logLines.push(l) }) });
     try {
@@ -82,7 +94,11 @@ const section: ChaosSection = {
         lastResumeFor = id;
         resumed++;
         const body = { transaction: `resume-${resumed}`, by: 'chaos-pit' };
-        rec.client.publish(`casino/${T}/request/resume-round`, JSON.stringify(signRequest({ table: T, command: 'resume-round', body, privateKey: pit.privateKey, keyId: 'chaos-pit' })), { qos: 1 });
+        rec.client.publish(
+          `casino/${T}/request/resume-round`,
+          JSON.stringify(signRequest({ table: T, command: 'resume-round', body, privateKey: pit.privateKey, keyId: 'chaos-pit' })),
+          { qos: 1 },
+        );
       };
       for (let i = 0; i < frames; i++) {
         if (i % 300 === 0) {
@@ -151,8 +167,16 @@ const section: ChaosSection = {
       return {
         section: 'serial-fuzz',
         figures: {
-          'bytes-written': bytes, 'intact-card-frames': intact, 'damaged-frames': corrupted, 'noise-bursts': noise, shoes,
-          'cards-published': cardsPublished, 'held-rounds-resumed': resumed, 'invented-cards': invented, 'machine-failures': machineFailures, 'gateway-offline': offline,
+          'bytes-written': bytes,
+          'intact-card-frames': intact,
+          'damaged-frames': corrupted,
+          'noise-bursts': noise,
+          shoes,
+          'cards-published': cardsPublished,
+          'held-rounds-resumed': resumed,
+          'invented-cards': invented,
+          'machine-failures': machineFailures,
+          'gateway-offline': offline,
           'still-running': gw.tables.length === 1 ? 0 : 1,
         },
         zeroColumns: ['invented-cards', 'machine-failures', 'gateway-offline', 'still-running'],

@@ -16,7 +16,11 @@ import type { ChaosSection } from '../section.js';
 const T = 'sk-01';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-interface Received { topic: string; text: string; payload: Record<string, unknown> }
+interface Received {
+  topic: string;
+  text: string;
+  payload: Record<string, unknown>;
+}
 
 const section: ChaosSection = {
   name: 'sigkill-loop',
@@ -25,20 +29,37 @@ const section: ChaosSection = {
     const dataDir = await makeTempDir('teg-chaos-sk-');
     const broker = await startMosquitto();
     const configFile = join(dataDir, 'gateway.json');
-    writeFileSync(configFile, JSON.stringify({
-      mqtt: { url: broker.url }, dataDir: join(dataDir, 'data'), http: { enabled: false }, health: { intervalMs: 0 },
-      log: { level: 'warn' },
-      tables: [{ id: T, game: 'baccarat', devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'simulator', cardIntervalMs: 5, roundIntervalMs: 20, seed: 42 } }] }],
-    }));
+    writeFileSync(
+      configFile,
+      JSON.stringify({
+        mqtt: { url: broker.url },
+        dataDir: join(dataDir, 'data'),
+        http: { enabled: false },
+        health: { intervalMs: 0 },
+        log: { level: 'warn' },
+        tables: [
+          {
+            id: T,
+            game: 'baccarat',
+            devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'simulator', cardIntervalMs: 5, roundIntervalMs: 20, seed: 42 } }],
+          },
+        ],
+      }),
+    );
     const got: Received[] = [];
     const sub = await mqtt.connectAsync(broker.url, { clientId: 'chaos-persistent-subscriber', clean: false, protocolVersion: 4, reconnectPeriod: 200 });
     sub.on('message', (topic, payload, packet) => {
       if (packet.retain) return; // retained copies are replays of what was already received live
       const text = payload.toString('utf8');
-      try { got.push({ topic, text, payload: JSON.parse(text) as Record<string, unknown> }); } catch { /* status clears */ }
+      try {
+        got.push({ topic, text, payload: JSON.parse(text) as Record<string, unknown> });
+      } catch {
+        /* status clears */
+      }
     });
     await sub.subscribeAsync(`casino/${T}/#`, { qos: 1 });
-    const startGateway = () => spawnSupervised(process.execPath, ['--import', 'tsx', 'src/app/cli/main.ts', 'start', '--config', configFile], { stdout: true, stderr: true });
+    const startGateway = () =>
+      spawnSupervised(process.execPath, ['--import', 'tsx', 'src/app/cli/main.ts', 'start', '--config', configFile], { stdout: true, stderr: true });
     let exitCodes: string[] = [];
     try {
       for (let k = 0; k < kills; k++) {
@@ -90,14 +111,27 @@ const section: ChaosSection = {
         if (r.type !== 'result' || r.status !== 'complete') continue;
         results++;
         const cards = r.cards as Record<string, string[]> | undefined;
-        const inResult = Object.entries(cards ?? {}).flatMap(([pos, cs]) => cs.map((c) => `${pos}:${c}`)).sort();
+        const inResult = Object.entries(cards ?? {})
+          .flatMap(([pos, cs]) => cs.map((c) => `${pos}:${c}`))
+          .sort();
         const inEvents = (cardsOfRound.get(String(r.roundId)) ?? []).sort();
         if (JSON.stringify(inResult) !== JSON.stringify(inEvents)) wrong++;
       }
-      log(`${kills} SIGKILLs (${exitCodes.join(', ')}); ${seqMsgs.length} messages received, ${bySeq.size} distinct seqs up to ${maxSeen}, ${results} complete results`);
+      log(
+        `${kills} SIGKILLs (${exitCodes.join(', ')}); ${seqMsgs.length} messages received, ${bySeq.size} distinct seqs up to ${maxSeen}, ${results} complete results`,
+      );
       return {
         section: 'sigkill-loop',
-        figures: { sigkills: kills, messages: seqMsgs.length, 'distinct-seqs': bySeq.size, results, lost, reordered, 'seq-reused': reused, 'wrong-results': wrong },
+        figures: {
+          sigkills: kills,
+          messages: seqMsgs.length,
+          'distinct-seqs': bySeq.size,
+          results,
+          lost,
+          reordered,
+          'seq-reused': reused,
+          'wrong-results': wrong,
+        },
         zeroColumns: ['lost', 'reordered', 'seq-reused', 'wrong-results'],
       };
     } finally {

@@ -64,8 +64,11 @@ function deviceCounters(t: TableView): Record<string, DeviceInputCounters> {
   const out: Record<string, DeviceInputCounters> = {};
   for (const d of t.runtime.drivers) {
     out[d.deviceId] = {
-      frames: d.framesTotal, rejected: d.rejectedTotal, duplicates: d.duplicates,
-      rejectsByReason: { ...(d.rejectedByReason ?? {}) }, lastReject: d.lastReject ? { reason: d.lastReject.reason, sample: d.lastReject.sample } : null,
+      frames: d.framesTotal,
+      rejected: d.rejectedTotal,
+      duplicates: d.duplicates,
+      rejectsByReason: { ...(d.rejectedByReason ?? {}) },
+      lastReject: d.lastReject ? { reason: d.lastReject.reason, sample: d.lastReject.sample } : null,
       onlyRejects: d.framesTotal === 0 && d.rejectedTotal > 0,
       ...(d.latency ? { serial: { ...d.latency } } : {}),
     };
@@ -154,7 +157,16 @@ export class StatusFeed {
   }
 
   addTable(t: TableView): void {
-    const snap: TableSnapshot = { table: t.id, game: t.game, connected: t.link.connected, broker: t.link.broker ?? null, retained: {}, results: this.journalResults(t.id), alerts: [], devices: {} };
+    const snap: TableSnapshot = {
+      table: t.id,
+      game: t.game,
+      connected: t.link.connected,
+      broker: t.link.broker ?? null,
+      retained: {},
+      results: this.journalResults(t.id),
+      alerts: [],
+      devices: {},
+    };
     const roadGame = hasRoads(t.game);
     this.tables.set(t.id, snap);
     this.views.set(t.id, t);
@@ -162,18 +174,21 @@ export class StatusFeed {
       this.countersTimer = setInterval(() => this.sendChangedCounters(), this.countersIntervalMs);
       this.countersTimer.unref();
     }
-    this.subs.push(t.runtime.published$.subscribe((m) => {
-      const prevShoe = (snap.retained.shoe as { shoeId?: string } | undefined)?.shoeId;
-      if (m.retain) snap.retained[m.topic] = m.payload;
-      // (a result the history already has from the journal is not taken twice)
-      if (m.payload.type === 'result' && !(snap.results.length > 0 && snap.results[snap.results.length - 1].seq >= m.payload.seq)) push(snap.results, m.payload, this.historySize);
-      if (m.payload.type === 'alert') push(snap.alerts, m.payload, this.alertsSize);
-      this.subject.next({ kind: 'msg', table: t.id, topic: m.topic, retain: m.retain, payload: m.payload });
-      // the roads change with a result, and start again with a new shoe
-      if (roadGame && (m.payload.type === 'result' || (m.topic === 'shoe' && (m.payload as { shoeId?: string }).shoeId !== prevShoe))) {
-        this.subject.next({ kind: 'roads', table: t.id, roads: this.roadsOf(snap) });
-      }
-    }));
+    this.subs.push(
+      t.runtime.published$.subscribe((m) => {
+        const prevShoe = (snap.retained.shoe as { shoeId?: string } | undefined)?.shoeId;
+        if (m.retain) snap.retained[m.topic] = m.payload;
+        // (a result the history already has from the journal is not taken twice)
+        if (m.payload.type === 'result' && !(snap.results.length > 0 && snap.results[snap.results.length - 1].seq >= m.payload.seq))
+          push(snap.results, m.payload, this.historySize);
+        if (m.payload.type === 'alert') push(snap.alerts, m.payload, this.alertsSize);
+        this.subject.next({ kind: 'msg', table: t.id, topic: m.topic, retain: m.retain, payload: m.payload });
+        // the roads change with a result, and start again with a new shoe
+        if (roadGame && (m.payload.type === 'result' || (m.topic === 'shoe' && (m.payload as { shoeId?: string }).shoeId !== prevShoe))) {
+          this.subject.next({ kind: 'roads', table: t.id, roads: this.roadsOf(snap) });
+        }
+      }),
+    );
     const linkChanged = (): void => {
       const c = t.link.connected;
       const broker = t.link.broker ?? null;
@@ -190,7 +205,14 @@ export class StatusFeed {
   snapshot(): TableSnapshot[] {
     return [...this.tables.values()].map((s) => {
       const view = this.views.get(s.table);
-      return { ...s, retained: { ...s.retained }, results: [...s.results], alerts: [...s.alerts], devices: view ? deviceCounters(view) : {}, roads: this.roadsOf(s) };
+      return {
+        ...s,
+        retained: { ...s.retained },
+        results: [...s.results],
+        alerts: [...s.alerts],
+        devices: view ? deviceCounters(view) : {},
+        roads: this.roadsOf(s),
+      };
     });
   }
 

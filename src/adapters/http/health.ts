@@ -32,8 +32,11 @@ export function readiness(tables: readonly TableView[]): Readiness {
   const out = tables.map((t) => {
     const problems = tableProblems(t.link.connected, t.runtime.snapshot.devices, t.link.requestsSubscribed ?? true, linkProblems(t));
     return {
-      table: t.id, ready: problems.length === 0, mqtt: t.link.connected ? 'connected' as const : 'disconnected' as const,
-      ...(t.link.broker !== undefined ? { broker: t.link.broker } : {}), problems,
+      table: t.id,
+      ready: problems.length === 0,
+      mqtt: t.link.connected ? ('connected' as const) : ('disconnected' as const),
+      ...(t.link.broker !== undefined ? { broker: t.link.broker } : {}),
+      problems,
     };
   });
   return { ready: out.every((t) => t.ready), tables: out };
@@ -63,12 +66,19 @@ export class HealthReporter {
   /** since when (performance.now) a scheduled health has been waiting for the SUBACK */
   private subscribingSince: number | null = null;
 
-  constructor(private readonly t: TableView, private readonly o: HealthReporterOptions) {}
+  constructor(
+    private readonly t: TableView,
+    private readonly o: HealthReporterOptions,
+  ) {}
 
   start(): void {
     const check = () => this.checkChange();
     // device messages and link changes may change the problems: look after the current step
-    this.subs.push(this.t.runtime.published$.subscribe((m) => { if (m.payload.type === 'device') check(); }));
+    this.subs.push(
+      this.t.runtime.published$.subscribe((m) => {
+        if (m.payload.type === 'device') check();
+      }),
+    );
     this.subs.push(this.t.link.connected$.subscribe(check));
     if (this.t.link.changed$) this.subs.push(this.t.link.changed$.subscribe(check));
     const stall$ = this.t.runtime.outbox?.stall$;
@@ -90,7 +100,10 @@ export class HealthReporter {
   }
 
   private problemsKey(): string {
-    return [...tableProblems(this.t.link.connected, this.t.runtime.snapshot.devices, this.t.link.requestsSubscribed ?? true, linkProblems(this.t)), this.t.link.broker ?? ''].join('\n');
+    return [
+      ...tableProblems(this.t.link.connected, this.t.runtime.snapshot.devices, this.t.link.requestsSubscribed ?? true, linkProblems(this.t)),
+      this.t.link.broker ?? '',
+    ].join('\n');
   }
 
   private checkChange(): void {

@@ -112,7 +112,9 @@ export class GatewayMetrics {
     const registers = [registry];
     const opts = this.opts;
     const tables = this.tables;
-    const each = (fn: (t: TableView) => void) => { for (const t of tables) fn(t); };
+    const each = (fn: (t: TableView) => void) => {
+      for (const t of tables) fn(t);
+    };
 
     // the process metrics under their standard names (`process_*`, `nodejs_*`), which the usual
     // Node.js dashboards and alerts expect; the gateway's own are `tablegw_*`
@@ -120,16 +122,22 @@ export class GatewayMetrics {
 
     const driverCounter = (name: string, help: string, read: (d: TableView['runtime']['drivers'][number]) => number) =>
       new Counter({
-        name, help, labelNames: ['table', 'device'] as const, registers,
+        name,
+        help,
+        labelNames: ['table', 'device'] as const,
+        registers,
         collect() {
           this.reset();
-          each((t) => { for (const d of t.runtime.drivers) this.inc({ table: t.id, device: d.deviceId }, read(d)); });
+          each((t) => {
+            for (const d of t.runtime.drivers) this.inc({ table: t.id, device: d.deviceId }, read(d));
+          });
         },
       });
     new Counter({
       name: 'tablegw_requests_refused_total',
-      help: 'Engine requests refused at the table\'s edge, by outcome: answered with a code (rate-limited, too-large, not-allowed, duplicate-round-id), dropped unanswered beyond the answer bound, retained copies not executed, or retries of answered requests answered again without executing them (replayed)',
-      labelNames: ['table', 'outcome'] as const, registers,
+      help: "Engine requests refused at the table's edge, by outcome: answered with a code (rate-limited, too-large, not-allowed, duplicate-round-id), dropped unanswered beyond the answer bound, retained copies not executed, or retries of answered requests answered again without executing them (replayed)",
+      labelNames: ['table', 'outcome'] as const,
+      registers,
       collect() {
         this.reset();
         each((t) => {
@@ -145,20 +153,25 @@ export class GatewayMetrics {
     driverCounter('tablegw_device_frames_total', 'Valid frames received from each device since the gateway started', (d) => d.framesTotal);
     driverCounter('tablegw_device_bad_frames_total', 'Frames rejected (checksum, framing, unknown type, ...) from each device', (d) => d.rejectedTotal);
     new Counter({
-      name: 'tablegw_device_rejects_total', help: 'Frames rejected from each device since the gateway started, by reason (bad-checksum, malformed, noise, too-long, unknown-type, bad-field, ...)',
-      labelNames: ['table', 'device', 'reason'] as const, registers,
+      name: 'tablegw_device_rejects_total',
+      help: 'Frames rejected from each device since the gateway started, by reason (bad-checksum, malformed, noise, too-long, unknown-type, bad-field, ...)',
+      labelNames: ['table', 'device', 'reason'] as const,
+      registers,
       collect() {
         this.reset();
         each((t) => {
-          for (const d of t.runtime.drivers) for (const [reason, n] of Object.entries(d.rejectedByReason ?? {})) this.inc({ table: t.id, device: d.deviceId, reason }, n);
+          for (const d of t.runtime.drivers)
+            for (const [reason, n] of Object.entries(d.rejectedByReason ?? {})) this.inc({ table: t.id, device: d.deviceId, reason }, n);
         });
       },
     });
     driverCounter('tablegw_device_duplicate_frames_total', 'Retransmitted frames dropped as duplicates (same SEQ) from each device', (d) => d.duplicates);
 
     new Gauge({
-      name: 'tablegw_device_state', help: 'Device state: 1 for the state the device is in, 0 for the others',
-      labelNames: ['table', 'device', 'kind', 'state'] as const, registers,
+      name: 'tablegw_device_state',
+      help: 'Device state: 1 for the state the device is in, 0 for the others',
+      labelNames: ['table', 'device', 'kind', 'state'] as const,
+      registers,
       collect() {
         this.reset();
         each((t) => {
@@ -169,40 +182,52 @@ export class GatewayMetrics {
       },
     });
     new Gauge({
-      name: 'tablegw_mqtt_connected', help: '1 while the table\'s MQTT connection is up',
-      labelNames: ['table'] as const, registers,
+      name: 'tablegw_mqtt_connected',
+      help: "1 while the table's MQTT connection is up",
+      labelNames: ['table'] as const,
+      registers,
       collect() {
         this.reset();
         each((t) => this.set({ table: t.id }, t.link.connected ? 1 : 0));
       },
     });
     new Gauge({
-      name: 'tablegw_mqtt_broker', help: 'The broker each table is on: 1 for the URL of mqtt.url it is connected to (none while disconnected)',
-      labelNames: ['table', 'broker'] as const, registers,
+      name: 'tablegw_mqtt_broker',
+      help: 'The broker each table is on: 1 for the URL of mqtt.url it is connected to (none while disconnected)',
+      labelNames: ['table', 'broker'] as const,
+      registers,
       collect() {
         this.reset();
-        each((t) => { if (t.link.broker) this.set({ table: t.id, broker: t.link.broker }, 1); });
+        each((t) => {
+          if (t.link.broker) this.set({ table: t.id, broker: t.link.broker }, 1);
+        });
       },
     });
     new Gauge({
-      name: 'tablegw_mqtt_requests_subscribed', help: '1 while the table\'s request/+ subscription is granted by the broker',
-      labelNames: ['table'] as const, registers,
+      name: 'tablegw_mqtt_requests_subscribed',
+      help: "1 while the table's request/+ subscription is granted by the broker",
+      labelNames: ['table'] as const,
+      registers,
       collect() {
         this.reset();
         each((t) => this.set({ table: t.id }, t.link.connected && (t.link.requestsSubscribed ?? true) ? 1 : 0));
       },
     });
     new Gauge({
-      name: 'tablegw_mqtt_broker_stalled', help: '1 while the table\'s broker acknowledges nothing (no PUBACK within mqtt.ackTimeoutMs with messages in flight)',
-      labelNames: ['table'] as const, registers,
+      name: 'tablegw_mqtt_broker_stalled',
+      help: "1 while the table's broker acknowledges nothing (no PUBACK within mqtt.ackTimeoutMs with messages in flight)",
+      labelNames: ['table'] as const,
+      registers,
       collect() {
         this.reset();
         each((t) => this.set({ table: t.id }, t.runtime.brokerStall ? 1 : 0));
       },
     });
     new Gauge({
-      name: 'tablegw_table_seq', help: 'The last seq the table used',
-      labelNames: ['table'] as const, registers,
+      name: 'tablegw_table_seq',
+      help: 'The last seq the table used',
+      labelNames: ['table'] as const,
+      registers,
       collect() {
         this.reset();
         each((t) => this.set({ table: t.id }, t.runtime.snapshot.seq));
@@ -210,7 +235,8 @@ export class GatewayMetrics {
     });
     const clockSync = () => this.clockSync();
     new Gauge({
-      name: 'tablegw_clock_synchronized', help: 'The system clock\'s synchronisation (NTP) as the gateway last read it: 1 synchronised, 0 not, -1 unknown (nothing on the machine says)',
+      name: 'tablegw_clock_synchronized',
+      help: "The system clock's synchronisation (NTP) as the gateway last read it: 1 synchronised, 0 not, -1 unknown (nothing on the machine says)",
       registers,
       collect() {
         this.set(clockSync());
@@ -218,8 +244,10 @@ export class GatewayMetrics {
     });
     const providers = this.outboxProviders;
     new Gauge({
-      name: 'tablegw_outbox_depth', help: 'Messages waiting to be delivered to the broker (only tables whose outbox reports it)',
-      labelNames: ['table'] as const, registers,
+      name: 'tablegw_outbox_depth',
+      help: 'Messages waiting to be delivered to the broker (only tables whose outbox reports it)',
+      labelNames: ['table'] as const,
+      registers,
       collect() {
         this.reset();
         // each table's outbox registers its depth with setOutboxDepthProvider (observability.ts does it for runtime.outbox)
@@ -235,18 +263,36 @@ export class GatewayMetrics {
 
     return {
       registry,
-      alerts: new Counter({ name: 'tablegw_alerts_total', help: 'Alerts published, by kind and severity', labelNames: ['table', 'kind', 'severity'] as const, registers }),
-      rounds: new Counter({ name: 'tablegw_rounds_total', help: 'Round results published, by game and status (complete / void)', labelNames: ['table', 'game', 'status'] as const, registers }),
-      messages: new Counter({ name: 'tablegw_messages_published_total', help: 'Messages handed to MQTT, by type', labelNames: ['table', 'type'] as const, registers }),
+      alerts: new Counter({
+        name: 'tablegw_alerts_total',
+        help: 'Alerts published, by kind and severity',
+        labelNames: ['table', 'kind', 'severity'] as const,
+        registers,
+      }),
+      rounds: new Counter({
+        name: 'tablegw_rounds_total',
+        help: 'Round results published, by game and status (complete / void)',
+        labelNames: ['table', 'game', 'status'] as const,
+        registers,
+      }),
+      messages: new Counter({
+        name: 'tablegw_messages_published_total',
+        help: 'Messages handed to MQTT, by type',
+        labelNames: ['table', 'type'] as const,
+        registers,
+      }),
       latency: new Histogram({
         name: 'tablegw_frame_to_publish_seconds',
-        help: 'From a device frame\'s arrival (input `at`) to the hand-over of the messages it caused to the MQTT client (millisecond resolution)',
-        labelNames: ['table'] as const, registers,
+        help: "From a device frame's arrival (input `at`) to the hand-over of the messages it caused to the MQTT client (millisecond resolution)",
+        labelNames: ['table'] as const,
+        registers,
         buckets: [0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
       }),
       buildInfo: new Gauge({
-        name: 'tablegw_build_info', help: 'The gateway build: always 1, its labels name the version, the commit, the Node.js version and the gateway id',
-        labelNames: ['version', 'commit', 'node', 'gateway_id'] as const, registers,
+        name: 'tablegw_build_info',
+        help: 'The gateway build: always 1, its labels name the version, the commit, the Node.js version and the gateway id',
+        labelNames: ['version', 'commit', 'node', 'gateway_id'] as const,
+        registers,
       }),
     };
   }
@@ -254,20 +300,22 @@ export class GatewayMetrics {
   /** starts counting a table's messages; its drivers and state are read at each scrape */
   addTable(t: TableView, clock: () => number = Date.now): void {
     this.tables.push(t);
-    this.subs.push(t.runtime.published$.subscribe((m) => {
-      const p = m.payload;
-      const e: Seen = { table: t.id, type: p.type };
-      if (p.type === 'alert') {
-        e.kind = String(p.kind);
-        e.severity = String(p.severity);
-      } else if (p.type === 'result') {
-        e.game = p.game;
-        e.status = String(p.status);
-      }
-      if (m.cause?.type === 'frame') e.latencyS = Math.max(0, clock() - m.cause.at) / 1000;
-      if (this.built) this.count(this.built, e);
-      else if (!this.stopped) this.backlog.push(e);
-    }));
+    this.subs.push(
+      t.runtime.published$.subscribe((m) => {
+        const p = m.payload;
+        const e: Seen = { table: t.id, type: p.type };
+        if (p.type === 'alert') {
+          e.kind = String(p.kind);
+          e.severity = String(p.severity);
+        } else if (p.type === 'result') {
+          e.game = p.game;
+          e.status = String(p.status);
+        }
+        if (m.cause?.type === 'frame') e.latencyS = Math.max(0, clock() - m.cause.at) / 1000;
+        if (this.built) this.count(this.built, e);
+        else if (!this.stopped) this.backlog.push(e);
+      }),
+    );
   }
 
   /** the durable outbox of `tableId` reports its depth through `fn` (read at each scrape) */

@@ -29,7 +29,11 @@ export class Observability {
   private recall: RecallReader | undefined;
   private clockSync: (() => unknown) | undefined;
 
-  constructor(private readonly cfg: Pick<GatewayConfig, 'http' | 'health'>, private readonly log: Logger, private readonly info?: GatewayInfo) {
+  constructor(
+    private readonly cfg: Pick<GatewayConfig, 'http' | 'health'>,
+    private readonly log: Logger,
+    private readonly info?: GatewayInfo,
+  ) {
     if (info) this.metrics.setBuildInfo(info);
   }
 
@@ -71,10 +75,25 @@ export class Observability {
       const token = h.tokenFile ? readFileSync(h.tokenFile, 'utf8').trim() : undefined;
       if (h.tokenFile && !token) throw new Error(`http.tokenFile: "${h.tokenFile}" is empty`);
       registerSecret(token);
-      if (!token && !isLoopback(h.host)) this.log.warn(`the status page listens on ${h.host}, beyond this PC, without a token: anyone on that network sees cards as they are dealt (set http.tokenFile)`);
+      if (!token && !isLoopback(h.host))
+        this.log.warn(
+          `the status page listens on ${h.host}, beyond this PC, without a token: anyone on that network sees cards as they are dealt (set http.tokenFile)`,
+        );
       // the HTTP server and its page are loaded only when the status page is on
       const { startHttpServer } = await import('./server.js');
-      this.server = await startHttpServer({ host: h.host, port: h.port, feed: this.feed, metrics: this.metrics, tables: this.tables, logger: this.log, allowedHosts: h.allowedHosts, info: this.info, ...(token ? { token } : {}), ...(this.recall ? { recall: this.recall } : {}), ...(this.clockSync ? { clockSync: this.clockSync } : {}) });
+      this.server = await startHttpServer({
+        host: h.host,
+        port: h.port,
+        feed: this.feed,
+        metrics: this.metrics,
+        tables: this.tables,
+        logger: this.log,
+        allowedHosts: h.allowedHosts,
+        info: this.info,
+        ...(token ? { token } : {}),
+        ...(this.recall ? { recall: this.recall } : {}),
+        ...(this.clockSync ? { clockSync: this.clockSync } : {}),
+      });
       this.log.info(`status page on ${this.server.url}/ (metrics ${this.server.url}/metrics, readiness ${this.server.url}/readyz)`);
     } catch (e) {
       // the tables go on without their status page: it is not worth stopping a table for

@@ -21,9 +21,11 @@ export const MAX_RECALL_ROUNDS = 100;
 export const RECALL_SCAN_LIMIT = 200_000;
 
 /** the `?rounds=` query parameter */
-export const recallQuerySchema = z.object({
-  rounds: z.coerce.number().int().min(1).max(MAX_RECALL_ROUNDS).optional(),
-}).strict();
+export const recallQuerySchema = z
+  .object({
+    rounds: z.coerce.number().int().min(1).max(MAX_RECALL_ROUNDS).optional(),
+  })
+  .strict();
 
 export interface RecallAlert {
   seq: number;
@@ -203,17 +205,32 @@ export function readRecall(
     const last = chain.length > 0 ? chain[chain.length - 1] : r;
     const corrections: RecallCorrection[] = [
       ...e.events.map((ev): RecallCorrection => ({ seq: ev.seq, ts: ev.ts, source: 'event', kind: ev.correction, ...(ev.by ? { by: ev.by } : {}) })),
-      ...chain.map((c): RecallCorrection => ({
-        seq: c.seq, ts: c.ts, source: 'result', status: c.status,
-        ...(c.correction ? { kind: c.correction.kind, by: c.correction.by, ...(c.correction.reason ? { reason: c.correction.reason } : {}) } : {}),
-        outcome: c.outcome,
-        ...('cards' in c ? { cards: c.cards } : {}), ...('dice' in c ? { dice: c.dice } : {}), ...('balls' in c ? { balls: c.balls } : {}),
-      })),
+      ...chain.map(
+        (c): RecallCorrection => ({
+          seq: c.seq,
+          ts: c.ts,
+          source: 'result',
+          status: c.status,
+          ...(c.correction ? { kind: c.correction.kind, by: c.correction.by, ...(c.correction.reason ? { reason: c.correction.reason } : {}) } : {}),
+          outcome: c.outcome,
+          ...('cards' in c ? { cards: c.cards } : {}),
+          ...('dice' in c ? { dice: c.dice } : {}),
+          ...('balls' in c ? { balls: c.balls } : {}),
+        }),
+      ),
     ].sort((a, b) => a.seq - b.seq);
     const round: RecalledRound = {
-      roundId, shoeId: r.shoeId ?? null, roundNo: e.roundNo, seq: r.seq, ts: r.ts, status: r.status, finalStatus: last.status,
-      ...(r.reason ? { reason: r.reason } : {}), ...(r.detail ? { detail: r.detail } : {}),
-      outcome: r.outcome, finalOutcome: last.outcome,
+      roundId,
+      shoeId: r.shoeId ?? null,
+      roundNo: e.roundNo,
+      seq: r.seq,
+      ts: r.ts,
+      status: r.status,
+      finalStatus: last.status,
+      ...(r.reason ? { reason: r.reason } : {}),
+      ...(r.detail ? { detail: r.detail } : {}),
+      outcome: r.outcome,
+      finalOutcome: last.outcome,
       alerts: e.alerts.map((a) => ({ seq: a.seq, ts: a.ts, kind: a.kind, severity: a.severity, detail: a.detail })).sort((a, b) => a.seq - b.seq),
       corrections,
     };

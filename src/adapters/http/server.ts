@@ -127,7 +127,9 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
     if (o.token !== undefined && path !== '/healthz' && path !== '/readyz') {
       const p = presentedToken(req);
       if (p.token === null || !safeEqual(p.token, o.token)) {
-        res.writeHead(401, { 'content-type': 'text/plain; charset=utf-8', 'www-authenticate': 'Bearer' }).end('a token is required (Authorization: Bearer, or ?token= once in the browser)\n');
+        res
+          .writeHead(401, { 'content-type': 'text/plain; charset=utf-8', 'www-authenticate': 'Bearer' })
+          .end('a token is required (Authorization: Bearer, or ?token= once in the browser)\n');
         return;
       }
       if (p.fromQuery) res.setHeader('set-cookie', `${TOKEN_COOKIE}=${encodeURIComponent(o.token)}; HttpOnly; SameSite=Strict; Path=/`);
@@ -136,7 +138,8 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
       case '/':
       case '/index.html':
         res.writeHead(200, {
-          'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store',
+          'content-type': 'text/html; charset=utf-8',
+          'cache-control': 'no-store',
           'content-security-policy': "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src data:",
           'x-content-type-options': 'nosniff',
         });
@@ -147,7 +150,12 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
           res.writeHead(503, { 'retry-after': '10' }).end('too many status page clients\n');
           return;
         }
-        res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+        res.writeHead(200, {
+          'content-type': 'text/event-stream; charset=utf-8',
+          'cache-control': 'no-store',
+          connection: 'keep-alive',
+          'x-accel-buffering': 'no',
+        });
         res.write('retry: 2000\n\n');
         send(res, 'snapshot', { tables: o.feed.snapshot(), timeZone: gatewayTimeZone() });
         clients.add(res);
@@ -172,7 +180,11 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
         return;
       case '/readyz': {
         const r = readiness(o.tables);
-        json(res, r.ready ? 200 : 503, { status: r.ready ? 'ready' : 'not ready', reasons: r.tables.flatMap((t) => t.problems.map((p) => `${t.table}: ${p}`)), tables: r.tables });
+        json(res, r.ready ? 200 : 503, {
+          status: r.ready ? 'ready' : 'not ready',
+          reasons: r.tables.flatMap((t) => t.problems.map((p) => `${t.table}: ${p}`)),
+          tables: r.tables,
+        });
         return;
       }
       default: {
@@ -239,7 +251,9 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
       resolve();
     });
   });
-  const keepAlive = setInterval(() => { for (const res of clients) res.write(': keep-alive\n\n'); }, o.keepAliveMs ?? 15_000);
+  const keepAlive = setInterval(() => {
+    for (const res of clients) res.write(': keep-alive\n\n');
+  }, o.keepAliveMs ?? 15_000);
   keepAlive.unref();
   const port = (server.address() as AddressInfo).port;
   const hostForUrl = o.host.includes(':') ? `[${o.host}]` : o.host;

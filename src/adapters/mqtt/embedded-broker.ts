@@ -17,12 +17,17 @@ export interface EmbeddedBroker {
  */
 export class EmbeddedBrokerPortInUse extends Error {
   readonly code = 'BROKER_PORT_IN_USE';
-  constructor(readonly host: string, readonly port: number) {
-    super(`BROKER_PORT_IN_USE: the embedded MQTT broker cannot listen on ${host}:${port}: the port is already in use `
-      + `(often a Mosquitto already running there: \`systemctl status mosquitto\`).\n`
-      + `Fix: stop it (\`sudo systemctl disable --now mosquitto\`), or give the embedded broker another port `
-      + `(\`npm start -- --broker-port 1884\`, or \`embeddedBroker.port\` in the config), `
-      + `or use that broker instead (\`mqtt.url: mqtt://${host}:${port}\` in the config).`);
+  constructor(
+    readonly host: string,
+    readonly port: number,
+  ) {
+    super(
+      `BROKER_PORT_IN_USE: the embedded MQTT broker cannot listen on ${host}:${port}: the port is already in use ` +
+        `(often a Mosquitto already running there: \`systemctl status mosquitto\`).\n` +
+        `Fix: stop it (\`sudo systemctl disable --now mosquitto\`), or give the embedded broker another port ` +
+        `(\`npm start -- --broker-port 1884\`, or \`embeddedBroker.port\` in the config), ` +
+        `or use that broker instead (\`mqtt.url: mqtt://${host}:${port}\` in the config).`,
+    );
     this.name = 'EmbeddedBrokerPortInUse';
   }
 }
@@ -36,9 +41,10 @@ export async function startEmbeddedBroker(host: string, port: number): Promise<E
     aedes.handle(socket);
   });
   await new Promise<void>((resolve, reject) => {
-    const onError = (e: NodeJS.ErrnoException) => reject(e.code === 'EADDRINUSE'
-      ? new EmbeddedBrokerPortInUse(host, port)
-      : new Error(`embedded MQTT broker cannot listen on ${host}:${port}: ${e.message}`));
+    const onError = (e: NodeJS.ErrnoException) =>
+      reject(
+        e.code === 'EADDRINUSE' ? new EmbeddedBrokerPortInUse(host, port) : new Error(`embedded MQTT broker cannot listen on ${host}:${port}: ${e.message}`),
+      );
     server.once('error', onError);
     server.listen(port, host, () => {
       server.off('error', onError);
@@ -51,10 +57,11 @@ export async function startEmbeddedBroker(host: string, port: number): Promise<E
     url: `mqtt://${host}:${actualPort}`,
     host,
     port: actualPort,
-    close: () => new Promise<void>((resolve) => {
-      aedes.close(() => server.close(() => resolve()));
-      // close() waits for clients; do not hang on a stuck one
-      setTimeout(resolve, 2000).unref();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        aedes.close(() => server.close(() => resolve()));
+        // close() waits for clients; do not hang on a stuck one
+        setTimeout(resolve, 2000).unref();
+      }),
   };
 }

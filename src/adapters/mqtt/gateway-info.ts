@@ -32,7 +32,11 @@ export function gatewayOffline(info: Pick<GatewayInfo, 'gatewayId' | 'startedAt'
 /** config `gatewayId`, else the host name made topic-safe (no `/`, `+`, `#`, no spaces) */
 export function resolveGatewayId(cfg: Pick<GatewayConfig, 'gatewayId'>, host = hostname()): string {
   if (cfg.gatewayId) return cfg.gatewayId;
-  const safe = host.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 64);
+  const safe = host
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 64);
   return safe || 'gateway';
 }
 
@@ -55,7 +59,10 @@ export function buildCommit(): string | undefined {
   return commit ?? undefined;
 }
 
-export function buildGatewayInfo(cfg: Pick<GatewayConfig, 'tables' | 'gatewayId'>, o: { gatewayId: string; startedAt: Date; keyId?: string; epochs?: ReadonlyMap<string, string> }): GatewayInfo {
+export function buildGatewayInfo(
+  cfg: Pick<GatewayConfig, 'tables' | 'gatewayId'>,
+  o: { gatewayId: string; startedAt: Date; keyId?: string; epochs?: ReadonlyMap<string, string> },
+): GatewayInfo {
   const c = buildCommit();
   return {
     v: 1,
@@ -66,7 +73,9 @@ export function buildGatewayInfo(cfg: Pick<GatewayConfig, 'tables' | 'gatewayId'
     startedAt: o.startedAt.toISOString(),
     node: process.version,
     tables: cfg.tables.map((t) => ({
-      id: t.id, game: t.game, betting: t.betting,
+      id: t.id,
+      game: t.game,
+      betting: t.betting,
       ...(o.epochs?.has(t.id) ? { epoch: o.epochs.get(t.id) } : {}),
       devices: t.devices.map((d) => ({ id: d.id, kind: d.kind, transport: d.transport.type })),
     })),

@@ -88,7 +88,10 @@ export class SlotStore implements IStore {
   }
 
   createStream(): ReturnType<IStore['createStream']> {
-    const stored = this.slots.filter((s) => s !== undefined).sort((a, b) => a.order - b.order).map((s) => s.packet);
+    const stored = this.slots
+      .filter((s) => s !== undefined)
+      .sort((a, b) => a.order - b.order)
+      .map((s) => s.packet);
     return Readable.from(stored) as unknown as ReturnType<IStore['createStream']>;
   }
 

@@ -267,15 +267,33 @@ export class TableLink implements Publisher, RequestSource {
   private statusPayload(state: 'online' | 'offline', reason: OnlineReason | OfflineReason): string {
     const p = this.o.presence;
     if (p) return state === 'online' ? p.online(reason as OnlineReason) : p.offline(reason as OfflineReason);
-    return JSON.stringify({ v: 1, type: 'status', table: this.o.tableId, game: this.o.gameId, ts: new Date(wallClock()).toISOString(), state, reason, startedAt: this.startedAt, ...(this.o.epoch ? { epoch: this.o.epoch } : {}) });
+    return JSON.stringify({
+      v: 1,
+      type: 'status',
+      table: this.o.tableId,
+      game: this.o.gameId,
+      ts: new Date(wallClock()).toISOString(),
+      state,
+      reason,
+      startedAt: this.startedAt,
+      ...(this.o.epoch ? { epoch: this.o.epoch } : {}),
+    });
   }
 
   connect(): void {
     const o = this.o;
     // files are read (and checked, errors naming the config key) here unless the gateway did it at start-up
-    this.cred = o.credentials ?? loadMqttCredentials({
-      url: this.urls, username: o.username, password: o.password, passwordFile: o.passwordFile, ca: o.ca, cert: o.cert, key: o.key,
-    });
+    this.cred =
+      o.credentials ??
+      loadMqttCredentials({
+        url: this.urls,
+        username: o.username,
+        password: o.password,
+        passwordFile: o.passwordFile,
+        ca: o.ca,
+        cert: o.cert,
+        key: o.key,
+      });
     this.closed = false;
     this.attempt(0);
   }
@@ -288,8 +306,13 @@ export class TableLink implements Publisher, RequestSource {
     const gen = ++this.gen;
     // the gateway's own presence link subscribes to nothing: its session need not outlive it
     const sessionExpirySec = this.o.presence ? 0 : this.o.sessionExpirySec;
-    const opts = clientOptionsFor({ keepaliveSec: this.o.keepaliveSec, maxPacketBytes: this.o.maxPacketBytes, protocolVersion: version, sessionExpirySec },
-      this.cred!, this.clientId, { topic: this.statusTopic, payload: this.statusPayload('offline', 'connection-lost') }, this.o.connectTimeoutMs ?? 5_000);
+    const opts = clientOptionsFor(
+      { keepaliveSec: this.o.keepaliveSec, maxPacketBytes: this.o.maxPacketBytes, protocolVersion: version, sessionExpirySec },
+      this.cred!,
+      this.clientId,
+      { topic: this.statusTopic, payload: this.statusPayload('offline', 'connection-lost') },
+      this.o.connectTimeoutMs ?? 5_000,
+    );
     const client = mqtt.connect(url, opts);
     this.client = client;
     let lastError: Error | null = null;
@@ -356,8 +379,12 @@ export class TableLink implements Publisher, RequestSource {
     this.schedule(0, backoffDelay(this.failedRounds, this.minMs, this.maxMs));
   }
 
-  private get minMs(): number { return this.o.reconnectMinMs ?? 500; }
-  private get maxMs(): number { return this.o.reconnectMaxMs ?? 30_000; }
+  private get minMs(): number {
+    return this.o.reconnectMinMs ?? 500;
+  }
+  private get maxMs(): number {
+    return this.o.reconnectMaxMs ?? 30_000;
+  }
 
   private schedule(index: number, delayMs: number): void {
     if (this.closed) return;
@@ -390,8 +417,10 @@ export class TableLink implements Publisher, RequestSource {
     this.subscribeRefused = false;
     const version = this.versions[this.index] === 5 ? '5' : '3.1.1';
     const where = this.urls.length > 1 ? ` (broker ${this.index + 1} of ${this.urls.length})` : '';
-    this.o.logger.info(`connected to ${safeUrl(url)}${where} over MQTT ${version} as ${this.clientId}`
-      + `${f ? ` after ${f.attempts} failed attempt(s)` : ''}${downMs ? ` (${downMs} ms without a broker)` : ''}`);
+    this.o.logger.info(
+      `connected to ${safeUrl(url)}${where} over MQTT ${version} as ${this.clientId}` +
+        `${f ? ` after ${f.attempts} failed attempt(s)` : ''}${downMs ? ` (${downMs} ms without a broker)` : ''}`,
+    );
     // the retained `online` first, on every connect: the broker this table lands on must show it
     // online whatever will an old connection left; then the outbox (connected$) and the requests
     client.publish(this.statusTopic, this.statusPayload('online', this.wasUp ? 'reconnect' : 'start'), { qos: PUBLISH_QOS, retain: true });
@@ -413,7 +442,8 @@ export class TableLink implements Publisher, RequestSource {
     if (this.failbackTimer) clearInterval(this.failbackTimer);
     this.subscribeTimer = this.failbackTimer = null;
     if (!wasConnected) return;
-    if (!this.closed) this.o.logger.warn(`connection to ${safeUrl(url)} lost; reconnecting${this.urls.length > 1 ? ` (trying ${this.brokers.join(', ')} in order)` : ''}`);
+    if (!this.closed)
+      this.o.logger.warn(`connection to ${safeUrl(url)} lost; reconnecting${this.urls.length > 1 ? ` (trying ${this.brokers.join(', ')} in order)` : ''}`);
     this.connected$.next(false);
     this.changed$.next();
   }
@@ -473,7 +503,10 @@ export class TableLink implements Publisher, RequestSource {
     this.gen++;
     this.client = null;
     this.onLost(from);
-    await withTimeout(new Promise<void>((resolve) => c.publish(this.statusTopic, this.statusPayload('offline', 'moved'), { qos: PUBLISH_QOS, retain: true }, () => resolve())), 2_000);
+    await withTimeout(
+      new Promise<void>((resolve) => c.publish(this.statusTopic, this.statusPayload('offline', 'moved'), { qos: PUBLISH_QOS, retain: true }, () => resolve())),
+      2_000,
+    );
     this.discard(c, false);
     this.failedRounds = 0;
     this.roundErrors.clear();
@@ -502,9 +535,7 @@ export class TableLink implements Publisher, RequestSource {
   private logRound(): void {
     const f = this.failure;
     if (!f) return;
-    const reason = this.urls.length === 1
-      ? [...this.roundErrors.values()][0] ?? 'unknown'
-      : [...this.roundErrors].map(([u, r]) => `${u}: ${r}`).join('; ');
+    const reason = this.urls.length === 1 ? ([...this.roundErrors.values()][0] ?? 'unknown') : [...this.roundErrors].map(([u, r]) => `${u}: ${r}`).join('; ');
     const now = Date.now();
     const target = this.urls.length === 1 ? safeUrl(this.urls[0]) : 'any broker';
     if (f.reason !== reason) {
@@ -583,13 +614,26 @@ export class TableLink implements Publisher, RequestSource {
     this.gen++;
     if (c) {
       if (wasConnected && c.connected) {
-        await withTimeout(new Promise<void>((resolve) => c.publish(this.statusTopic, this.statusPayload('offline', 'stopped'), { qos: PUBLISH_QOS, retain: true }, () => resolve())), 5_000);
+        await withTimeout(
+          new Promise<void>((resolve) =>
+            c.publish(this.statusTopic, this.statusPayload('offline', 'stopped'), { qos: PUBLISH_QOS, retain: true }, () => resolve()),
+          ),
+          5_000,
+        );
       }
       c.on('error', () => {});
       // mqtt.js's end waits for every PUBACK still due: a broker that stopped acknowledging would
       // hold the shutdown forever (nothing is lost: what is unacknowledged stays in the outbox)
       let ended = false;
-      await withTimeout(new Promise<void>((resolve) => c.end(!c.connected, {}, () => { ended = true; resolve(); })), 5_000);
+      await withTimeout(
+        new Promise<void>((resolve) =>
+          c.end(!c.connected, {}, () => {
+            ended = true;
+            resolve();
+          }),
+        ),
+        5_000,
+      );
       if (!ended) (c.stream as unknown as Socket | undefined)?.destroy?.();
     }
     this.requestSubject.complete();
@@ -602,7 +646,10 @@ function withTimeout(p: Promise<void>, ms: number): Promise<void> {
   return new Promise<void>((resolve) => {
     const t = setTimeout(resolve, ms);
     t.unref?.();
-    void p.then(() => { clearTimeout(t); resolve(); });
+    void p.then(() => {
+      clearTimeout(t);
+      resolve();
+    });
   });
 }
 

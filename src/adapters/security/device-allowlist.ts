@@ -60,7 +60,10 @@ const realpath = (p: string): string | undefined => {
 export function describeIdentity(id: DeviceIdentity): string {
   const usb = id.vendorId !== undefined || id.productId !== undefined ? `USB ${hex4(id.vendorId)}:${hex4(id.productId)}` : '';
   const serial = id.serialNumber ? `serial ${id.serialNumber}` : id.unavailable ? `USB details unavailable: ${id.unavailable}` : 'no serial number';
-  const where = id.type === 'serial' ? `${id.path ?? '?'}${id.realPath && id.realPath !== id.path ? ` -> ${id.realPath}` : ''}` : `HID device${id.path ? ` ${id.path}` : ''}`;
+  const where =
+    id.type === 'serial'
+      ? `${id.path ?? '?'}${id.realPath && id.realPath !== id.path ? ` -> ${id.realPath}` : ''}`
+      : `HID device${id.path ? ` ${id.path}` : ''}`;
   return `${where} (${[usb, serial].filter(Boolean).join(', ')})`;
 }
 
@@ -87,9 +90,11 @@ export async function decideDevice(dev: DeviceConfig, allowed: readonly AllowedD
     if (allowed.some((e) => entryMatches(e, id))) return { kind: 'allowed', device: dev, identity: id };
     return { kind: 'denied', identity: id, detail: `not allowed: ${describeIdentity(id)} is not on security.allowedDevices; not opened` };
   }
-  const candidates = (await probe.hid(t.vendorId, t.productId))
-    .filter((d) => d.vendorId === t.vendorId && d.productId === t.productId && (t.serialNumber === undefined || d.serialNumber === t.serialNumber));
-  if (candidates.length === 0) return { kind: 'absent', detail: `no HID device ${hex4(t.vendorId)}:${hex4(t.productId)}${t.serialNumber ? ` serial ${t.serialNumber}` : ''} attached` };
+  const candidates = (await probe.hid(t.vendorId, t.productId)).filter(
+    (d) => d.vendorId === t.vendorId && d.productId === t.productId && (t.serialNumber === undefined || d.serialNumber === t.serialNumber),
+  );
+  if (candidates.length === 0)
+    return { kind: 'absent', detail: `no HID device ${hex4(t.vendorId)}:${hex4(t.productId)}${t.serialNumber ? ` serial ${t.serialNumber}` : ''} attached` };
   const ok = candidates.find((d) => allowed.some((e) => entryMatches(e, d)));
   if (!ok) {
     const id = candidates[0];
@@ -125,8 +130,11 @@ export const systemProbe: DeviceProbe = {
     const { loadNodeHid } = await import('../../../drivers/transports/hid-loader.js');
     const hid = await loadNodeHid();
     return (await hid.devicesAsync(vendorId, productId)).map((d) => ({
-      type: 'hid' as const, vendorId: d.vendorId, productId: d.productId,
-      ...(d.path ? { path: d.path } : {}), ...(d.serialNumber ? { serialNumber: d.serialNumber } : {}),
+      type: 'hid' as const,
+      vendorId: d.vendorId,
+      productId: d.productId,
+      ...(d.path ? { path: d.path } : {}),
+      ...(d.serialNumber ? { serialNumber: d.serialNumber } : {}),
     }));
   },
 };
@@ -170,7 +178,10 @@ export class GuardedTransport implements Transport {
   private lastDenial: string | null = null;
   private retryMs: number;
 
-  constructor(private readonly dev: DeviceConfig, private readonly o: GuardOptions) {
+  constructor(
+    private readonly dev: DeviceConfig,
+    private readonly o: GuardOptions,
+  ) {
     this.probe = o.probe ?? systemProbe;
     this.recheckMs = Math.max(10, o.recheckMs ?? 2000);
     this.retryMs = Math.min(200, this.recheckMs);
@@ -247,24 +258,28 @@ export class GuardedTransport implements Transport {
       return;
     }
     this.inner = t;
-    this.innerSubs.push(t.data$.subscribe((b) => {
-      if (this.inner === t) this.dataSubject.next(b);
-    }));
-    this.innerSubs.push(t.status$.subscribe((s) => {
-      if (this.inner !== t || this.stopped) return;
-      if (s.state === 'connected') {
-        this.retryMs = Math.min(200, this.recheckMs);
+    this.innerSubs.push(
+      t.data$.subscribe((b) => {
+        if (this.inner === t) this.dataSubject.next(b);
+      }),
+    );
+    this.innerSubs.push(
+      t.status$.subscribe((s) => {
+        if (this.inner !== t || this.stopped) return;
+        if (s.state === 'connected') {
+          this.retryMs = Math.min(200, this.recheckMs);
+          this.setStatus(s);
+          return;
+        }
+        if (s.detail !== undefined && STARTING.has(s.detail)) return;
+        // lost (or could not open) the device: check again before anything is reopened
         this.setStatus(s);
-        return;
-      }
-      if (s.detail !== undefined && STARTING.has(s.detail)) return;
-      // lost (or could not open) the device: check again before anything is reopened
-      this.setStatus(s);
-      void this.dropInner();
-      const delay = this.retryMs;
-      this.retryMs = Math.min(this.retryMs * 2, this.recheckMs);
-      this.schedule(delay);
-    }));
+        void this.dropInner();
+        const delay = this.retryMs;
+        this.retryMs = Math.min(this.retryMs * 2, this.recheckMs);
+        this.schedule(delay);
+      }),
+    );
     t.start();
   }
 

@@ -118,8 +118,12 @@ export class ExportWriter {
     private readonly key: { privateKey: KeyObject; keyId: string } | null,
   ) {
     const h: ExportHeader = {
-      format: EXPORT_FORMAT, kind: 'header', ...header,
-      key: key ? { fingerprint: keyFingerprint(key.privateKey), publicKey: createPublicKey(key.privateKey).export({ type: 'spki', format: 'pem' }).toString() } : null,
+      format: EXPORT_FORMAT,
+      kind: 'header',
+      ...header,
+      key: key
+        ? { fingerprint: keyFingerprint(key.privateKey), publicKey: createPublicKey(key.privateKey).export({ type: 'spki', format: 'pem' }).toString() }
+        : null,
     };
     const line = canonicalFull(signed(h, key) as unknown as Record<string, unknown>);
     this.prev = this.emit(line);
@@ -145,7 +149,10 @@ export class ExportWriter {
   }
 
   finish(): ExportTrailer {
-    const t: ExportTrailer = signed<ExportTrailer>({ kind: 'trailer', count: this.n, prev: this.prev, throughInputId: this.through, inputs: this.inputs, messages: this.messages }, this.key);
+    const t: ExportTrailer = signed<ExportTrailer>(
+      { kind: 'trailer', count: this.n, prev: this.prev, throughInputId: this.through, inputs: this.inputs, messages: this.messages },
+      this.key,
+    );
     this.emit(canonicalFull(t as unknown as Record<string, unknown>));
     return t;
   }
@@ -175,10 +182,12 @@ function checkSignature(o: Record<string, unknown>, pub: KeyObject, what: string
   const s = o.signature as Record<string, unknown> | undefined;
   // the header names a signing key (checked before): a missing signature is damage, not an unsigned export
   if (s === undefined || s === null) return fail('export-damaged', `the ${what} carries no signature though the header names a key`, line);
-  if (typeof s !== 'object' || s.alg !== SIGNATURE_ALG || typeof s.keyId !== 'string' || typeof s.sig !== 'string') return fail('export-damaged', `the ${what}'s signature is malformed`, line);
+  if (typeof s !== 'object' || s.alg !== SIGNATURE_ALG || typeof s.keyId !== 'string' || typeof s.sig !== 'string')
+    return fail('export-damaged', `the ${what}'s signature is malformed`, line);
   const sig = Buffer.from(s.sig, 'base64');
   // only the canonical base64 of 64 bytes: the spare bits of the last digit may not vary
-  if (sig.length !== 64 || sig.toString('base64') !== s.sig) return fail('export-signature-bad', `the ${what}'s signature is not 64 bytes of canonical base64`, line);
+  if (sig.length !== 64 || sig.toString('base64') !== s.sig)
+    return fail('export-signature-bad', `the ${what}'s signature is not 64 bytes of canonical base64`, line);
   const { sig: _s, ...covered } = s;
   if (!verify(null, Buffer.from(canonicalJson({ ...o, signature: covered }), 'utf8'), pub, sig)) {
     return fail('export-signature-bad', `the ${what}'s signature does not match (signed as ${s.keyId}; the key checked is ${keyFingerprint(pub)})`, line);
@@ -210,20 +219,25 @@ export function verifyExport(bytes: Buffer, publicKey?: string | Buffer | KeyObj
   if (!isCanonical(header, lines[0])) return fail('export-damaged', 'line 1 (the header) is not in its canonical form', 1);
   const trailerLine = lines.length;
   const trailer = parseObject(lines[lines.length - 1]);
-  if (trailer?.kind !== 'trailer' || !Number.isInteger(trailer.count) || typeof trailer.prev !== 'string') return fail('export-damaged', `line ${trailerLine} is not the trailer (truncated?)`, trailerLine);
-  if (!isCanonical(trailer, lines[lines.length - 1])) return fail('export-damaged', `line ${trailerLine} (the trailer) is not in its canonical form`, trailerLine);
+  if (trailer?.kind !== 'trailer' || !Number.isInteger(trailer.count) || typeof trailer.prev !== 'string')
+    return fail('export-damaged', `line ${trailerLine} is not the trailer (truncated?)`, trailerLine);
+  if (!isCanonical(trailer, lines[lines.length - 1]))
+    return fail('export-damaged', `line ${trailerLine} (the trailer) is not in its canonical form`, trailerLine);
   let prev = sha256(lines[0]);
   for (let i = 1; i < lines.length - 1; i++) {
     const e = parseObject(lines[i]);
-    if (!e || (e.kind !== 'input' && e.kind !== 'message') || typeof e.prev !== 'string' || !HEX64.test(e.prev)) return fail('export-damaged', `line ${i + 1} is not an entry`, i + 1);
+    if (!e || (e.kind !== 'input' && e.kind !== 'message') || typeof e.prev !== 'string' || !HEX64.test(e.prev))
+      return fail('export-damaged', `line ${i + 1} is not an entry`, i + 1);
     if (e.n !== i) return fail('export-chain-broken', `line ${i + 1} is entry ${String(e.n)}, not ${i} (an entry missing, added or moved)`, i + 1);
     if (e.prev !== prev) return fail('export-chain-broken', `line ${i + 1} does not chain to the line before it (that line was changed, or this one)`, i + 1);
     prev = sha256(lines[i]);
   }
-  if (trailer.count !== lines.length - 2) return fail('export-chain-broken', `the trailer counts ${String(trailer.count)} entries; the file holds ${lines.length - 2}`, trailerLine);
+  if (trailer.count !== lines.length - 2)
+    return fail('export-chain-broken', `the trailer counts ${String(trailer.count)} entries; the file holds ${lines.length - 2}`, trailerLine);
   if (trailer.prev !== prev) return fail('export-chain-broken', 'the trailer does not chain to the last entry (an entry was changed)', trailerLine);
   const embedded = header.key as { fingerprint?: unknown; publicKey?: unknown } | null;
-  if (header.signature === undefined && embedded === null) return fail('export-unsigned', 'the archive is not signed (no signing key was configured when it was exported)', 1);
+  if (header.signature === undefined && embedded === null)
+    return fail('export-unsigned', 'the archive is not signed (no signing key was configured when it was exported)', 1);
   let pub: KeyObject;
   try {
     if (publicKey !== undefined) pub = typeof publicKey === 'object' && !Buffer.isBuffer(publicKey) ? publicKey : createPublicKey(publicKey);
@@ -234,7 +248,11 @@ export function verifyExport(bytes: Buffer, publicKey?: string | Buffer | KeyObj
     if (pub.type === 'private') pub = createPublicKey(pub);
     if (pub.asymmetricKeyType !== 'ed25519') return fail('export-signature-bad', `the key is an ${pub.asymmetricKeyType ?? 'unknown'} key, not Ed25519`);
   } catch (e) {
-    return fail(publicKey !== undefined ? 'export-signature-bad' : 'export-damaged', `the public key cannot be read: ${(e as Error).message}`, publicKey !== undefined ? undefined : 1);
+    return fail(
+      publicKey !== undefined ? 'export-signature-bad' : 'export-damaged',
+      `the public key cannot be read: ${(e as Error).message}`,
+      publicKey !== undefined ? undefined : 1,
+    );
   }
   if (embedded && embedded.fingerprint !== keyFingerprint(pub)) {
     return fail('export-signature-bad', `the header names key ${String(embedded.fingerprint)}; the key checked is ${keyFingerprint(pub)}`, 1);
@@ -242,8 +260,12 @@ export function verifyExport(bytes: Buffer, publicKey?: string | Buffer | KeyObj
   const h = checkSignature(header, pub, 'header', 1) ?? checkSignature(trailer, pub, 'trailer', trailerLine);
   if (h) return h;
   return {
-    ok: true, header: header as unknown as ExportHeader, trailer: trailer as unknown as ExportTrailer,
-    keyId: (header.signature as ExportSignature).keyId, verifiedBy: keyFingerprint(pub), embeddedKey: publicKey === undefined,
+    ok: true,
+    header: header as unknown as ExportHeader,
+    trailer: trailer as unknown as ExportTrailer,
+    keyId: (header.signature as ExportSignature).keyId,
+    verifiedBy: keyFingerprint(pub),
+    embeddedKey: publicKey === undefined,
   };
 }
 

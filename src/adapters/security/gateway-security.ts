@@ -45,13 +45,17 @@ export function loadGatewaySecurity(cfg: GatewayConfig, log: Logger, o: GatewayS
   const signer = cfg.signing ? createEnvelopeSigner(cfg.signing) : null;
   if (signer) {
     for (const w of signer.warnings) log.warn(w);
-    log.info(`signing ${cfg.signing!.types.join(', ')} messages with Ed25519 key ${signer.keyId}${signer.keyId !== signer.fingerprint ? ` (${signer.fingerprint})` : ''}`);
+    log.info(
+      `signing ${cfg.signing!.types.join(', ')} messages with Ed25519 key ${signer.keyId}${signer.keyId !== signer.fingerprint ? ` (${signer.fingerprint})` : ''}`,
+    );
   }
   const verifiers = new Map(cfg.tables.map((t, i) => [t.id, createRequestVerifier(t, i)] as const));
   const keyless = cfg.tables.filter((t) => t.requests.privileged.keys.length === 0).map((t) => t.id);
   if (keyless.length < cfg.tables.length) log.info(`privileged requests: signed keys configured on ${cfg.tables.length - keyless.length} table(s)`);
   if (keyless.length) {
-    log.info(`privileged requests: no keys on ${keyless.length > 5 ? `${keyless.length} tables` : keyless.join(', ')}: voids, corrections and resumes of completed or held rounds are refused there (tables[].requests.privileged, docs/SECURITY.md)`);
+    log.info(
+      `privileged requests: no keys on ${keyless.length > 5 ? `${keyless.length} tables` : keyless.join(', ')}: voids, corrections and resumes of completed or held rounds are refused there (tables[].requests.privileged, docs/SECURITY.md)`,
+    );
   }
   const allowed = cfg.security.allowedDevices;
   if (allowed) log.info(`device allow-list: ${allowed.length} entr${allowed.length === 1 ? 'y' : 'ies'}; other serial and HID devices are not opened`);
@@ -59,22 +63,27 @@ export function loadGatewaySecurity(cfg: GatewayConfig, log: Logger, o: GatewayS
     credentials,
     signer,
     maxPacketBytes: cfg.requests.maxPayloadBytes * 4 + 4096,
-    requestVerifier: (tableId) => verifiers.get(tableId) ?? createRequestVerifier({ id: tableId, requests: { privileged: { keys: [], maxSkewSeconds: 30 } } }, -1),
+    requestVerifier: (tableId) =>
+      verifiers.get(tableId) ?? createRequestVerifier({ id: tableId, requests: { privileged: { keys: [], maxSkewSeconds: 30 } } }, -1),
     transport(dev, create, alert) {
       return guardTransport(dev, allowed, {
         create,
         probe: o.probe,
         recheckMs: o.recheckMs,
-        onDenied: (d) => alert({
-          type: 'device-alert', at: wallClock(), deviceId: d.deviceId, kind: 'device-not-allowed',
-          detail: `device ${d.deviceId}: ${describeIdentity(d.identity)} is not on security.allowedDevices; it was not opened`,
-          data: {
-            ...(d.identity.path ? { path: d.identity.path } : {}),
-            ...(d.identity.serialNumber ? { serialNumber: d.identity.serialNumber } : {}),
-            ...(d.identity.vendorId !== undefined ? { vendorId: d.identity.vendorId } : {}),
-            ...(d.identity.productId !== undefined ? { productId: d.identity.productId } : {}),
-          },
-        }),
+        onDenied: (d) =>
+          alert({
+            type: 'device-alert',
+            at: wallClock(),
+            deviceId: d.deviceId,
+            kind: 'device-not-allowed',
+            detail: `device ${d.deviceId}: ${describeIdentity(d.identity)} is not on security.allowedDevices; it was not opened`,
+            data: {
+              ...(d.identity.path ? { path: d.identity.path } : {}),
+              ...(d.identity.serialNumber ? { serialNumber: d.identity.serialNumber } : {}),
+              ...(d.identity.vendorId !== undefined ? { vendorId: d.identity.vendorId } : {}),
+              ...(d.identity.productId !== undefined ? { productId: d.identity.productId } : {}),
+            },
+          }),
       });
     },
   };

@@ -60,10 +60,7 @@ export interface PrivilegedKey {
 export type RequestSignatureCode = 'bad-signature' | 'unknown-key' | 'key-not-allowed' | 'stale-request' | 'replayed-request';
 
 /** the outcome for one request: not signed (the table decides whether it needed to be), a verified signer, or a refusal */
-export type RequestSignatureCheck =
-  | { kind: 'unsigned' }
-  | { kind: 'signed'; signer: string }
-  | { kind: 'refused'; code: RequestSignatureCode; reason: string };
+export type RequestSignatureCheck = { kind: 'unsigned' } | { kind: 'signed'; signer: string } | { kind: 'refused'; code: RequestSignatureCode; reason: string };
 
 export interface RequestVerifierOptions {
   tableId: string;
@@ -116,14 +113,19 @@ export class RequestVerifier {
     if (!verify(null, bytes, key.publicKey, Buffer.from(sig, 'base64'))) return refuse('bad-signature', `the signature does not verify with key "${keyId}"`);
     if (table !== this.o.tableId) return refuse('bad-signature', `signed for table "${table.slice(0, 32)}", not ${this.o.tableId}`);
     if (signedCommand !== command) return refuse('bad-signature', `signed for command "${signedCommand.slice(0, 32)}", not ${command.slice(0, 32)}`);
-    if (!key.commands.includes(command)) return refuse('key-not-allowed', `key "${keyId}" may not sign ${command.slice(0, 32)} on this table (it may: ${key.commands.join(', ') || 'nothing'})`);
+    if (!key.commands.includes(command))
+      return refuse('key-not-allowed', `key "${keyId}" may not sign ${command.slice(0, 32)} on this table (it may: ${key.commands.join(', ') || 'nothing'})`);
     const tx = body.transaction;
     if (typeof tx !== 'string' || tx.length === 0) return refuse('bad-signature', 'a signed request carries its `transaction` (what makes it unique)');
     const signedAt = Date.parse(ts);
-    if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/.test(ts) || Number.isNaN(signedAt)) return refuse('bad-signature', 'signature.ts is not an ISO 8601 UTC time (2026-12-06T23:50:00.000Z)');
+    if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/.test(ts) || Number.isNaN(signedAt))
+      return refuse('bad-signature', 'signature.ts is not an ISO 8601 UTC time (2026-12-06T23:50:00.000Z)');
     const skew = at - signedAt;
     if (Math.abs(skew) > this.o.maxSkewMs) {
-      return refuse('stale-request', `signed at ${ts}, ${Math.round(Math.abs(skew) / 1000)} s ${skew > 0 ? 'ago' : 'ahead of this gateway\'s clock'}: more than requests.privileged.maxSkewSeconds (${this.o.maxSkewMs / 1000})`);
+      return refuse(
+        'stale-request',
+        `signed at ${ts}, ${Math.round(Math.abs(skew) / 1000)} s ${skew > 0 ? 'ago' : "ahead of this gateway's clock"}: more than requests.privileged.maxSkewSeconds (${this.o.maxSkewMs / 1000})`,
+      );
     }
     const memo = `${keyId}\u0000${tx}`;
     const until = this.seen.get(memo);
@@ -171,6 +173,7 @@ export class RequestVerifier {
 /** a public key from an SPKI PEM (or a private key's PEM, whose public half is taken) */
 export function publicKeyOf(pem: string | Buffer): KeyObject {
   const k = createPublicKey(pem);
-  if (k.asymmetricKeyType !== 'ed25519') throw new TypeError(`an ${k.asymmetricKeyType ?? 'unknown'} key: privileged requests are signed with Ed25519 (tablegw keygen)`);
+  if (k.asymmetricKeyType !== 'ed25519')
+    throw new TypeError(`an ${k.asymmetricKeyType ?? 'unknown'} key: privileged requests are signed with Ed25519 (tablegw keygen)`);
   return k;
 }

@@ -6,7 +6,10 @@ import { readFileSync, statSync } from 'node:fs';
 
 /** A secret or key file named in the configuration cannot be used; the message names the key. */
 export class CredentialError extends Error {
-  constructor(readonly configKey: string, message: string) {
+  constructor(
+    readonly configKey: string,
+    message: string,
+  ) {
     super(`${configKey}: ${message}`);
     this.name = 'CredentialError';
   }
@@ -15,10 +18,15 @@ export class CredentialError extends Error {
 function reason(e: unknown): string {
   const err = e as NodeJS.ErrnoException;
   switch (err?.code) {
-    case 'ENOENT': return 'no such file';
-    case 'EACCES': case 'EPERM': return `permission denied (the gateway runs as uid ${process.getuid?.() ?? '?'})`;
-    case 'EISDIR': return 'is a directory, not a file';
-    default: return err?.code ?? (err as Error)?.message ?? String(e);
+    case 'ENOENT':
+      return 'no such file';
+    case 'EACCES':
+    case 'EPERM':
+      return `permission denied (the gateway runs as uid ${process.getuid?.() ?? '?'})`;
+    case 'EISDIR':
+      return 'is a directory, not a file';
+    default:
+      return err?.code ?? (err as Error)?.message ?? String(e);
   }
 }
 

@@ -30,12 +30,18 @@ export function loadSigningKey(path: string, configKey = 'signing.privateKeyFile
     key = createPrivateKey(pem);
   } catch (e) {
     const msg = (e as Error).message;
-    throw new CredentialError(configKey, /passphrase/i.test(msg)
-      ? `"${path}" is encrypted; the gateway needs an unencrypted key protected by its file mode (chmod 600)`
-      : `"${path}" is not a PEM private key (make one with: tablegw keygen --out <name>)`);
+    throw new CredentialError(
+      configKey,
+      /passphrase/i.test(msg)
+        ? `"${path}" is encrypted; the gateway needs an unencrypted key protected by its file mode (chmod 600)`
+        : `"${path}" is not a PEM private key (make one with: tablegw keygen --out <name>)`,
+    );
   }
   if (key.asymmetricKeyType !== 'ed25519') {
-    throw new CredentialError(configKey, `"${path}" is an ${key.asymmetricKeyType ?? 'unknown'} key; signatures need an Ed25519 key (tablegw keygen --out <name>)`);
+    throw new CredentialError(
+      configKey,
+      `"${path}" is an ${key.asymmetricKeyType ?? 'unknown'} key; signatures need an Ed25519 key (tablegw keygen --out <name>)`,
+    );
   }
   return key;
 }

@@ -99,14 +99,21 @@ function asPublicKey(key: KeyObject | string | Buffer): KeyObject {
 export function keyFingerprint(key: KeyObject | string | Buffer): string {
   const pub = asPublicKey(key);
   const raw = pub.export({ format: 'jwk' }).x;
-  return `ed25519:${createHash('sha256').update(Buffer.from(String(raw), 'base64url')).digest('hex').slice(0, 16)}`;
+  return `ed25519:${createHash('sha256')
+    .update(Buffer.from(String(raw), 'base64url'))
+    .digest('hex')
+    .slice(0, 16)}`;
 }
 
 /**
  * The envelope with its `signature` member (replacing any there was). `privateKey`: a KeyObject or a
  * PKCS#8 PEM. Deterministic: the same envelope and key always give the same signature.
  */
-export function signEnvelope<T extends Record<string, unknown>>(envelope: T, privateKey: KeyObject | string | Buffer, keyId?: string): T & { signature: EnvelopeSignature } {
+export function signEnvelope<T extends Record<string, unknown>>(
+  envelope: T,
+  privateKey: KeyObject | string | Buffer,
+  keyId?: string,
+): T & { signature: EnvelopeSignature } {
   const key = asPrivateKey(privateKey);
   const { signature: _old, ...rest } = envelope;
   const covered: Omit<EnvelopeSignature, 'sig'> = { alg: SIGNATURE_ALG, keyId: keyId ?? keyFingerprint(key) };
@@ -150,7 +157,10 @@ export function checkEnvelopeSignature(envelope: Record<string, unknown> | strin
     return { ok: false, reason: (e as Error).message };
   }
   if (!verify(null, bytes, pub, Buffer.from(sig, 'base64'))) {
-    return { ok: false, reason: `signature does not match (signed with ${typeof keyId === 'string' ? keyId : 'an unknown key'}; this key is ${keyFingerprint(pub)})` };
+    return {
+      ok: false,
+      reason: `signature does not match (signed with ${typeof keyId === 'string' ? keyId : 'an unknown key'}; this key is ${keyFingerprint(pub)})`,
+    };
   }
   const verifiedBy = keyFingerprint(pub);
   return { ok: true, keyId: typeof keyId === 'string' ? keyId : verifiedBy, verifiedBy };

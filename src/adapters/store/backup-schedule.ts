@@ -32,7 +32,11 @@ export function scheduleBackups(o: {
       try {
         mkdirSync(o.backup.dir, { recursive: true });
         const m = await takeBackup(o.dataDir, file, o.key, new Date(o.clock()));
-        o.onDone(file, m, pruneBackups(o.backup.dir, o.backup.keep, (d) => readdirSync(d)));
+        o.onDone(
+          file,
+          m,
+          pruneBackups(o.backup.dir, o.backup.keep, (d) => readdirSync(d)),
+        );
       } catch (e) {
         o.onFail(file, (e as Error).message);
       } finally {

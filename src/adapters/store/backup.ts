@@ -14,7 +14,20 @@
  * (nor shoe or round number) the old PC may have published after the backup is used again.
  */
 import { createHash, type KeyObject } from 'node:crypto';
-import { closeSync, copyFileSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { z } from 'zod';
@@ -39,29 +52,51 @@ export const RESTORE_SEQ_GAP = 10_000;
 export const RESTORE_NUMBER_GAP = 1_000;
 
 export type BackupCode =
-  | 'backup-no-key' | 'backup-no-journal' | 'backup-failed'
-  | 'restore-running' | 'restore-missing' | 'restore-unsigned' | 'restore-bad-signature'
-  | 'restore-damaged' | 'restore-newer-schema';
+  | 'backup-no-key'
+  | 'backup-no-journal'
+  | 'backup-failed'
+  | 'restore-running'
+  | 'restore-missing'
+  | 'restore-unsigned'
+  | 'restore-bad-signature'
+  | 'restore-damaged'
+  | 'restore-newer-schema';
 
 export class BackupError extends Error {
-  constructor(readonly code: BackupCode, readonly path: string, what: string) {
+  constructor(
+    readonly code: BackupCode,
+    readonly path: string,
+    what: string,
+  ) {
     super(`${path}: ${what} [${code}]`);
     this.name = 'BackupError';
   }
 }
 
-const manifestSchema = z.object({
-  v: z.literal(1),
-  type: z.literal('tablegw-backup'),
-  createdAt: z.iso.datetime(),
-  gatewayVersion: z.string(),
-  schemaVersion: z.number().int().min(0),
-  database: z.object({ file: z.string(), bytes: z.number().int().min(0), sha256: z.string().regex(/^[0-9a-f]{64}$/) }).strict(),
-  tables: z.array(z.object({
-    id: z.string(), epoch: z.string().nullable(), lastSeq: z.number().int().min(0), counters: z.record(z.string(), z.number()),
-  }).strict()),
-  signature: z.object({ alg: z.literal('Ed25519'), keyId: z.string(), sig: z.string() }).strict().optional(),
-}).strict();
+const manifestSchema = z
+  .object({
+    v: z.literal(1),
+    type: z.literal('tablegw-backup'),
+    createdAt: z.iso.datetime(),
+    gatewayVersion: z.string(),
+    schemaVersion: z.number().int().min(0),
+    database: z.object({ file: z.string(), bytes: z.number().int().min(0), sha256: z.string().regex(/^[0-9a-f]{64}$/) }).strict(),
+    tables: z.array(
+      z
+        .object({
+          id: z.string(),
+          epoch: z.string().nullable(),
+          lastSeq: z.number().int().min(0),
+          counters: z.record(z.string(), z.number()),
+        })
+        .strict(),
+    ),
+    signature: z
+      .object({ alg: z.literal('Ed25519'), keyId: z.string(), sig: z.string() })
+      .strict()
+      .optional(),
+  })
+  .strict();
 export type BackupManifest = z.infer<typeof manifestSchema>;
 
 export const manifestPathOf = (file: string): string => `${file}.manifest.json`;
@@ -129,7 +164,11 @@ export async function takeBackup(dataDir: string, file: string, key: { privateKe
     }
     fsyncFile(tmp);
     const manifest: BackupManifest = {
-      v: 1, type: 'tablegw-backup', createdAt: now.toISOString(), gatewayVersion: gatewayVersion(), schemaVersion,
+      v: 1,
+      type: 'tablegw-backup',
+      createdAt: now.toISOString(),
+      gatewayVersion: gatewayVersion(),
+      schemaVersion,
       database: { file: basename(file), bytes: statSync(tmp).size, sha256: sha256File(tmp) },
       tables,
     };
@@ -175,17 +214,30 @@ export function verifyBackup(file: string, publicKey: KeyObject): BackupManifest
     throw new BackupError('restore-damaged', manifestPath, `the manifest is not JSON: ${(e as Error).message}`);
   }
   const parsed = manifestSchema.safeParse(raw);
-  if (!parsed.success) throw new BackupError('restore-damaged', manifestPath, `the manifest is not a backup manifest: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`);
+  if (!parsed.success)
+    throw new BackupError(
+      'restore-damaged',
+      manifestPath,
+      `the manifest is not a backup manifest: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`,
+    );
   const m = parsed.data;
   if (!m.signature) throw new BackupError('restore-unsigned', manifestPath, 'the manifest is not signed');
   const check = checkEnvelopeSignature(raw as Record<string, unknown>, publicKey);
   if (!check.ok) throw new BackupError('restore-bad-signature', manifestPath, `the manifest's signature is not valid for this gateway's key: ${check.reason}`);
   const bytes = statSync(file).size;
   if (bytes !== m.database.bytes || sha256File(file) !== m.database.sha256) {
-    throw new BackupError('restore-damaged', file, `the database does not match its signed manifest (${bytes} bytes, expected ${m.database.bytes} with SHA-256 ${m.database.sha256.slice(0, 16)}…)`);
+    throw new BackupError(
+      'restore-damaged',
+      file,
+      `the database does not match its signed manifest (${bytes} bytes, expected ${m.database.bytes} with SHA-256 ${m.database.sha256.slice(0, 16)}…)`,
+    );
   }
   if (m.schemaVersion > JOURNAL_SCHEMA_VERSION) {
-    throw new BackupError('restore-newer-schema', file, `written by a newer tablegw (journal schema ${m.schemaVersion}; this build reads up to ${JOURNAL_SCHEMA_VERSION}): install that version to restore it`);
+    throw new BackupError(
+      'restore-newer-schema',
+      file,
+      `written by a newer tablegw (journal schema ${m.schemaVersion}; this build reads up to ${JOURNAL_SCHEMA_VERSION}): install that version to restore it`,
+    );
   }
   return m;
 }
@@ -259,14 +311,17 @@ function journalRestart(dataDir: string, manifest: BackupManifest, at: number): 
       for (const input of rec.inputs) state = step(settings, state, input).state;
       const above = restoredCounters({ ...t.counters, ...countersOf(state), seq: Math.max(t.lastSeq, state.seq) });
       const input: TableInput = {
-        type: 'gateway-alert', at, kind: 'restored-from-backup',
+        type: 'gateway-alert',
+        at,
+        kind: 'restored-from-backup',
         detail: `restored from the backup of ${manifest.createdAt} (seq ${t.lastSeq}): whatever the old PC published after it (seq ${t.lastSeq + 1} up to at most ${above.seq}) is not in this journal and may be missing; the stream goes on above seq ${above.seq} in epoch ${epoch}`,
         data: { backupTakenAt: manifest.createdAt, backupSeq: t.lastSeq, missingFromSeq: t.lastSeq + 1, missingUpToSeq: above.seq, epoch },
         restartAbove: above,
       };
       const r = step(settings, state, input);
       const messages: StoredMessage[] = [];
-      for (const o of r.outputs) if (o.type === 'publish') messages.push({ seq: o.payload.seq, topic: o.topic, retain: o.retain, payload: JSON.stringify(o.payload) });
+      for (const o of r.outputs)
+        if (o.type === 'publish') messages.push({ seq: o.payload.seq, topic: o.topic, retain: o.retain, payload: JSON.stringify(o.payload) });
       store.enqueue({ tableId: t.id, input, messages, counters: countersOf(r.state) }, () => {});
       out.push({ id: t.id, epoch, backupSeq: t.lastSeq, startsAbove: above.seq });
     }
@@ -293,7 +348,9 @@ export function scheduledBackupName(at: Date): string {
 
 /** deletes the scheduled backups of `dir` beyond the `keep` newest (each with its manifest); returns the deleted names */
 export function pruneBackups(dir: string, keep: number, list: (d: string) => string[]): string[] {
-  const names = list(dir).filter((n) => SCHEDULED.test(n)).sort();
+  const names = list(dir)
+    .filter((n) => SCHEDULED.test(n))
+    .sort();
   const old = names.slice(0, Math.max(0, names.length - keep));
   for (const n of old) {
     rmSync(join(dir, n), { force: true });

@@ -29,9 +29,14 @@ export const DATA_DIR_IN_USE_EXIT_CODE = 75;
 
 export class DataDirInUseError extends Error {
   readonly code = 'data-dir-in-use';
-  constructor(readonly dir: string, readonly pid: number | null) {
-    super(`data dir ${dir} is in use by ${pid === null ? 'another process' : `pid ${pid}`} [data-dir-in-use]. `
-      + 'Only one gateway may run on a data dir: stop the other one first (the service: "systemctl stop tablegw").');
+  constructor(
+    readonly dir: string,
+    readonly pid: number | null,
+  ) {
+    super(
+      `data dir ${dir} is in use by ${pid === null ? 'another process' : `pid ${pid}`} [data-dir-in-use]. ` +
+        'Only one gateway may run on a data dir: stop the other one first (the service: "systemctl stop tablegw").',
+    );
     this.name = 'DataDirInUseError';
   }
 }
@@ -66,7 +71,9 @@ export function lockDataDir(dataDir: string): DataDirLock {
     mkdirSync(dir, { recursive: true });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new Error(`dataDir: cannot create "${dir}": ${code === 'EACCES' || code === 'EROFS' ? 'permission denied or a read-only file system' : (e as Error).message}`);
+    throw new Error(
+      `dataDir: cannot create "${dir}": ${code === 'EACCES' || code === 'EROFS' ? 'permission denied or a read-only file system' : (e as Error).message}`,
+    );
   }
   let db: Database.Database;
   try {

@@ -122,7 +122,10 @@ export class GatewayStore implements Journal {
     throw new Error(`journal commit failed: ${m}`);
   };
 
-  constructor(dataDir: string | ':memory:', private readonly opts: StoreOptions = { synchronous: 'full', retentionDays: 14 }) {
+  constructor(
+    dataDir: string | ':memory:',
+    private readonly opts: StoreOptions = { synchronous: 'full', retentionDays: 14 },
+  ) {
     if (dataDir === ':memory:') {
       this.path = ':memory:';
       this.dir = null;
@@ -132,7 +135,9 @@ export class GatewayStore implements Journal {
       try {
         mkdirSync(dataDir, { recursive: true });
       } catch (e) {
-        throw new Error(`dataDir: cannot create "${resolve(dataDir)}": ${(e as NodeJS.ErrnoException).code === 'EACCES' || (e as NodeJS.ErrnoException).code === 'EROFS' ? 'permission denied or a read-only file system' : (e as Error).message}`);
+        throw new Error(
+          `dataDir: cannot create "${resolve(dataDir)}": ${(e as NodeJS.ErrnoException).code === 'EACCES' || (e as NodeJS.ErrnoException).code === 'EROFS' ? 'permission denied or a read-only file system' : (e as Error).message}`,
+        );
       }
       try {
         const read = readMark(dataDir);
@@ -144,7 +149,9 @@ export class GatewayStore implements Journal {
     try {
       this.db = new Database(this.path);
     } catch (e) {
-      throw new Error(`dataDir: cannot open the journal "${resolve(this.path)}": ${(e as Error).message}${this.path === ':memory:' ? '' : ' (is the directory writable by this user, and not on a read-only file system?)'}`);
+      throw new Error(
+        `dataDir: cannot open the journal "${resolve(this.path)}": ${(e as Error).message}${this.path === ':memory:' ? '' : ' (is the directory writable by this user, and not on a read-only file system?)'}`,
+      );
     }
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(`synchronous = ${opts.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
@@ -159,7 +166,8 @@ export class GatewayStore implements Journal {
       this.db.close();
       throw e;
     }
-    migrateJournal(this.db, this.path, () => this.db.exec(`
+    migrateJournal(this.db, this.path, () =>
+      this.db.exec(`
       CREATE TABLE IF NOT EXISTS tables (table_id TEXT PRIMARY KEY, settings TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS inputs (
         id INTEGER PRIMARY KEY AUTOINCREMENT, table_id TEXT NOT NULL, at INTEGER NOT NULL, input TEXT NOT NULL);
@@ -185,13 +193,18 @@ export class GatewayStore implements Journal {
       CREATE TABLE IF NOT EXISTS device_seq (
         table_id TEXT NOT NULL, device_id TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (table_id, device_id));
       ${PRUNE_SCHEMA}
-    `));
+    `),
+    );
     this.stmt = {
       insertInput: this.db.prepare('INSERT INTO inputs (table_id, at, input) VALUES (?, ?, ?)'),
-      insertMessage: this.db.prepare('INSERT INTO messages (table_id, seq, input_id, topic, retain, payload, also_topic, also_correlation) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
+      insertMessage: this.db.prepare(
+        'INSERT INTO messages (table_id, seq, input_id, topic, retain, payload, also_topic, also_correlation) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      ),
       insertSnapshot: this.db.prepare('INSERT OR REPLACE INTO snapshots (table_id, input_id, state) VALUES (?, ?, ?)'),
       ack: this.db.prepare('UPDATE messages SET acked = 1 WHERE table_id = ? AND seq = ?'),
-      deviceSeq: this.db.prepare('INSERT INTO device_seq (table_id, device_id, seq) VALUES (?, ?, ?) ON CONFLICT (table_id, device_id) DO UPDATE SET seq = excluded.seq'),
+      deviceSeq: this.db.prepare(
+        'INSERT INTO device_seq (table_id, device_id, seq) VALUES (?, ?, ?) ON CONFLICT (table_id, device_id) DO UPDATE SET seq = excluded.seq',
+      ),
     };
   }
 
@@ -204,7 +217,8 @@ export class GatewayStore implements Journal {
     if (row?.settings === text && has) return;
     this.db.transaction(() => {
       if (row?.settings !== text) {
-        this.db.prepare('INSERT INTO tables (table_id, settings) VALUES (?, ?) ON CONFLICT (table_id) DO UPDATE SET settings = excluded.settings')
+        this.db
+          .prepare('INSERT INTO tables (table_id, settings) VALUES (?, ?) ON CONFLICT (table_id) DO UPDATE SET settings = excluded.settings')
           .run(tableId, text);
       }
       if (!has) this.stmt.insertSnapshot.run(tableId, 0, JSON.stringify(initialState()));
@@ -233,13 +247,20 @@ export class GatewayStore implements Journal {
 
   /** everything needed to rebuild a table after a restart */
   recover(tableId: string): RecoveredTable {
-    const snap = this.db.prepare('SELECT input_id AS inputId, state FROM snapshots WHERE table_id = ? ORDER BY input_id DESC LIMIT 1')
-      .get(tableId) as { inputId: number; state: string } | undefined;
+    const snap = this.db.prepare('SELECT input_id AS inputId, state FROM snapshots WHERE table_id = ? ORDER BY input_id DESC LIMIT 1').get(tableId) as
+      | { inputId: number; state: string }
+      | undefined;
     const after = snap?.inputId ?? 0;
-    const inputs = (this.db.prepare('SELECT input FROM inputs WHERE table_id = ? AND id > ? ORDER BY id').all(tableId, after) as Array<{ input: string }>)
-      .map((r) => JSON.parse(r.input) as TableInput);
-    const unacked = (this.db.prepare('SELECT seq, topic, retain, payload, also_topic AS alsoTopic, also_correlation AS alsoCorrelation FROM messages WHERE table_id = ? AND acked = 0 ORDER BY seq').all(tableId) as Row[])
-      .map(fromRow);
+    const inputs = (this.db.prepare('SELECT input FROM inputs WHERE table_id = ? AND id > ? ORDER BY id').all(tableId, after) as Array<{ input: string }>).map(
+      (r) => JSON.parse(r.input) as TableInput,
+    );
+    const unacked = (
+      this.db
+        .prepare(
+          'SELECT seq, topic, retain, payload, also_topic AS alsoTopic, also_correlation AS alsoCorrelation FROM messages WHERE table_id = ? AND acked = 0 ORDER BY seq',
+        )
+        .all(tableId) as Row[]
+    ).map(fromRow);
     const max = this.db.prepare('SELECT MAX(seq) AS m FROM messages WHERE table_id = ?').get(tableId) as { m: number | null };
     return { snapshot: snap ? { inputId: snap.inputId, state: JSON.parse(snap.state) } : null, inputs, unacked, maxSeq: max.m ?? 0 };
   }
@@ -304,8 +325,10 @@ export class GatewayStore implements Journal {
    * and crashes exactly as the journal does.
    */
   answeredRequests(tableId: string, sinceMs: number): Array<{ seq: number; at: number; input: TableInput; answer: string }> {
-    const rows = this.db.prepare(`SELECT m.seq AS seq, i.at AS at, i.input AS input, m.payload AS answer FROM messages m JOIN inputs i ON i.id = m.input_id
-      WHERE m.table_id = ? AND substr(m.topic, 1, 9) = 'response/' AND m.topic != 'response/status' AND i.at >= ? ORDER BY m.seq`).all(tableId, sinceMs) as Array<{ seq: number; at: number; input: string; answer: string }>;
+    const rows = this.db
+      .prepare(`SELECT m.seq AS seq, i.at AS at, i.input AS input, m.payload AS answer FROM messages m JOIN inputs i ON i.id = m.input_id
+      WHERE m.table_id = ? AND substr(m.topic, 1, 9) = 'response/' AND m.topic != 'response/status' AND i.at >= ? ORDER BY m.seq`)
+      .all(tableId, sinceMs) as Array<{ seq: number; at: number; input: string; answer: string }>;
     return rows.map((r) => ({ seq: r.seq, at: r.at, input: JSON.parse(r.input) as TableInput, answer: r.answer }));
   }
 
@@ -326,7 +349,10 @@ export class GatewayStore implements Journal {
    */
   signedRequestsSince(tableId: string, since: number): Array<{ at: number; payload: string }> {
     const out: Array<{ at: number; payload: string }> = [];
-    const rows = this.db.prepare('SELECT at, input FROM inputs WHERE table_id = ? ORDER BY id DESC').iterate(tableId) as IterableIterator<{ at: number; input: string }>;
+    const rows = this.db.prepare('SELECT at, input FROM inputs WHERE table_id = ? ORDER BY id DESC').iterate(tableId) as IterableIterator<{
+      at: number;
+      input: string;
+    }>;
     for (const r of rows) {
       if (r.at < since) break;
       if (!r.input.includes('"signer"')) continue;
@@ -414,7 +440,14 @@ export class GatewayStore implements Journal {
     // bundle's dist/src/app/cli/ or dist/src/app/chunks/ (scripts/bundle.mjs copies it to dist/src/adapters/store/)
     const w = new Worker(new URL('../../adapters/store/journal-writer-worker.mjs', import.meta.url), {
       // the mark as it stands: from here on the thread is sent what moves (HwmMark) and writes the text
-      workerData: { path: this.path, dir: this.dir, synchronous: this.opts.synchronous, probe: this.opts.probe?.on ?? false, hwm: this.mark.tables, reserved: this.mark.reserved },
+      workerData: {
+        path: this.path,
+        dir: this.dir,
+        synchronous: this.opts.synchronous,
+        probe: this.opts.probe?.on ?? false,
+        hwm: this.mark.tables,
+        reserved: this.mark.reserved,
+      },
     });
     w.on('message', (msg: { type: string; id?: number; message?: string; t0?: number; t1?: number }) => {
       if (msg.type === 'done' && msg.id !== undefined) {
@@ -442,16 +475,29 @@ export class GatewayStore implements Journal {
     this.onFatal = handler;
   }
 
-  private sendBatch(batch: Array<{ rec: StepRecord; done: () => void }>, acks: Array<{ tableId: string; seq: number }>, seqs: Array<[string, string, number]>, moved: Array<[string, TableCounters]>): void {
+  private sendBatch(
+    batch: Array<{ rec: StepRecord; done: () => void }>,
+    acks: Array<{ tableId: string; seq: number }>,
+    seqs: Array<[string, string, number]>,
+    moved: Array<[string, TableCounters]>,
+  ): void {
     const id = this.nextBatchId++;
     this.inFlight = { id, callbacks: batch.map((b) => b.done), flushedAt: this.opts.probe?.on ? this.opts.probe.now() : 0 };
     const steps = batch.map(({ rec }) => [
-      rec.tableId, rec.input.at, JSON.stringify(rec.input),
+      rec.tableId,
+      rec.input.at,
+      JSON.stringify(rec.input),
       rec.messages.map((m) => [m.seq, m.topic, m.retain ? 1 : 0, m.payload, m.alsoTopic ?? null, m.alsoCorrelation ?? null]),
       rec.snapshot !== undefined ? JSON.stringify(rec.snapshot) : null,
     ]);
-    this.worker!.postMessage({ type: 'batch', id, steps, acks: acks.map((a) => [a.tableId, a.seq]), seqs,
-      ...(moved.length > 0 && this.dir ? { hwm: moved } : {}) });
+    this.worker!.postMessage({
+      type: 'batch',
+      id,
+      steps,
+      acks: acks.map((a) => [a.tableId, a.seq]),
+      seqs,
+      ...(moved.length > 0 && this.dir ? { hwm: moved } : {}),
+    });
   }
 
   /** closes the store, waiting for every commit in flight (the way to close a `thread` writer) */
@@ -469,7 +515,9 @@ export class GatewayStore implements Journal {
       }
       this.closingWriter = true;
       await new Promise<void>((resolve) => {
-        w.once('message', (m: { type: string }) => { if (m.type === 'closed') resolve(); });
+        w.once('message', (m: { type: string }) => {
+          if (m.type === 'closed') resolve();
+        });
         w.postMessage({ type: 'close' });
         setTimeout(resolve, 2000).unref();
       });
@@ -494,8 +542,11 @@ export class GatewayStore implements Journal {
    */
   prune(now: number, o: { clockStepped?: boolean } = {}): PruneReport {
     return pruneJournal(this.db, {
-      now, retentionDays: this.opts.retentionDays, maxShare: this.opts.pruneMaxShare ?? 0.1,
-      clockStepped: o.clockStepped, holds: this.opts.retentionHolds ?? [],
+      now,
+      retentionDays: this.opts.retentionDays,
+      maxShare: this.opts.pruneMaxShare ?? 0.1,
+      clockStepped: o.clockStepped,
+      holds: this.opts.retentionHolds ?? [],
     });
   }
 
@@ -516,12 +567,16 @@ export class GatewayStore implements Journal {
   }
 
   firstSnapshot(tableId: string): { inputId: number; state: unknown } | null {
-    const r = this.db.prepare('SELECT input_id AS inputId, state FROM snapshots WHERE table_id = ? ORDER BY input_id LIMIT 1').get(tableId) as { inputId: number; state: string } | undefined;
+    const r = this.db.prepare('SELECT input_id AS inputId, state FROM snapshots WHERE table_id = ? ORDER BY input_id LIMIT 1').get(tableId) as
+      | { inputId: number; state: string }
+      | undefined;
     return r ? { inputId: r.inputId, state: JSON.parse(r.state) } : null;
   }
 
   *journal(tableId: string, afterInputId: number): Generator<JournalEntry> {
-    const it = this.db.prepare('SELECT id, table_id AS tableId, input FROM inputs WHERE table_id = ? AND id > ? ORDER BY id').iterate(tableId, afterInputId) as IterableIterator<{ id: number; tableId: string; input: string }>;
+    const it = this.db
+      .prepare('SELECT id, table_id AS tableId, input FROM inputs WHERE table_id = ? AND id > ? ORDER BY id')
+      .iterate(tableId, afterInputId) as IterableIterator<{ id: number; tableId: string; input: string }>;
     for (const r of it) yield { id: r.id, tableId: r.tableId, input: JSON.parse(r.input) as TableInput };
   }
 
@@ -535,13 +590,18 @@ export class GatewayStore implements Journal {
    * when it has enough): the row as stored, the payload not parsed.
    */
   *messagesNewestFirst(tableId: string): Generator<{ seq: number; topic: string; payload: string }> {
-    const it = this.db.prepare('SELECT seq, topic, payload FROM messages WHERE table_id = ? ORDER BY seq DESC').iterate(tableId) as IterableIterator<{ seq: number; topic: string; payload: string }>;
+    const it = this.db.prepare('SELECT seq, topic, payload FROM messages WHERE table_id = ? ORDER BY seq DESC').iterate(tableId) as IterableIterator<{
+      seq: number;
+      topic: string;
+      payload: string;
+    }>;
     for (const r of it) yield r;
   }
 
   messagesOfInput(tableId: string, inputId: number): StoredMessage[] {
-    return (this.db.prepare('SELECT seq, topic, retain, payload FROM messages WHERE table_id = ? AND input_id = ? ORDER BY seq').all(tableId, inputId) as Row[])
-      .map(fromRow);
+    return (
+      this.db.prepare('SELECT seq, topic, retain, payload FROM messages WHERE table_id = ? AND input_id = ? ORDER BY seq').all(tableId, inputId) as Row[]
+    ).map(fromRow);
   }
 
   close(): void {

@@ -46,8 +46,13 @@ export interface ExportResult {
 /** the export failed writing its file (a full disk, a share gone); the journal is untouched */
 export class ExportWriteError extends Error {
   readonly code = 'export-write-failed';
-  constructor(readonly file: string, override readonly cause: NodeJS.ErrnoException) {
-    super(`export ${file}: ${cause.code === 'ENOSPC' ? 'the disk is full' : cause.message} [export-write-failed]; nothing was changed in the journal and no archive was left`);
+  constructor(
+    readonly file: string,
+    override readonly cause: NodeJS.ErrnoException,
+  ) {
+    super(
+      `export ${file}: ${cause.code === 'ENOSPC' ? 'the disk is full' : cause.message} [export-write-failed]; nothing was changed in the journal and no archive was left`,
+    );
     this.name = 'ExportWriteError';
   }
 }
@@ -100,16 +105,20 @@ export function exportJournal(o: ExportOptions): ExportResult {
     const r = o.range;
     const tables = r.tables && r.tables.length > 0 ? [...r.tables].sort() : null;
     const trailer = db.transaction(() => {
-      const w = new ExportWriter(write, {
-        gatewayId: o.gatewayId,
-        createdAt: new Date(o.now ?? Date.now()).toISOString(),
-        range: {
-          ...(r.fromAt !== undefined ? { fromAt: new Date(r.fromAt).toISOString() } : {}),
-          ...(r.toAt !== undefined ? { toAt: new Date(r.toAt).toISOString() } : {}),
-          ...(r.afterInputId !== undefined ? { afterInputId: r.afterInputId } : {}),
-          tables,
+      const w = new ExportWriter(
+        write,
+        {
+          gatewayId: o.gatewayId,
+          createdAt: new Date(o.now ?? Date.now()).toISOString(),
+          range: {
+            ...(r.fromAt !== undefined ? { fromAt: new Date(r.fromAt).toISOString() } : {}),
+            ...(r.toAt !== undefined ? { toAt: new Date(r.toAt).toISOString() } : {}),
+            ...(r.afterInputId !== undefined ? { afterInputId: r.afterInputId } : {}),
+            tables,
+          },
         },
-      }, o.key);
+        o.key,
+      );
       const where: string[] = [];
       const args: Array<string | number> = [];
       if (r.fromAt !== undefined) {

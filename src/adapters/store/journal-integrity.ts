@@ -28,14 +28,25 @@ export const JOURNAL_EXIT_CODE = 65;
 export type JournalProblem = 'journal-missing' | 'journal-empty' | 'journal-corrupt' | 'journal-behind' | 'hwm-corrupt';
 
 export class JournalDamagedError extends Error {
-  constructor(readonly code: JournalProblem, readonly path: string, readonly what: string, readonly hwm: Record<string, TableCounters>) {
-    super(`journal ${path}: ${what} [${code}]. The gateway does not start on a damaged journal (it would reuse seq numbers). `
-      + 'Keep a copy of the data dir for the audit, then run "tablegw recover --accept-loss --config <file>" to start again above the high-water mark.');
+  constructor(
+    readonly code: JournalProblem,
+    readonly path: string,
+    readonly what: string,
+    readonly hwm: Record<string, TableCounters>,
+  ) {
+    super(
+      `journal ${path}: ${what} [${code}]. The gateway does not start on a damaged journal (it would reuse seq numbers). ` +
+        'Keep a copy of the data dir for the audit, then run "tablegw recover --accept-loss --config <file>" to start again above the high-water mark.',
+    );
     this.name = 'JournalDamagedError';
   }
 }
 
-export interface HwmFile { v: 1; tables: Record<string, TableCounters>; reserved?: Record<string, TableCounters> }
+export interface HwmFile {
+  v: 1;
+  tables: Record<string, TableCounters>;
+  reserved?: Record<string, TableCounters>;
+}
 
 function parseMark(text: string, p: string): HwmFile {
   let parsed: unknown;
@@ -169,7 +180,13 @@ export function checkJournal(dataDir: string): JournalCheck {
     db = new Database(dbPath, { fileMustExist: true });
     const rows = db.pragma('quick_check') as Array<{ quick_check: string }>;
     const bad = rows.map((r) => r.quick_check).filter((r) => r !== 'ok');
-    if (bad.length) throw new JournalDamagedError('journal-corrupt', dbPath, `SQLite quick_check failed: ${bad.slice(0, 3).join('; ')}${bad.length > 3 ? ` (+${bad.length - 3} more)` : ''}`, hwm ?? {});
+    if (bad.length)
+      throw new JournalDamagedError(
+        'journal-corrupt',
+        dbPath,
+        `SQLite quick_check failed: ${bad.slice(0, 3).join('; ')}${bad.length > 3 ? ` (+${bad.length - 3} more)` : ''}`,
+        hwm ?? {},
+      );
     // a journal of a newer build: refused, untouched (journal-schema.ts)
     refuseNewerJournal(db, dbPath);
     const hasTables = db.prepare("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name IN ('messages', 'snapshots')").get() as { n: number };
@@ -181,9 +198,13 @@ export function checkJournal(dataDir: string): JournalCheck {
       const want = c.seq ?? 0;
       const have = journalSeq(db, tableId);
       if (have < want) {
-        throw new JournalDamagedError('journal-behind', dbPath,
-          `table ${tableId}: the journal ends at seq ${have}, but seq ${want} was committed (high-water mark): ${want - have} seq(s) lost — `
-          + 'the WAL (gateway.db-wal) was deleted or truncated, or the database was replaced or truncated', hwm!);
+        throw new JournalDamagedError(
+          'journal-behind',
+          dbPath,
+          `table ${tableId}: the journal ends at seq ${have}, but seq ${want} was committed (high-water mark): ${want - have} seq(s) lost — ` +
+            'the WAL (gateway.db-wal) was deleted or truncated, or the database was replaced or truncated',
+          hwm!,
+        );
       }
     }
     return { fresh: false, hwm: hwm ?? {} };
@@ -193,10 +214,14 @@ export function checkJournal(dataDir: string): JournalCheck {
   } finally {
     try {
       db?.close();
-    } catch { /* closing a broken handle */ }
+    } catch {
+      /* closing a broken handle */
+    }
   }
 }
 
 function describe(hwm: Record<string, TableCounters>): string {
-  return Object.entries(hwm).map(([t, c]) => `${c.seq ?? 0} (${t})`).join(', ');
+  return Object.entries(hwm)
+    .map(([t, c]) => `${c.seq ?? 0} (${t})`)
+    .join(', ');
 }

@@ -93,10 +93,13 @@ export const PRUNE_SCHEMA = `
  * journal holds less than that (then nothing of the table may be deleted).
  */
 function shoeFloor(db: Database.Database, tableId: string): number {
-  const shoes = db.prepare(`SELECT json_extract(payload, '$.shoeId') AS shoe, MIN(input_id) AS first FROM messages
-    WHERE table_id = ? AND topic = 'shoe' GROUP BY shoe ORDER BY first DESC LIMIT 2`).all(tableId) as Array<{ shoe: string; first: number }>;
+  const shoes = db
+    .prepare(`SELECT json_extract(payload, '$.shoeId') AS shoe, MIN(input_id) AS first FROM messages
+    WHERE table_id = ? AND topic = 'shoe' GROUP BY shoe ORDER BY first DESC LIMIT 2`)
+    .all(tableId) as Array<{ shoe: string; first: number }>;
   if (shoes.length > 0) return shoes.length === 2 ? shoes[1].first : 0;
-  const results = db.prepare(`SELECT input_id AS id FROM messages WHERE table_id = ? AND topic = 'result' ORDER BY input_id DESC LIMIT 2`)
+  const results = db
+    .prepare(`SELECT input_id AS id FROM messages WHERE table_id = ? AND topic = 'result' ORDER BY input_id DESC LIMIT 2`)
     .all(tableId) as Array<{ id: number }>;
   return results.length === 2 ? results[1].id : 0;
 }
@@ -122,7 +125,9 @@ const RECOUNT_EVERY = 24;
  */
 function journalSize(db: Database.Database): { total: number; maxId: number; sinceCount: number } {
   const maxId = (db.prepare('SELECT MAX(id) AS m FROM inputs').get() as { m: number | null }).m ?? 0;
-  const last = db.prepare(`SELECT report FROM prunes WHERE json_extract(report, '$.size') IS NOT NULL ORDER BY id DESC LIMIT 1`).get() as { report: string } | undefined;
+  const last = db.prepare(`SELECT report FROM prunes WHERE json_extract(report, '$.size') IS NOT NULL ORDER BY id DESC LIMIT 1`).get() as
+    | { report: string }
+    | undefined;
   const size = last ? (JSON.parse(last.report) as PruneReport).size : undefined;
   if (size && size.sinceCount + 1 < RECOUNT_EVERY && maxId >= size.maxId) {
     return { total: size.totalAfter + (maxId - size.maxId), maxId, sinceCount: size.sinceCount + 1 };
@@ -151,7 +156,11 @@ export function pruneJournal(db: Database.Database, o: PruneOptions): PruneRepor
     return r;
   }
   if (o.now < newest - 1_000) {
-    const r = emptyReport(`the wall clock (${new Date(o.now).toISOString()}) is behind the journal's newest entry (${new Date(newest).toISOString()}): nothing deleted`, newest, 'clock-behind');
+    const r = emptyReport(
+      `the wall clock (${new Date(o.now).toISOString()}) is behind the journal's newest entry (${new Date(newest).toISOString()}): nothing deleted`,
+      newest,
+      'clock-behind',
+    );
     record(db, o.now, r);
     return r;
   }
@@ -159,7 +168,17 @@ export function pruneJournal(db: Database.Database, o: PruneOptions): PruneRepor
   const size = journalSize(db);
   const total = size.total;
   const budget = Math.floor(total * Math.max(0, Math.min(1, o.maxShare)));
-  const report: PruneReport = { detail: '', inputs: 0, messages: 0, snapshots: 0, newestAt: newest, cutoff, budget, tables: {}, size: { ...size, totalAfter: total } };
+  const report: PruneReport = {
+    detail: '',
+    inputs: 0,
+    messages: 0,
+    snapshots: 0,
+    newestAt: newest,
+    cutoff,
+    budget,
+    tables: {},
+    size: { ...size, totalAfter: total },
+  };
   const tables = db.prepare('SELECT table_id AS id FROM tables ORDER BY table_id').all() as Array<{ id: string }>;
   const latestSnapshot = db.prepare(`SELECT MAX(s.input_id) AS k FROM snapshots s JOIN inputs i ON i.id = s.input_id
     WHERE s.table_id = ? AND i.at < ? AND s.input_id < ?`);
@@ -194,9 +213,10 @@ export function pruneJournal(db: Database.Database, o: PruneOptions): PruneRepor
       report.snapshots += snapshots;
       report.tables[id] = { inputs, messages, snapshots, fromInputId: c.first ?? 0, toInputId: k, fromAt: c.fromAt ?? 0, toAt };
     }
-    report.detail = report.inputs + report.snapshots === 0
-      ? `nothing older than ${new Date(cutoff).toISOString()} (the newest entry less ${o.retentionDays} days) outside the current and previous shoes`
-      : `removed ${report.inputs} input(s), ${report.messages} message(s), ${report.snapshots} snapshot(s) of ${Object.keys(report.tables).length} table(s), all older than ${new Date(cutoff).toISOString()} (the newest entry less ${o.retentionDays} days), none of a current or previous shoe; budget ${budget} of ${total} inputs`;
+    report.detail =
+      report.inputs + report.snapshots === 0
+        ? `nothing older than ${new Date(cutoff).toISOString()} (the newest entry less ${o.retentionDays} days) outside the current and previous shoes`
+        : `removed ${report.inputs} input(s), ${report.messages} message(s), ${report.snapshots} snapshot(s) of ${Object.keys(report.tables).length} table(s), all older than ${new Date(cutoff).toISOString()} (the newest entry less ${o.retentionDays} days), none of a current or previous shoe; budget ${budget} of ${total} inputs`;
     record(db, o.now, report);
   })();
   return report;
@@ -204,6 +224,8 @@ export function pruneJournal(db: Database.Database, o: PruneOptions): PruneRepor
 
 /** the prunes recorded in the journal, newest first */
 export function pruneHistory(db: Database.Database, limit = 100): Array<{ at: number; report: PruneReport }> {
-  return (db.prepare('SELECT at, report FROM prunes ORDER BY id DESC LIMIT ?').all(limit) as Array<{ at: number; report: string }>)
-    .map((r) => ({ at: r.at, report: JSON.parse(r.report) as PruneReport }));
+  return (db.prepare('SELECT at, report FROM prunes ORDER BY id DESC LIMIT ?').all(limit) as Array<{ at: number; report: string }>).map((r) => ({
+    at: r.at,
+    report: JSON.parse(r.report) as PruneReport,
+  }));
 }

@@ -28,10 +28,15 @@ const MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
 
 export class JournalNewerError extends Error {
   readonly code = 'journal-newer';
-  constructor(readonly path: string, readonly found: number) {
-    super(`journal ${path}: written by a newer tablegw (journal schema ${found}; this build, ${gatewayVersion()}, reads schemas up to ${JOURNAL_SCHEMA_VERSION}) [journal-newer]. `
-      + 'Schema changes are forward only: nothing was changed. Install that newer version again, or, to roll back, '
-      + 'restore the data dir saved before the upgrade (docs/INSTALL.md, "Rollback").');
+  constructor(
+    readonly path: string,
+    readonly found: number,
+  ) {
+    super(
+      `journal ${path}: written by a newer tablegw (journal schema ${found}; this build, ${gatewayVersion()}, reads schemas up to ${JOURNAL_SCHEMA_VERSION}) [journal-newer]. ` +
+        'Schema changes are forward only: nothing was changed. Install that newer version again, or, to roll back, ' +
+        'restore the data dir saved before the upgrade (docs/INSTALL.md, "Rollback").',
+    );
     this.name = 'JournalNewerError';
   }
 }

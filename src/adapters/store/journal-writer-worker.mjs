@@ -15,10 +15,14 @@ db.pragma('journal_mode = WAL');
 db.pragma(`synchronous = ${workerData.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
 db.pragma('busy_timeout = 10000');
 const insertInput = db.prepare('INSERT INTO inputs (table_id, at, input) VALUES (?, ?, ?)');
-const insertMessage = db.prepare('INSERT INTO messages (table_id, seq, input_id, topic, retain, payload, also_topic, also_correlation) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+const insertMessage = db.prepare(
+  'INSERT INTO messages (table_id, seq, input_id, topic, retain, payload, also_topic, also_correlation) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+);
 const insertSnapshot = db.prepare('INSERT OR REPLACE INTO snapshots (table_id, input_id, state) VALUES (?, ?, ?)');
 const ack = db.prepare('UPDATE messages SET acked = 1 WHERE table_id = ? AND seq = ?');
-const deviceSeq = db.prepare('INSERT INTO device_seq (table_id, device_id, seq) VALUES (?, ?, ?) ON CONFLICT (table_id, device_id) DO UPDATE SET seq = excluded.seq');
+const deviceSeq = db.prepare(
+  'INSERT INTO device_seq (table_id, device_id, seq) VALUES (?, ?, ?) ON CONFLICT (table_id, device_id) DO UPDATE SET seq = excluded.seq',
+);
 
 // a batch: steps = [[tableId, at, inputJson, messages: [[seq, topic, retain, payload, alsoTopic, alsoCorrelation]], snapshotJson | null]], acks = [[tableId, seq]]
 // seqs = [[tableId, deviceId, seq]]: the last SEQ of each device

@@ -61,7 +61,10 @@ async function usage(): Promise<string> {
     ['check-config', 'validate a configuration file and print what it would run'],
   ];
   for (const [name, load] of Object.entries(COMMANDS)) {
-    const summary = await load().then((c) => c.summary, () => '(cannot be loaded)');
+    const summary = await load().then(
+      (c) => c.summary,
+      () => '(cannot be loaded)',
+    );
     rows.push([name, summary]);
   }
   const width = Math.max(...rows.map(([n]) => n.length)) + 2;
@@ -99,9 +102,17 @@ async function cmdStart(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     options: {
-      config: { type: 'string' }, fast: { type: 'boolean' }, shoes: { type: 'string' },
-      table: { type: 'string' }, broker: { type: 'string' }, 'broker-port': { type: 'string' }, 'http-port': { type: 'string' }, 'summary-every': { type: 'string' },
-      'log-level': { type: 'string' }, 'over-capacity': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      config: { type: 'string' },
+      fast: { type: 'boolean' },
+      shoes: { type: 'string' },
+      table: { type: 'string' },
+      broker: { type: 'string' },
+      'broker-port': { type: 'string' },
+      'http-port': { type: 'string' },
+      'summary-every': { type: 'string' },
+      'log-level': { type: 'string' },
+      'over-capacity': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
@@ -117,7 +128,8 @@ async function cmdStart(argv: string[]): Promise<number> {
     return n;
   };
   if (values.broker !== undefined) {
-    if (!/^(mqtt|mqtts|tcp|tls|ws|wss):\/\/.+/.test(values.broker)) throw new UsageError(`--broker must be a broker URL such as mqtt://127.0.0.1:1883 (got "${values.broker}")`);
+    if (!/^(mqtt|mqtts|tcp|tls|ws|wss):\/\/.+/.test(values.broker))
+      throw new UsageError(`--broker must be a broker URL such as mqtt://127.0.0.1:1883 (got "${values.broker}")`);
     cfg.mqtt.url = values.broker;
   }
   const brokerPort = port('broker-port', values['broker-port']);
@@ -125,10 +137,19 @@ async function cmdStart(argv: string[]): Promise<number> {
   const httpPort = port('http-port', values['http-port']);
   if (httpPort !== undefined) cfg.http.port = httpPort;
   const summaryEvery = values['summary-every'] === undefined ? 60 : Number(values['summary-every']);
-  if (!Number.isFinite(summaryEvery) || summaryEvery < 0) throw new UsageError(`--summary-every must be a number of seconds >= 0 (got "${values['summary-every']}")`);
-  const shown = values.table ? new Set(values.table.split(',').map((x) => x.trim()).filter(Boolean)) : null;
+  if (!Number.isFinite(summaryEvery) || summaryEvery < 0)
+    throw new UsageError(`--summary-every must be a number of seconds >= 0 (got "${values['summary-every']}")`);
+  const shown = values.table
+    ? new Set(
+        values.table
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean),
+      )
+    : null;
   const unknown = shown ? [...shown].filter((id) => !cfg.tables.some((t) => t.id === id)) : [];
-  if (unknown.length) throw new UsageError(`--table: no table ${unknown.map((u) => `"${u}"`).join(', ')} in ${file} (tables: ${cfg.tables.map((t) => t.id).join(', ')})`);
+  if (unknown.length)
+    throw new UsageError(`--table: no table ${unknown.map((u) => `"${u}"`).join(', ')} in ${file} (tables: ${cfg.tables.map((t) => t.id).join(', ')})`);
   const level = (values['log-level'] ?? cfg.log.level) as 'debug' | 'info' | 'warn' | 'error';
   const base = createLogger({ level });
   const logger = shown ? filterTables(base, shown) : base;
@@ -136,9 +157,16 @@ async function cmdStart(argv: string[]): Promise<number> {
   const signals = holdStopSignals();
   logger.info(`tablegw ${gatewayVersion()} starting with ${file}: ${cfg.tables.length} table(s)${shown ? `; showing ${[...shown].join(', ')}` : ''}`);
   const gw = await startGateway(cfg, {
-    logger, simulators: loadSimulators, fast: values.fast, overCapacity: values['over-capacity'], simulatorShoes: values.shoes ? Number(values.shoes) : undefined, summaryIntervalMs: summaryEvery * 1000,
+    logger,
+    simulators: loadSimulators,
+    fast: values.fast,
+    overCapacity: values['over-capacity'],
+    simulatorShoes: values.shoes ? Number(values.shoes) : undefined,
+    summaryIntervalMs: summaryEvery * 1000,
   });
-  logger.info(`gateway ${gw.info.gatewayId}: tables on ${cfg.mqtt.topicPrefix}/<table>/#, info on ${cfg.mqtt.topicPrefix}/gateway/${gw.info.gatewayId}/info (broker ${gw.brokerUrl}); Ctrl-C stops`);
+  logger.info(
+    `gateway ${gw.info.gatewayId}: tables on ${cfg.mqtt.topicPrefix}/<table>/#, info on ${cfg.mqtt.topicPrefix}/gateway/${gw.info.gatewayId}/info (broker ${gw.brokerUrl}); Ctrl-C stops`,
+  );
   const watchdog = startSystemdWatchdog(logger); // only under systemd with WatchdogSec= (deploy/tablegw.service)
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -168,7 +196,11 @@ async function cmdStart(argv: string[]): Promise<number> {
 }
 
 function cmdCheckConfig(argv: string[]): number {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { help: { type: 'boolean', short: 'h' }, 'over-capacity': { type: 'boolean' } } });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { help: { type: 'boolean', short: 'h' }, 'over-capacity': { type: 'boolean' } },
+  });
   if (values.help || positionals.length !== 1) {
     console.log(HELP['check-config']);
     return values.help ? 0 : 2;
@@ -187,59 +219,73 @@ function cmdCheckConfig(argv: string[]): number {
   for (const line of describeConfig(cfg)) console.log(line);
   // the disk the retention needs, from measured bytes per round (src/app/config/journal-size.ts)
   console.log(journalSizeLine(cfg, freeBytesAt(cfg.dataDir)));
-  console.log(cfg.export.dir ? `  export: every ${cfg.export.every} to ${cfg.export.dir} (the prune keeps what is not exported yet)` : '  export: none scheduled (export.dir; tablegw export by hand)');
+  console.log(
+    cfg.export.dir
+      ? `  export: every ${cfg.export.every} to ${cfg.export.dir} (the prune keeps what is not exported yet)`
+      : '  export: none scheduled (export.dir; tablegw export by hand)',
+  );
   return 0;
 }
 
 async function main(): Promise<number> {
   const [command, ...rest] = process.argv.slice(2);
   switch (command) {
-    case 'start': return cmdStart(rest);
-    case 'check-config': return cmdCheckConfig(rest);
-    case undefined: case '--help': case '-h': case 'help':
+    case 'start':
+      return cmdStart(rest);
+    case 'check-config':
+      return cmdCheckConfig(rest);
+    case undefined:
+    case '--help':
+    case '-h':
+    case 'help':
       console.log(await usage());
       return command ? 0 : 2;
-    case '--version': case '-V': case 'version':
+    case '--version':
+    case '-V':
+    case 'version':
       console.log(versionLine());
       return 0;
-    default: {
-      const load = command ? COMMANDS[command] : undefined;
-      if (load) {
-        const cmd = await load();
-        if (rest.includes('--help') || rest.includes('-h')) {
-          console.log(cmd.help);
-          return 0;
+    default:
+      {
+        const load = command ? COMMANDS[command] : undefined;
+        if (load) {
+          const cmd = await load();
+          if (rest.includes('--help') || rest.includes('-h')) {
+            console.log(cmd.help);
+            return 0;
+          }
+          return cmd.run(rest);
         }
-        return cmd.run(rest);
       }
-    }
       console.error(`unknown command "${command}"\n\n${await usage()}`);
       return 2;
   }
 }
 
-main().then((code) => {
-  if (code >= 0) process.exit(code);
-}, (e: unknown) => {
-  if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-    console.error(`tablegw: ${(e as Error).message}`);
-    process.exit(2);
-  }
-  if (e instanceof ConfigError) {
-    console.error(e.message);
+main().then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (e: unknown) => {
+    if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      console.error(`tablegw: ${(e as Error).message}`);
+      process.exit(2);
+    }
+    if (e instanceof ConfigError) {
+      console.error(e.message);
+      process.exit(1);
+    }
+    if (e instanceof JournalDamagedError || e instanceof JournalNewerError) {
+      // a stable exit code the service manager does not restart on (deploy/tablegw.service)
+      console.error(`tablegw: ${e.message}`);
+      process.exit(JOURNAL_EXIT_CODE);
+    }
+    if (e instanceof DataDirInUseError) {
+      // another gateway runs on this data dir: a stable exit code the service manager does not restart on
+      console.error(`tablegw: ${e.message}`);
+      process.exit(DATA_DIR_IN_USE_EXIT_CODE);
+    }
+    console.error(`tablegw: ${(e as Error).message ?? String(e)}`);
     process.exit(1);
-  }
-  if (e instanceof JournalDamagedError || e instanceof JournalNewerError) {
-    // a stable exit code the service manager does not restart on (deploy/tablegw.service)
-    console.error(`tablegw: ${e.message}`);
-    process.exit(JOURNAL_EXIT_CODE);
-  }
-  if (e instanceof DataDirInUseError) {
-    // another gateway runs on this data dir: a stable exit code the service manager does not restart on
-    console.error(`tablegw: ${e.message}`);
-    process.exit(DATA_DIR_IN_USE_EXIT_CODE);
-  }
-  console.error(`tablegw: ${(e as Error).message ?? String(e)}`);
-  process.exit(1);
-});
-
+  },
+);

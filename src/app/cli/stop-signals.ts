@@ -21,11 +21,15 @@ export interface StopSignals {
 
 export function holdStopSignals(): StopSignals {
   let first: StopSignal | null = null;
-  let action = (signal: StopSignal): void => { first ??= signal; };
+  let action = (signal: StopSignal): void => {
+    first ??= signal;
+  };
   process.on('SIGINT', () => action('SIGINT'));
   process.on('SIGTERM', () => action('SIGTERM'));
   return {
     held: () => first,
-    handTo: (stop) => { action = stop; },
+    handTo: (stop) => {
+      action = stop;
+    },
   };
 }

@@ -34,7 +34,15 @@ export function checkCapacity(tables: number, o: { cores?: number; allowFarBeyon
   if (tables <= capacity) return { level: 'ok', ...base, message: '' };
   const what = `${tables} tables exceed the measured capacity of this machine (${capacity} tables for ${cores} core(s): ${TABLES_PER_TWO_CORES} per 2 cores, docs/SCALING.md "Sizing")`;
   if (tables > capacity * CAPACITY_REFUSE_FACTOR && !o.allowFarBeyond) {
-    return { level: 'refuse', ...base, message: `${what}, more than ${CAPACITY_REFUSE_FACTOR} times over: refused. Split the tables over several gateway processes or machines, or set capacity.allowFarBeyond: true (or pass --over-capacity) to start anyway` };
+    return {
+      level: 'refuse',
+      ...base,
+      message: `${what}, more than ${CAPACITY_REFUSE_FACTOR} times over: refused. Split the tables over several gateway processes or machines, or set capacity.allowFarBeyond: true (or pass --over-capacity) to start anyway`,
+    };
   }
-  return { level: 'warn', ...base, message: `${what}: expect late cards, stale devices and a slow /healthz; split the tables over several gateway processes or machines` };
+  return {
+    level: 'warn',
+    ...base,
+    message: `${what}: expect late cards, stale devices and a slow /healthz; split the tables over several gateway processes or machines`,
+  };
 }

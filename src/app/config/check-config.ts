@@ -97,15 +97,31 @@ export function configFileProblems(cfg: GatewayConfig): string[] {
 
 /** the summary `check-config` prints: no secret in it */
 export function describeConfig(cfg: GatewayConfig): string[] {
-  const lines = [`  broker: ${cfg.mqtt.url === 'embedded' ? `embedded on ${cfg.embeddedBroker.host}:${cfg.embeddedBroker.port}` : [cfg.mqtt.url].flat().map((u) => maskUrl(u)).join(' then ')}, topics under ${cfg.mqtt.topicPrefix}/`];
+  const lines = [
+    `  broker: ${
+      cfg.mqtt.url === 'embedded'
+        ? `embedded on ${cfg.embeddedBroker.host}:${cfg.embeddedBroker.port}`
+        : [cfg.mqtt.url]
+            .flat()
+            .map((u) => maskUrl(u))
+            .join(' then ')
+    }, topics under ${cfg.mqtt.topicPrefix}/`,
+  ];
   const m = cfg.mqtt as { username?: string; password?: string; passwordFile?: string; passwordEnv?: string };
-  if (m.username !== undefined) lines.push(`  user: ${m.username}, password ${m.password !== undefined ? `${CENSOR} (in the file)` : m.passwordFile ? `from ${m.passwordFile}` : m.passwordEnv ? `from $${m.passwordEnv}` : 'none'}`);
+  if (m.username !== undefined)
+    lines.push(
+      `  user: ${m.username}, password ${m.password !== undefined ? `${CENSOR} (in the file)` : m.passwordFile ? `from ${m.passwordFile}` : m.passwordEnv ? `from $${m.passwordEnv}` : 'none'}`,
+    );
   for (const t of cfg.tables) {
     const keys = t.requests.privileged.keys;
-    lines.push(`  table ${t.id}: ${t.game}, betting ${t.betting}, privileged requests ${keys.length ? `signed by ${keys.map((k) => `${k.name} (${k.commands.join(', ')})`).join('; ')}` : 'refused (no keys)'}`);
+    lines.push(
+      `  table ${t.id}: ${t.game}, betting ${t.betting}, privileged requests ${keys.length ? `signed by ${keys.map((k) => `${k.name} (${k.commands.join(', ')})`).join('; ')}` : 'refused (no keys)'}`,
+    );
     for (const d of t.devices) {
       const how = `${d.profile ? `, profile ${basename(d.profile).replace(/\.ya?ml$/, '')}` : ''}${d.role ? `, role ${d.role}` : ''}`;
-      lines.push(`    ${d.id}: ${d.kind} via ${d.transport.type}${d.transport.type === 'serial' ? ` ${d.transport.path} @${d.transport.baudRate ?? (d.profile !== undefined ? loadProfileFile(d.profile).line?.baudRate : undefined) ?? 9600}` : ''}${how}`);
+      lines.push(
+        `    ${d.id}: ${d.kind} via ${d.transport.type}${d.transport.type === 'serial' ? ` ${d.transport.path} @${d.transport.baudRate ?? (d.profile !== undefined ? loadProfileFile(d.profile).line?.baudRate : undefined) ?? 9600}` : ''}${how}`,
+      );
     }
   }
   return lines;

@@ -43,12 +43,16 @@ export function resolveScannerRoles(t: TableConfig): void {
 export function checkDevice(d: DeviceConfig, at: string): string[] {
   const problems: string[] = [];
   const tt = d.transport.type;
-  if (tt === 'hid' && !HID_KINDS.has(d.kind) && d.profile === undefined) problems.push(`${at}.transport.type: a ${d.kind} has no built-in HID protocol (hid is for barcode-scanner and dice-sensor, or any kind with a HID profile: input hid-report or hid-keyboard)`);
+  if (tt === 'hid' && !HID_KINDS.has(d.kind) && d.profile === undefined)
+    problems.push(
+      `${at}.transport.type: a ${d.kind} has no built-in HID protocol (hid is for barcode-scanner and dice-sensor, or any kind with a HID profile: input hid-report or hid-keyboard)`,
+    );
   if (d.role !== undefined && d.kind !== 'barcode-scanner') problems.push(`${at}.role: only a barcode-scanner has a role (dealer or rescan)`);
   if (d.kind !== 'rfid-shoe') {
     if (d.deckRegistry !== undefined) problems.push(`${at}.deckRegistry: only an rfid-shoe has a deck registry`);
     if (d.dedupeMs !== undefined && d.kind !== 'barcode-scanner') problems.push(`${at}.dedupeMs: only an rfid-shoe and a barcode-scanner de-duplicate reads`);
-    if (d.dedupeMs !== undefined && d.kind === 'barcode-scanner' && d.role === 'rescan') problems.push(`${at}.dedupeMs: a rescan scanner does not de-duplicate (only role dealer does)`);
+    if (d.dedupeMs !== undefined && d.kind === 'barcode-scanner' && d.role === 'rescan')
+      problems.push(`${at}.dedupeMs: a rescan scanner does not de-duplicate (only role dealer does)`);
   } else if (d.deckRegistry === undefined) {
     if (tt !== 'simulator') problems.push(`${at}.deckRegistry: required for an rfid-shoe (a CSV file uid,card,deck)`);
   } else {

@@ -33,15 +33,24 @@ function inputMismatch(d: DeviceConfig, p: DeviceProfile): string | null {
   if (d.transport.type === 'hid') {
     const want = HID_INPUT_OF_KIND[d.kind];
     // other kinds: any HID profile (a report layout, or typed text)
-    if (want === undefined) return p.input === 'bytes' ? `profile "${p.name}" reads a serial line (input bytes), a ${d.kind} on transport hid delivers HID reports: use a profile with input hid-report or hid-keyboard` : null;
-    if (p.input !== want) return `profile "${p.name}" reads input ${p.input}, a ${d.kind} on transport hid delivers ${want} reports: use a profile with input ${want} (shipped: ${want === 'hid-keyboard' ? 'wedge-scanner' : 'hid-dice-sensor'})`;
+    if (want === undefined)
+      return p.input === 'bytes'
+        ? `profile "${p.name}" reads a serial line (input bytes), a ${d.kind} on transport hid delivers HID reports: use a profile with input hid-report or hid-keyboard`
+        : null;
+    if (p.input !== want)
+      return `profile "${p.name}" reads input ${p.input}, a ${d.kind} on transport hid delivers ${want} reports: use a profile with input ${want} (shipped: ${want === 'hid-keyboard' ? 'wedge-scanner' : 'hid-dice-sensor'})`;
   }
   return null;
 }
 
 /** the names of the shipped profiles */
 export function shippedProfiles(): string[] {
-  return existsSync(SHIPPED_PROFILES_DIR) ? readdirSync(SHIPPED_PROFILES_DIR).filter((f) => f.endsWith('.yaml')).map((f) => f.slice(0, -5)).sort() : [];
+  return existsSync(SHIPPED_PROFILES_DIR)
+    ? readdirSync(SHIPPED_PROFILES_DIR)
+        .filter((f) => f.endsWith('.yaml'))
+        .map((f) => f.slice(0, -5))
+        .sort()
+    : [];
 }
 
 /** a shipped profile's name, or a file path (relative to the working directory) -> the file */

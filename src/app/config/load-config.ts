@@ -18,7 +18,10 @@ import { didYouMean } from './near-names.js';
 import { DEVICE_KINDS } from '../../core/vocabulary/device-kinds.js';
 
 export class ConfigError extends Error {
-  constructor(readonly problems: string[], source: string) {
+  constructor(
+    readonly problems: string[],
+    source: string,
+  ) {
     super(`invalid configuration ${source}:\n  - ${problems.join('\n  - ')}`);
     this.name = 'ConfigError';
   }
@@ -35,7 +38,8 @@ function valueAt(raw: unknown, path: PropertyKey[]): unknown {
 function issueText(i: z.core.$ZodIssue, raw: unknown): string[] {
   if (i.code === 'invalid_value' && i.path.length === 5 && i.path[0] === 'tables' && i.path[2] === 'devices' && i.path[4] === 'kind') {
     const kind = valueAt(raw, i.path);
-    if (typeof kind === 'string') return [`${pathText(i.path)}: unknown device kind "${kind}"${didYouMean(kind, DEVICE_KINDS)} (known: ${DEVICE_KINDS.join(', ')})`];
+    if (typeof kind === 'string')
+      return [`${pathText(i.path)}: unknown device kind "${kind}"${didYouMean(kind, DEVICE_KINDS)} (known: ${DEVICE_KINDS.join(', ')})`];
   }
   return issueLines([i]);
 }
@@ -45,7 +49,11 @@ export function validateConfig(raw: unknown, source = '(inline)'): GatewayConfig
   // parsed once: without zod's compiled fast path, whose code generation costs more than it saves here (cold start)
   // every unknown key is reported at its own path with the closest valid key (strict-keys.ts)
   const r = configSchema.safeParse(raw, { jitless: true, error: strictKeyErrors });
-  if (!r.success) throw new ConfigError(r.error.issues.flatMap((i) => issueText(i, raw)), source);
+  if (!r.success)
+    throw new ConfigError(
+      r.error.issues.flatMap((i) => issueText(i, raw)),
+      source,
+    );
   const cfg = r.data;
   const problems: string[] = [];
   const tableIds = new Set<string>();
@@ -53,8 +61,12 @@ export function validateConfig(raw: unknown, source = '(inline)'): GatewayConfig
     if (tableIds.has(t.id)) problems.push(`tables[${ti}].id: duplicate table id "${t.id}"`);
     tableIds.add(t.id);
     const game = cardGame(t.game);
-    if (!game && !nonCardGame(t.game)) problems.push(`tables[${ti}].game: unknown game "${t.game}"${didYouMean(t.game, [...GAME_IDS, ...NON_CARD_GAME_IDS])} (known: ${[...GAME_IDS, ...NON_CARD_GAME_IDS].join(', ')})`);
-    else if (game?.defaults.needsEngine && t.betting !== 'engine') problems.push(`tables[${ti}].betting: ${t.game} needs player decisions, so it requires "engine"`);
+    if (!game && !nonCardGame(t.game))
+      problems.push(
+        `tables[${ti}].game: unknown game "${t.game}"${didYouMean(t.game, [...GAME_IDS, ...NON_CARD_GAME_IDS])} (known: ${[...GAME_IDS, ...NON_CARD_GAME_IDS].join(', ')})`,
+      );
+    else if (game?.defaults.needsEngine && t.betting !== 'engine')
+      problems.push(`tables[${ti}].betting: ${t.game} needs player decisions, so it requires "engine"`);
     if (game) {
       // game options are checked the way the table will use them: a bad one fails here, not at the first round
       try {
@@ -68,7 +80,8 @@ export function validateConfig(raw: unknown, source = '(inline)'): GatewayConfig
       if (d.transport.type !== 'simulator' || d.transport.engine !== 'external') return;
       const at = `tables[${ti}].devices[${di}].transport.engine`;
       if (t.betting !== 'engine') problems.push(`${at}: "external" leaves the betting requests to an engine of your own: the table needs betting: engine`);
-      else if (t.game === 'blackjack' || t.game === 'holdem') problems.push(`${at}: "external" is not for ${t.game}: its player decisions change the deal, which the virtual dealer cannot follow`);
+      else if (t.game === 'blackjack' || t.game === 'holdem')
+        problems.push(`${at}: "external" is not for ${t.game}: its player decisions change the deal, which the virtual dealer cannot follow`);
     });
     const devIds = new Set<string>();
     t.devices.forEach((d, di) => {
@@ -78,7 +91,8 @@ export function validateConfig(raw: unknown, source = '(inline)'): GatewayConfig
     problems.push(...checkDeviceProfiles(t.devices, (di) => `tables[${ti}].devices[${di}]`));
   });
   // a backup's manifest is signed with the gateway's key (docs/OPERATIONS.md "Backups")
-  if (cfg.backup && !cfg.signing) problems.push('backup: scheduled backups are signed with the gateway\'s key: configure signing.privateKeyFile too (tablegw keygen --out <name>)');
+  if (cfg.backup && !cfg.signing)
+    problems.push("backup: scheduled backups are signed with the gateway's key: configure signing.privateKeyFile too (tablegw keygen --out <name>)");
   if (problems.length) throw new ConfigError(problems, source);
   return cfg;
 }

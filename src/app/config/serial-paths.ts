@@ -16,7 +16,11 @@ import type { GatewayConfig } from '../../core/vocabulary/config-schema.js';
 /** the user the package runs the service as (deploy/tablegw.service) */
 export const SERVICE_USER = 'tablegw';
 
-export interface UserIds { name: string; uid: number; gids: number[] }
+export interface UserIds {
+  name: string;
+  uid: number;
+  gids: number[];
+}
 
 /** a user's uid and groups from /etc/passwd and /etc/group (null when there is no such user) */
 export function lookUpUser(name: string, files = { passwd: '/etc/passwd', group: '/etc/group' }): UserIds | null {
@@ -28,7 +32,10 @@ export function lookUpUser(name: string, files = { passwd: '/etc/passwd', group:
   } catch {
     return null;
   }
-  const row = passwd.split('\n').map((l) => l.split(':')).find((f) => f[0] === name);
+  const row = passwd
+    .split('\n')
+    .map((l) => l.split(':'))
+    .find((f) => f[0] === name);
   if (!row || row.length < 4) return null;
   const gids = new Set([Number(row[3])]);
   for (const g of group.split('\n').map((l) => l.split(':'))) {
@@ -39,7 +46,10 @@ export function lookUpUser(name: string, files = { passwd: '/etc/passwd', group:
 
 function groupName(gid: number): string {
   try {
-    const row = readFileSync('/etc/group', 'utf8').split('\n').map((l) => l.split(':')).find((g) => Number(g[2]) === gid);
+    const row = readFileSync('/etc/group', 'utf8')
+      .split('\n')
+      .map((l) => l.split(':'))
+      .find((g) => Number(g[2]) === gid);
     return row?.[0] ?? String(gid);
   } catch {
     return String(gid);
@@ -55,8 +65,9 @@ export function mayReadWrite(user: UserIds, st: { uid: number; gid: number; mode
   return rw(0o006);
 }
 
-const UDEV_HINT = 'a /dev/tablegw-* name comes from the udev rule /etc/udev/rules.d/99-tablegw.rules (its idVendor, idProduct and serial must match the adapter: '
-  + '`udevadm info --attribute-walk --name=/dev/ttyUSB0`; then `udevadm control --reload && udevadm trigger`); `ls -l /dev/tablegw-* /dev/serial/by-id/` lists what is there';
+const UDEV_HINT =
+  'a /dev/tablegw-* name comes from the udev rule /etc/udev/rules.d/99-tablegw.rules (its idVendor, idProduct and serial must match the adapter: ' +
+  '`udevadm info --attribute-walk --name=/dev/ttyUSB0`; then `udevadm control --reload && udevadm trigger`); `ls -l /dev/tablegw-* /dev/serial/by-id/` lists what is there';
 
 /** the problems of every serial device of the config: missing, not a device, not openable by the service user */
 export function serialDeviceProblems(cfg: GatewayConfig, as: UserIds | null = currentServiceUser()): string[] {
@@ -70,8 +81,12 @@ export function serialDeviceProblems(cfg: GatewayConfig, as: UserIds | null = cu
         let dangling = false;
         try {
           dangling = lstatSync(path).isSymbolicLink();
-        } catch { /* no link either */ }
-        problems.push(`${key}: "${path}" ${dangling ? 'is a link to a device that is not there' : 'does not exist'} (device ${d.id} of table ${t.id}): is the adapter plugged in? ${UDEV_HINT}`);
+        } catch {
+          /* no link either */
+        }
+        problems.push(
+          `${key}: "${path}" ${dangling ? 'is a link to a device that is not there' : 'does not exist'} (device ${d.id} of table ${t.id}): is the adapter plugged in? ${UDEV_HINT}`,
+        );
         return;
       }
       const st = statSync(path);
@@ -82,9 +97,11 @@ export function serialDeviceProblems(cfg: GatewayConfig, as: UserIds | null = cu
       if (!as) return;
       const ok = as.uid === process.getuid?.() ? canOpen(path) : mayReadWrite(as, st);
       if (!ok) {
-        problems.push(`${key}: "${path}" cannot be opened by the user ${as.name} (permission denied: the device is ${groupName(st.gid)}, mode ${(st.mode & 0o777).toString(8).padStart(4, '0')}) (device ${d.id} of table ${t.id}): `
-          + `the user must be in the "dialout" group (\`sudo adduser ${as.name} dialout\`, then restart the service) and the udev rule (/etc/udev/rules.d/99-tablegw.rules) `
-          + 'must give the device GROUP="dialout", MODE="0660"');
+        problems.push(
+          `${key}: "${path}" cannot be opened by the user ${as.name} (permission denied: the device is ${groupName(st.gid)}, mode ${(st.mode & 0o777).toString(8).padStart(4, '0')}) (device ${d.id} of table ${t.id}): ` +
+            `the user must be in the "dialout" group (\`sudo adduser ${as.name} dialout\`, then restart the service) and the udev rule (/etc/udev/rules.d/99-tablegw.rules) ` +
+            'must give the device GROUP="dialout", MODE="0660"',
+        );
       }
     });
   });

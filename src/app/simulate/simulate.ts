@@ -138,7 +138,7 @@ export function simulate(o: SimulateOptions): SimulationResult {
   }
   const game = typeof o.game === 'string' ? cardGame(o.game) : o.game;
   if (!game) throw new Error(`unknown game "${String(o.game)}" (known: ${SIMULATED_GAME_IDS.join(', ')})`);
-  const decks = game.defaults.singleDeck ? 1 : o.decks ?? game.defaults.decks;
+  const decks = game.defaults.singleDeck ? 1 : (o.decks ?? game.defaults.decks);
   const engine = o.engine ?? game.defaults.needsEngine;
   const rng = seededRng(o.seed);
   const counter = new OutcomeCounter();
@@ -147,13 +147,18 @@ export function simulate(o: SimulateOptions): SimulationResult {
   while (done < o.rounds) {
     shoes++;
     let dealtInShoe = 0;
-    const actions = dealShoe({
-      game, decks, engine,
-      burnPerRound: o.burnPerRound ?? game.defaults.burnPerRound,
-      cutCardFromEnd: o.cutCardFromEnd ?? 70,
-      decide: o.decide,
-      gameOptions: o.gameOptions,
-    }, rng);
+    const actions = dealShoe(
+      {
+        game,
+        decks,
+        engine,
+        burnPerRound: o.burnPerRound ?? game.defaults.burnPerRound,
+        cutCardFromEnd: o.cutCardFromEnd ?? 70,
+        decide: o.decide,
+        gameOptions: o.gameOptions,
+      },
+      rng,
+    );
     for (const a of actions) {
       if (a.type !== 'round-end' || !a.complete) continue;
       counter.add(game.outcome(a.state));
@@ -185,7 +190,11 @@ export function formatTable(r: SimulationResult): string {
   const head = ['field', 'value', 'count', 'frequency'];
   const cells = rows.map((x) => [x.field, x.value, String(x.count), x.frequency.toFixed(6)]);
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
-  const line = (c: string[]) => c.map((s, i) => (i >= 2 ? s.padStart(widths[i]) : s.padEnd(widths[i]))).join('  ').trimEnd();
+  const line = (c: string[]) =>
+    c
+      .map((s, i) => (i >= 2 ? s.padStart(widths[i]) : s.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
   const out = [line(head), line(widths.map((w) => '-'.repeat(w)))];
   let prev = '';
   for (const c of cells) {

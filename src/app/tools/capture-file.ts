@@ -47,7 +47,10 @@ export interface Capture {
 
 /** a capture file that cannot be read; `code` is stable, `message` names the file and the line */
 export class CaptureFileError extends Error {
-  constructor(readonly code: 'capture-unreadable' | 'capture-bad-header' | 'capture-bad-line' | 'capture-time-backwards', message: string) {
+  constructor(
+    readonly code: 'capture-unreadable' | 'capture-bad-header' | 'capture-bad-line' | 'capture-time-backwards',
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -74,7 +77,8 @@ export function parseCapture(text: string, name = 'capture'): Capture {
   };
   if (!lines[0]?.trim()) throw new CaptureFileError('capture-bad-header', `${name}: empty, not a capture file (the first line is the header)`);
   const h = captureHeaderSchema.safeParse(json(lines[0], 1, 'capture-bad-header'));
-  if (!h.success) throw new CaptureFileError('capture-bad-header', `${name}: line 1: not a ${CAPTURE_FORMAT} v${CAPTURE_VERSION} header (${issueText(h.error)})`);
+  if (!h.success)
+    throw new CaptureFileError('capture-bad-header', `${name}: line 1: not a ${CAPTURE_FORMAT} v${CAPTURE_VERSION} header (${issueText(h.error)})`);
   const chunks: CaptureChunk[] = [];
   let last = 0;
   for (let i = 1; i < lines.length; i++) {

@@ -9,9 +9,7 @@ import { hex4, loadNodeHid, type HidHandle, type HidLoader } from '../../../driv
 import { gatewayVersion } from '../../runtime/paths.js';
 import { chunkLine, headerLine, type CaptureHeader } from './capture-file.js';
 
-export type CaptureSource =
-  | { kind: 'serial'; path: string }
-  | { kind: 'hid'; vendorId: number; productId: number; serialNumber?: string };
+export type CaptureSource = { kind: 'serial'; path: string } | { kind: 'hid'; vendorId: number; productId: number; serialNumber?: string };
 
 export interface SerialSettings {
   baudRate: number;
@@ -22,7 +20,10 @@ export interface SerialSettings {
 
 /** a capture that cannot start; `code` is stable */
 export class CaptureError extends Error {
-  constructor(readonly code: 'bad-source' | 'open-failed' | 'no-hid-backend' | 'hid-not-found' | 'out-unwritable', message: string) {
+  constructor(
+    readonly code: 'bad-source' | 'open-failed' | 'no-hid-backend' | 'hid-not-found' | 'out-unwritable',
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -40,7 +41,12 @@ export function parseCaptureSource(text: string): CaptureSource {
     throw new CaptureError('bad-source', `"${text}": a HID device is hid:VID:PID[:serial] with the ids in hex, e.g. hid:0c2e:0b61`);
   }
   const serialNumber = rest.join(':');
-  return { kind: 'hid', vendorId: Number.parseInt(vid.replace(/^0x/, ''), 16), productId: Number.parseInt(pid.replace(/^0x/, ''), 16), ...(serialNumber ? { serialNumber } : {}) };
+  return {
+    kind: 'hid',
+    vendorId: Number.parseInt(vid.replace(/^0x/, ''), 16),
+    productId: Number.parseInt(pid.replace(/^0x/, ''), 16),
+    ...(serialNumber ? { serialNumber } : {}),
+  };
 }
 
 export function describeSource(s: CaptureSource): string {
@@ -76,22 +82,29 @@ interface OpenedSource {
 async function openSerial(path: string, s: SerialSettings): Promise<OpenedSource> {
   const { SerialPort } = await import('serialport');
   const port = new SerialPort({ path, baudRate: s.baudRate, dataBits: s.dataBits, parity: s.parity, stopBits: s.stopBits, autoOpen: false });
-  await new Promise<void>((resolve, reject) => port.open((e) => (e ? reject(new CaptureError('open-failed', `cannot open ${path}: ${e.message.replace(/^Error: /, '')}`)) : resolve())));
+  await new Promise<void>((resolve, reject) =>
+    port.open((e) => (e ? reject(new CaptureError('open-failed', `cannot open ${path}: ${e.message.replace(/^Error: /, '')}`)) : resolve())),
+  );
   let closing = false;
   const ended = new Promise<string>((resolve) => {
-    port.on('close', () => { if (!closing) resolve(`${path} closed (device unplugged?)`); });
-    port.on('error', (e: Error) => { if (!closing) resolve(`${path}: ${e.message}`); });
+    port.on('close', () => {
+      if (!closing) resolve(`${path} closed (device unplugged?)`);
+    });
+    port.on('error', (e: Error) => {
+      if (!closing) resolve(`${path}: ${e.message}`);
+    });
   });
   return {
     onData: (cb) => port.on('data', cb),
     ended,
-    close: () => new Promise<void>((resolve) => {
-      closing = true;
-      port.removeAllListeners('data');
-      port.on('error', () => {});
-      if (!port.isOpen) resolve();
-      else port.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        closing = true;
+        port.removeAllListeners('data');
+        port.on('error', () => {});
+        if (!port.isOpen) resolve();
+        else port.close(() => resolve());
+      }),
   };
 }
 
@@ -111,7 +124,11 @@ async function openHid(s: Extract<CaptureSource, { kind: 'hid' }>, loader: HidLo
     throw new CaptureError('open-failed', `cannot open ${found.path}: ${(e as Error).message} (permissions: see the udev rule in docs/DEVICES.md)`);
   }
   let closing = false;
-  const ended = new Promise<string>((resolve) => handle.on('error', (e) => { if (!closing) resolve(`${found.path}: ${(e as Error).message ?? String(e)}`); }));
+  const ended = new Promise<string>((resolve) =>
+    handle.on('error', (e) => {
+      if (!closing) resolve(`${found.path}: ${(e as Error).message ?? String(e)}`);
+    }),
+  );
   return {
     onData: (cb) => handle.on('data', cb),
     ended,
@@ -134,11 +151,21 @@ export async function startRecording(o: RecordOptions): Promise<Recording> {
   } catch (e) {
     await src.close();
     const code = (e as NodeJS.ErrnoException).code;
-    throw new CaptureError('out-unwritable', code === 'EEXIST' ? `${o.out} already exists (a capture is never overwritten: give another --out)` : `cannot write ${o.out}: ${code ?? (e as Error).message}`);
+    throw new CaptureError(
+      'out-unwritable',
+      code === 'EEXIST'
+        ? `${o.out} already exists (a capture is never overwritten: give another --out)`
+        : `cannot write ${o.out}: ${code ?? (e as Error).message}`,
+    );
   }
   const header: CaptureHeader = {
-    format: 'tablegw-capture', version: 1, transport: o.source.kind, port: describeSource(o.source),
-    settings: o.source.kind === 'serial' ? { ...o.serial } : {}, startedAt: new Date().toISOString(), tool: `tablegw ${gatewayVersion()}`,
+    format: 'tablegw-capture',
+    version: 1,
+    transport: o.source.kind,
+    port: describeSource(o.source),
+    settings: o.source.kind === 'serial' ? { ...o.serial } : {},
+    startedAt: new Date().toISOString(),
+    tool: `tablegw ${gatewayVersion()}`,
   };
   writeSync(fd, headerLine(header));
   const t0 = now();

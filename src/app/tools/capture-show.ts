@@ -21,7 +21,9 @@ export function captureHexView(capture: Capture, o: ShowOptions = {}): string[] 
   const limit = o.limit ?? Number.POSITIVE_INFINITY;
   const h = capture.header;
   const total = capture.chunks.reduce((n, c) => n + c.bytes.length, 0);
-  const settings = Object.entries(h.settings).map(([k, v]) => `${k}=${v}`).join(' ');
+  const settings = Object.entries(h.settings)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ');
   const out = [
     `${h.transport} ${h.port}${settings ? ` (${settings})` : ''}, started ${h.startedAt}, ${h.tool}`,
     `${capture.chunks.length} chunk(s), ${total} byte(s)`,
@@ -35,7 +37,9 @@ export function captureHexView(capture: Capture, o: ShowOptions = {}): string[] 
       const row = c.bytes.subarray(at, at + width);
       const first = at === 0;
       const gap = prev === undefined ? '' : `+${(c.t - prev).toFixed(0)}`;
-      const lead = first ? `${String(k + 1).padStart(6)}  ${c.t.toFixed(1).padStart(10)}  ${gap.padStart(7)}` : `${''.padStart(6)}  ${''.padStart(10)}  ${''.padStart(7)}`;
+      const lead = first
+        ? `${String(k + 1).padStart(6)}  ${c.t.toFixed(1).padStart(10)}  ${gap.padStart(7)}`
+        : `${''.padStart(6)}  ${''.padStart(10)}  ${''.padStart(7)}`;
       out.push(`${lead}  ${(offset + at).toString(16).padStart(8, '0')}  ${hex(row).padEnd(width * 3 - 1)}  ${ascii(row)}`);
       if (c.bytes.length === 0) break;
     }

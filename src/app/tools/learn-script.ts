@@ -15,7 +15,23 @@ export type ScriptEvent =
 
 export type ScriptParse = { ok: true; events: ScriptEvent[] } | { ok: false; code: 'script-bad-token' | 'script-empty'; reason: string };
 
-const RANK: Record<string, string> = { A: 'A', '1': 'A', '2': '2', '3': '3', '4': '4', '5': '5', '6': '6', '7': '7', '8': '8', '9': '9', T: 'T', '10': 'T', J: 'J', Q: 'Q', K: 'K' };
+const RANK: Record<string, string> = {
+  A: 'A',
+  '1': 'A',
+  '2': '2',
+  '3': '3',
+  '4': '4',
+  '5': '5',
+  '6': '6',
+  '7': '7',
+  '8': '8',
+  '9': '9',
+  T: 'T',
+  '10': 'T',
+  J: 'J',
+  Q: 'Q',
+  K: 'K',
+};
 
 /** `AS`, `10h`, `th` -> `AS`, `TH`; null when it is no card */
 export function scriptCard(token: string): string | null {

@@ -27,7 +27,13 @@ export function displayPath(file: string, cwd = process.cwd()): string {
 export function checkProfile(ref: string): ProfileCheck {
   const file = displayPath(profileFile(ref));
   if (!existsSync(file)) {
-    return { ok: false, ref, file, code: 'profile-missing', errors: [`no shipped profile "${ref}" (shipped: ${shippedProfiles().join(', ')}) and no file ${profileFile(ref)}`] };
+    return {
+      ok: false,
+      ref,
+      file,
+      code: 'profile-missing',
+      errors: [`no shipped profile "${ref}" (shipped: ${shippedProfiles().join(', ')}) and no file ${profileFile(ref)}`],
+    };
   }
   let data: unknown;
   try {
@@ -37,7 +43,13 @@ export function checkProfile(ref: string): ProfileCheck {
   }
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     const what = data === null || data === undefined ? 'empty' : Array.isArray(data) ? 'a list' : `a ${typeof data}`;
-    return { ok: false, ref, file, code: 'profile-invalid', errors: [`${file}: is ${what}, not a profile: a profile is a YAML mapping with name:, talker:, framing: and messages: (docs/DEVICES.md)`] };
+    return {
+      ok: false,
+      ref,
+      file,
+      code: 'profile-invalid',
+      errors: [`${file}: is ${what}, not a profile: a profile is a YAML mapping with name:, talker:, framing: and messages: (docs/DEVICES.md)`],
+    };
   }
   try {
     const r = readProfile(file, data);
@@ -141,13 +153,18 @@ export function rechunkCheck(profile: DeviceProfile, chunks: readonly CaptureChu
     ['1-byte chunks', recut(chunks, 'bytes')],
     ['random cuts', recut(chunks, 'random')],
   ];
-  if (!bySilence && chunks.length > 0) variants.push(['the whole capture at once', [{ ...chunks[chunks.length - 1], bytes: Buffer.concat(chunks.map((c) => c.bytes)) }]]);
+  if (!bySilence && chunks.length > 0)
+    variants.push(['the whole capture at once', [{ ...chunks[chunks.length - 1], bytes: Buffer.concat(chunks.map((c) => c.bytes)) }]]);
   for (const [name, cut] of variants) {
     const got = decodeCapture(profile, cut).items.map(key);
     const n = Math.max(got.length, want.length);
     for (let i = 0; i < n; i++) {
       if (got[i] !== want[i]) {
-        return { variants: variants.map((v) => v[0]), same: false, difference: `${name}: item ${i + 1} is "${got[i] ?? 'nothing'}" where the capture as it arrived gave "${want[i] ?? 'nothing'}"` };
+        return {
+          variants: variants.map((v) => v[0]),
+          same: false,
+          difference: `${name}: item ${i + 1} is "${got[i] ?? 'nothing'}" where the capture as it arrived gave "${want[i] ?? 'nothing'}"`,
+        };
       }
     }
   }
@@ -156,7 +173,9 @@ export function rechunkCheck(profile: DeviceProfile, chunks: readonly CaptureChu
 
 /** `CARD seq=3 card=KS rescan=false`: a frame's fields after its type */
 export function frameText(f: DeviceFrame): string {
-  const rest = Object.entries(f).filter(([k]) => k !== 'type' && k !== 'talker').map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : String(v)}`);
+  const rest = Object.entries(f)
+    .filter(([k]) => k !== 'type' && k !== 'talker')
+    .map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : String(v)}`);
   return [f.type, ...rest].join(' ');
 }
 
@@ -172,12 +191,15 @@ export function verdict(s: DecodeSummary): string {
     return `${counts}: this profile does not match what the device sends; most common: ${reason} (${n})`;
   }
   if (s.rejects === 0) return `${counts}: every frame decodes`;
-  return `${counts}: rejects by reason: ${byCount(s.rejectsByReason).map(([r, n]) => `${r} (${n})`).join(', ')}`;
+  return `${counts}: rejects by reason: ${byCount(s.rejectsByReason)
+    .map(([r, n]) => `${r} (${n})`)
+    .join(', ')}`;
 }
 
 /** where to look in the profile when most frames fail for this reason */
 export const REJECT_HINTS: Readonly<Record<string, string>> = {
-  'bad-checksum': 'the frames are cut right but fail the check: try another integrity.algorithm (xor8, sum8, lrc, crc16-modbus, ...), integrity.covers or integrity.place',
+  'bad-checksum':
+    'the frames are cut right but fail the check: try another integrity.algorithm (xor8, sum8, lrc, crc16-modbus, ...), integrity.covers or integrity.place',
   malformed: 'the check value is not where the profile says: look at integrity.separator, integrity.encoding and integrity.place, and framing.start',
   noise: 'bytes arrive outside frames: look at framing.start (and the serial speed: --baud)',
   'too-long': 'no frame ends within framing.maxLength: look at framing.end or framing.length (and the serial speed)',
@@ -202,8 +224,20 @@ export function formatDecode(r: DecodeResult): string[] {
   const s = r.summary;
   lines.push('');
   lines.push(`${s.chunks} chunk(s), ${s.bytes} byte(s)`);
-  lines.push(`frames by type: ${byCount(s.framesByType).map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`);
-  lines.push(`rejects by reason: ${byCount(s.rejectsByReason).map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`);
+  lines.push(
+    `frames by type: ${
+      byCount(s.framesByType)
+        .map(([k, n]) => `${k} ${n}`)
+        .join(', ') || 'none'
+    }`,
+  );
+  lines.push(
+    `rejects by reason: ${
+      byCount(s.rejectsByReason)
+        .map(([k, n]) => `${k} ${n}`)
+        .join(', ') || 'none'
+    }`,
+  );
   lines.push(verdict(s));
   const hint = hintFor(s);
   if (hint) lines.push(`hint: ${hint}`);

@@ -103,7 +103,10 @@ function describeFraming(f: Framing): string {
   if (f.trailer) p.push(`trailer ${f.trailer}`);
   if (f.stuffing) p.push(`stuffing ${f.stuffing.mode} ${hx(Buffer.of(f.stuffing.escape))}`);
   if (f.length) p.push(`fixed length ${f.length}`);
-  if (f.lengthField) p.push(`length field at ${f.lengthField.offset} (${f.lengthField.width} byte${f.lengthField.width > 1 ? `s ${f.lengthField.order}` : ''}, ${f.lengthField.counts}${f.lengthField.adjust ? ` ${f.lengthField.adjust > 0 ? '+' : ''}${f.lengthField.adjust}` : ''})`);
+  if (f.lengthField)
+    p.push(
+      `length field at ${f.lengthField.offset} (${f.lengthField.width} byte${f.lengthField.width > 1 ? `s ${f.lengthField.order}` : ''}, ${f.lengthField.counts}${f.lengthField.adjust ? ` ${f.lengthField.adjust > 0 ? '+' : ''}${f.lengthField.adjust}` : ''})`,
+    );
   return p.join(', ');
 }
 
@@ -185,7 +188,13 @@ function split(s: Buffer, f: Framing): RawFrame[] {
         j++;
       }
       if (ok && j + f.trailer <= n) {
-        out.push({ start: f.start, inner: Buffer.from(data), innerStuffed: s.subarray(i + f.start.length, j - end.length), end, trailer: s.subarray(j, j + f.trailer) });
+        out.push({
+          start: f.start,
+          inner: Buffer.from(data),
+          innerStuffed: s.subarray(i + f.start.length, j - end.length),
+          end,
+          trailer: s.subarray(j, j + f.trailer),
+        });
         i = indexOfSeq(s, f.start, j + f.trailer);
       } else i = indexOfSeq(s, f.start, i + 1);
     }
@@ -212,7 +221,8 @@ function split(s: Buffer, f: Framing): RawFrame[] {
   for (let k = indexOfSeq(s, end, 0); k >= 0; k = indexOfSeq(s, end, last)) {
     if (k + end.length + f.trailer > n) break;
     const inner = s.subarray(last, k);
-    if (inner.length > 0 && inner.length <= MAX_FRAME) out.push({ start: Buffer.alloc(0), inner, innerStuffed: inner, end, trailer: s.subarray(k + end.length, k + end.length + f.trailer) });
+    if (inner.length > 0 && inner.length <= MAX_FRAME)
+      out.push({ start: Buffer.alloc(0), inner, innerStuffed: inner, end, trailer: s.subarray(k + end.length, k + end.length + f.trailer) });
     last = k + end.length + f.trailer;
   }
   return out;
@@ -239,18 +249,23 @@ export function framingCandidates(s: Buffer): Framing[] {
     const start = Buffer.of(0x10, a);
     const end = Buffer.of(0x10, b);
     if (countSeq(s, start) >= minHits && countSeq(s, end) >= minHits) {
-      for (const trailer of [0, 1, 2, 4]) add({ start, end, trailer, stuffing: { escape: 0x10, mode: 'double', xor: 0x20 }, resync: true, cost: 4 + trailer / 10 });
+      for (const trailer of [0, 1, 2, 4])
+        add({ start, end, trailer, stuffing: { escape: 0x10, mode: 'double', xor: 0x20 }, resync: true, cost: 4 + trailer / 10 });
     }
   }
   // escape XOR (HDLC-like): 0x7E start, 0x7F or 0x7E end, 0x7D escape
   if (s.includes(0x7e) && countSeq(s, Buffer.of(0x7e)) >= minHits) {
-    for (const e of [0x7f]) if (countSeq(s, Buffer.of(e)) >= minHits) for (const trailer of [0, 1, 2]) add({ start: Buffer.of(0x7e), end: Buffer.of(e), trailer, stuffing: { escape: 0x7d, mode: 'xor', xor: 0x20 }, resync: true, cost: 4 + trailer / 10 });
+    for (const e of [0x7f])
+      if (countSeq(s, Buffer.of(e)) >= minHits)
+        for (const trailer of [0, 1, 2])
+          add({ start: Buffer.of(0x7e), end: Buffer.of(e), trailer, stuffing: { escape: 0x7d, mode: 'xor', xor: 0x20 }, resync: true, cost: 4 + trailer / 10 });
   }
   // end sequences that occur often, with the start the byte after end + trailer most often is
   const freq = new Array<number>(256).fill(0);
   for (const x of s) freq[x]++;
   const endCands: Buffer[] = [Buffer.from('\r\n', 'latin1')];
-  for (let b = 0; b < 256; b++) if (freq[b] >= minHits && (b < 0x20 || b === 0x7f || (textish && ';#|!'.includes(String.fromCharCode(b))))) endCands.push(Buffer.of(b));
+  for (let b = 0; b < 256; b++)
+    if (freq[b] >= minHits && (b < 0x20 || b === 0x7f || (textish && ';#|!'.includes(String.fromCharCode(b))))) endCands.push(Buffer.of(b));
   // an end sequence with a constant punctuation byte before it is longer (`>` CR LF)
   for (const e of [...endCands]) {
     const before = new Map<number, number>();
@@ -260,7 +275,8 @@ export function framingCandidates(s: Buffer): Framing[] {
       if (k > 0) before.set(s[k - 1], (before.get(s[k - 1]) ?? 0) + 1);
     }
     const top = [...before.entries()].sort((x, y) => y[1] - x[1])[0];
-    if (top && n >= minHits && top[1] >= n * 0.8 && printable(top[0]) && !/[0-9A-Za-z]/.test(String.fromCharCode(top[0]))) endCands.push(Buffer.concat([Buffer.of(top[0]), e]));
+    if (top && n >= minHits && top[1] >= n * 0.8 && printable(top[0]) && !/[0-9A-Za-z]/.test(String.fromCharCode(top[0])))
+      endCands.push(Buffer.concat([Buffer.of(top[0]), e]));
   }
   for (const end of endCands) {
     const hits = countSeq(s, end);
@@ -283,7 +299,10 @@ export function framingCandidates(s: Buffer): Framing[] {
   }
   // a frequent byte followed (within 3 bytes) by a length that points at the next occurrence; or a fixed distance (sync word)
   if (!textish || out.length === 0) {
-    const tops = [...freq.keys()].filter((b) => freq[b] >= minHits).sort((a, b) => freq[b] - freq[a]).slice(0, 8);
+    const tops = [...freq.keys()]
+      .filter((b) => freq[b] >= minHits)
+      .sort((a, b) => freq[b] - freq[a])
+      .slice(0, 8);
     for (const b of tops) {
       const pos: number[] = [];
       for (let i = s.indexOf(b); i >= 0; i = s.indexOf(b, i + 1)) pos.push(i);
@@ -316,7 +335,8 @@ export function framingCandidates(s: Buffer): Framing[] {
               if (best && best[1] >= Math.max(minHits, at.length * 0.5)) {
                 const c = best[0];
                 const head = offset + width;
-                const lf = c - head >= -255 && c - head <= 255 && c !== 0 ? { counts: 'following' as const, adjust: c - head } : { counts: 'frame' as const, adjust: c };
+                const lf =
+                  c - head >= -255 && c - head <= 255 && c !== 0 ? { counts: 'following' as const, adjust: c - head } : { counts: 'frame' as const, adjust: c };
                 if (c === head) Object.assign(lf, { counts: 'following', adjust: 0 });
                 add({ start: sp, trailer: 0, lengthField: { offset, width, order, ...lf }, resync: false, cost: 3 + sl / 10 + (lf.adjust ? 0.05 : 0) });
               }
@@ -346,7 +366,14 @@ interface Integrity {
   cost: number;
 }
 
-const NONE: Integrity = { algorithm: 'none', encoding: 'hex', place: 'before-end', covers: { start: false, payload: true, separator: false, end: false }, over: 'unstuffed', cost: 100 };
+const NONE: Integrity = {
+  algorithm: 'none',
+  encoding: 'hex',
+  place: 'before-end',
+  covers: { start: false, payload: true, separator: false, end: false },
+  over: 'unstuffed',
+  cost: 100,
+};
 
 function describeIntegrity(i: Integrity): string {
   if (i.algorithm === 'none') return 'no integrity check';
@@ -418,17 +445,34 @@ function integrityCandidates(frames: RawFrame[], f: Framing): Integrity[] {
         if (place === 'before-end' && !encoding.startsWith('binary')) {
           // a constant punctuation byte just before the value is a separator
           const counts = new Map<number, number>();
-          for (const fr of frames) if (fr.inner.length > len) counts.set(fr.inner[fr.inner.length - len - 1], (counts.get(fr.inner[fr.inner.length - len - 1]) ?? 0) + 1);
+          for (const fr of frames)
+            if (fr.inner.length > len) counts.set(fr.inner[fr.inner.length - len - 1], (counts.get(fr.inner[fr.inner.length - len - 1]) ?? 0) + 1);
           const top = [...counts.entries()].sort((x, y) => y[1] - x[1])[0];
-          if (top && top[1] >= frames.length * 0.5 && printable(top[0]) && !/[0-9A-Za-z]/.test(String.fromCharCode(top[0]))) seps.push(String.fromCharCode(top[0]));
+          if (top && top[1] >= frames.length * 0.5 && printable(top[0]) && !/[0-9A-Za-z]/.test(String.fromCharCode(top[0])))
+            seps.push(String.fromCharCode(top[0]));
         }
         for (const separator of seps) {
           for (const start of f.start ? [false, true] : [false]) {
             for (const end of place === 'after-end' ? [false, true] : [false]) {
               for (const sepCov of separator ? [false, true] : [false]) {
                 for (const over of f.stuffing ? (['unstuffed', 'stuffed'] as const) : (['unstuffed'] as const)) {
-                  const cost = INTEGRITY_ALGORITHMS.indexOf(a) / 100 + (start ? 0.3 : 0) + (end ? 0.1 : 0) + (sepCov ? 0.3 : 0) + (over === 'stuffed' ? 0.5 : 0) + (encoding === 'binary-le' ? 0.05 : 0) + (separator ? 0.01 : 0);
-                  out.push({ algorithm: a, encoding, place, ...(separator ? { separator } : {}), covers: { start, payload: true, separator: sepCov, end }, over, cost });
+                  const cost =
+                    INTEGRITY_ALGORITHMS.indexOf(a) / 100 +
+                    (start ? 0.3 : 0) +
+                    (end ? 0.1 : 0) +
+                    (sepCov ? 0.3 : 0) +
+                    (over === 'stuffed' ? 0.5 : 0) +
+                    (encoding === 'binary-le' ? 0.05 : 0) +
+                    (separator ? 0.01 : 0);
+                  out.push({
+                    algorithm: a,
+                    encoding,
+                    place,
+                    ...(separator ? { separator } : {}),
+                    covers: { start, payload: true, separator: sepCov, end },
+                    over,
+                    cost,
+                  });
                 }
               }
             }
@@ -584,7 +628,10 @@ function solveCards(codes: string[], cards: string[]): { cards?: CardCodeOptions
     return codes.every((c, k) => d(c) === cards[k]);
   });
   if (fits.length > 0) {
-    const alternatives = fits.slice(1).filter((o) => presetsDisagree(fits[0], o)).map(presetName);
+    const alternatives = fits
+      .slice(1)
+      .filter((o) => presetsDisagree(fits[0], o))
+      .map(presetName);
     return { cards: fits[0], alternatives, note: `card codes: preset ${presetName(fits[0])}, from ${codes.length} cards` };
   }
   // a preset that reads nearly every code: the script, not the coding, is wrong where they disagree
@@ -593,7 +640,11 @@ function solveCards(codes: string[], cards: string[]): { cards?: CardCodeOptions
     const wrong = codes.map((c, k) => ({ c, k, got: d(c) })).filter((x) => x.got !== cards[x.k]);
     if (wrong.length > 0 && wrong.length <= Math.max(2, codes.length / 10)) {
       const w = wrong[0];
-      return { alternatives: [], problem: `the script does not match the deal: card ${w.k + 1} of the script is ${cards[w.k]}, the device sent ${JSON.stringify(w.c)} (${w.got ?? 'no card'} in ${presetName(o)}, which reads the other ${codes.length - wrong.length} codes as the script says)`, note: '' };
+      return {
+        alternatives: [],
+        problem: `the script does not match the deal: card ${w.k + 1} of the script is ${cards[w.k]}, the device sent ${JSON.stringify(w.c)} (${w.got ?? 'no card'} in ${presetName(o)}, which reads the other ${codes.length - wrong.length} codes as the script says)`,
+        note: '',
+      };
     }
   }
   // codes a preset reads as cards, only not as the script's: the deal is not the script's
@@ -601,19 +652,32 @@ function solveCards(codes: string[], cards: string[]): { cards?: CardCodeOptions
     const d = cardDecoder(o);
     if (codes.every((c) => d(c) !== null)) {
       const k = codes.findIndex((c, i) => d(c) !== cards[i]);
-      return { alternatives: [], problem: `the script does not match the deal: the device's codes read as ${presetName(o)} cards, and card ${k + 1} came as ${JSON.stringify(codes[k])} (${d(codes[k])}) where the script says ${cards[k]}`, note: '' };
+      return {
+        alternatives: [],
+        problem: `the script does not match the deal: the device's codes read as ${presetName(o)} cards, and card ${k + 1} came as ${JSON.stringify(codes[k])} (${d(codes[k])}) where the script says ${cards[k]}`,
+        note: '',
+      };
     }
   }
   const table = new Map<string, string>();
   const back = new Map<string, string>();
   for (let k = 0; k < codes.length; k++) {
-    if ((table.get(codes[k]) ?? cards[k]) !== cards[k]) return { alternatives: [], problem: `the code ${JSON.stringify(codes[k])} stands for ${table.get(codes[k])} and for ${cards[k]}`, note: '' };
-    if ((back.get(cards[k]) ?? codes[k]) !== codes[k]) return { alternatives: [], problem: `${cards[k]} came as ${JSON.stringify(back.get(cards[k]))} and as ${JSON.stringify(codes[k])}`, note: '' };
+    if ((table.get(codes[k]) ?? cards[k]) !== cards[k])
+      return { alternatives: [], problem: `the code ${JSON.stringify(codes[k])} stands for ${table.get(codes[k])} and for ${cards[k]}`, note: '' };
+    if ((back.get(cards[k]) ?? codes[k]) !== codes[k])
+      return { alternatives: [], problem: `${cards[k]} came as ${JSON.stringify(back.get(cards[k]))} and as ${JSON.stringify(codes[k])}`, note: '' };
     table.set(codes[k], cards[k]);
     back.set(cards[k], codes[k]);
   }
-  if (table.size < 52) return { alternatives: [], problem: `deal more cards: the card codes fit no preset, and an explicit table needs all 52 cards (${table.size} seen)`, note: '' };
-  const sorted = Object.fromEntries([...table.entries()].sort((x, y) => (/^\d+$/.test(x[0]) && /^\d+$/.test(y[0]) ? Number(x[0]) - Number(y[0]) : x[0] < y[0] ? -1 : 1)));
+  if (table.size < 52)
+    return {
+      alternatives: [],
+      problem: `deal more cards: the card codes fit no preset, and an explicit table needs all 52 cards (${table.size} seen)`,
+      note: '',
+    };
+  const sorted = Object.fromEntries(
+    [...table.entries()].sort((x, y) => (/^\d+$/.test(x[0]) && /^\d+$/.test(y[0]) ? Number(x[0]) - Number(y[0]) : x[0] < y[0] ? -1 : 1)),
+  );
   return { cards: { preset: 'table', table: sorted }, alternatives: [], note: `card codes: an explicit table of 52, solved from ${codes.length} known cards` };
 }
 
@@ -628,7 +692,9 @@ interface EventClass {
 function classOf(e: ScriptEvent): Omit<EventClass, 'members'> {
   switch (e.type) {
     case 'CARD':
-      return e.rescan ? { key: 'rescan', type: 'CARD', fields: { rescan: true }, variable: 'card' } : { key: 'card', type: 'CARD', fields: {}, variable: 'card' };
+      return e.rescan
+        ? { key: 'rescan', type: 'CARD', fields: { rescan: true }, variable: 'card' }
+        : { key: 'card', type: 'CARD', fields: {}, variable: 'card' };
     case 'STATE':
       return { key: 'loaded', type: 'STATE', fields: { state: 'LOADED' }, variable: undefined };
     case 'BALL':
@@ -673,7 +739,16 @@ function textPattern(template: string, seq: SeqField | undefined, middle?: strin
 }
 
 function learnMessages(valid: Valid[], events: readonly ScriptEvent[], text: boolean, frames: number): Learned {
-  const fail = (problem: string): Learned => ({ messages: [], cards: undefined, seq: undefined, heartbeats: 0, notes: [], warnings: [], cardAlternatives: [], problem });
+  const fail = (problem: string): Learned => ({
+    messages: [],
+    cards: undefined,
+    seq: undefined,
+    heartbeats: 0,
+    notes: [],
+    warnings: [],
+    cardAlternatives: [],
+    problem,
+  });
   const seq = findSeq(valid, text);
   const keys = valid.map((v) => masked(v.payload, seq, text));
   // the heartbeat: a body (SEQ aside) that repeats, such that the rest are as many as the script's events
@@ -682,7 +757,8 @@ function learnMessages(valid: Valid[], events: readonly ScriptEvent[], text: boo
   const hbCands = [...counts.entries()].filter(([, n]) => n >= 2 && valid.length - n === events.length).sort((x, y) => y[1] - x[1]);
   let hbKey: string | undefined;
   if (hbCands.length > 0) hbKey = hbCands[0][0];
-  else if (valid.length !== events.length) return fail(`${valid.length} frames verify, the script has ${events.length} events and no repeating frame makes up the difference`);
+  else if (valid.length !== events.length)
+    return fail(`${valid.length} frames verify, the script has ${events.length} events and no repeating frame makes up the difference`);
   const others = valid.filter((_, k) => keys[k] !== hbKey);
   const classes = new Map<string, EventClass>();
   others.forEach((v, k) => {
@@ -697,7 +773,8 @@ function learnMessages(valid: Valid[], events: readonly ScriptEvent[], text: boo
   let cards: CardCodeOptions | undefined;
   let cardAlternatives: string[] = [];
   const seqName = seq ? { seq: 'seq' } : {};
-  const seqField: Record<string, BinaryField> = seq?.at !== undefined ? { seq: { at: seq.at, width: seq.width ?? 1, order: seq.order ?? 'be', as: 'number' } } : {};
+  const seqField: Record<string, BinaryField> =
+    seq?.at !== undefined ? { seq: { at: seq.at, width: seq.width ?? 1, order: seq.order ?? 'be', as: 'number' } } : {};
   // the plain card class first: the card coding comes from it
   const order = [...classes.values()].sort((a, b) => (a.key === 'card' ? -1 : b.key === 'card' ? 1 : 0));
   let cardClass: string | undefined;
@@ -705,13 +782,39 @@ function learnMessages(valid: Valid[], events: readonly ScriptEvent[], text: boo
   for (const cl of order) {
     const ms = cl.members.map((m) => masked(m.payload, seq, text));
     if (!cl.variable) {
-      if (new Set(ms).size !== 1) return fail(`the frames of ${cl.key} (${ms.length}) differ: ${[...new Set(ms)].slice(0, 2).map((x) => JSON.stringify(x)).join(' / ')}`);
+      if (new Set(ms).size !== 1)
+        return fail(
+          `the frames of ${cl.key} (${ms.length}) differ: ${[...new Set(ms)]
+            .slice(0, 2)
+            .map((x) => JSON.stringify(x))
+            .join(' / ')}`,
+        );
       if (hbKey !== undefined && ms[0] === hbKey) return fail(`${cl.key} looks like the heartbeat`);
-      if (text) messages.push({ name: cl.key, pattern: textPattern(ms[0], seq), type: cl.type, fields: cl.fields, map: {}, ranges: {}, ...seqName, emit: ms[0].replace('\u0000', '{seq}') });
+      if (text)
+        messages.push({
+          name: cl.key,
+          pattern: textPattern(ms[0], seq),
+          type: cl.type,
+          fields: cl.fields,
+          map: {},
+          ranges: {},
+          ...seqName,
+          emit: ms[0].replace('\u0000', '{seq}'),
+        });
       else {
         const b = cl.members[0].payload;
-        const match = [...b].map((value, at) => ({ at, value, mask: 0xff })).filter((x) => !(seq?.at !== undefined && x.at >= seq.at && x.at < seq.at + (seq.width ?? 1)));
-        messages.push({ name: cl.key, bytes: { length: b.length, match, fields: { ...seqField } }, type: cl.type, fields: cl.fields, map: {}, ranges: {}, ...seqName });
+        const match = [...b]
+          .map((value, at) => ({ at, value, mask: 0xff }))
+          .filter((x) => !(seq?.at !== undefined && x.at >= seq.at && x.at < seq.at + (seq.width ?? 1)));
+        messages.push({
+          name: cl.key,
+          bytes: { length: b.length, match, fields: { ...seqField } },
+          type: cl.type,
+          fields: cl.fields,
+          map: {},
+          ranges: {},
+          ...seqName,
+        });
       }
       continue;
     }
@@ -719,7 +822,10 @@ function learnMessages(valid: Valid[], events: readonly ScriptEvent[], text: boo
       const balls = cl.members.map((m) => (m.event as { ball: number }).ball);
       if (text) {
         let pre = commonPrefix(ms);
-        let suf = commonSuffix(ms, ms.map(() => pre));
+        let suf = commonSuffix(
+          ms,
+          ms.map(() => pre),
+        );
         while (pre > 0 && /\d/.test(ms[0][pre - 1])) pre--;
         while (suf > 0 && /\d/.test(ms[0][ms[0].length - suf])) suf--;
         const codes = ms.map((m) => m.slice(pre, m.length - suf));
@@ -727,8 +833,18 @@ function learnMessages(valid: Valid[], events: readonly ScriptEvent[], text: boo
         if (k >= 0) return fail(`${cl.key}: frame ${k + 1} says ${JSON.stringify(codes[k])} where the script says ball ${balls[k]}`);
         const lens = codes.map((c) => c.length);
         const template = `${ms[0].slice(0, pre)}\u0001${ms[0].slice(ms[0].length - suf)}`;
-        if (ms.some((m) => m.slice(0, pre) !== ms[0].slice(0, pre) || m.slice(m.length - suf) !== ms[0].slice(ms[0].length - suf))) return fail(`${cl.key}: the frames differ beyond the ball`);
-        messages.push({ name: cl.key, pattern: textPattern(template, seq, `(?<ball>\\d{${Math.min(...lens)},${Math.max(2, ...lens)}})`), type: 'BALL', fields: cl.fields, map: {}, ranges: {}, ...seqName, emit: template.replace('\u0000', '{seq}').replace('\u0001', '{ball}') });
+        if (ms.some((m) => m.slice(0, pre) !== ms[0].slice(0, pre) || m.slice(m.length - suf) !== ms[0].slice(ms[0].length - suf)))
+          return fail(`${cl.key}: the frames differ beyond the ball`);
+        messages.push({
+          name: cl.key,
+          pattern: textPattern(template, seq, `(?<ball>\\d{${Math.min(...lens)},${Math.max(2, ...lens)}})`),
+          type: 'BALL',
+          fields: cl.fields,
+          map: {},
+          ranges: {},
+          ...seqName,
+          emit: template.replace('\u0000', '{seq}').replace('\u0001', '{ball}'),
+        });
         notes.push(`balls: decimal, from ${codes.length} balls`);
       } else {
         const len = cl.members[0].payload.length;
@@ -737,8 +853,18 @@ function learnMessages(valid: Valid[], events: readonly ScriptEvent[], text: boo
         const at = [...Array(len).keys()].find((a) => !isSeq(a) && cl.members.every((m, i) => m.payload[a] === balls[i]));
         if (at === undefined) return fail(`${cl.key}: no byte says the script's balls`);
         const b = cl.members[0].payload;
-        const match = [...b].map((value, a) => ({ at: a, value, mask: 0xff })).filter((x) => !isSeq(x.at) && x.at !== at && cl.members.every((m) => m.payload[x.at] === x.value));
-        messages.push({ name: cl.key, bytes: { length: len, match, fields: { ...seqField, ball: { at, width: 1, order: 'be', as: 'number' } } }, type: 'BALL', fields: cl.fields, map: {}, ranges: {}, ...seqName });
+        const match = [...b]
+          .map((value, a) => ({ at: a, value, mask: 0xff }))
+          .filter((x) => !isSeq(x.at) && x.at !== at && cl.members.every((m) => m.payload[x.at] === x.value));
+        messages.push({
+          name: cl.key,
+          bytes: { length: len, match, fields: { ...seqField, ball: { at, width: 1, order: 'be', as: 'number' } } },
+          type: 'BALL',
+          fields: cl.fields,
+          map: {},
+          ranges: {},
+          ...seqName,
+        });
         notes.push(`balls: the byte at offset ${at}, from ${balls.length} balls`);
       }
       continue;
@@ -750,7 +876,10 @@ function learnMessages(valid: Valid[], events: readonly ScriptEvent[], text: boo
       let suf: number;
       if (ms.length >= 4 || cardSlot === undefined || !cards) {
         pre = commonPrefix(ms);
-        suf = commonSuffix(ms, ms.map(() => pre));
+        suf = commonSuffix(
+          ms,
+          ms.map(() => pre),
+        );
       } else {
         // few frames (a rescan): the card's spelling under the coding learned from the plain cards
         const spelled = ms.map((m, k) => {
@@ -770,7 +899,10 @@ function learnMessages(valid: Valid[], events: readonly ScriptEvent[], text: boo
             const ds = give - dp;
             if (ds > 3 || ds > suf) continue;
             const cs = ms.map((m) => m.slice(pre - dp, m.length - suf + ds));
-            if (CARD_PRESETS.some((o) => cs.every((c, k) => cardDecoder(o)(c) === known[k])) && !CARD_PRESETS.some((o) => ms.every((m, k) => cardDecoder(o)(m.slice(pre, m.length - suf)) === known[k]))) {
+            if (
+              CARD_PRESETS.some((o) => cs.every((c, k) => cardDecoder(o)(c) === known[k])) &&
+              !CARD_PRESETS.some((o) => ms.every((m, k) => cardDecoder(o)(m.slice(pre, m.length - suf)) === known[k]))
+            ) {
               pre -= dp;
               suf -= ds;
               found = true;
@@ -788,14 +920,25 @@ function learnMessages(valid: Valid[], events: readonly ScriptEvent[], text: boo
         notes.push(solved.note);
       } else {
         const d = cardDecoder(cards);
-        if (codes.some((c, k) => d(c) !== known[k])) return fail(`${cl.key}: the codes ${codes.join(' ')} do not read as ${known.join(' ')} with the plain cards' coding`);
+        if (codes.some((c, k) => d(c) !== known[k]))
+          return fail(`${cl.key}: the codes ${codes.join(' ')} do not read as ${known.join(' ')} with the plain cards' coding`);
       }
       cardSlot = { prefix: pre, suffix: suf };
       const template = `${ms[0].slice(0, pre)}\u0001${ms[0].slice(ms[0].length - suf)}`;
-      if (ms.some((m) => m.slice(0, pre) !== ms[0].slice(0, pre) || m.slice(m.length - suf) !== ms[0].slice(ms[0].length - suf))) return fail(`${cl.key}: the frames differ beyond the card`);
+      if (ms.some((m) => m.slice(0, pre) !== ms[0].slice(0, pre) || m.slice(m.length - suf) !== ms[0].slice(ms[0].length - suf)))
+        return fail(`${cl.key}: the frames differ beyond the card`);
       const klass = cards.preset === 'table' ? codeClass(Object.keys(cards.table ?? {})) : cl.key !== 'card' && cardClass ? cardClass : codeClass(codes);
       if (cl.key === 'card') cardClass = klass;
-      messages.push({ name: cl.key, pattern: textPattern(template, seq, `(?<card>${klass})`), type: 'CARD', fields: cl.fields, map: {}, ranges: {}, ...seqName, emit: template.replace('\u0000', '{seq}').replace('\u0001', '{card}') });
+      messages.push({
+        name: cl.key,
+        pattern: textPattern(template, seq, `(?<card>${klass})`),
+        type: 'CARD',
+        fields: cl.fields,
+        map: {},
+        ranges: {},
+        ...seqName,
+        emit: template.replace('\u0000', '{seq}').replace('\u0001', '{card}'),
+      });
     } else {
       const lens = new Set(cl.members.map((m) => m.payload.length));
       if (lens.size !== 1) return fail(`${cl.key}: frames of ${[...lens].join(' and ')} bytes`);
@@ -838,23 +981,59 @@ function learnMessages(valid: Valid[], events: readonly ScriptEvent[], text: boo
       const b = cl.members[0].payload;
       const match = [...b].map((v, at) => ({ at, value: v, mask: 0xff })).filter((x) => !isSeq(x.at) && (x.at < lo || x.at > hi));
       for (const m of cl.members) if (match.some((x) => m.payload[x.at] !== x.value)) return fail(`${cl.key}: the frames differ beyond the card`);
-      messages.push({ name: cl.key, bytes: { length: len, match, fields: { ...seqField, card: { at: lo, width, order: 'be', as: 'number' } } }, type: 'CARD', fields: cl.fields, map: {}, ranges: {}, ...seqName });
+      messages.push({
+        name: cl.key,
+        bytes: { length: len, match, fields: { ...seqField, card: { at: lo, width, order: 'be', as: 'number' } } },
+        type: 'CARD',
+        fields: cl.fields,
+        map: {},
+        ranges: {},
+        ...seqName,
+      });
     }
   }
   let heartbeats = 0;
   if (hbKey !== undefined) {
     const hb = valid.find((_, k) => keys[k] === hbKey)!;
     heartbeats = counts.get(hbKey)!;
-    if (text) messages.push({ name: 'heartbeat', pattern: textPattern(hbKey, seq), type: 'HB', fields: {}, map: {}, ranges: {}, ...seqName, emit: hbKey.replace('\u0000', '{seq}') });
+    if (text)
+      messages.push({
+        name: 'heartbeat',
+        pattern: textPattern(hbKey, seq),
+        type: 'HB',
+        fields: {},
+        map: {},
+        ranges: {},
+        ...seqName,
+        emit: hbKey.replace('\u0000', '{seq}'),
+      });
     else {
-      const match = [...hb.payload].map((value, at) => ({ at, value, mask: 0xff })).filter((x) => !(seq?.at !== undefined && x.at >= seq.at && x.at < seq.at + (seq.width ?? 1)));
-      messages.push({ name: 'heartbeat', bytes: { length: hb.payload.length, match, fields: { ...seqField } }, type: 'HB', fields: {}, map: {}, ranges: {}, ...seqName });
+      const match = [...hb.payload]
+        .map((value, at) => ({ at, value, mask: 0xff }))
+        .filter((x) => !(seq?.at !== undefined && x.at >= seq.at && x.at < seq.at + (seq.width ?? 1)));
+      messages.push({
+        name: 'heartbeat',
+        bytes: { length: hb.payload.length, match, fields: { ...seqField } },
+        type: 'HB',
+        fields: {},
+        map: {},
+        ranges: {},
+        ...seqName,
+      });
     }
     notes.push(`heartbeat: the frame that repeats (${heartbeats} times, SEQ aside)`);
   } else warnings.push('no heartbeat in the capture: leave the device idle for a few seconds while recording to learn it');
-  if (seq) notes.push(seq.run !== undefined ? `SEQ: the ${ordinal(seq.run)} number of the body, counting up over ${valid.length} frames` : `SEQ: ${seq.width} byte${seq.width === 2 ? `s ${seq.order}` : ''} at offset ${seq.at}, counting up over ${valid.length} frames`);
-  notes.push(`messages: ${messages.map((m) => `${m.name} (${m.name === 'heartbeat' ? heartbeats : (classes.get(m.name)?.members.length ?? 0)})`).join(', ')}, from ${others.length} frames aligned with the script; ${frames - valid.length} other frames are rejects`);
-  if (events.some((e) => e.type === 'CARD') && !events.some((e) => e.type === 'MISREAD')) warnings.push('include a misread: the deal had no MISREAD, so the profile has no message for a misread (or its rescan) and would reject them');
+  if (seq)
+    notes.push(
+      seq.run !== undefined
+        ? `SEQ: the ${ordinal(seq.run)} number of the body, counting up over ${valid.length} frames`
+        : `SEQ: ${seq.width} byte${seq.width === 2 ? `s ${seq.order}` : ''} at offset ${seq.at}, counting up over ${valid.length} frames`,
+    );
+  notes.push(
+    `messages: ${messages.map((m) => `${m.name} (${m.name === 'heartbeat' ? heartbeats : (classes.get(m.name)?.members.length ?? 0)})`).join(', ')}, from ${others.length} frames aligned with the script; ${frames - valid.length} other frames are rejects`,
+  );
+  if (events.some((e) => e.type === 'CARD') && !events.some((e) => e.type === 'MISREAD'))
+    warnings.push('include a misread: the deal had no MISREAD, so the profile has no message for a misread (or its rescan) and would reject them');
   return { messages, cards, seq, heartbeats, notes, warnings, cardAlternatives };
 }
 
@@ -871,12 +1050,26 @@ function profileData(name: string, kind: LearnKind, f: Framing, i: Integrity, l:
   if (f.end && f.end.length === 2 && f.end[0] === 0x0d && f.end[1] === 0x0a) framing.acceptEnd = ['\n'];
   if (f.trailer) framing.trailer = f.trailer;
   if (f.length) framing.length = f.length;
-  if (f.lengthField) framing.lengthField = { offset: f.lengthField.offset, width: f.lengthField.width, order: f.lengthField.order, counts: f.lengthField.counts, adjust: f.lengthField.adjust };
-  if (f.stuffing) framing.stuffing = { escape: String.fromCharCode(f.stuffing.escape), mode: f.stuffing.mode, ...(f.stuffing.mode === 'xor' ? { xor: f.stuffing.xor } : {}) };
+  if (f.lengthField)
+    framing.lengthField = {
+      offset: f.lengthField.offset,
+      width: f.lengthField.width,
+      order: f.lengthField.order,
+      counts: f.lengthField.counts,
+      adjust: f.lengthField.adjust,
+    };
+  if (f.stuffing)
+    framing.stuffing = { escape: String.fromCharCode(f.stuffing.escape), mode: f.stuffing.mode, ...(f.stuffing.mode === 'xor' ? { xor: f.stuffing.xor } : {}) };
   framing.maxLength = Math.max(f.length ?? 0, Math.min(1024, Math.max(32, 2 * maxFrame)));
   const integrity: Record<string, unknown> = { algorithm: i.algorithm };
   if (i.algorithm !== 'none') {
-    Object.assign(integrity, { encoding: i.encoding, place: i.place, ...(i.separator ? { separator: i.separator } : {}), covers: i.covers, ...(i.over === 'stuffed' ? { over: 'stuffed' } : {}) });
+    Object.assign(integrity, {
+      encoding: i.encoding,
+      place: i.place,
+      ...(i.separator ? { separator: i.separator } : {}),
+      covers: i.covers,
+      ...(i.over === 'stuffed' ? { over: 'stuffed' } : {}),
+    });
   }
   const messages = l.messages.map((m) => {
     const o: Record<string, unknown> = { name: m.name };
@@ -955,7 +1148,12 @@ function verify(profile: DeviceProfile, chunks: readonly CaptureChunk[], want: s
   void hb;
   if (matched !== want.length || got.length !== want.length) {
     const at = matched;
-    return { ok: false, matched, signature, problem: `decodes ${got.length} events where the script has ${want.length}; first difference at event ${at + 1}: ${got[at] ?? 'nothing'} where the script says ${want[at] ?? 'nothing'}` };
+    return {
+      ok: false,
+      matched,
+      signature,
+      problem: `decodes ${got.length} events where the script has ${want.length}; first difference at event ${at + 1}: ${got[at] ?? 'nothing'} where the script says ${want[at] ?? 'nothing'}`,
+    };
   }
   const re = rechunkCheck(profile, chunks, r);
   if (!re.same) return { ok: false, matched, signature, problem: `re-chunked, it decodes differently: ${re.difference}` };
@@ -984,7 +1182,14 @@ export function learnProfile(input: LearnInput): LearnResult {
   const want = events.map(eventKey);
   const chunks = input.capture;
   const stream = Buffer.concat(chunks.map((c) => c.bytes));
-  if (stream.length === 0) return { exit: 1, status: 'failed', code: 'capture-empty', reason: 'the capture holds no bytes: record while dealing (tablegw capture), then learn', closest: [] };
+  if (stream.length === 0)
+    return {
+      exit: 1,
+      status: 'failed',
+      code: 'capture-empty',
+      reason: 'the capture holds no bytes: record while dealing (tablegw capture), then learn',
+      closest: [],
+    };
   const name = input.name ?? `learned-${kind}`;
   const tried: Array<CandidateSummary & { rank: number }> = [];
   const passing: Passing[] = [];
@@ -1003,7 +1208,12 @@ export function learnProfile(input: LearnInput): LearnResult {
     }
     const desc = `${describeFraming(f)}; ${describeIntegrity(integ)}`;
     if (valid.length < events.length) {
-      tried.push({ description: desc, matched: 0, problem: `${valid.length} frames verify, fewer than the script's ${events.length} events`, rank: (integ.algorithm === 'none' ? 0 : 100) - f.cost });
+      tried.push({
+        description: desc,
+        matched: 0,
+        problem: `${valid.length} frames verify, fewer than the script's ${events.length} events`,
+        rank: (integ.algorithm === 'none' ? 0 : 100) - f.cost,
+      });
       continue;
     }
     // mostly text: a frame with bytes that are not text is noise (what a check value would have rejected)
@@ -1024,7 +1234,9 @@ export function learnProfile(input: LearnInput): LearnResult {
     ];
     const notes = [
       `framing: ${describeFraming(f)}, from ${frames.length} frames`,
-      integ.algorithm === 'none' ? `integrity: none (no check value verifies most of the ${frames.length} frames)` : `integrity: ${describeIntegrity(integ)}, verified on ${verified} of ${frames.length} frames (the others are rejects)`,
+      integ.algorithm === 'none'
+        ? `integrity: none (no check value verifies most of the ${frames.length} frames)`
+        : `integrity: ${describeIntegrity(integ)}, verified on ${verified} of ${frames.length} frames (the others are rejects)`,
       `encoding: ${text ? 'text' : 'binary'}`,
       ...learned.notes,
     ];
@@ -1048,22 +1260,55 @@ export function learnProfile(input: LearnInput): LearnResult {
       tried.push({ description: desc, matched: v.matched, problem: v.problem, rank: 1000 + v.matched - f.cost });
       continue;
     }
-    passing.push({ profile, yaml, notes, warnings: learned.warnings, cost: f.cost + integ.cost, description: desc, signature: v.signature, cardAlternatives: learned.cardAlternatives, integrity: integ, integrityTies: best.filter((b) => b.algorithm !== integ.algorithm) });
+    passing.push({
+      profile,
+      yaml,
+      notes,
+      warnings: learned.warnings,
+      cost: f.cost + integ.cost,
+      description: desc,
+      signature: v.signature,
+      cardAlternatives: learned.cardAlternatives,
+      integrity: integ,
+      integrityTies: best.filter((b) => b.algorithm !== integ.algorithm),
+    });
   }
   if (passing.length === 0) {
     const more = tried.find((t) => t.problem?.startsWith('deal more cards'));
-    if (more) return { exit: 3, status: 'ambiguous', reason: `the deal does not say every card's code (${more.description})`, tellApart: [more.problem!], candidates: [{ description: more.description, matched: more.matched, problem: more.problem }] };
-    const closest = tried.sort((a, b) => b.rank - a.rank).slice(0, 3).map(({ rank: _, ...c }) => c);
-    const what = closest.length === 0 ? 'no framing fits these bytes (is it a capture of this device?)' : 'no profile of the grammar decodes the capture to exactly the script';
-    return { exit: 1, status: 'failed', code: 'no-profile', reason: `${what}: check that the capture is of this device and the script lists what was dealt, in order`, closest };
+    if (more)
+      return {
+        exit: 3,
+        status: 'ambiguous',
+        reason: `the deal does not say every card's code (${more.description})`,
+        tellApart: [more.problem!],
+        candidates: [{ description: more.description, matched: more.matched, problem: more.problem }],
+      };
+    const closest = tried
+      .sort((a, b) => b.rank - a.rank)
+      .slice(0, 3)
+      .map(({ rank: _, ...c }) => c);
+    const what =
+      closest.length === 0
+        ? 'no framing fits these bytes (is it a capture of this device?)'
+        : 'no profile of the grammar decodes the capture to exactly the script';
+    return {
+      exit: 1,
+      status: 'failed',
+      code: 'no-profile',
+      reason: `${what}: check that the capture is of this device and the script lists what was dealt, in order`,
+      closest,
+    };
   }
   passing.sort((a, b) => a.cost - b.cost);
   const chosen = passing[0];
   const tellApart: string[] = [];
   const differing = passing.filter((p) => p.signature !== chosen.signature);
-  if (differing.length > 0) tellApart.push(`include a misread and some line noise: ${differing.length + 1} profiles decode the deal's events but treat the other frames differently`);
-  if (chosen.cardAlternatives.length > 0) tellApart.push(`deal more cards: the cards seen also fit ${chosen.cardAlternatives.join(', ')}, which read other codes differently`);
-  if (chosen.integrityTies.length > 0) tellApart.push(`deal more cards: ${[chosen.integrity, ...chosen.integrityTies].map((i) => i.algorithm).join(' and ')} both verify every frame seen`);
+  if (differing.length > 0)
+    tellApart.push(`include a misread and some line noise: ${differing.length + 1} profiles decode the deal's events but treat the other frames differently`);
+  if (chosen.cardAlternatives.length > 0)
+    tellApart.push(`deal more cards: the cards seen also fit ${chosen.cardAlternatives.join(', ')}, which read other codes differently`);
+  if (chosen.integrityTies.length > 0)
+    tellApart.push(`deal more cards: ${[chosen.integrity, ...chosen.integrityTies].map((i) => i.algorithm).join(' and ')} both verify every frame seen`);
   if (tellApart.length > 0) {
     const candidates = [chosen, ...differing].slice(0, 4).map((p) => ({ description: p.description, matched: events.length }));
     return { exit: 3, status: 'ambiguous', reason: 'several profiles decode this deal but would decode other frames differently', tellApart, candidates };

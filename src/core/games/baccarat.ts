@@ -21,12 +21,20 @@ export function handTotal(cards: readonly Card[], base = 0): number {
  */
 export function bankerDrawsAfterPlayerThird(bankerTotal: number, playerThird: number): boolean {
   switch (bankerTotal) {
-    case 0: case 1: case 2: return true;
-    case 3: return playerThird !== 8;
-    case 4: return playerThird >= 2 && playerThird <= 7;
-    case 5: return playerThird >= 4 && playerThird <= 7;
-    case 6: return playerThird === 6 || playerThird === 7;
-    default: return false;
+    case 0:
+    case 1:
+    case 2:
+      return true;
+    case 3:
+      return playerThird !== 8;
+    case 4:
+      return playerThird >= 2 && playerThird <= 7;
+    case 5:
+      return playerThird >= 4 && playerThird <= 7;
+    case 6:
+      return playerThird === 6 || playerThird === 7;
+    default:
+      return false;
   }
 }
 
@@ -36,7 +44,10 @@ export function bankerDrawsAfterPlayerThird(bankerTotal: number, playerThird: nu
  * cards. Returns null when the deal is over.
  */
 export function nextBaccaratPosition(
-  player: readonly Card[], banker: readonly Card[], playerBase: number, playerInitialCards: number,
+  player: readonly Card[],
+  banker: readonly Card[],
+  playerBase: number,
+  playerInitialCards: number,
   initialOrder: readonly ('player' | 'banker')[],
 ): 'player' | 'banker' | null {
   const dealtInitial = player.length + banker.length;

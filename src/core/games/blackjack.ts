@@ -201,13 +201,25 @@ export function blackjackFacts(s: BlackjackRound): { positions: Record<string, B
     else if (charlie || d.bust) outcome = 'win';
     else outcome = t.total > d.total ? 'win' : t.total < d.total ? 'lose' : 'push';
     positions[h.pos] = {
-      cards: [...h.cards], total: t.total, soft: t.soft, bust: t.bust, blackjack, charlie,
-      doubled: h.doubled, split: h.split, folded: h.folded, outcome,
+      cards: [...h.cards],
+      total: t.total,
+      soft: t.soft,
+      bust: t.bust,
+      blackjack,
+      charlie,
+      doubled: h.doubled,
+      split: h.split,
+      folded: h.folded,
+      outcome,
       perfectPairs: h.firstTwo.length === 2 ? perfectPairs(h.firstTwo[0], h.firstTwo[1]) : null,
     };
   }
   positions.dealer = {
-    cards: [...s.dealer], total: d.total, soft: d.soft, bust: d.bust, blackjack: dealerBJ,
+    cards: [...s.dealer],
+    total: d.total,
+    soft: d.soft,
+    bust: d.bust,
+    blackjack: dealerBJ,
     perfectPairs: s.dealer.length >= 2 ? perfectPairs(s.dealer[0], s.dealer[1]) : null,
   };
   return { positions };
@@ -225,14 +237,18 @@ export const blackjack: CardGame<BlackjackRound> = {
   expect(s): Expectation {
     const x = next(s);
     switch (x.kind) {
-      case 'initial': return { kind: 'card', position: x.position, faceDown: false };
-      case 'hand-card': return { kind: 'card', position: s.hands[x.index].pos, faceDown: false };
-      case 'dealer-card': return { kind: 'card', position: 'dealer', faceDown: false };
+      case 'initial':
+        return { kind: 'card', position: x.position, faceDown: false };
+      case 'hand-card':
+        return { kind: 'card', position: s.hands[x.index].pos, faceDown: false };
+      case 'dealer-card':
+        return { kind: 'card', position: 'dealer', faceDown: false };
       case 'decision': {
         const h = s.hands[x.index];
         return { kind: 'decision', seat: h.pos, actions: blackjackActions(h, s.doubleOn) };
       }
-      case 'complete': return { kind: 'complete' };
+      case 'complete':
+        return { kind: 'complete' };
     }
   },
   place(s, card) {
@@ -245,9 +261,12 @@ export const blackjack: CardGame<BlackjackRound> = {
         const r = replaceHand(s, index, withCard(s.hands[index], card));
         return { ...r, initial };
       }
-      case 'hand-card': return replaceHand(s, x.index, withCard(s.hands[x.index], card));
-      case 'dealer-card': return { ...s, dealer: s.dealer.concat(card) };
-      default: throw new Error(`blackjack: no card expected (${x.kind === 'decision' ? `waiting for a decision of ${s.hands[x.index].pos}` : 'round complete'})`);
+      case 'hand-card':
+        return replaceHand(s, x.index, withCard(s.hands[x.index], card));
+      case 'dealer-card':
+        return { ...s, dealer: s.dealer.concat(card) };
+      default:
+        throw new Error(`blackjack: no card expected (${x.kind === 'decision' ? `waiting for a decision of ${s.hands[x.index].pos}` : 'round complete'})`);
     }
   },
   decide(s, seat, action, args = {}) {
@@ -267,15 +286,20 @@ export const blackjack: CardGame<BlackjackRound> = {
       return replaceHand(s, x.index, hand(h, { wantsCard: true }), standing);
     }
     switch (action) {
-      case 'hit': return replaceHand(s, x.index, hand(h, { wantsCard: true }));
-      case 'stand': return replaceHand(s, x.index, hand(h, { stood: true }));
-      case 'double': return replaceHand(s, x.index, hand(h, { doubled: true, wantsCard: true }));
-      case 'fold': return replaceHand(s, x.index, hand(h, { folded: true }));
+      case 'hit':
+        return replaceHand(s, x.index, hand(h, { wantsCard: true }));
+      case 'stand':
+        return replaceHand(s, x.index, hand(h, { stood: true }));
+      case 'double':
+        return replaceHand(s, x.index, hand(h, { doubled: true, wantsCard: true }));
+      case 'fold':
+        return replaceHand(s, x.index, hand(h, { folded: true }));
       case 'split': {
         const base = hand(h, { split: true, splitAces: rankOf(h.cards[0]) === 'A', wantsCard: false, firstTwo: h.cards.slice(0, 2) });
         return replaceHand(s, x.index, hand(base, { pos: `${h.pos}a`, cards: [h.cards[0]] }), hand(base, { pos: `${h.pos}b`, cards: [h.cards[1]] }));
       }
-      default: return refuse(`unknown action ${action}`);
+      default:
+        return refuse(`unknown action ${action}`);
     }
   },
   cards(s) {

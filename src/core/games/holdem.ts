@@ -105,7 +105,10 @@ export const holdem: CardGame<HoldemRound> = {
     if (w < 0) return refuse('no decision window is open');
     if (s.decisions[w] != null) return refuse(`the player already decided in this window (${s.decisions[w]})`);
     const allowed = w === 0 ? ['play', 'fold'] : ['bet', 'check'];
-    if (!allowed.includes(action)) return refuse(`holdem: action must be ${allowed.join(' or ')} ${w === 0 ? 'before the flop' : w === 1 ? 'after the flop' : 'after the turn'}, got "${action}"`);
+    if (!allowed.includes(action))
+      return refuse(
+        `holdem: action must be ${allowed.join(' or ')} ${w === 0 ? 'before the flop' : w === 1 ? 'after the flop' : 'after the turn'}, got "${action}"`,
+      );
     const decisions = [...s.decisions];
     decisions[w] = action;
     return { ...s, decisions, folded: action === 'fold' };
@@ -118,8 +121,11 @@ export const holdem: CardGame<HoldemRound> = {
   outcome: (s) => ({ ...holdemFacts(s.player, s.dealer, s.board, s.folded) }),
   // games.md Hold'em, sheet 000: a jam (or any void) after the player's two hole cards leaves the
   // Bonus bet standing, paid normally; `bonusDealerAA` once the dealer's hole cards are in.
-  voidOutcome: (s) => (s.player.length < 2 ? null : {
-    bonus: holdemBonus(s.player),
-    bonusDealerAA: s.dealer.length < 2 ? null : bonusDealerAA(s.player, s.dealer),
-  }),
+  voidOutcome: (s) =>
+    s.player.length < 2
+      ? null
+      : {
+          bonus: holdemBonus(s.player),
+          bonusDealerAA: s.dealer.length < 2 ? null : bonusDealerAA(s.player, s.dealer),
+        },
 };

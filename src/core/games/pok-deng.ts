@@ -29,7 +29,11 @@ export interface PokDengRound {
 type CardPattern = { rank: string; suit: string };
 
 function parsePattern(text: string): [CardPattern, CardPattern] {
-  const parts = text.trim().toUpperCase().split(/[\s,-]+/).filter(Boolean);
+  const parts = text
+    .trim()
+    .toUpperCase()
+    .split(/[\s,-]+/)
+    .filter(Boolean);
   if (parts.length !== 2) throw new Error(`pok-deng special hand "${text}": two card patterns expected`);
   return parts.map((p) => {
     const rank = p[0];
@@ -78,7 +82,11 @@ export type PokDengPositionFacts = PokDengHand & { outcome?: 'win' | 'lose' | 't
 
 const NO_SPECIALS: PokDengOptions = {};
 
-export function pokDengFacts(cards: Record<string, readonly Card[]>, players: number, special: readonly string[] = []): { positions: Record<string, PokDengPositionFacts> } {
+export function pokDengFacts(
+  cards: Record<string, readonly Card[]>,
+  players: number,
+  special: readonly string[] = [],
+): { positions: Record<string, PokDengPositionFacts> } {
   const opts: PokDengOptions = special.length ? { isSpecial: specialHandsPredicate(special) } : NO_SPECIALS;
   const banker = pokDengHand(cards.banker, opts);
   const positions: Record<string, PokDengPositionFacts> = {};

@@ -75,7 +75,7 @@ export interface Roads {
   /** rounds on the roads (ties included) */
   rounds: number;
   bead: BeadCell[];
-  bigRoad: { cells: BigRoadCell[]; leadingTies: number; /** the length of each streak (logical column) */ columns: number[] };
+  bigRoad: { cells: BigRoadCell[]; leadingTies: number /** the length of each streak (logical column) */; columns: number[] };
   bigEyeBoy: DerivedCell[];
   smallRoad: DerivedCell[];
   cockroachPig: DerivedCell[];
@@ -134,7 +134,10 @@ export function bigRoad(rounds: readonly RoadRound[], sides: RoadSides, rows = R
       ties.push(0);
     }
   }
-  const placed = placeLikeBigRoad(wins.map((w) => w.winner), rows);
+  const placed = placeLikeBigRoad(
+    wins.map((w) => w.winner),
+    rows,
+  );
   const cells = placed.map((p, i) => ({ col: p.col, row: p.row, winner: wins[i].winner, roundId: wins[i].roundId, ties: ties[i] }));
   return { cells, leadingTies, columns: streakLengths(wins.map((w) => w.winner)) };
 }

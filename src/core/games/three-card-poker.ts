@@ -17,8 +17,16 @@
  */
 import type { Card } from '../vocabulary/card.js';
 import {
-  anteBonusCategory, bestOfSix, compareThreeCard, evaluateThreeCard, isAtLeastFive, pairPlusCategory, threeCardQualifies,
-  type FiveCardCategory, type ThreeCardCategory, type ThreeCardHand,
+  anteBonusCategory,
+  bestOfSix,
+  compareThreeCard,
+  evaluateThreeCard,
+  isAtLeastFive,
+  pairPlusCategory,
+  threeCardQualifies,
+  type FiveCardCategory,
+  type ThreeCardCategory,
+  type ThreeCardHand,
 } from './evaluators/poker.js';
 import { refuse, type CardGame, type Expectation, type RoundOptions } from './game.js';
 
@@ -42,7 +50,8 @@ export interface ThreeCardPokerRound {
 
 function orderOf(opts: RoundOptions): ThreeCardPokerDealOrder {
   const o = opts.options?.dealOrder ?? 'player-first';
-  if (typeof o !== 'string' || !(o in ORDERS)) throw new Error(`three-card-poker: dealOrder must be one of ${Object.keys(ORDERS).join(', ')}, got ${String(o)}`);
+  if (typeof o !== 'string' || !(o in ORDERS))
+    throw new Error(`three-card-poker: dealOrder must be one of ${Object.keys(ORDERS).join(', ')}, got ${String(o)}`);
   return o as ThreeCardPokerDealOrder;
 }
 
@@ -101,7 +110,7 @@ export const threeCardPoker: CardGame<ThreeCardPokerRound> = {
   decide(s, seat, action) {
     if (seat !== 'player') return refuse(`three-card-poker has one position, "player" (got "${seat}")`);
     if (!s.engine) return refuse('three-card-poker takes decisions only with an engine');
-    if (s.player.length < 3) return refuse('the player\'s cards have not all been dealt yet');
+    if (s.player.length < 3) return refuse("the player's cards have not all been dealt yet");
     if (s.decisionsClosed) return refuse('the decision window is closed');
     if (s.decision !== null) return refuse(`the player already decided (${s.decision})`);
     if (action !== 'play' && action !== 'fold') return refuse(`three-card-poker: action must be play or fold, got "${action}"`);

@@ -50,8 +50,14 @@ export function threePicturesFacts(cards: Record<string, readonly Card[]>): { po
   for (const pos of ['p1', 'p2', 'p3']) {
     const h = evaluateThreePictures(cards[pos]);
     positions[pos] = {
-      rank: h.rank, rankName: h.rankName, points: h.points, pictures: h.pictures,
-      outcome: compareThreePictures(h.rank, banker.rank), winWith6: winWith6(h.rank, banker.rank), threeKnights: h.rank === 1, pairPlus: h.pairPlus,
+      rank: h.rank,
+      rankName: h.rankName,
+      points: h.points,
+      pictures: h.pictures,
+      outcome: compareThreePictures(h.rank, banker.rank),
+      winWith6: winWith6(h.rank, banker.rank),
+      threeKnights: h.rank === 1,
+      pairPlus: h.pairPlus,
     };
   }
   positions.banker = banker;

@@ -48,15 +48,22 @@ export class StepContext<Se extends BaseTableSettings = BaseTableSettings, K = u
   private readonly ts: string;
 
   /** `at`: the input's time (ms) */
-  constructor(readonly settings: Se, readonly kind: K, private readonly state: S, readonly at: number, private readonly source: IdSource<S>) {
+  constructor(
+    readonly settings: Se,
+    readonly kind: K,
+    private readonly state: S,
+    readonly at: number,
+    private readonly source: IdSource<S>,
+  ) {
     this.ts = isoTime(at);
   }
 
   /** the next envelope (`seq` taken) of a message of `type`; the shoe and round ids are the current ones unless `ids` says */
   envelope(type: MessageType, body: Record<string, unknown>, given?: EnvelopeIds): Envelope {
-    const env: Envelope = this.settings.epoch === undefined
-      ? { v: 1, type, table: this.settings.tableId, game: this.settings.gameId, seq: ++this.state.seq, ts: this.ts }
-      : { v: 1, type, table: this.settings.tableId, game: this.settings.gameId, epoch: this.settings.epoch, seq: ++this.state.seq, ts: this.ts };
+    const env: Envelope =
+      this.settings.epoch === undefined
+        ? { v: 1, type, table: this.settings.tableId, game: this.settings.gameId, seq: ++this.state.seq, ts: this.ts }
+        : { v: 1, type, table: this.settings.tableId, game: this.settings.gameId, epoch: this.settings.epoch, seq: ++this.state.seq, ts: this.ts };
     const cur = this.source.ids(this.state);
     const shoeId = given && 'shoeId' in given ? given.shoeId : cur.shoeId;
     const roundId = given && 'roundId' in given ? given.roundId : cur.roundId;

@@ -54,12 +54,18 @@ export function deviceFrame(ctx: StepContext, s: BaseTableState, deviceId: strin
   const dev = s.devices[deviceId];
   if (dev && f.type !== 'ERR' && dev.state !== 'connected') setDevice(ctx, s, deviceId, 'connected');
   switch (f.type) {
-    case 'HB': return 'done';
+    case 'HB':
+      return 'done';
     case 'VER':
       if (dev) {
         const caps = f.capabilities ?? [];
         const same = dev.model === f.model && dev.firmware === f.firmware && (dev.capabilities ?? []).join('+') === caps.join('+');
-        s.devices[deviceId] = { ...s.devices[deviceId], model: f.model, firmware: f.firmware, ...(caps.length ? { capabilities: caps } : { capabilities: undefined }) };
+        s.devices[deviceId] = {
+          ...s.devices[deviceId],
+          model: f.model,
+          firmware: f.firmware,
+          ...(caps.length ? { capabilities: caps } : { capabilities: undefined }),
+        };
         if (!same) publishDevice(ctx, s, deviceId, s.devices[deviceId].state, s.devices[deviceId].detail);
       }
       return 'done';

@@ -20,7 +20,14 @@ export interface FrameSink<C extends StepContext, S extends BaseTableState> {
   unrepaired(ctx: C, s: S, deviceId: string): Severity;
 }
 
-export function frameGap<C extends StepContext, S extends BaseTableState>(ctx: C, s: S, sink: FrameSink<C, S>, deviceId: string, detail: string, data: Record<string, unknown>): S {
+export function frameGap<C extends StepContext, S extends BaseTableState>(
+  ctx: C,
+  s: S,
+  sink: FrameSink<C, S>,
+  deviceId: string,
+  detail: string,
+  data: Record<string, unknown>,
+): S {
   const fromSeq = typeof data.fromSeq === 'number' ? data.fromSeq : undefined;
   const missing = typeof data.missing === 'number' ? data.missing : 0;
   const canRepeat = !!s.devices[deviceId]?.capabilities?.includes('REPEAT');
@@ -72,9 +79,17 @@ export function repairFrame<C extends StepContext, S extends BaseTableState>(ctx
     const { [deviceId]: _r, ...rest } = s.repairs!;
     s.repairs = rest;
     ctx.cancelTimer(`repeat:${deviceId}:${rep.no}`);
-    ctx.alert('frame-gap', `${rep.missing} frame(s) lost on the line from SEQ ${rep.fromSeq} were repeated by ${deviceId}: nothing lost`, {
-      deviceId, missing: rep.missing, fromSeq: rep.fromSeq, repaired: true,
-    }, 'info');
+    ctx.alert(
+      'frame-gap',
+      `${rep.missing} frame(s) lost on the line from SEQ ${rep.fromSeq} were repeated by ${deviceId}: nothing lost`,
+      {
+        deviceId,
+        missing: rep.missing,
+        fromSeq: rep.fromSeq,
+        repaired: true,
+      },
+      'info',
+    );
     take.push(...queued.map((q) => q.frame));
   } else {
     s.repairs = { ...s.repairs, [deviceId]: { ...rep, filled, queued } };
@@ -94,9 +109,17 @@ export function repeatTimeout<C extends StepContext, S extends BaseTableState>(c
   s.repairs = { ...s.repairs, [deviceId]: { ...rep, queued: [], expired: true } };
   const lost = rep.missing - rep.filled;
   const severity = sink.unrepaired(ctx, s, deviceId);
-  ctx.alert('frame-gap', `${lost} frame(s) lost on the line from SEQ ${(rep.fromSeq + rep.filled) % mod} were not repeated by ${deviceId} within ${ctx.at - rep.since} ms`, {
-    deviceId, missing: lost, fromSeq: (rep.fromSeq + rep.filled) % mod, repaired: false,
-  }, severity);
+  ctx.alert(
+    'frame-gap',
+    `${lost} frame(s) lost on the line from SEQ ${(rep.fromSeq + rep.filled) % mod} were not repeated by ${deviceId} within ${ctx.at - rep.since} ms`,
+    {
+      deviceId,
+      missing: lost,
+      fromSeq: (rep.fromSeq + rep.filled) % mod,
+      repaired: false,
+    },
+    severity,
+  );
   // what came meanwhile is taken now, in order (a held round keeps its cards for the pit's answer)
   let next = s;
   for (const q of rep.queued) next = sink.take(ctx, next, deviceId, q.frame);

@@ -18,13 +18,20 @@ export interface LinkProblems {
  * Why a table is not ready (empty = ready): its broker connection and every device must be up,
  * its requests subscribed, and the broker acknowledging what the table publishes.
  */
-export function tableProblems(mqttConnected: boolean, devices: Readonly<Record<string, Pick<DeviceRecord, 'state' | 'detail'>>>, requestsSubscribed = true, link: LinkProblems = {}): string[] {
+export function tableProblems(
+  mqttConnected: boolean,
+  devices: Readonly<Record<string, Pick<DeviceRecord, 'state' | 'detail'>>>,
+  requestsSubscribed = true,
+  link: LinkProblems = {},
+): string[] {
   const problems: string[] = [];
   if (!mqttConnected) problems.push('broker connection is down');
   else if (!requestsSubscribed) {
-    problems.push(link.subscribing
-      ? 'requests are not subscribed yet (subscribing: the SUBACK is on its way)'
-      : 'requests are not subscribed (the broker refused the subscription; retrying)');
+    problems.push(
+      link.subscribing
+        ? 'requests are not subscribed yet (subscribing: the SUBACK is on its way)'
+        : 'requests are not subscribed (the broker refused the subscription; retrying)',
+    );
   }
   if (link.brokerStalled) problems.push(`broker stalled: ${link.brokerStalled}`);
   for (const [id, d] of Object.entries(devices)) {

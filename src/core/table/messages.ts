@@ -26,14 +26,18 @@ export * from './messages/table-state.js';
 
 /** table-relative topic patterns the gateway publishes on, with their schema */
 export const PUBLISHED_TOPICS = {
-  status: { ...TOPIC_PATTERNS.status, schema: statusMessageSchema, description: 'the table\'s connection: online, or offline (the MQTT last will)' },
-  device: { ...TOPIC_PATTERNS.device, schema: deviceMessageSchema, description: 'one device\'s state' },
+  status: { ...TOPIC_PATTERNS.status, schema: statusMessageSchema, description: "the table's connection: online, or offline (the MQTT last will)" },
+  device: { ...TOPIC_PATTERNS.device, schema: deviceMessageSchema, description: "one device's state" },
   event: { ...TOPIC_PATTERNS.event, schema: eventMessageSchema, description: 'each accepted device event: cards, misreads, rescans, cut card, reveals, ...' },
   round: { ...TOPIC_PATTERNS.round, schema: roundMessageSchema, description: 'the round in progress as it changes' },
   result: { ...TOPIC_PATTERNS.result, schema: resultMessageSchema, description: 'the final result of each round' },
   alert: { ...TOPIC_PATTERNS.alert, schema: alertMessageSchema, description: 'alerts for the pit and the technicians' },
   shoe: { ...TOPIC_PATTERNS.shoe, schema: shoeMessageSchema, description: 'the shoe (or deck) state' },
-  health: { ...TOPIC_PATTERNS.health, schema: healthMessageSchema, description: 'a health summary of the table (its devices, its broker connection, its outbox)' },
+  health: {
+    ...TOPIC_PATTERNS.health,
+    schema: healthMessageSchema,
+    description: 'a health summary of the table (its devices, its broker connection, its outbox)',
+  },
   response: { ...TOPIC_PATTERNS.response, schema: responseMessageSchema, description: 'answers to requests' },
 } as const satisfies Record<MessageType, { topic: string; retain: boolean; schema: z.ZodType; description: string }>;
 
@@ -55,8 +59,10 @@ export type EventBody<K extends EventKind> = WithoutEnvelope<z.infer<(typeof EVE
  * schema in RESULT_SCHEMAS_BY_GAME validates.
  */
 export type GameResultMessage<G extends OutcomeGameId> = G extends OutcomeGameId
-  ? Omit<Extract<MessageOf<'result'>, G extends 'sic-bo' ? { dice: unknown } : G extends 'keno' ? { balls: unknown } : { cards: unknown }>, 'game' | 'outcome'>
-    & { game: G; outcome: OutcomeOf<G> | (G extends 'holdem' ? z.infer<typeof holdemVoidOutcomeSchema> : never) | null }
+  ? Omit<
+      Extract<MessageOf<'result'>, G extends 'sic-bo' ? { dice: unknown } : G extends 'keno' ? { balls: unknown } : { cards: unknown }>,
+      'game' | 'outcome'
+    > & { game: G; outcome: OutcomeOf<G> | (G extends 'holdem' ? z.infer<typeof holdemVoidOutcomeSchema> : never) | null }
   : never;
 /** the result of any game, discriminated by `game` */
 export type AnyGameResultMessage = GameResultMessage<OutcomeGameId>;
@@ -70,19 +76,28 @@ export { REQUEST_SCHEMAS };
 export function schemaForTopic(relTopic: string, payload?: unknown): z.ZodType | null {
   const first = relTopic.split('/')[0];
   switch (first) {
-    case 'status': return statusMessageSchema;
-    case 'devices': return deviceMessageSchema;
+    case 'status':
+      return statusMessageSchema;
+    case 'devices':
+      return deviceMessageSchema;
     case 'events': {
       const kind = payload && typeof payload === 'object' ? (payload as { kind?: unknown }).kind : undefined;
       return typeof kind === 'string' && kind in EVENT_SCHEMAS ? EVENT_SCHEMAS[kind as keyof typeof EVENT_SCHEMAS] : otherEventSchema;
     }
-    case 'round': return roundMessageSchema;
-    case 'result': return resultMessageSchema;
-    case 'alerts': return alertMessageSchema;
-    case 'shoe': return shoeMessageSchema;
-    case 'health': return healthMessageSchema;
-    case 'response': return responseMessageSchema;
-    default: return null;
+    case 'round':
+      return roundMessageSchema;
+    case 'result':
+      return resultMessageSchema;
+    case 'alerts':
+      return alertMessageSchema;
+    case 'shoe':
+      return shoeMessageSchema;
+    case 'health':
+      return healthMessageSchema;
+    case 'response':
+      return responseMessageSchema;
+    default:
+      return null;
   }
 }
 

@@ -69,8 +69,7 @@ export function respond<C extends StepContext, S>(ctx: C, s: S, desk: RequestDes
   if ('error' in answer) {
     body.code = answer.code;
     body.error = answer.error;
-  }
-  else if (answer.data) body.data = answer.data;
+  } else if (answer.data) body.data = answer.data;
   publishAnswer(ctx, command, body, responseTopic, correlationData);
   if ('error' in answer) ctx.log('warn', `request ${command.slice(0, 64)} refused (${String(body.code)}): ${answer.error}`);
 }
@@ -78,7 +77,10 @@ export function respond<C extends StepContext, S>(ctx: C, s: S, desk: RequestDes
 /** an answer on `response/<command>`, and a copy on the request's MQTT 5 response topic when it had one */
 function publishAnswer(ctx: StepContext, command: string, body: Record<string, unknown>, responseTopic?: string, correlationData?: string): void {
   ctx.out.push({
-    type: 'publish', topic: relativeTopic('response', command), retain: isRetained('response'), payload: ctx.envelope('response', body),
+    type: 'publish',
+    topic: relativeTopic('response', command),
+    retain: isRetained('response'),
+    payload: ctx.envelope('response', body),
     ...(responseTopic ? { alsoTo: { topic: responseTopic, ...(correlationData ? { correlationData } : {}) } } : {}),
   });
 }
@@ -109,7 +111,11 @@ export function pitVoid(ctx: StepContext, roundId: string | undefined, reason: s
  * verified signer's name, privileged.ts); or the error answer (`outside-window`, `invalid-args`
  * without `by`, `wrong-phase` when already void).
  */
-export function completedRound<E extends { id: string; status: string }>(list: readonly E[] | undefined, args: Record<string, unknown>, window: number):
+export function completedRound<E extends { id: string; status: string }>(
+  list: readonly E[] | undefined,
+  args: Record<string, unknown>,
+  window: number,
+):
   | { error: string; code: RequestErrorCode }
   | { entry: E; index: number; list: readonly E[]; roundId: string; kind: CorrectionKind; by: string; reason: string } {
   const roundId = String(args.roundId);

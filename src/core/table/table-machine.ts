@@ -28,9 +28,12 @@ const KENO_TABLE = numberedTable(KENO);
 /** The state of a table that has just started, continuing the persisted counters. */
 export function initialTableState(settings: TableSettings, persisted: TableCounters = {}): TableState {
   switch (settings.kind) {
-    case 'card': return initialCardTableState(settings, persisted);
-    case 'sic-bo': return SIC_BO.initial(settings, persisted);
-    case 'keno': return KENO.initial(settings, persisted);
+    case 'card':
+      return initialCardTableState(settings, persisted);
+    case 'sic-bo':
+      return SIC_BO.initial(settings, persisted);
+    case 'keno':
+      return KENO.initial(settings, persisted);
   }
 }
 
@@ -47,9 +50,12 @@ export function stateFromSnapshot(state: TableState): TableState {
 /** The numbers to persist after a step (they must never go back). */
 export function countersOf(state: TableState): TableCounters {
   switch (state.kind) {
-    case 'card': return cardTableCounters(state);
-    case 'sic-bo': return numberedRoundCounters(state);
-    case 'keno': return numberedRoundCounters(state);
+    case 'card':
+      return cardTableCounters(state);
+    case 'sic-bo':
+      return numberedRoundCounters(state);
+    case 'keno':
+      return numberedRoundCounters(state);
   }
 }
 

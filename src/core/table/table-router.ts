@@ -52,7 +52,12 @@ type AnyKind<S extends BaseTableState, Se extends BaseTableSettings, K> = TableK
 type Ctx<S extends BaseTableState, Se extends BaseTableSettings, K> = StepContext<Se, K, S>;
 
 /** runs one input through a table of `kind`; `s` is the step's private copy of the state */
-export function runTable<S extends BaseTableState, Se extends BaseTableSettings, K>(kind: AnyKind<S, Se, K>, settings: Se, s: S, input: TableInput): { state: S; outputs: TableOutput[] } {
+export function runTable<S extends BaseTableState, Se extends BaseTableSettings, K>(
+  kind: AnyKind<S, Se, K>,
+  settings: Se,
+  s: S,
+  input: TableInput,
+): { state: S; outputs: TableOutput[] } {
   const ctx = new StepContext(settings, kind.context, s, input.at, kind);
   return { state: route(kind, ctx, s, input), outputs: ctx.out };
 }
@@ -119,16 +124,26 @@ function route<S extends BaseTableState, Se extends BaseTableSettings, K>(kind: 
     case 'gateway-alert':
       ctx.alert(input.kind, input.detail, { ...input.data });
       return s;
-    case 'outbox-level': return outboxLevel(kind, ctx, s, input.level, input.depth, input.max);
+    case 'outbox-level':
+      return outboxLevel(kind, ctx, s, input.level, input.depth, input.max);
   }
 }
 
 /** a valid frame: what it says of its device, then the game's part */
-function takeFrame<S extends BaseTableState, Se extends BaseTableSettings, K>(kind: AnyKind<S, Se, K>, ctx: Ctx<S, Se, K>, s: S, deviceId: string, f: DeviceFrame): S {
+function takeFrame<S extends BaseTableState, Se extends BaseTableSettings, K>(
+  kind: AnyKind<S, Se, K>,
+  ctx: Ctx<S, Se, K>,
+  s: S,
+  deviceId: string,
+  f: DeviceFrame,
+): S {
   switch (deviceFrame(ctx, s, deviceId, f)) {
-    case 'game': return kind.gameFrame(ctx, s, deviceId, f);
-    case 'trouble': return kind.deviceTrouble?.(ctx, s, deviceId) ?? s;
-    case 'done': return s;
+    case 'game':
+      return kind.gameFrame(ctx, s, deviceId, f);
+    case 'trouble':
+      return kind.deviceTrouble?.(ctx, s, deviceId) ?? s;
+    case 'done':
+      return s;
   }
 }
 
@@ -138,7 +153,12 @@ function takeFrame<S extends BaseTableState, Se extends BaseTableSettings, K>(ki
  * a table with shoes holds them from `full` until the level is back to `ok` (`outboxHold`).
  */
 function outboxLevel<S extends BaseTableState, Se extends BaseTableSettings, K>(
-  kind: AnyKind<S, Se, K>, ctx: Ctx<S, Se, K>, s: S, level: 'ok' | 'filling' | 'full', depth: number, max: number,
+  kind: AnyKind<S, Se, K>,
+  ctx: Ctx<S, Se, K>,
+  s: S,
+  level: 'ok' | 'filling' | 'full',
+  depth: number,
+  max: number,
 ): S {
   const before = s.outboxLevel ?? 'ok';
   if (level === before) return s;
@@ -160,15 +180,33 @@ function outboxLevel<S extends BaseTableState, Se extends BaseTableSettings, K>(
  * machine knows them. It goes through the machine only to get its `seq`: it changes nothing else.
  */
 function publishHealth(ctx: StepContext, s: BaseTableState, report: HealthReport): void {
-  const problems = tableProblems(report.mqtt === 'connected', s.devices, report.requestsSubscribed ?? true,
-    { subscribing: report.subscribing, brokerStalled: report.brokerStalled });
+  const problems = tableProblems(report.mqtt === 'connected', s.devices, report.requestsSubscribed ?? true, {
+    subscribing: report.subscribing,
+    brokerStalled: report.brokerStalled,
+  });
   const devices: MessageBody<'health'>['devices'] = {};
   for (const [id, d] of Object.entries(s.devices)) {
     const c = report.devices[id] ?? { frames: 0, rejected: 0, duplicates: 0 };
-    devices[id] = { kind: d.kind, state: d.state, frames: c.frames, rejected: c.rejected, duplicates: c.duplicates, ...(c.serial ? { serial: { ...c.serial } } : {}) };
+    devices[id] = {
+      kind: d.kind,
+      state: d.state,
+      frames: c.frames,
+      rejected: c.rejected,
+      duplicates: c.duplicates,
+      ...(c.serial ? { serial: { ...c.serial } } : {}),
+    };
   }
-  ctx.publish('health', {
-    status: problems.length ? 'degraded' : 'ok', problems, mqtt: report.mqtt, ...(report.broker ? { broker: report.broker } : {}), uptimeSec: report.uptimeSec,
-    outboxDepth: report.outboxDepth, devices,
-  }, { shoeId: null, roundId: null });
+  ctx.publish(
+    'health',
+    {
+      status: problems.length ? 'degraded' : 'ok',
+      problems,
+      mqtt: report.mqtt,
+      ...(report.broker ? { broker: report.broker } : {}),
+      uptimeSec: report.uptimeSec,
+      outboxDepth: report.outboxDepth,
+      devices,
+    },
+    { shoeId: null, roundId: null },
+  );
 }

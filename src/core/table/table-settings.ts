@@ -12,8 +12,11 @@ export function tableSettings(t: TableConfig): TableSettings {
   const nonCard = nonCardGame(t.game);
   if (nonCard) {
     const base = {
-      tableId: t.id, gameId: t.game, engine: t.betting === 'engine',
-      devices: t.devices.map((d) => ({ id: d.id, kind: d.kind })), gameOptions: t.gameOptions,
+      tableId: t.id,
+      gameId: t.game,
+      engine: t.betting === 'engine',
+      devices: t.devices.map((d) => ({ id: d.id, kind: d.kind })),
+      gameOptions: t.gameOptions,
       correctionWindowRounds: t.correctionWindowRounds,
       repeatTimeoutMs: t.repeatTimeoutMs,
     };

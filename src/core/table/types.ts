@@ -11,14 +11,35 @@ import type { DiceTableSettings, DiceTableState, KenoTableSettings, KenoTableSta
 import type { TableCounters } from './base-state.js';
 
 export type {
-  AlertWindow, BaseTableSettings, BaseTableState, DeviceKind, DeviceRecord, DeviceState, FrameRepair, TableCounters,
+  AlertWindow,
+  BaseTableSettings,
+  BaseTableState,
+  DeviceKind,
+  DeviceRecord,
+  DeviceState,
+  FrameRepair,
+  TableCounters,
 } from './base-state.js';
 export type {
-  CardTableSettings, CardTableState, CompletedRound, HiddenCard, HoldReason, PendingRescan, RoundStateData, ShoeLifecycle,
-  ShoeStateData, ShufflerStateData,
+  CardTableSettings,
+  CardTableState,
+  CompletedRound,
+  HiddenCard,
+  HoldReason,
+  PendingRescan,
+  RoundStateData,
+  ShoeLifecycle,
+  ShoeStateData,
+  ShufflerStateData,
 } from './card/card-types.js';
 export type {
-  DiceRoundData, DiceTableSettings, DiceTableState, KenoRoundData, KenoTableSettings, KenoTableState, NumberedCompletedRound,
+  DiceRoundData,
+  DiceTableSettings,
+  DiceTableState,
+  KenoRoundData,
+  KenoTableSettings,
+  KenoTableState,
+  NumberedCompletedRound,
 } from './numbered/numbered-types.js';
 export type { Envelope };
 
@@ -37,7 +58,18 @@ export type TableInput =
    * `signer`: the configured name of the key whose signature the edge verified (privileged requests): the only `by` the machine publishes.
    * `replay`: a retry of a request the table already answered (its answer is published again, nothing is executed).
    */
-  | { type: 'request'; at: number; command: string; payload: string; responseTopic?: string; correlationData?: string; refused?: string; refusedCode?: RequestErrorCode; signer?: string; replay?: RequestReplay }
+  | {
+      type: 'request';
+      at: number;
+      command: string;
+      payload: string;
+      responseTopic?: string;
+      correlationData?: string;
+      refused?: string;
+      refusedCode?: RequestErrorCode;
+      signer?: string;
+      replay?: RequestReplay;
+    }
   | { type: 'timer'; at: number; name: string }
   /** the outbox changed level (table-runtime.ts): `full` holds the shoes until it is back to `ok` (src/core/table/card/holds.ts) */
   | { type: 'outbox-level'; at: number; level: 'ok' | 'filling' | 'full'; depth: number; max: number }

@@ -2,15 +2,35 @@
 export type Severity = 'info' | 'warning' | 'critical';
 
 export const ALERT_KINDS = [
-  'bad-frame', 'frame-gap', 'device-stale', 'device-error', 'unknown-tag', 'misread',
-  'rescan-overdue', 'out-of-order-card', 'exposed-card', 'unnecessary-card', 'shoe-void',
-  'dropped-card', 'foreign-card', 'card-after-last-round', 'card-count-mismatch', 'shuffler-jam',
-  'cocked-dice', 'dice-no-bounce', 'dice-noread', 'ball-invalid', 'round-void',
-  'unexpected-rescan', 'deck-exhausted', 'device-disconnected',
+  'bad-frame',
+  'frame-gap',
+  'device-stale',
+  'device-error',
+  'unknown-tag',
+  'misread',
+  'rescan-overdue',
+  'out-of-order-card',
+  'exposed-card',
+  'unnecessary-card',
+  'shoe-void',
+  'dropped-card',
+  'foreign-card',
+  'card-after-last-round',
+  'card-count-mismatch',
+  'shuffler-jam',
+  'cocked-dice',
+  'dice-no-bounce',
+  'dice-noread',
+  'ball-invalid',
+  'round-void',
+  'unexpected-rescan',
+  'deck-exhausted',
+  'device-disconnected',
   // a roll or a draw with no round open (betting: engine, before open-betting): no result
   'no-round-open',
   // the durable outbox passed 80% of its bound / reached it (docs/DURABILITY.md)
-  'outbox-filling', 'outbox-full',
+  'outbox-filling',
+  'outbox-full',
   // a serial/HID device that is not on security.allowedDevices was not opened (docs/SECURITY.md)
   'device-not-allowed',
   // the journal was damaged and `tablegw recover --accept-loss` started the table again above its high-water mark
@@ -30,11 +50,23 @@ export const ALERT_KINDS = [
   // a scheduled backup failed (a full disk, ...): the journal is untouched (docs/OPERATIONS.md "Backups")
   'backup-failed',
   // the system clock has not been synchronised (NTP) for 24 h, or a scheduled journal export failed (docs/OPERATIONS.md "Audit")
-  'clock-unsynchronised', 'export-failed',
+  'clock-unsynchronised',
+  'export-failed',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
-const CRITICAL: ReadonlySet<string> = new Set(['foreign-card', 'shoe-void', 'device-error', 'shuffler-jam', 'card-count-mismatch', 'outbox-full', 'journal-loss', 'message-quarantined', 'broker-stalled', 'restored-from-backup']);
+const CRITICAL: ReadonlySet<string> = new Set([
+  'foreign-card',
+  'shoe-void',
+  'device-error',
+  'shuffler-jam',
+  'card-count-mismatch',
+  'outbox-full',
+  'journal-loss',
+  'message-quarantined',
+  'broker-stalled',
+  'restored-from-backup',
+]);
 /** security alerts: always critical (docs/SECURITY.md) */
 const SECURITY: ReadonlySet<string> = new Set(['device-not-allowed']);
 

@@ -70,7 +70,7 @@ export function baccaratPoints(card: Card): number {
 /** New-shoe reveal value: A=1 … 9=9, T/J/Q/K=10 (the number of cards then burned). */
 export function revealBurnCount(card: Card): number {
   const n = rankNumber(card);
-  return Math.min(n , 10);
+  return Math.min(n, 10);
 }
 
 /** J, Q, K (10 is not a picture). */

@@ -18,7 +18,6 @@ export interface Envelope {
   [k: string]: unknown;
 }
 
-
 export function envelopeText(e: Envelope): string {
   return JSON.stringify(e);
 }

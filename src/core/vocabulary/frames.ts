@@ -19,21 +19,13 @@ export type CommonFrame =
 /** Card-shoe frames (SHOE and RFID share all but CARD/TAG). */
 export type ShoeBodyFrame =
   /** `uid`: the RFID tag that carried the card (RFID shoes only) */
-  | { type: 'CARD'; card: Card; rescan: boolean; uid?: string }
-  | { type: 'MISREAD' }
-  | { type: 'CUT' }
-  | { type: 'DROP' }
-  | { type: 'STATE'; state: ShoeState };
+  { type: 'CARD'; card: Card; rescan: boolean; uid?: string } | { type: 'MISREAD' } | { type: 'CUT' } | { type: 'DROP' } | { type: 'STATE'; state: ShoeState };
 
 export type RfidBodyFrame = { type: 'TAG'; uid: string } | Exclude<ShoeBodyFrame, { type: 'CARD' }>;
 
 export type ShufflerBodyFrame = { type: 'SHUF_STATE'; state: ShufflerState } | { type: 'COUNT'; count: number };
 
-export type DiceBodyFrame =
-  | { type: 'SHAKE' }
-  | { type: 'ROLL'; dice: [number, number, number]; bounces: number }
-  | { type: 'COCKED' }
-  | { type: 'NOREAD' };
+export type DiceBodyFrame = { type: 'SHAKE' } | { type: 'ROLL'; dice: [number, number, number]; bounces: number } | { type: 'COCKED' } | { type: 'NOREAD' };
 
 export type BallBodyFrame = { type: 'START' } | { type: 'BALL'; ball: number } | { type: 'END' };
 
@@ -44,13 +36,13 @@ export type DeviceFrame = DeviceFrameBody & { talker: Talker; seq: number };
 
 /** Why a frame was rejected: named so alerts and counters can say it. */
 export type RejectReason =
-  | 'noise'              // bytes before a `$` (discarded by resynchronisation)
-  | 'too-long'           // line longer than 128 bytes including `$` and CRLF
+  | 'noise' // bytes before a `$` (discarded by resynchronisation)
+  | 'too-long' // line longer than 128 bytes including `$` and CRLF
   | 'bad-checksum'
-  | 'malformed'          // no `*CS`, missing fields, bad SEQ, invalid UTF-8 ...
+  | 'malformed' // no `*CS`, missing fields, bad SEQ, invalid UTF-8 ...
   | 'unknown-talker'
   | 'unknown-type'
-  | 'bad-field';         // a field out of range (e.g. a die of 7, an invalid card code)
+  | 'bad-field'; // a field out of range (e.g. a die of 7, an invalid card code)
 
 export interface FrameReject {
   reason: RejectReason;

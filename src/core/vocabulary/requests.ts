@@ -19,34 +19,49 @@ export type PrivilegedCommand = (typeof PRIVILEGED_COMMANDS)[number];
  * whole payload but `sig` (canonical JSON, as result signatures). Checked at the runtime's edge; the
  * table machine only ever trusts the signer the edge wrote into the input, never this member.
  */
-export const requestSignatureSchema = z.object({
-  alg: z.literal('Ed25519'),
-  keyId: z.string().min(1).max(64).describe('the `name` of the key in the table\'s `requests.privileged.keys`: published as `by`'),
-  table: z.string().min(1).max(32).describe('the table the request is for'),
-  command: z.string().min(1).max(32).describe('the command the request is for'),
-  ts: z.string().min(1).max(40).describe('when it was signed (ISO 8601 UTC, e.g. 2026-12-06T23:50:00.000Z)'),
-  sig: z.string().max(200).describe('base64 of the 64-byte Ed25519 signature'),
-}).strict();
+export const requestSignatureSchema = z
+  .object({
+    alg: z.literal('Ed25519'),
+    keyId: z.string().min(1).max(64).describe("the `name` of the key in the table's `requests.privileged.keys`: published as `by`"),
+    table: z.string().min(1).max(32).describe('the table the request is for'),
+    command: z.string().min(1).max(32).describe('the command the request is for'),
+    ts: z.string().min(1).max(40).describe('when it was signed (ISO 8601 UTC, e.g. 2026-12-06T23:50:00.000Z)'),
+    sig: z.string().max(200).describe('base64 of the 64-byte Ed25519 signature'),
+  })
+  .strict();
 const signed = { signature: requestSignatureSchema.optional() };
 
 export const REQUEST_SCHEMAS = {
-  'open-betting': base.extend({ roundId: z.string().min(1).max(64).regex(/^[A-Za-z0-9._:-]+$/, 'letters, digits and . _ : - only').optional() }).strict(),
+  'open-betting': base
+    .extend({
+      roundId: z
+        .string()
+        .min(1)
+        .max(64)
+        .regex(/^[A-Za-z0-9._:-]+$/, 'letters, digits and . _ : - only')
+        .optional(),
+    })
+    .strict(),
   'close-betting': base,
-  decision: base.extend({
-    seat: z.string().min(1).max(16),
-    action: z.enum(['hit', 'stand', 'double', 'split', 'fold', 'play', 'bet', 'check']),
-    /** blackjack: a shared seat, one player stands while the other hits (games.md) */
-    keepStanding: z.boolean().optional(),
-  }).strict(),
+  decision: base
+    .extend({
+      seat: z.string().min(1).max(16),
+      action: z.enum(['hit', 'stand', 'double', 'split', 'fold', 'play', 'bet', 'check']),
+      /** blackjack: a shared seat, one player stands while the other hits (games.md) */
+      keepStanding: z.boolean().optional(),
+    })
+    .strict(),
   'close-decisions': base,
-  'void-round': base.extend({
-    ...signed,
-    reason: z.string().min(1).max(200),
-    /** a completed round within the correction window (games.md Corrections) */
-    roundId: z.string().min(1).max(64).optional(),
-    /** the operator id; required for a completed round */
-    by: z.string().min(1).max(64).optional(),
-  }).strict(),
+  'void-round': base
+    .extend({
+      ...signed,
+      reason: z.string().min(1).max(200),
+      /** a completed round within the correction window (games.md Corrections) */
+      roundId: z.string().min(1).max(64).optional(),
+      /** the operator id; required for a completed round */
+      by: z.string().min(1).max(64).optional(),
+    })
+    .strict(),
   'resume-round': base.extend({ ...signed, by: z.string().min(1).max(64), reason: z.string().min(1).max(200).optional() }).strict(),
   'new-shoe': base.extend(signed).strict(),
   'end-shoe': base.extend(signed).strict(),
@@ -62,10 +77,24 @@ export const REQUEST_COMMANDS = Object.keys(REQUEST_SCHEMAS) as RequestCommand[]
  * `error` text beside it is for people and may change.
  */
 export const REQUEST_ERROR_CODES = [
-  'invalid-json', 'not-an-object', 'invalid-args', 'unknown-command', 'wrong-phase',
-  'duplicate-round-id', 'too-large', 'rate-limited', 'not-allowed', 'outside-window', 'transaction-reused',
+  'invalid-json',
+  'not-an-object',
+  'invalid-args',
+  'unknown-command',
+  'wrong-phase',
+  'duplicate-round-id',
+  'too-large',
+  'rate-limited',
+  'not-allowed',
+  'outside-window',
+  'transaction-reused',
   // privileged requests (docs/SECURITY.md): refused at the runtime's edge, or by the machine for `signature-required`
-  'signature-required', 'bad-signature', 'unknown-key', 'key-not-allowed', 'stale-request', 'replayed-request',
+  'signature-required',
+  'bad-signature',
+  'unknown-key',
+  'key-not-allowed',
+  'stale-request',
+  'replayed-request',
 ] as const;
 export type RequestErrorCode = (typeof REQUEST_ERROR_CODES)[number];
 
@@ -77,13 +106,11 @@ type WithoutTransaction<T> = { [K in keyof T as K extends 'transaction' | 'signa
 /** a request that passed its schema: one member per command, so `args` is typed by `command` */
 export type ValidRequest = { [C in RequestCommand]: { ok: true; command: C; transaction?: string; args: RequestArgs<C> } }[RequestCommand];
 
-export type ParsedRequest =
-  | ValidRequest
-  | { ok: false; command: string; transaction?: string; code: RequestErrorCode; error: string };
+export type ParsedRequest = ValidRequest | { ok: false; command: string; transaction?: string; code: RequestErrorCode; error: string };
 
 /** `command` is one of the commands listed above: an own property only, never `toString` or `__proto__` */
 export function isRequestCommand(command: string): command is RequestCommand {
-  return  Object.hasOwn(REQUEST_SCHEMAS, command);
+  return Object.hasOwn(REQUEST_SCHEMAS, command);
 }
 
 /**
@@ -101,12 +128,23 @@ export function parseRequest(command: string, payloadText: string): ParsedReques
     return { ok: false, command, code: 'invalid-json', error: `payload is not valid JSON: ${(e as Error).message}` };
   }
   if (json === null || typeof json !== 'object' || Array.isArray(json)) {
-    return { ok: false, command, code: 'not-an-object', error: `the payload is ${Array.isArray(json) ? 'an array' : json === null ? 'null' : `a ${typeof json}`}: a request is a JSON object` };
+    return {
+      ok: false,
+      command,
+      code: 'not-an-object',
+      error: `the payload is ${Array.isArray(json) ? 'an array' : json === null ? 'null' : `a ${typeof json}`}: a request is a JSON object`,
+    };
   }
   const tx = Object.hasOwn(json, 'transaction') ? (json as { transaction?: unknown }).transaction : undefined;
   const transaction = typeof tx === 'string' ? tx.slice(0, 128) : undefined;
   if (!isRequestCommand(command)) {
-    return { ok: false, command, transaction, code: 'unknown-command', error: `unknown command "${command.slice(0, 64)}" (known: ${REQUEST_COMMANDS.join(', ')})` };
+    return {
+      ok: false,
+      command,
+      transaction,
+      code: 'unknown-command',
+      error: `unknown command "${command.slice(0, 64)}" (known: ${REQUEST_COMMANDS.join(', ')})`,
+    };
   }
   const schema = REQUEST_SCHEMAS[command] as z.ZodType<Record<string, unknown>>;
   const r = schema.safeParse(json);

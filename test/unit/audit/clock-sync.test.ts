@@ -8,18 +8,31 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  ClockSyncWatch, clockSyncGauge, parseChronycTracking, readClockSync, timesyncdReader, UNSYNCHRONISED_ALERT_AFTER_MS, type ClockSyncReader, type ClockSyncState,
+  ClockSyncWatch,
+  clockSyncGauge,
+  parseChronycTracking,
+  readClockSync,
+  timesyncdReader,
+  UNSYNCHRONISED_ALERT_AFTER_MS,
+  type ClockSyncReader,
+  type ClockSyncState,
 } from '../../../src/adapters/systemd/clock-sync.js';
 
 const H = 3_600_000;
-const fixed = (s: ClockSyncState | null): ClockSyncReader => async () => s;
+const fixed =
+  (s: ClockSyncState | null): ClockSyncReader =>
+  async () =>
+    s;
 
 describe('the clock synchronisation reader', () => {
   it('takes the first reader that answers; unknown (-1) when none does; a throwing reader is skipped', async () => {
     const failing: ClockSyncReader = async () => {
       throw new Error('no dbus');
     };
-    expect(await readClockSync([fixed(null), failing, fixed({ synchronized: false, source: 'chronyc' }), fixed({ synchronized: true, source: 'x' })])).toEqual({ synchronized: false, source: 'chronyc' });
+    expect(await readClockSync([fixed(null), failing, fixed({ synchronized: false, source: 'chronyc' }), fixed({ synchronized: true, source: 'x' })])).toEqual({
+      synchronized: false,
+      source: 'chronyc',
+    });
     const none = await readClockSync([fixed(null), failing]);
     expect(none).toEqual({ synchronized: null, source: 'none' });
     expect(clockSyncGauge(none)).toBe(-1);
@@ -27,7 +40,7 @@ describe('the clock synchronisation reader', () => {
     expect(clockSyncGauge({ synchronized: false, source: 't' })).toBe(0);
   });
 
-  it('reads timesyncd\'s flag file: present synchronised, absent with timesyncd running not, no timesyncd unknown', async () => {
+  it("reads timesyncd's flag file: present synchronised, absent with timesyncd running not, no timesyncd unknown", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'timesync-'));
     const run = join(dir, 'timesync');
     const flag = join(run, 'synchronized');
@@ -51,7 +64,16 @@ describe('clock-unsynchronised', () => {
     let state: ClockSyncState = initial;
     const alerts: Array<{ source: string; sinceMs: number }> = [];
     const w = new ClockSyncWatch({ readers: [async () => state], now: () => now, onUnsynchronised: (u) => alerts.push(u) });
-    return { w, alerts, advance: (ms: number) => { now += ms; }, set: (s: ClockSyncState) => { state = s; } };
+    return {
+      w,
+      alerts,
+      advance: (ms: number) => {
+        now += ms;
+      },
+      set: (s: ClockSyncState) => {
+        state = s;
+      },
+    };
   }
 
   it('is raised once after 24 h unsynchronised since the last synchronisation, and again only after a new synchronisation', async () => {

@@ -26,7 +26,10 @@ function out(name = 'x.tgx'): string {
 }
 
 function lines(file: string): Array<Record<string, unknown>> {
-  return readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  return readFileSync(file, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 describe('tablegw export: the archive', () => {
@@ -36,13 +39,23 @@ describe('tablegw export: the archive', () => {
     const file = out();
     const r = exportJournal({ dataDir: j.dir, file, range: {}, gatewayId: 'gw-1', key: KEY });
     const ls = lines(file);
-    expect(ls[0]).toMatchObject({ kind: 'header', format: 'tablegw-export/1', gatewayId: 'gw-1', key: { fingerprint: keyFingerprint(publicKey) }, signature: { alg: 'Ed25519', keyId: 'gw-test' } });
+    expect(ls[0]).toMatchObject({
+      kind: 'header',
+      format: 'tablegw-export/1',
+      gatewayId: 'gw-1',
+      key: { fingerprint: keyFingerprint(publicKey) },
+      signature: { alg: 'Ed25519', keyId: 'gw-test' },
+    });
     expect(ls.at(-1)).toMatchObject({ kind: 'trailer', count: j.inputs + j.messages, inputs: j.inputs, messages: j.messages });
     expect(r.trailer.count).toBe(ls.length - 2);
     // the entries are the journal's rows, as stored
     const db = new Database(join(j.dir, 'gateway.db'), { readonly: true });
     const inputs = db.prepare('SELECT id, table_id AS t, input FROM inputs ORDER BY id').all() as Array<{ id: number; t: string; input: string }>;
-    const messages = db.prepare('SELECT table_id AS t, seq, payload FROM messages ORDER BY input_id, seq').all() as Array<{ t: string; seq: number; payload: string }>;
+    const messages = db.prepare('SELECT table_id AS t, seq, payload FROM messages ORDER BY input_id, seq').all() as Array<{
+      t: string;
+      seq: number;
+      payload: string;
+    }>;
     db.close();
     expect(ls.filter((e) => e.kind === 'input').map((e) => [e.inputId, e.tableId, e.input])).toEqual(inputs.map((i) => [i.id, i.t, i.input]));
     expect(ls.filter((e) => e.kind === 'message').map((e) => [e.tableId, e.seq, e.payload])).toEqual(messages.map((m) => [m.t, m.seq, m.payload]));
@@ -114,7 +127,13 @@ describe('tablegw export: the archive', () => {
     expect(v).toMatchObject({ ok: false, code: 'export-signature-bad' });
     // a forger who re-signs with their own key and embeds it passes only without --public-key
     const forged = out();
-    exportJournal({ dataDir: j.dir, file: forged, range: { tables: ['sic-bo-1'] }, gatewayId: 'gw-1', key: { privateKey: other.privateKey, keyId: 'gw-test' } });
+    exportJournal({
+      dataDir: j.dir,
+      file: forged,
+      range: { tables: ['sic-bo-1'] },
+      gatewayId: 'gw-1',
+      key: { privateKey: other.privateKey, keyId: 'gw-test' },
+    });
     expect(verifyExport(readFileSync(forged), PUB)).toMatchObject({ ok: false, code: 'export-signature-bad' });
     const unsigned = out();
     exportJournal({ dataDir: j.dir, file: unsigned, range: { tables: ['sic-bo-1'] }, gatewayId: 'gw-1', key: null });

@@ -10,10 +10,14 @@ import { BYTES_PER_ROUND, journalSizeEstimate, journalSizeLine, ROUNDS_PER_HOUR 
 import { validateConfig } from '../../../src/app/config/load-config.js';
 import { buildJournal } from '../../helpers/export-journal.js';
 
-const table = (id: string, game: string) => ({ id, game, devices: [{ id: 'd1', kind: game === 'sic-bo' ? 'dice-sensor' : 'card-shoe', transport: { type: 'simulator' } }] });
+const table = (id: string, game: string) => ({
+  id,
+  game,
+  devices: [{ id: 'd1', kind: game === 'sic-bo' ? 'dice-sensor' : 'card-shoe', transport: { type: 'simulator' } }],
+});
 
-describe('the journal\'s disk for its retention', () => {
-  it('is the retention\'s rounds of every table times the measured bytes per round; 90 days by default', () => {
+describe("the journal's disk for its retention", () => {
+  it("is the retention's rounds of every table times the measured bytes per round; 90 days by default", () => {
     const cfg = validateConfig({ mqtt: { url: 'mqtt://127.0.0.1:1883' }, tables: [table('b1', 'baccarat'), table('s1', 'sic-bo')] });
     expect(cfg.journal.retentionDays).toBe(90);
     const e = journalSizeEstimate(cfg);

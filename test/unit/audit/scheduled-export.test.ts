@@ -21,7 +21,14 @@ describe('the scheduled export', () => {
     const j = buildJournal(['sic-bo'], { steps: 30 });
     const dir = mkdtempSync(join(tmpdir(), 'share-'));
     const failures: Error[] = [];
-    const sx = new ScheduledExport({ dataDir: j.dir, dir, everyMs: 3_600_000, gatewayId: 'gw-1', key: { privateKey, keyId: 'k1' }, onFailed: (e) => failures.push(e) });
+    const sx = new ScheduledExport({
+      dataDir: j.dir,
+      dir,
+      everyMs: 3_600_000,
+      gatewayId: 'gw-1',
+      key: { privateKey, keyId: 'k1' },
+      onFailed: (e) => failures.push(e),
+    });
     expect(sx.copiedThrough('sic-bo-1')).toBeNull();
     const a = sx.runOnce();
     expect(a?.trailer.inputs).toBe(30);
@@ -38,7 +45,14 @@ describe('the scheduled export', () => {
     expect(b?.trailer.throughInputId).toBe(a!.trailer.throughInputId! + 5);
     const files = readdirSync(dir).sort();
     expect(files.length).toBe(2);
-    const ids = files.flatMap((f) => readFileSync(join(dir, f), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { kind: string; inputId?: number }).filter((e) => e.kind === 'input').map((e) => e.inputId));
+    const ids = files.flatMap((f) =>
+      readFileSync(join(dir, f), 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { kind: string; inputId?: number })
+        .filter((e) => e.kind === 'input')
+        .map((e) => e.inputId),
+    );
     expect(ids).toEqual(Array.from({ length: 35 }, (_, i) => i + 1));
     for (const f of files) expect(verifyExport(readFileSync(join(dir, f)), PUB).ok).toBe(true);
     expect(failures).toEqual([]);
@@ -48,7 +62,14 @@ describe('the scheduled export', () => {
     const j = buildJournal(['sic-bo'], { steps: 10 });
     const before = readFileSync(join(j.dir, 'gateway.db'));
     const failures: Error[] = [];
-    const sx = new ScheduledExport({ dataDir: j.dir, dir: join(j.dir, 'no-such-share'), everyMs: 60_000, gatewayId: 'gw-1', key: null, onFailed: (e) => failures.push(e) });
+    const sx = new ScheduledExport({
+      dataDir: j.dir,
+      dir: join(j.dir, 'no-such-share'),
+      everyMs: 60_000,
+      gatewayId: 'gw-1',
+      key: null,
+      onFailed: (e) => failures.push(e),
+    });
     expect(sx.runOnce()).toBeNull();
     expect(failures.map((e) => (e as { code?: string }).code)).toEqual(['export-write-failed']);
     expect(existsSync(join(j.dir, EXPORT_STATE_FILE))).toBe(false);
@@ -56,7 +77,7 @@ describe('the scheduled export', () => {
     expect(readFileSync(join(j.dir, 'gateway.db')).equals(before)).toBe(true);
   });
 
-  it('as the prune\'s hold: nothing is deleted before the first export, nothing above the last input exported after', () => {
+  it("as the prune's hold: nothing is deleted before the first export, nothing above the last input exported after", () => {
     const dir = mkdtempSync(join(tmpdir(), 'hold-'));
     const share = mkdtempSync(join(tmpdir(), 'share-'));
     const sx = new ScheduledExport({ dataDir: dir, dir: share, everyMs: 60_000, gatewayId: 'gw-1', key: { privateKey, keyId: 'k1' } });
@@ -72,9 +93,13 @@ describe('the scheduled export', () => {
           for (let i = 0; i < 5; i++) {
             at += 1_000;
             const messages = [];
-            if (r === 0 && i === 0) messages.push({ seq: ++seq, topic: 'shoe', retain: true, payload: JSON.stringify({ seq, type: 'shoe', shoeId: `S${shoe}` }) });
+            if (r === 0 && i === 0)
+              messages.push({ seq: ++seq, topic: 'shoe', retain: true, payload: JSON.stringify({ seq, type: 'shoe', shoeId: `S${shoe}` }) });
             messages.push({ seq: ++seq, topic: i === 4 ? 'result' : 'events', retain: false, payload: JSON.stringify({ seq }) });
-            store.enqueue({ tableId: 't1', input: { type: 'timer', at, name: `S${shoe}-${r}-${i}` } as never, messages, ...(i === 4 ? { snapshot: { seq } } : {}) }, () => {});
+            store.enqueue(
+              { tableId: 't1', input: { type: 'timer', at, name: `S${shoe}-${r}-${i}` } as never, messages, ...(i === 4 ? { snapshot: { seq } } : {}) },
+              () => {},
+            );
             store.flush();
           }
         }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { cpuWindow, machineCpuMs } from '../../../dev/bench/lib/cpu.js';
 
-describe('the bench\'s CPU accounting from /proc', () => {
-  it('reads the machine\'s busy, total and steal time, steal being part of busy', () => {
+describe("the bench's CPU accounting from /proc", () => {
+  it("reads the machine's busy, total and steal time, steal being part of busy", () => {
     const m = machineCpuMs();
     for (const v of [m.busy, m.total, m.steal]) expect(Number.isFinite(v)).toBe(true);
     expect(m.steal).toBeGreaterThanOrEqual(0);
@@ -10,7 +10,7 @@ describe('the bench\'s CPU accounting from /proc', () => {
     expect(m.total).toBeGreaterThan(m.busy);
   });
 
-  it('a window counts the bench\'s own CPU, and splits the host\'s steal out of the rest', () => {
+  it("a window counts the bench's own CPU, and splits the host's steal out of the rest", () => {
     const end = cpuWindow(() => []);
     const until = performance.now() + 300;
     let x = 0;

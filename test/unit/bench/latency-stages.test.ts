@@ -17,7 +17,9 @@ function probe(seq: number, start: number, step = 1): CardProbe {
   // read, decoded, apply, ... published: one stamp every `step` ms after `start`
   const names = ['read', 'decoded', 'apply', 'stepped', 'serialised', 'flushed', 'commitStart', 'commitEnd', 'effects', 'published'] as const;
   const p = { seq, tableId: 't1' } as CardProbe;
-  names.forEach((n, i) => { p[n] = start + (i + 1) * step; });
+  names.forEach((n, i) => {
+    p[n] = start + (i + 1) * step;
+  });
   return p;
 }
 
@@ -44,7 +46,11 @@ describe('latency stages (bench)', () => {
     const incomplete = probe(8, 300);
     incomplete.commitEnd = Number.NaN;
     const b = stageBreakdown(
-      [{ tableId: 't1', seq: 7, writtenHr: 0, receivedHr: 5 }, { tableId: 't1', seq: 8, writtenHr: 300, receivedHr: 312 }, { tableId: 't2', seq: 5, writtenHr: 0, receivedHr: 1 }],
+      [
+        { tableId: 't1', seq: 7, writtenHr: 0, receivedHr: 5 },
+        { tableId: 't1', seq: 8, writtenHr: 300, receivedHr: 312 },
+        { tableId: 't2', seq: 5, writtenHr: 0, receivedHr: 1 },
+      ],
       [incomplete, probe(5, 0)],
     );
     expect(b.joined).toBe(0);
@@ -55,18 +61,41 @@ describe('latency stages (bench)', () => {
 describe('latency probe', () => {
   it('plugged into the gateway parts, marks every stage of a card from the codec to the hand-over', async () => {
     const probe = new LatencyProbe();
-    const cfg = validateConfig({ mqtt: { url: 'mqtt://127.0.0.1:1' }, tables: [{ id: 'bac-01', game: 'baccarat', betting: 'none',
-      devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'serial', path: '/dev/null-shoe-1' } }] }] });
+    const cfg = validateConfig({
+      mqtt: { url: 'mqtt://127.0.0.1:1' },
+      tables: [
+        {
+          id: 'bac-01',
+          game: 'baccarat',
+          betting: 'none',
+          devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'serial', path: '/dev/null-shoe-1' } }],
+        },
+      ],
+    });
     const table = cfg.tables[0];
     const shoe = new MemoryTransport({ name: 'shoe-1' });
     const sent: number[] = [];
     const link: Publisher & RequestSource = {
-      topics: topicsFor('casino', 'bac-01'), requests$: new Subject<IncomingRequest>(), connected$: new Subject<boolean>(),
-      connected: true, movedBroker: false,
-      publish: (_t, payload, _r, _c, done) => { sent.push((JSON.parse(payload) as { seq: number }).seq); done?.(); },
+      topics: topicsFor('casino', 'bac-01'),
+      requests$: new Subject<IncomingRequest>(),
+      connected$: new Subject<boolean>(),
+      connected: true,
+      movedBroker: false,
+      publish: (_t, payload, _r, _c, done) => {
+        sent.push((JSON.parse(payload) as { seq: number }).seq);
+        done?.();
+      },
     };
     const store = new GatewayStore(':memory:', { synchronous: 'normal', retentionDays: 14, probe });
-    const runtime = new TableRuntime({ settings: tableSettings(table), tableConfig: table, link, drivers: [createDriver(table.devices[0], shoe, { probe })], store, log: silentLogger, probe });
+    const runtime = new TableRuntime({
+      settings: tableSettings(table),
+      tableConfig: table,
+      link,
+      drivers: [createDriver(table.devices[0], shoe, { probe })],
+      store,
+      log: silentLogger,
+      probe,
+    });
     runtime.start();
     const settle = () => new Promise((r) => setTimeout(r, 20));
     await settle();

@@ -8,7 +8,7 @@ describe('the node flags the bench takes from the shipped files', () => {
     expect(MANY_TABLES_NODE_FLAGS).toEqual(['--max-semi-space-size=64', '--initial-old-space-size=256']);
   });
 
-  it('takes what stands between node and the script, nothing of the script\'s own arguments', () => {
+  it("takes what stands between node and the script, nothing of the script's own arguments", () => {
     const unit = '[Service]\nExecStart=/usr/bin/node --max-semi-space-size=32 --stack-size=2000 /opt/x/main.js start --config /etc/c.yaml\n';
     expect(productionNodeFlags(unit)).toEqual(['--max-semi-space-size=32', '--stack-size=2000']);
     expect(productionNodeFlags('ExecStart=/usr/bin/node /opt/x/main.js start --verbose\n')).toEqual([]);

@@ -1,13 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ASCII_TARGET, profileTargets, runProfilesBench, sampledProfileNames, shippedProfileNames, withProfilesTable,
-  type ProfileBenchRow, type ProfilesBenchResult,
+  ASCII_TARGET,
+  profileTargets,
+  runProfilesBench,
+  sampledProfileNames,
+  shippedProfileNames,
+  withProfilesTable,
+  type ProfileBenchRow,
+  type ProfilesBenchResult,
 } from '../../../dev/bench/profiles-bench.js';
 import { CORPUS } from '../../../dev/corpus/index.js';
 
 const row = (profile: string, framesPerSecond: number, referenceFramesPerSecond: number, ascii = true): ProfileBenchRow => {
   const ratio = Math.round((referenceFramesPerSecond / framesPerSecond) * 100) / 100;
-  return { profile, framesPerSecond, reference: 'LineCodec SHOE', referenceFramesPerSecond, ratio, ascii, met: ratio <= 2 && (!ascii || framesPerSecond > ASCII_TARGET) };
+  return {
+    profile,
+    framesPerSecond,
+    reference: 'LineCodec SHOE',
+    referenceFramesPerSecond,
+    ratio,
+    ascii,
+    met: ratio <= 2 && (!ascii || framesPerSecond > ASCII_TARGET),
+  };
 };
 const result = (rows: ProfileBenchRow[], unsampled: string[] = []): ProfilesBenchResult => ({ framesPerChunk: 1000, secondsPerDecoder: 1, rows, unsampled });
 
@@ -17,7 +31,7 @@ describe('the device profile phase of the bench', () => {
     expect(shippedProfileNames().length).toBeGreaterThan(10);
   });
 
-  it('decodes every shipped profile\'s sample and times it beside its reference decoder', () => {
+  it("decodes every shipped profile's sample and times it beside its reference decoder", () => {
     const r = runProfilesBench(() => {}, 0.01);
     expect(r.unsampled).toEqual([]);
     expect(r.rows.filter((x) => !x.corpus).map((x) => x.profile)).toEqual(shippedProfileNames());
@@ -29,7 +43,12 @@ describe('the device profile phase of the bench', () => {
       expect(x.ratio).toBeCloseTo(x.referenceFramesPerSecond / x.framesPerSecond, 1);
     }
     // binary frames and HID reports are not an ASCII byte stream: only the ratio applies to them
-    expect(r.rows.filter((x) => !x.ascii && !x.corpus).map((x) => x.profile).sort()).toEqual(['hid-dice-sensor', 'modbus-dice', 'wedge-scanner']);
+    expect(
+      r.rows
+        .filter((x) => !x.ascii && !x.corpus)
+        .map((x) => x.profile)
+        .sort(),
+    ).toEqual(['hid-dice-sensor', 'modbus-dice', 'wedge-scanner']);
   });
 
   it('states both targets, naming the slowest ASCII profile and the worst ratio', () => {

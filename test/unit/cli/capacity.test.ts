@@ -18,9 +18,15 @@ afterAll(() => removeTempDir(dir));
 
 function config(tables: number, extra: Record<string, unknown> = {}) {
   return {
-    dataDir: join(dir, 'data'), http: { enabled: false }, ...extra,
+    dataDir: join(dir, 'data'),
+    http: { enabled: false },
+    ...extra,
     // /dev/null: a path check-config can open (it checks every serial path; the capacity is what is tested)
-    tables: Array.from({ length: tables }, (_, i) => ({ id: `t-${i}`, game: 'baccarat', devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'serial', path: '/dev/null' } }] })),
+    tables: Array.from({ length: tables }, (_, i) => ({
+      id: `t-${i}`,
+      game: 'baccarat',
+      devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'serial', path: '/dev/null' } }],
+    })),
   };
 }
 

@@ -60,7 +60,11 @@ describe('check-config', () => {
     const file = join(dir, 'a-file');
     writeFileSync(file, 'x');
     expect(dataDirProblem(join(file, 'data'))).toMatch(/dataDir: ".*a-file\/data" cannot be created: ".*a-file" is a file/);
-    const cfg = validateConfig({ mqtt: { url: 'embedded' }, dataDir: join(file, 'data'), tables: [{ id: 't', game: 'baccarat', devices: [{ id: 's', kind: 'card-shoe', transport: { type: 'serial', path: '/dev/null' } }] }] });
+    const cfg = validateConfig({
+      mqtt: { url: 'embedded' },
+      dataDir: join(file, 'data'),
+      tables: [{ id: 't', game: 'baccarat', devices: [{ id: 's', kind: 'card-shoe', transport: { type: 'serial', path: '/dev/null' } }] }],
+    });
     expect(configFileProblems(cfg)).toEqual([expect.stringMatching(/^dataDir: /)]);
     expect(() => new GatewayStore(join(file, 'data'))).toThrow(/^dataDir: cannot create ".*a-file\/data": /);
     const dbIsADir = join(dir, 'db-dir');

@@ -9,7 +9,8 @@ import { COMMANDS } from '../../../src/app/cli/commands/index.js';
 import { formatMessage } from '../../../src/app/cli/commands/tail.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
-const cli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/app/cli/main.ts'), ...args], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
+const cli = (...args: string[]) =>
+  spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/app/cli/main.ts'), ...args], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
 
 describe('tablegw --help', () => {
   const commands = ['start', 'check-config', ...Object.keys(COMMANDS)];
@@ -37,11 +38,21 @@ describe('tail formatting', () => {
   const fmt = (p: Record<string, unknown>, color = false) => formatMessage(`casino/bac-01/x`, { ...env, ...p }, { color });
 
   it('prints cards, face-down cards, results and alerts', () => {
-    expect(fmt({ type: 'event', kind: 'card', role: 'player', card: 'TH', faceDown: false, cardNo: 9 })).toBe('12:00:01.250 bac-01 #42 CARD    10♥ -> player  #9 bac-01-s0001-r0003');
+    expect(fmt({ type: 'event', kind: 'card', role: 'player', card: 'TH', faceDown: false, cardNo: 9 })).toBe(
+      '12:00:01.250 bac-01 #42 CARD    10♥ -> player  #9 bac-01-s0001-r0003',
+    );
     expect(fmt({ type: 'event', kind: 'card', role: 'p1', card: null, faceDown: true, cardNo: 10 })).toContain('?? -> p1 (face down)');
-    expect(fmt({ type: 'result', status: 'complete', cards: { player: ['9H', '9C'], banker: ['KD', '2S'], burn: [] }, outcome: { winner: 'player', playerTotal: 8, bankerTotal: 2 } }))
-      .toBe('12:00:01.250 bac-01 #42 RESULT  bac-01-s0001-r0003: player 9♥ 9♣ | banker K♦ 2♠ -> PLAYER 8-2');
-    expect(fmt({ type: 'result', status: 'void', reason: 'exposed-card', detail: '7D exposed during betting', cards: {}, outcome: null })).toContain('VOID    bac-01-s0001-r0003: exposed-card');
+    expect(
+      fmt({
+        type: 'result',
+        status: 'complete',
+        cards: { player: ['9H', '9C'], banker: ['KD', '2S'], burn: [] },
+        outcome: { winner: 'player', playerTotal: 8, bankerTotal: 2 },
+      }),
+    ).toBe('12:00:01.250 bac-01 #42 RESULT  bac-01-s0001-r0003: player 9♥ 9♣ | banker K♦ 2♠ -> PLAYER 8-2');
+    expect(fmt({ type: 'result', status: 'void', reason: 'exposed-card', detail: '7D exposed during betting', cards: {}, outcome: null })).toContain(
+      'VOID    bac-01-s0001-r0003: exposed-card',
+    );
     expect(fmt({ type: 'alert', kind: 'foreign-card', severity: 'critical', detail: 'AS seen 9 times' })).toContain('CRITICAL foreign-card: AS seen 9 times');
     expect(fmt({ type: 'round', phase: 'complete', cards: {} })).toBeNull();
   });

@@ -17,10 +17,8 @@ const profiles = shippedProfiles().map((n) => {
 
 describe('profile check on any bytes', () => {
   it('decodes any chunks with any shipped profile: counts add up, every reject is named, the report prints', () => {
-    fc.assert(fc.property(
-      fc.integer({ min: 0, max: profiles.length - 1 }),
-      fc.array(fc.uint8Array({ maxLength: 80 }), { maxLength: 20 }),
-      (pi, pieces) => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: profiles.length - 1 }), fc.array(fc.uint8Array({ maxLength: 80 }), { maxLength: 20 }), (pi, pieces) => {
         const chunks = pieces.map((b, i) => ({ t: i * 10, bytes: Buffer.from(b) }));
         const r = decodeCapture(profiles[pi], chunks);
         expect(r.summary.frames + r.summary.rejects).toBe(r.items.length);
@@ -31,21 +29,25 @@ describe('profile check on any bytes', () => {
         const hinted = report.at(-1)?.startsWith('hint: ') === true;
         expect(report.at(hinted ? -2 : -1)).toBe(verdict(r.summary));
         expect(hinted).toBe(r.summary.frames === 0 && r.summary.rejects > 0);
-      },
-    ), { numRuns: 300 });
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('reads or refuses any capture text with a stable code, never anything else', () => {
     const header = '{"format":"tablegw-capture","version":1,"transport":"serial","port":"/dev/x","startedAt":"2026-01-01T00:00:00Z","tool":"tablegw 0"}\n';
-    fc.assert(fc.property(fc.boolean(), fc.string({ maxLength: 200 }), (withHeader, text) => {
-      try {
-        const c = parseCapture((withHeader ? header : '') + text, 'fuzz.jsonl');
-        for (const ch of c.chunks) expect(Buffer.isBuffer(ch.bytes)).toBe(true);
-      } catch (e) {
-        expect(e).toBeInstanceOf(CaptureFileError);
-        expect((e as CaptureFileError).code).toMatch(/^capture-(bad-header|bad-line|time-backwards)$/);
-        expect((e as Error).message).toMatch(/^fuzz\.jsonl: /);
-      }
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.boolean(), fc.string({ maxLength: 200 }), (withHeader, text) => {
+        try {
+          const c = parseCapture((withHeader ? header : '') + text, 'fuzz.jsonl');
+          for (const ch of c.chunks) expect(Buffer.isBuffer(ch.bytes)).toBe(true);
+        } catch (e) {
+          expect(e).toBeInstanceOf(CaptureFileError);
+          expect((e as CaptureFileError).code).toMatch(/^capture-(bad-header|bad-line|time-backwards)$/);
+          expect((e as Error).message).toMatch(/^fuzz\.jsonl: /);
+        }
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -7,7 +7,16 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { shippedProfiles } from '../../../src/app/config/device-profiles.js';
-import { checkProfile, decodeCapture, formatDecode, frameText, leadingComment, listShippedProfiles, rechunkCheck, verdict } from '../../../src/app/tools/profile-check.js';
+import {
+  checkProfile,
+  decodeCapture,
+  formatDecode,
+  frameText,
+  leadingComment,
+  listShippedProfiles,
+  rechunkCheck,
+  verdict,
+} from '../../../src/app/tools/profile-check.js';
 import { cleanupTempDirs, makeTempDir } from '../../../dev/rig/temp-dir.js';
 
 afterAll(cleanupTempDirs);
@@ -26,7 +35,10 @@ describe('checkProfile', () => {
     expect(ok).toMatchObject({ ok: true, file: 'drivers/profiles/shipped/stx-etx-shoe.yaml', profile: { name: 'stx-etx-shoe', talker: 'SHOE' } });
     const dir = await makeTempDir('teg-profile-');
     const bad = join(dir, 'bad.yaml');
-    writeFileSync(bad, 'name: bad\ntalker: SHOE\nframing: { start: "\\u0002" }\nintegrity: { algorithm: crc33, seperator: "*" }\nmessages:\n  - { name: card, pattern: "(?<seq>\\\\d+),C", type: CARD, seq: sq }\n');
+    writeFileSync(
+      bad,
+      'name: bad\ntalker: SHOE\nframing: { start: "\\u0002" }\nintegrity: { algorithm: crc33, seperator: "*" }\nmessages:\n  - { name: card, pattern: "(?<seq>\\\\d+),C", type: CARD, seq: sq }\n',
+    );
     const r = checkProfile(bad);
     expect(r.ok).toBe(false);
     if (r.ok) return;
@@ -43,11 +55,19 @@ describe('checkProfile', () => {
     expect(checkProfile(notYaml)).toMatchObject({ ok: false, code: 'profile-invalid', errors: [expect.stringMatching(/not valid YAML/)] });
     const empty = join(dir, 'empty.yaml');
     writeFileSync(empty, '');
-    expect(checkProfile(empty)).toMatchObject({ ok: false, code: 'profile-invalid', errors: [`${empty}: is empty, not a profile: a profile is a YAML mapping with name:, talker:, framing: and messages: (docs/DEVICES.md)`] });
+    expect(checkProfile(empty)).toMatchObject({
+      ok: false,
+      code: 'profile-invalid',
+      errors: [`${empty}: is empty, not a profile: a profile is a YAML mapping with name:, talker:, framing: and messages: (docs/DEVICES.md)`],
+    });
     const scalar = join(dir, 'scalar.yaml');
     writeFileSync(scalar, 'hello\n');
     expect(checkProfile(scalar)).toMatchObject({ ok: false, errors: [expect.stringContaining(': is a string, not a profile')] });
-    expect(checkProfile('no-such-profile')).toMatchObject({ ok: false, code: 'profile-missing', errors: [expect.stringMatching(/^no shipped profile "no-such-profile" \(shipped: .*stx-etx-shoe/)] });
+    expect(checkProfile('no-such-profile')).toMatchObject({
+      ok: false,
+      code: 'profile-missing',
+      errors: [expect.stringMatching(/^no shipped profile "no-such-profile" \(shipped: .*stx-etx-shoe/)],
+    });
   });
 });
 
@@ -85,9 +105,13 @@ describe('decodeCapture', () => {
     expect(verdict(s)).toBe('0 frames, 6 rejects: this profile does not match what the device sends; most common: malformed (6)');
     const mixed = decodeCapture(stxEtx(), [chunk(0, 'garbage\x021,C,S_K*00\x03\x022,C,S_Q*00\x03')]).summary;
     expect(verdict(mixed)).toBe('0 frames, 3 rejects: this profile does not match what the device sends; most common: bad-checksum (2)');
-    expect(formatDecode(decodeCapture(stxEtx(), fourDigit)).at(-1)).toBe('hint: the check value is not where the profile says: look at integrity.separator, integrity.encoding and integrity.place, and framing.start');
+    expect(formatDecode(decodeCapture(stxEtx(), fourDigit)).at(-1)).toBe(
+      'hint: the check value is not where the profile says: look at integrity.separator, integrity.encoding and integrity.place, and framing.start',
+    );
     expect(formatDecode(decodeCapture(stxEtx(), [chunk(0, '\x021,C,S_K*37\x03')])).at(-1)).toMatch(/^1 frame, 0 rejects/); // no hint when frames decode
-    expect(verdict(decodeCapture(stxEtx(), [chunk(0, '\x021,C,S_K*37')]).summary)).toMatch(/^0 frames, 0 rejects: the capture holds no complete frame \(11 bytes\)/);
+    expect(verdict(decodeCapture(stxEtx(), [chunk(0, '\x021,C,S_K*37')]).summary)).toMatch(
+      /^0 frames, 0 rejects: the capture holds no complete frame \(11 bytes\)/,
+    );
     expect(verdict(decodeCapture(stxEtx(), []).summary)).toMatch(/the capture is empty/);
   });
 });
@@ -96,7 +120,10 @@ describe('profile list', () => {
   it('lists every shipped profile with its talker and the first sentence of its leading comment', () => {
     const list = listShippedProfiles();
     expect(list.map((e) => e.name)).toEqual(shippedProfiles());
-    expect(list.find((e) => e.name === 'stx-etx-shoe')).toMatchObject({ talker: 'SHOE', description: 'RS-232 card shoe: STX <seq>,<code> ETX with an LRC as two hex digits after "*"' });
+    expect(list.find((e) => e.name === 'stx-etx-shoe')).toMatchObject({
+      talker: 'SHOE',
+      description: 'RS-232 card shoe: STX <seq>,<code> ETX with an LRC as two hex digits after "*"',
+    });
     expect(list.find((e) => e.name === 'modbus-dice')?.talker).toBe('DICE');
     for (const e of list) {
       expect(e.error).toBeUndefined();
@@ -113,7 +140,10 @@ describe('profile check: warnings and the re-chunked decode', () => {
     expect(checkProfile('serial-scanner')).toMatchObject({ ok: true, warnings: [expect.stringMatching(/^integrity: none: a frame corrupted on the line/)] });
     const dir = await makeTempDir('teg-profile-');
     const v1 = join(dir, 'v1.yaml');
-    writeFileSync(v1, 'name: v1\ntalker: SHOE\nframing: { end: "\\r", idleMs: 30 }\nintegrity: { kind: xor8, format: hex, separator: "," }\nmessages:\n  - { name: card, pattern: "C(?<card>..)", type: CARD }\n');
+    writeFileSync(
+      v1,
+      'name: v1\ntalker: SHOE\nframing: { end: "\\r", idleMs: 30 }\nintegrity: { kind: xor8, format: hex, separator: "," }\nmessages:\n  - { name: card, pattern: "C(?<card>..)", type: CARD }\n',
+    );
     const r = checkProfile(v1);
     expect(r.ok && r.warnings).toEqual([
       expect.stringMatching(/^framing\.idleMs: frames end by an end sequence, so the idle timeout is not used/),
@@ -130,7 +160,11 @@ describe('profile check: warnings and the re-chunked decode', () => {
       for (const c of body) v = (v + c.charCodeAt(0)) & 0xff;
       return `\x02${body}*${((0x100 - v) & 0xff).toString(16).toUpperCase().padStart(2, '0')}\x03`;
     };
-    const chunks = [chunk(0, `xx${frame(1, 'S_K')}${frame(2, 'H_10')}`.slice(0, 9)), chunk(5, `xx${frame(1, 'S_K')}${frame(2, 'H_10')}`.slice(9)), chunk(9, `\x02garbage${frame(3, 'C_2')}`)];
+    const chunks = [
+      chunk(0, `xx${frame(1, 'S_K')}${frame(2, 'H_10')}`.slice(0, 9)),
+      chunk(5, `xx${frame(1, 'S_K')}${frame(2, 'H_10')}`.slice(9)),
+      chunk(9, `\x02garbage${frame(3, 'C_2')}`),
+    ];
     const asArrived = decodeCapture(p, chunks);
     expect(asArrived.summary.frames).toBe(3);
     const r = rechunkCheck(p, chunks, asArrived);

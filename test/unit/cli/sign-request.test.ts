@@ -18,19 +18,40 @@ writeFileSync(keyFile, pair.privateKey.export({ type: 'pkcs8', format: 'pem' }),
 async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
   const err: string[] = [];
-  vi.spyOn(console, 'log').mockImplementation((...a) => { out.push(a.join(' ')); });
-  vi.spyOn(console, 'error').mockImplementation((...a) => { err.push(a.join(' ')); });
+  vi.spyOn(console, 'log').mockImplementation((...a) => {
+    out.push(a.join(' '));
+  });
+  vi.spyOn(console, 'error').mockImplementation((...a) => {
+    err.push(a.join(' '));
+  });
   const code = await command.run(args);
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
-afterEach(() => { vi.restoreAllMocks(); });
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 describe('tablegw sign-request', () => {
   it('prints one line of JSON the table verifies, with by and a transaction; the same bytes are taken once', async () => {
-    const r = await run(['--key', keyFile, '--key-id', 'pit-7', '--table', 'dt-07', '--command', 'void-round', '{"roundId":"dt-07-s0001-r0002","reason":"dealer error","by":"someone"}']);
+    const r = await run([
+      '--key',
+      keyFile,
+      '--key-id',
+      'pit-7',
+      '--table',
+      'dt-07',
+      '--command',
+      'void-round',
+      '{"roundId":"dt-07-s0001-r0002","reason":"dealer error","by":"someone"}',
+    ]);
     expect(r.code).toBe(0);
     const req = JSON.parse(r.out) as Record<string, unknown>;
-    expect(req).toMatchObject({ roundId: 'dt-07-s0001-r0002', reason: 'dealer error', by: 'pit-7', signature: { alg: 'Ed25519', keyId: 'pit-7', table: 'dt-07', command: 'void-round' } });
+    expect(req).toMatchObject({
+      roundId: 'dt-07-s0001-r0002',
+      reason: 'dealer error',
+      by: 'pit-7',
+      signature: { alg: 'Ed25519', keyId: 'pit-7', table: 'dt-07', command: 'void-round' },
+    });
     expect(String(req.transaction)).toMatch(/^pit-7-[0-9a-f-]{36}$/);
     const v = new RequestVerifier({ tableId: 'dt-07', keys: [{ name: 'pit-7', publicKey: pair.publicKey, commands: ['void-round'] }], maxSkewMs: 30_000 });
     expect(v.check('void-round', r.out, Date.now())).toEqual({ kind: 'signed', signer: 'pit-7' });

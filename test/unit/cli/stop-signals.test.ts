@@ -13,7 +13,8 @@ const MODULE = join(ROOT, 'src', 'app', 'cli', 'stop-signals.ts');
 
 /** runs `body` as an ES module in a child with tsx; its stdout and exit code */
 function child(body: string): { out: string; status: number | null } {
-  const script = `import { holdStopSignals } from ${JSON.stringify(MODULE)};\n` +
+  const script =
+    `import { holdStopSignals } from ${JSON.stringify(MODULE)};\n` +
     'const busy = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);\n' +
     `setTimeout(() => { console.log('lost'); process.exit(3); }, 3000);\n${body}`;
   const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });

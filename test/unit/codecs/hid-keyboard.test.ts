@@ -18,9 +18,12 @@ describe('KeyboardWedgeDecoder', () => {
   it('decodes a shifted barcode "AS" + Enter from real report sequences', () => {
     expect(
       feed(
-        R(LSHIFT, 0x04), UP, // 'A'
-        R(LSHIFT, 0x16), UP, // 'S'
-        R(0, ENTER), UP,
+        R(LSHIFT, 0x04),
+        UP, // 'A'
+        R(LSHIFT, 0x16),
+        UP, // 'S'
+        R(0, ENTER),
+        UP,
       ),
     ).toEqual(['AS']);
   });
@@ -55,7 +58,10 @@ describe('KeyboardWedgeDecoder', () => {
   });
 
   it('several barcodes in a row; an Enter with nothing typed yields nothing', () => {
-    expect(feed(R(0, ENTER), UP, R(0, 0x24), UP, R(LSHIFT, 0x0b), UP, R(0, ENTER), UP, R(LSHIFT, 0x17), UP, R(LSHIFT, 0x06), UP, R(0, 0x58), UP)).toEqual(['7H', 'TC']);
+    expect(feed(R(0, ENTER), UP, R(0, 0x24), UP, R(LSHIFT, 0x0b), UP, R(0, ENTER), UP, R(LSHIFT, 0x17), UP, R(LSHIFT, 0x06), UP, R(0, 0x58), UP)).toEqual([
+      '7H',
+      'TC',
+    ]);
   });
 
   it('Enter held across reports ends the barcode once', () => {

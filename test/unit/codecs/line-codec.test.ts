@@ -8,7 +8,10 @@ const summary = (xs: Array<DeviceFrame | FrameReject>) => xs.map((x) => (isRejec
 describe('LineCodec', () => {
   it('yields the frame plus one noise reject for `xx$SHOE,...`', () => {
     const out = new LineCodec('SHOE').push(buf('xx$SHOE,17,CARD,AS*3D\r\n'));
-    expect(out).toEqual([{ reason: 'noise', raw: 'xx' }, { talker: 'SHOE', seq: 17, type: 'CARD', card: 'AS', rescan: false }]);
+    expect(out).toEqual([
+      { reason: 'noise', raw: 'xx' },
+      { talker: 'SHOE', seq: 17, type: 'CARD', card: 'AS', rescan: false },
+    ]);
   });
 
   it('rejects frames of another talker as unknown-talker', () => {
@@ -19,7 +22,9 @@ describe('LineCodec', () => {
   });
 
   it('rejects carry the whole line as raw', () => {
-    expect(new LineCodec('DICE').push(refLine('DICE,1,ROLL,7,1,1,5'))).toEqual([{ reason: 'bad-field', raw: `$DICE,1,ROLL,7,1,1,5*${refLine('DICE,1,ROLL,7,1,1,5').toString().slice(-4, -2)}` }]);
+    expect(new LineCodec('DICE').push(refLine('DICE,1,ROLL,7,1,1,5'))).toEqual([
+      { reason: 'bad-field', raw: `$DICE,1,ROLL,7,1,1,5*${refLine('DICE,1,ROLL,7,1,1,5').toString().slice(-4, -2)}` },
+    ]);
   });
 
   it('decodes a mixed stream identically in one chunk and byte by byte', () => {
@@ -36,7 +41,18 @@ describe('LineCodec', () => {
       refLine('SHOE,7,CUT'),
     ]);
     const whole = new LineCodec('SHOE').push(stream);
-    expect(summary(whole)).toEqual(['!noise', 'SHOE/1/STATE', 'SHOE/2/CARD', '!bad-checksum', 'SHOE/4/MISREAD', '!noise', 'SHOE/5/CARD', '!too-long', '!unknown-talker', 'SHOE/7/CUT']);
+    expect(summary(whole)).toEqual([
+      '!noise',
+      'SHOE/1/STATE',
+      'SHOE/2/CARD',
+      '!bad-checksum',
+      'SHOE/4/MISREAD',
+      '!noise',
+      'SHOE/5/CARD',
+      '!too-long',
+      '!unknown-talker',
+      'SHOE/7/CUT',
+    ]);
     const c = new LineCodec('SHOE');
     expect(byteAtATime((chunk) => c.push(chunk), stream)).toEqual(whole);
   });

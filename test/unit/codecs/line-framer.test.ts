@@ -97,7 +97,15 @@ describe('LineFramer', () => {
   it('gives identical results fed one byte at a time or in odd chunks', () => {
     const stream = buf(
       'noise$SHOE,17,CARD,AS*3D\r\n$SHOE,1$SHOE,0,HB*2B\n\r\n' +
-        '$' + 'E'.repeat(130) + '\r\n' + 'zz\n' + '$' + 'F'.repeat(126) + '\n' + '$RFID,1,HB*xx\r\n' + 'tail',
+        '$' +
+        'E'.repeat(130) +
+        '\r\n' +
+        'zz\n' +
+        '$' +
+        'F'.repeat(126) +
+        '\n' +
+        '$RFID,1,HB*xx\r\n' +
+        'tail',
     );
     const whole = summary(new LineFramer().push(stream));
     expect(whole).toEqual(['!noise', '$SHOE,17,CARD,AS*3D', '!noise', '$SHOE,0,HB*2B', '!too-long', '!noise', '$' + 'F'.repeat(126), '$RFID,1,HB*xx']);

@@ -66,7 +66,17 @@ describe('parseLine', () => {
   });
 
   it('rejects lines without a proper `*CS` tail as malformed', () => {
-    for (const s of ['$SHOE,17,CARD,AS', '$SHOE,17,CARD,AS*3', '$SHOE,17,CARD,AS*3G', '$SHOE,17,CARD,AS*3D0', '$SHOE,17,CARD,AS 3D', 'SHOE,17,CARD,AS*3D', '$', '', '$*00']) {
+    for (const s of [
+      '$SHOE,17,CARD,AS',
+      '$SHOE,17,CARD,AS*3',
+      '$SHOE,17,CARD,AS*3G',
+      '$SHOE,17,CARD,AS*3D0',
+      '$SHOE,17,CARD,AS 3D',
+      'SHOE,17,CARD,AS*3D',
+      '$',
+      '',
+      '$*00',
+    ]) {
       expect(parseLine(buf(s)), s).toMatchObject({ reason: 'malformed' });
     }
   });

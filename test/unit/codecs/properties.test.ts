@@ -42,7 +42,10 @@ const BODIES: Record<Talker, fc.Arbitrary<DeviceFrameBody>> = {
   RFID: fc.oneof(commonBody, shoeShared, fc.record({ type: fc.constant('TAG' as const), uid: fc.stringMatching(/^[0-9A-F]{8,24}$/) })),
   SHUF: fc.oneof(
     commonBody,
-    fc.record({ type: fc.constant('SHUF_STATE' as const), state: fc.constantFrom('IDLE' as const, 'SHUFFLING' as const, 'READY' as const, 'JAM' as const, 'DOOR_OPEN' as const, 'ERROR' as const) }),
+    fc.record({
+      type: fc.constant('SHUF_STATE' as const),
+      state: fc.constantFrom('IDLE' as const, 'SHUFFLING' as const, 'READY' as const, 'JAM' as const, 'DOOR_OPEN' as const, 'ERROR' as const),
+    }),
     fc.record({ type: fc.constant('COUNT' as const), count: fc.integer({ min: 0, max: 999 }) }),
   ),
   DICE: fc.oneof(
@@ -50,7 +53,11 @@ const BODIES: Record<Talker, fc.Arbitrary<DeviceFrameBody>> = {
     fc.constantFrom({ type: 'SHAKE' as const }, { type: 'COCKED' as const }, { type: 'NOREAD' as const }),
     fc.record({ type: fc.constant('ROLL' as const), dice: fc.tuple(die, die, die), bounces: fc.integer({ min: 0, max: 99 }) }),
   ),
-  BALL: fc.oneof(commonBody, fc.constantFrom({ type: 'START' as const }, { type: 'END' as const }), fc.record({ type: fc.constant('BALL' as const), ball: fc.integer({ min: 0, max: 999 }) })),
+  BALL: fc.oneof(
+    commonBody,
+    fc.constantFrom({ type: 'START' as const }, { type: 'END' as const }),
+    fc.record({ type: fc.constant('BALL' as const), ball: fc.integer({ min: 0, max: 999 }) }),
+  ),
 };
 const frameArb = (talker: Talker): fc.Arbitrary<DeviceFrame> =>
   fc.tuple(fc.integer({ min: 0, max: 65535 }), BODIES[talker]).map(([seq, body]) => ({ talker, seq, ...body }) as DeviceFrame);
@@ -60,14 +67,22 @@ const frameArb = (talker: Talker): fc.Arbitrary<DeviceFrame> =>
 describe('properties', () => {
   it('random bytes never throw and only yield frames of the talker or known rejects', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...TALKERS), fc.oneof(bytesArb(600), fc.uint8Array({ maxLength: 600 }).map((a) => Buffer.from(a))), fc.array(fc.nat(), { maxLength: 10 }), (talker, data, cuts) => {
-        const out = decodeChunks(talker, splitAt(data, cuts));
-        for (const x of out) {
-          if (isReject(x)) expect(REASONS).toContain(x.reason);
-          else expect(x.talker).toBe(talker);
-        }
-        expect(decodeChunks(talker, [data])).toEqual(out);
-      }),
+      fc.property(
+        fc.constantFrom(...TALKERS),
+        fc.oneof(
+          bytesArb(600),
+          fc.uint8Array({ maxLength: 600 }).map((a) => Buffer.from(a)),
+        ),
+        fc.array(fc.nat(), { maxLength: 10 }),
+        (talker, data, cuts) => {
+          const out = decodeChunks(talker, splitAt(data, cuts));
+          for (const x of out) {
+            if (isReject(x)) expect(REASONS).toContain(x.reason);
+            else expect(x.talker).toBe(talker);
+          }
+          expect(decodeChunks(talker, [data])).toEqual(out);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -87,10 +102,18 @@ describe('properties', () => {
   });
 
   it('random mutations of valid CARD lines never yield a card that is not in the input bytes', () => {
-    const mutation = fc.record({ kind: fc.constantFrom('flip', 'insert', 'delete', 'replace'), pos: fc.nat(), byte: byteArb, bit: fc.integer({ min: 0, max: 7 }) });
+    const mutation = fc.record({
+      kind: fc.constantFrom('flip', 'insert', 'delete', 'replace'),
+      pos: fc.nat(),
+      byte: byteArb,
+      bit: fc.integer({ min: 0, max: 7 }),
+    });
     fc.assert(
       fc.property(
-        fc.array(frameArb('SHOE').filter((f) => f.type === 'CARD'), { minLength: 1, maxLength: 3 }),
+        fc.array(
+          frameArb('SHOE').filter((f) => f.type === 'CARD'),
+          { minLength: 1, maxLength: 3 },
+        ),
         fc.array(mutation, { minLength: 1, maxLength: 6 }),
         fc.array(fc.nat(), { maxLength: 8 }),
         (frames, mutations, cuts) => {

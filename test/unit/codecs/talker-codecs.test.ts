@@ -42,7 +42,12 @@ describe('reference bytes (checksums computed outside the project)', () => {
     it(`${JSON.stringify(wire)}`, () => {
       expect(one(talker, wire)).toEqual(frame);
       // lower-case checksum, bare LF
-      expect(one(talker, wire.replace(/\*([0-9A-F]{2})\r\n$/, (_m, cs: string) => `*${cs.toLowerCase()}\n`))).toEqual(frame);
+      expect(
+        one(
+          talker,
+          wire.replace(/\*([0-9A-F]{2})\r\n$/, (_m, cs: string) => `*${cs.toLowerCase()}\n`),
+        ),
+      ).toEqual(frame);
     });
   }
 });

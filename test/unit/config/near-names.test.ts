@@ -44,12 +44,15 @@ describe('near names', () => {
 
   it('the config names the game and the device kind meant', () => {
     const dev = (kind: string) => ({ id: 'd1', kind, transport: { type: 'serial', path: '/dev/null' } });
-    expect(problems({ mqtt: { url: 'embedded' }, tables: [{ id: 't1', game: 'sicbo', devices: [dev('dice-sensor')] }] }))
-      .toEqual([expect.stringMatching(/^tables\[0\]\.game: unknown game "sicbo" \(did you mean "sic-bo"\?\) \(known: baccarat, .*keno\)$/)]);
-    expect(problems({ mqtt: { url: 'embedded' }, tables: [{ id: 't1', game: 'baccarat', devices: [dev('card-shoes')] }] }))
-      .toEqual([expect.stringMatching(/^tables\[0\]\.devices\[0\]\.kind: unknown device kind "card-shoes" \(did you mean "card-shoe"\?\) \(known: card-shoe, /)]);
+    expect(problems({ mqtt: { url: 'embedded' }, tables: [{ id: 't1', game: 'sicbo', devices: [dev('dice-sensor')] }] })).toEqual([
+      expect.stringMatching(/^tables\[0\]\.game: unknown game "sicbo" \(did you mean "sic-bo"\?\) \(known: baccarat, .*keno\)$/),
+    ]);
+    expect(problems({ mqtt: { url: 'embedded' }, tables: [{ id: 't1', game: 'baccarat', devices: [dev('card-shoes')] }] })).toEqual([
+      expect.stringMatching(/^tables\[0\]\.devices\[0\]\.kind: unknown device kind "card-shoes" \(did you mean "card-shoe"\?\) \(known: card-shoe, /),
+    ]);
     // nothing near: the list only
-    expect(problems({ mqtt: { url: 'embedded' }, tables: [{ id: 't1', game: 'roulette', devices: [dev('card-shoe')] }] })[0])
-      .toMatch(/unknown game "roulette" \(known: /);
+    expect(problems({ mqtt: { url: 'embedded' }, tables: [{ id: 't1', game: 'roulette', devices: [dev('card-shoe')] }] })[0]).toMatch(
+      /unknown game "roulette" \(known: /,
+    );
   });
 });

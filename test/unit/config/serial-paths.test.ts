@@ -10,10 +10,13 @@ import { validateConfig } from '../../../src/app/config/load-config.js';
 import { lookUpUser, mayReadWrite, serialDeviceProblems } from '../../../src/app/config/serial-paths.js';
 import { makeTempDirSync } from '../../../dev/rig/temp-dir.js';
 
-const cfg = (...paths: string[]) => validateConfig({
-  mqtt: { url: 'embedded' },
-  tables: [{ id: 'bac-01', game: 'baccarat', devices: paths.map((path, i) => ({ id: `shoe-${i + 1}`, kind: 'card-shoe', transport: { type: 'serial', path } })) }],
-});
+const cfg = (...paths: string[]) =>
+  validateConfig({
+    mqtt: { url: 'embedded' },
+    tables: [
+      { id: 'bac-01', game: 'baccarat', devices: paths.map((path, i) => ({ id: `shoe-${i + 1}`, kind: 'card-shoe', transport: { type: 'serial', path } })) },
+    ],
+  });
 const someone = { name: 'tablegw', uid: 4242, gids: [4242, 20] };
 
 describe('serial device checks', () => {
@@ -25,7 +28,9 @@ describe('serial device checks', () => {
     writeFileSync(file, '');
     const p = serialDeviceProblems(cfg('/dev/tablegw-no-such-shoe', link, file, '/dev/null'), someone);
     expect(p).toHaveLength(3);
-    expect(p[0]).toMatch(/^tables\[0\]\.devices\[0\]\.transport\.path: "\/dev\/tablegw-no-such-shoe" does not exist \(device shoe-1 of table bac-01\): is the adapter plugged in\?/);
+    expect(p[0]).toMatch(
+      /^tables\[0\]\.devices\[0\]\.transport\.path: "\/dev\/tablegw-no-such-shoe" does not exist \(device shoe-1 of table bac-01\): is the adapter plugged in\?/,
+    );
     expect(p[0]).toContain('udev rule /etc/udev/rules.d/99-tablegw.rules');
     expect(p[1]).toMatch(/^tables\[0\]\.devices\[1\]\.transport\.path: ".*tablegw-shoe-2" is a link to a device that is not there/);
     expect(p[2]).toMatch(/^tables\[0\]\.devices\[2\]\.transport\.path: ".*not-a-device" is not a serial device/);
@@ -41,7 +46,7 @@ describe('serial device checks', () => {
     expect(mayReadWrite({ name: 'root', uid: 0, gids: [0] }, { uid: 0, gid: 0, mode: 0o20600 })).toBe(true);
   });
 
-  it('reads a user\'s groups from passwd and group files', () => {
+  it("reads a user's groups from passwd and group files", () => {
     const dir = makeTempDirSync('teg-users-');
     writeFileSync(join(dir, 'passwd'), 'root:x:0:0::/root:/bin/sh\ntablegw:x:104:107:gw:/var/lib/tablegw:/usr/sbin/nologin\n');
     writeFileSync(join(dir, 'group'), 'root:x:0:\ndialout:x:20:alice,tablegw\nplugdev:x:46:tablegw\ntablegw:x:107:\nvideo:x:44:alice\n');

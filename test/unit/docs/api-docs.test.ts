@@ -60,7 +60,16 @@ describe('generated API documents', () => {
   it('every example in docs/asyncapi.json is valid against its schema', () => {
     const doc = JSON.parse(read('asyncapi.json'));
     const messages = doc.components.messages as Record<string, { examples?: Array<{ payload: any }> }>;
-    const topicOf: Record<string, string> = { status: 'status', device: 'devices/x', round: 'round', result: 'result', alert: 'alerts', shoe: 'shoe', health: 'health', response: 'response/status' };
+    const topicOf: Record<string, string> = {
+      status: 'status',
+      device: 'devices/x',
+      round: 'round',
+      result: 'result',
+      alert: 'alerts',
+      shoe: 'shoe',
+      health: 'health',
+      response: 'response/status',
+    };
     let n = 0;
     for (const [name, m] of Object.entries(messages)) {
       if (name.startsWith('gateway-')) continue; // not a table message (checked in test/integration/gateway-cli.test.ts)
@@ -77,8 +86,23 @@ describe('generated API documents', () => {
     }
     expect(n).toBeGreaterThan(15);
     // one example of each kind of message a baccarat table publishes
-    for (const name of ['status', 'device', 'event-card', 'round', 'result-baccarat', 'alert', 'shoe', 'health', 'response',
-      'round-sic-bo', 'result-sic-bo', 'event-dice', 'round-keno', 'result-keno', 'event-ball']) {
+    for (const name of [
+      'status',
+      'device',
+      'event-card',
+      'round',
+      'result-baccarat',
+      'alert',
+      'shoe',
+      'health',
+      'response',
+      'round-sic-bo',
+      'result-sic-bo',
+      'event-dice',
+      'round-keno',
+      'result-keno',
+      'event-ball',
+    ]) {
       expect(messages[name]?.examples?.length, `an example of ${name}`).toBeGreaterThan(0);
     }
   });

@@ -13,7 +13,10 @@ import { OUTCOME_SCHEMAS } from '../../../src/core/games/outcomes.js';
 
 const doc = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', '..', 'docs', 'asyncapi.json'), 'utf8'));
 const schemas = doc.components.schemas as Record<string, Record<string, unknown>>;
-const messages = doc.components.messages as Record<string, { payload: { schemaFormat: string; schema: { $ref: string } }; examples?: Array<{ payload: Record<string, any> }> }>;
+const messages = doc.components.messages as Record<
+  string,
+  { payload: { schemaFormat: string; schema: { $ref: string } }; examples?: Array<{ payload: Record<string, any> }> }
+>;
 
 // formats (date-time) are not what this checks: the structure is
 const ajv = new Ajv2020({ strict: true, allErrors: true, validateFormats: false });
@@ -36,7 +39,7 @@ describe('docs/asyncapi.json under a JSON Schema 2020-12 validator', () => {
       const m = messages[`result-${game}`];
       expect(m, game).toBeDefined();
       expect(doc.channels.result.messages[`result-${game}`], game).toBeDefined();
-      const props = (schemas[`result-${game}`].properties as Record<string, any>);
+      const props = schemas[`result-${game}`].properties as Record<string, any>;
       expect(props.game.const, game).toBe(game);
       expect(JSON.stringify(props.outcome), game).toContain('"additionalProperties":false');
       expect(m.examples?.length, `an example of result-${game}`).toBeGreaterThan(0);

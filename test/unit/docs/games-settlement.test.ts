@@ -27,11 +27,18 @@ function sections(): Array<{ ids: OutcomeGameId[]; body: string }> {
 /** every property name and every enum / const value of a JSON Schema */
 function vocabulary(s: Json, names: Set<string>, values: Set<string>): void {
   if (!s || typeof s !== 'object') return;
-  if (Array.isArray(s)) { for (const x of s) vocabulary(x, names, values); return; }
-  for (const [k, v] of Object.entries((s.properties as Json | undefined) ?? {})) { names.add(k); vocabulary(v, names, values); }
+  if (Array.isArray(s)) {
+    for (const x of s) vocabulary(x, names, values);
+    return;
+  }
+  for (const [k, v] of Object.entries((s.properties as Json | undefined) ?? {})) {
+    names.add(k);
+    vocabulary(v, names, values);
+  }
   if (Array.isArray(s.enum)) for (const e of s.enum) values.add(String(e));
   if (s.const !== undefined) values.add(String(s.const));
-  for (const k of ['anyOf', 'oneOf', 'allOf', 'items', 'prefixItems', 'additionalProperties']) if (s[k] && typeof s[k] === 'object') vocabulary(s[k], names, values);
+  for (const k of ['anyOf', 'oneOf', 'allOf', 'items', 'prefixItems', 'additionalProperties'])
+    if (s[k] && typeof s[k] === 'object') vocabulary(s[k], names, values);
 }
 
 describe('docs/GAMES.md settlement tables and examples', () => {
@@ -42,7 +49,7 @@ describe('docs/GAMES.md settlement tables and examples', () => {
     expect([...withTables].sort()).toEqual(Object.keys(OUTCOME_SCHEMAS).sort());
   });
 
-  it('every outcome in a JSON example is valid against its game\'s schema', () => {
+  it("every outcome in a JSON example is valid against its game's schema", () => {
     let n = 0;
     for (const { ids, body } of found) {
       for (const m of body.matchAll(/```json\n([\s\S]*?)```/g)) {
@@ -56,7 +63,7 @@ describe('docs/GAMES.md settlement tables and examples', () => {
     expect(n).toBeGreaterThanOrEqual(8);
   });
 
-  it('every field a settlement table names is a field (or a value) of that game\'s outcome', () => {
+  it("every field a settlement table names is a field (or a value) of that game's outcome", () => {
     const unknown: string[] = [];
     let rows = 0;
     for (const { ids, body } of found) {
@@ -65,11 +72,17 @@ describe('docs/GAMES.md settlement tables and examples', () => {
       for (const id of ids) vocabulary(z.toJSONSchema(OUTCOME_SCHEMAS[id], { target: 'draft-2020-12' }) as Json, names, values);
       const tables = body.split('\n').filter((l) => l.startsWith('|'));
       for (const line of tables) {
-        const cells = line.split('|').slice(1, -1).map((c) => c.trim());
+        const cells = line
+          .split('|')
+          .slice(1, -1)
+          .map((c) => c.trim());
         if (cells.length !== 2 || cells[1] === 'settles from' || /^-+$/.test(cells[1])) continue;
         rows++;
         for (const m of cells[1].matchAll(/`([^`]+)`/g)) {
-          const segments = m[1].replace(/"/g, '').split('.').filter((x) => x && !/^<.+>$/.test(x));
+          const segments = m[1]
+            .replace(/"/g, '')
+            .split('.')
+            .filter((x) => x && !/^<.+>$/.test(x));
           for (const seg of segments) if (!names.has(seg) && !values.has(seg) && !/^\d+$/.test(seg)) unknown.push(`${ids[0]}: ${m[1]}`);
         }
       }

@@ -25,7 +25,10 @@ function schemaProblems(node: Json, data: unknown, path: string): string[] {
     }
     for (const k of (node.required as string[] | undefined) ?? []) if (!(k in data)) out.push(`${path}.${k}: required`);
   }
-  if (node.items && Array.isArray(data)) data.forEach((x, i) => { out.push(...schemaProblems(node.items as Json, x, `${path}[${i}]`)); });
+  if (node.items && Array.isArray(data))
+    data.forEach((x, i) => {
+      out.push(...schemaProblems(node.items as Json, x, `${path}[${i}]`));
+    });
   return out;
 }
 
@@ -39,7 +42,20 @@ describe('docs/profile.schema.json', () => {
 
   it('describes every key, down to messages[] and usb[]', () => {
     const keys = profileSchemaKeys(schema);
-    expect(keys.map((k) => k.path)).toEqual(expect.arrayContaining(['framing.start', 'framing.trailer', 'framing.lengthField.counts', 'integrity.algorithm', 'integrity.covers.end', 'messages[].pattern', 'messages[].bytes.fields', 'cards.table', 'line.baudRate', 'usb[].vendorId']));
+    expect(keys.map((k) => k.path)).toEqual(
+      expect.arrayContaining([
+        'framing.start',
+        'framing.trailer',
+        'framing.lengthField.counts',
+        'integrity.algorithm',
+        'integrity.covers.end',
+        'messages[].pattern',
+        'messages[].bytes.fields',
+        'cards.table',
+        'line.baudRate',
+        'usb[].vendorId',
+      ]),
+    );
     expect(keys.filter((k) => typeof k.node.description !== 'string').map((k) => k.path)).toEqual([]);
   });
 
@@ -48,8 +64,9 @@ describe('docs/profile.schema.json', () => {
     for (const name of shippedProfiles()) {
       expect(schemaProblems(schema, parse(readFileSync(profileFile(name), 'utf8')), name)).toEqual([]);
     }
-    expect(schemaProblems(schema, { name: 'x', talker: 'SHOE', integrity: { algorithm: 'crc33' }, framing: { end: '\r' }, messages: [] }, 'p'))
-      .toEqual([expect.stringMatching(/^p\.integrity\.algorithm: "crc33" is not one of none, xor8/)]);
+    expect(schemaProblems(schema, { name: 'x', talker: 'SHOE', integrity: { algorithm: 'crc33' }, framing: { end: '\r' }, messages: [] }, 'p')).toEqual([
+      expect.stringMatching(/^p\.integrity\.algorithm: "crc33" is not one of none, xor8/),
+    ]);
     expect(schemaProblems(schema, { talker: 'SHOE', framing: { end: '\r' }, messages: [] }, 'p')).toContain('p.name: required');
   });
 });

@@ -28,7 +28,7 @@ describe('the device-kind catalogue', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
-  it('is the config schema\'s list of kinds, each with a known talker', () => {
+  it("is the config schema's list of kinds, each with a known talker", () => {
     expect([...deviceKindSchema.options]).toEqual([...DEVICE_KINDS]);
     for (const k of DEVICE_KINDS) expect(TALKERS).toContain(DEVICE_KIND_FACTS[k].talker);
     expect(DEVICE_KINDS.filter(readsCards)).toEqual(['card-shoe', 'rfid-shoe', 'barcode-scanner']);

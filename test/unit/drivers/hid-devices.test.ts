@@ -36,16 +36,18 @@ describe('barcode scanner (HID boot keyboard reports -> rescan cards)', () => {
 
   it('held keys: a key still down in the next report is one keypress; rollover (two keys down) types both once', () => {
     const d = new BarcodeScannerDecoder();
-    expect(feed(d, [
-      r(0, 0, 0x24), // 7 down
-      r(0, 0, 0x24), // 7 still held (repeat report)
-      r(0x02, 0, 0x24, 0x0b), // 7 still held, Shift+H down: rollover
-      r(0x02, 0, 0x0b), // 7 released, H held
-      UP,
-      ENTER,
-      ENTER, // Enter held: not a second (empty) barcode
-      UP,
-    ])).toEqual(['7H,R']);
+    expect(
+      feed(d, [
+        r(0, 0, 0x24), // 7 down
+        r(0, 0, 0x24), // 7 still held (repeat report)
+        r(0x02, 0, 0x24, 0x0b), // 7 still held, Shift+H down: rollover
+        r(0x02, 0, 0x0b), // 7 released, H held
+        UP,
+        ENTER,
+        ENTER, // Enter held: not a second (empty) barcode
+        UP,
+      ]),
+    ).toEqual(['7H,R']);
   });
 
   it('shift pressed alone first, then the letter; an ErrorRollOver report is ignored', () => {
@@ -88,10 +90,16 @@ describe('barcode-scanner driver', () => {
   it('emits CARD rescan frames, a bad-frame alert for an unmapped barcode, and has no stale timer', async () => {
     const cfg = validateConfig({
       mqtt: { url: 'mqtt://127.0.0.1:1' },
-      tables: [{ id: 't1', game: 'baccarat', devices: [
-        { id: 'shoe-1', kind: 'card-shoe', transport: { type: 'serial', path: '/dev/null' } },
-        { id: 'scan-1', kind: 'barcode-scanner', staleAfterMs: 10, transport: { type: 'hid', vendorId: '0x0c2e', productId: 0x0b61 } },
-      ] }],
+      tables: [
+        {
+          id: 't1',
+          game: 'baccarat',
+          devices: [
+            { id: 'shoe-1', kind: 'card-shoe', transport: { type: 'serial', path: '/dev/null' } },
+            { id: 'scan-1', kind: 'barcode-scanner', staleAfterMs: 10, transport: { type: 'hid', vendorId: '0x0c2e', productId: 0x0b61 } },
+          ],
+        },
+      ],
     });
     const transport = new MemoryTransport();
     const driver = createDriver(cfg.tables[0].devices[1], transport);
@@ -111,12 +119,14 @@ describe('barcode-scanner driver', () => {
 describe('HID dice sensor', () => {
   it('decodes ROLL, COCKED, NOREAD reports; a bad checksum is rejected', () => {
     const d = new HidDiceDecoder();
-    const out = d.push(Buffer.concat([
-      encodeHidDiceReport({ seq: 7, dice: [6, 6, 1], bounces: 3 }),
-      encodeHidDiceReport({ seq: 8, status: 1 }),
-      encodeHidDiceReport({ seq: 9, status: 2 }),
-      encodeHidDiceReport({ seq: 10, dice: [1, 2, 3], bounces: 0, checksum: 0 }),
-    ]));
+    const out = d.push(
+      Buffer.concat([
+        encodeHidDiceReport({ seq: 7, dice: [6, 6, 1], bounces: 3 }),
+        encodeHidDiceReport({ seq: 8, status: 1 }),
+        encodeHidDiceReport({ seq: 9, status: 2 }),
+        encodeHidDiceReport({ seq: 10, dice: [1, 2, 3], bounces: 0, checksum: 0 }),
+      ]),
+    );
     expect(out).toEqual([
       { talker: 'DICE', seq: 7, type: 'ROLL', dice: [6, 6, 1], bounces: 3 },
       { talker: 'DICE', seq: 8, type: 'COCKED' },
@@ -124,14 +134,22 @@ describe('HID dice sensor', () => {
       { reason: 'bad-checksum', raw: expect.any(String) },
     ]);
     // exact reference bytes: [0x01, seq, d1, d2, d3, bounces, status, sum]
-    expect(d.push(Buffer.from([0x01, 0x05, 0x02, 0x03, 0x04, 0x07, 0x00, 0x16]))).toEqual([{ talker: 'DICE', seq: 5, type: 'ROLL', dice: [2, 3, 4], bounces: 7 }]);
+    expect(d.push(Buffer.from([0x01, 0x05, 0x02, 0x03, 0x04, 0x07, 0x00, 0x16]))).toEqual([
+      { talker: 'DICE', seq: 5, type: 'ROLL', dice: [2, 3, 4], bounces: 7 },
+    ]);
     expect(d.push(Buffer.from([0x01, 0x05, 0x02]))).toEqual([{ reason: 'malformed', raw: expect.any(String) }]);
   });
 
   it('driver over HID: 8-bit seq wraps 255 -> 0 without a gap; a lost report is a frame-gap; no stale timer', async () => {
     const cfg = validateConfig({
       mqtt: { url: 'mqtt://127.0.0.1:1' },
-      tables: [{ id: 'sb', game: 'sic-bo', devices: [{ id: 'dice-1', kind: 'dice-sensor', staleAfterMs: 10, transport: { type: 'hid', vendorId: 0x1234, productId: 0x5678 } }] }],
+      tables: [
+        {
+          id: 'sb',
+          game: 'sic-bo',
+          devices: [{ id: 'dice-1', kind: 'dice-sensor', staleAfterMs: 10, transport: { type: 'hid', vendorId: 0x1234, productId: 0x5678 } }],
+        },
+      ],
     });
     const transport = new MemoryTransport();
     const driver = createDriver(cfg.tables[0].devices[0], transport);

@@ -18,7 +18,13 @@ class FakeHid implements HidModule {
 
   async openPath(path: string): Promise<HidHandle> {
     if (this.failOpen) throw new Error(this.failOpen);
-    const h = Object.assign(new EventEmitter(), { closed: false, path, close: async () => { h.closed = true; } });
+    const h = Object.assign(new EventEmitter(), {
+      closed: false,
+      path,
+      close: async () => {
+        h.closed = true;
+      },
+    });
     this.handles.push(h);
     return h;
   }
@@ -49,10 +55,15 @@ describe('HidTransport', () => {
 
   it('node-hid that cannot load: disconnected with the reason, nothing thrown, retried', async () => {
     let attempts = 0;
-    t = new HidTransport({ vendorId: 1, productId: 2, pollMs: 20, loader: async () => {
-      attempts++;
-      throw new Error('node-hid cannot load its native library: libusb-1.0.so.0: cannot open shared object file');
-    } });
+    t = new HidTransport({
+      vendorId: 1,
+      productId: 2,
+      pollMs: 20,
+      loader: async () => {
+        attempts++;
+        throw new Error('node-hid cannot load its native library: libusb-1.0.so.0: cannot open shared object file');
+      },
+    });
     const statuses: TransportStatus[] = [];
     t.status$.subscribe((s) => statuses.push(s));
     t.start();

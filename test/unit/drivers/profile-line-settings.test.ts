@@ -12,9 +12,23 @@ describe('line settings', () => {
   it('come from the profile unless the device says otherwise; 9600 without either', async () => {
     const dir = makeTempDirSync('teg-line-');
     const profile = join(dir, 'fast-shoe.yaml');
-    writeFileSync(profile, 'name: fast-shoe\ntalker: SHOE\nline: { baudRate: 38400, parity: even, dataBits: 7 }\nframing: { end: "\\r" }\nintegrity: { algorithm: xor8, separator: "," }\nmessages:\n  - { name: card, pattern: "(?<card>..)", type: CARD }\n');
+    writeFileSync(
+      profile,
+      'name: fast-shoe\ntalker: SHOE\nline: { baudRate: 38400, parity: even, dataBits: 7 }\nframing: { end: "\\r" }\nintegrity: { algorithm: xor8, separator: "," }\nmessages:\n  - { name: card, pattern: "(?<card>..)", type: CARD }\n',
+    );
     const dev = (transport: Record<string, unknown>, withProfile = true) =>
-      validateConfig({ mqtt: { url: 'mqtt://127.0.0.1:1' }, tables: [{ id: 't', game: 'baccarat', devices: [{ id: 'shoe', kind: 'card-shoe', ...(withProfile ? { profile } : {}), transport: { type: 'serial', path: '/dev/ttyUSB9', ...transport } }] }] }).tables[0].devices[0];
+      validateConfig({
+        mqtt: { url: 'mqtt://127.0.0.1:1' },
+        tables: [
+          {
+            id: 't',
+            game: 'baccarat',
+            devices: [
+              { id: 'shoe', kind: 'card-shoe', ...(withProfile ? { profile } : {}), transport: { type: 'serial', path: '/dev/ttyUSB9', ...transport } },
+            ],
+          },
+        ],
+      }).tables[0].devices[0];
     const fromProfile = createTransport(dev({}));
     const overridden = createTransport(dev({ baudRate: 9600 }));
     const plain = createTransport(dev({}, false));

@@ -21,22 +21,28 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** a vendor RFID reader written for this test: `T:<uid>` CR LF, `M` for a tag it could not read */
 const RFID_PROFILE = join(dir, 'rfid-reader.yaml');
-writeFileSync(RFID_PROFILE, `name: test-rfid-reader
+writeFileSync(
+  RFID_PROFILE,
+  `name: test-rfid-reader
 talker: RFID
 framing: { end: "\\r\\n", maxLength: 40 }
 messages:
   - { name: tag, pattern: "T:(?<uid>[0-9A-F]{8,24})", type: TAG, emit: "T:{uid}" }
   - { name: misread, pattern: "M", type: MISREAD, emit: "M" }
-`);
+`,
+);
 /** a scanner that ends a barcode by silence only (no line end): framing.idleMs */
 const QUIET_PROFILE = join(dir, 'quiet-scanner.yaml');
-writeFileSync(QUIET_PROFILE, `name: quiet-scanner
+writeFileSync(
+  QUIET_PROFILE,
+  `name: quiet-scanner
 talker: SHOE
 framing: { idleMs: 40, maxLength: 8 }
 cards: { preset: suit-rank }
 messages:
   - { name: card, pattern: "(?<card>[SHDC](?:10|[2-9AJQK]))", type: CARD }
-`);
+`,
+);
 const REGISTRY = join(dir, 'registry.csv');
 writeFileSync(REGISTRY, 'uid,card,deck\nE0040000000000A1,AS,1\nE0040000000000A2,KD,1\n');
 
@@ -79,7 +85,9 @@ describe('profiled drivers', () => {
       vi.advanceTimersByTime(1000); // one flush per silence: nothing more
       expect(cards()).toEqual(['TH', 'AS']);
       // "X9" ended by the silence too: no card, one reject
-      expect(d.events.flatMap((e) => (e.kind === 'alert' && e.alert === 'bad-frame' ? [e.data] : []))).toEqual([{ count: 1, reasons: { 'unknown-type': 1 }, sample: expect.any(String) }]);
+      expect(d.events.flatMap((e) => (e.kind === 'alert' && e.alert === 'bad-frame' ? [e.data] : []))).toEqual([
+        { count: 1, reasons: { 'unknown-type': 1 }, sample: expect.any(String) },
+      ]);
       await d.driver.stop();
     } finally {
       vi.useRealTimers();
@@ -91,7 +99,11 @@ describe('profiled drivers', () => {
     expect(stx.driver.send('RESCAN')).toBe(true);
     expect(stx.driver.send('LOCK')).toBe(true);
     expect(stx.driver.send('REPEAT,17')).toBe(true);
-    expect(stx.written.map((b) => b.toString('latin1').replace(/\*[0-9A-F]{2}/, '*..'))).toEqual(['\u00020,RS*..\u0003', '\u00021,LK*..\u0003', '\u00022,RP,17*..\u0003']);
+    expect(stx.written.map((b) => b.toString('latin1').replace(/\*[0-9A-F]{2}/, '*..'))).toEqual([
+      '\u00020,RS*..\u0003',
+      '\u00021,LK*..\u0003',
+      '\u00022,RP,17*..\u0003',
+    ]);
     const four = started(device([{ id: 'shoe-1', kind: 'card-shoe', profile: 'four-digit-shoe', transport: serial('/dev/null') }]));
     expect(four.driver.send('RESCAN')).toBe(false);
     expect(four.driver.send('LOCK')).toBe(false);
@@ -112,7 +124,11 @@ describe('profiled drivers', () => {
     d.transport.deliver(enc.encode({ type: 'TAG', uid: 'E0040000000000A2' }));
     d.transport.deliver(enc.encode({ type: 'TAG', uid: 'E0040000000000FF' }));
     d.transport.deliver(enc.encode({ type: 'MISREAD' }));
-    expect(d.frames().map((f) => (f.type === 'CARD' ? `${f.card}${f.rescan ? ' R' : ''} ${f.uid}` : f.type))).toEqual(['AS E0040000000000A1', 'KD E0040000000000A2', 'MISREAD']);
+    expect(d.frames().map((f) => (f.type === 'CARD' ? `${f.card}${f.rescan ? ' R' : ''} ${f.uid}` : f.type))).toEqual([
+      'AS E0040000000000A1',
+      'KD E0040000000000A2',
+      'MISREAD',
+    ]);
     expect(d.events.filter((e) => e.kind === 'alert').map((e) => e.kind === 'alert' && e.alert)).toEqual(['unknown-tag']);
     await d.driver.stop();
   });
@@ -140,7 +156,13 @@ describe('profiled drivers', () => {
   });
 
   it('beside a shoe the same scanner is the rescan reader: every card it reads is a rescan, repeats too', async () => {
-    const dev = device([{ id: 'shoe-1', kind: 'card-shoe', transport: serial('/dev/null') }, { id: 'scan-1', kind: 'barcode-scanner', profile: 'serial-scanner', transport: serial('/dev/null') }], 1);
+    const dev = device(
+      [
+        { id: 'shoe-1', kind: 'card-shoe', transport: serial('/dev/null') },
+        { id: 'scan-1', kind: 'barcode-scanner', profile: 'serial-scanner', transport: serial('/dev/null') },
+      ],
+      1,
+    );
     expect(dev.role).toBe('rescan');
     const d = started(dev, () => 0);
     d.transport.deliver('H10\r\nH10\r\n');

@@ -16,7 +16,9 @@ describe('DeviceDriver reject counts', () => {
     const decoder = compileProfile(loadProfileFile(profileFile('stx-etx-shoe')));
     const driver = new DeviceDriver({ deviceId: 'shoe-1', transport, decoder: { push: (b) => decoder.push(b) }, staleAfterMs: 0, badFrameWindowMs: 5 });
     const alerts: DriverEvent[] = [];
-    driver.events$.subscribe((e) => { if (e.kind === 'alert') alerts.push(e); });
+    driver.events$.subscribe((e) => {
+      if (e.kind === 'alert') alerts.push(e);
+    });
     driver.start();
     expect(driver.rejectedByReason).toEqual({});
     expect(driver.lastReject).toBeNull();

@@ -113,7 +113,13 @@ describe('rfid-shoe driver (wire bytes -> driver events)', () => {
   function setup(now: () => number) {
     const cfg = validateConfig({
       mqtt: { url: 'mqtt://127.0.0.1:1' },
-      tables: [{ id: 't1', game: 'baccarat', devices: [{ id: 'rfid-1', kind: 'rfid-shoe', deckRegistry: file, dedupeMs: 1000, transport: { type: 'serial', path: '/dev/null' } }] }],
+      tables: [
+        {
+          id: 't1',
+          game: 'baccarat',
+          devices: [{ id: 'rfid-1', kind: 'rfid-shoe', deckRegistry: file, dedupeMs: 1000, transport: { type: 'serial', path: '/dev/null' } }],
+        },
+      ],
     });
     const transport = new MemoryTransport();
     const driver = createDriver(cfg.tables[0].devices[0], transport, { now });

@@ -16,7 +16,10 @@ function rig() {
   const transport = new MemoryTransport();
   let n = 0;
   const driver = new DeviceDriver({
-    deviceId: 'shoe-1', transport, decoder: new LineCodec('SHOE'), staleAfterMs: 0,
+    deviceId: 'shoe-1',
+    transport,
+    decoder: new LineCodec('SHOE'),
+    staleAfterMs: 0,
     encodeCommand: (c) => encodeLine('GW', n++, c.split(',')[0], c.split(',').slice(1)),
   });
   const events: DriverEvent[] = [];

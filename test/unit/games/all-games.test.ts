@@ -31,7 +31,14 @@ describe('the registry (games.md table of ids and positions)', () => {
 
   it('defaults per games.md', () => {
     const d = (id: string) => CARD_GAMES[id].defaults;
-    expect([d('baccarat').burnPerRound, d('seven-up-baccarat').burnPerRound, d('dragon-tiger').burnPerRound, d('pok-deng').burnPerRound, d('three-pictures').burnPerRound, d('blackjack').burnPerRound]).toEqual([0, 1, 1, 1, 4, 4]);
+    expect([
+      d('baccarat').burnPerRound,
+      d('seven-up-baccarat').burnPerRound,
+      d('dragon-tiger').burnPerRound,
+      d('pok-deng').burnPerRound,
+      d('three-pictures').burnPerRound,
+      d('blackjack').burnPerRound,
+    ]).toEqual([0, 1, 1, 1, 4, 4]);
     expect(GAME_IDS.filter((id) => d(id).singleDeck).sort()).toEqual(['holdem', 'three-card-poker', 'three-pictures']);
     expect(GAME_IDS.filter((id) => d(id).needsEngine).sort()).toEqual(['blackjack', 'holdem']);
     expect(GAME_IDS.filter((id) => d(id).burnFaceDown)).toEqual(['pok-deng']);
@@ -72,24 +79,27 @@ describe('every game: rounds terminate and cards() matches the dealing order', (
     const g = CARD_GAMES[id];
     for (const engine of g.defaults.needsEngine ? [true] : [false, true]) {
       it(`${id}${engine ? ' (engine)' : ''}`, () => {
-        fc.assert(fc.property(fc.array(fc.constantFrom(...oneDeck()), { minLength: 80, maxLength: 80 }), fc.integer(), (cards, seed) => {
-          const { s, placed, terminated } = randomRound(g, cards, seed, engine);
-          expect(terminated).toBe(true);
-          const got = g.cards(s);
-          // every card placed is in cards(), in dealing order per position; a split hand starts
-          // with the card its seat was dealt before the split
-          expect(Object.values(got).flat().sort()).toEqual(placed.map((p) => p.card).sort());
-          for (const [pos, cs] of Object.entries(got)) {
-            const to = placed.filter((p) => p.position === pos).map((p) => p.card);
-            const split = id === 'blackjack' && /^seat\d[ab]$/.test(pos);
-            expect(split || g.positions.includes(pos), `${pos} is a position of ${id}`).toBe(true);
-            if (split) {
-              const parent = placed.filter((p) => p.position === pos.slice(0, -1)).map((p) => p.card);
-              expect(cs).toEqual([parent[pos.endsWith('a') ? 0 : 1], ...to]);
-            } else expect(cs).toEqual(to);
-          }
-          expect(() => JSON.stringify(g.outcome(s))).not.toThrow();
-        }), { numRuns: 300 });
+        fc.assert(
+          fc.property(fc.array(fc.constantFrom(...oneDeck()), { minLength: 80, maxLength: 80 }), fc.integer(), (cards, seed) => {
+            const { s, placed, terminated } = randomRound(g, cards, seed, engine);
+            expect(terminated).toBe(true);
+            const got = g.cards(s);
+            // every card placed is in cards(), in dealing order per position; a split hand starts
+            // with the card its seat was dealt before the split
+            expect(Object.values(got).flat().sort()).toEqual(placed.map((p) => p.card).sort());
+            for (const [pos, cs] of Object.entries(got)) {
+              const to = placed.filter((p) => p.position === pos).map((p) => p.card);
+              const split = id === 'blackjack' && /^seat\d[ab]$/.test(pos);
+              expect(split || g.positions.includes(pos), `${pos} is a position of ${id}`).toBe(true);
+              if (split) {
+                const parent = placed.filter((p) => p.position === pos.slice(0, -1)).map((p) => p.card);
+                expect(cs).toEqual([parent[pos.endsWith('a') ? 0 : 1], ...to]);
+              } else expect(cs).toEqual(to);
+            }
+            expect(() => JSON.stringify(g.outcome(s))).not.toThrow();
+          }),
+          { numRuns: 300 },
+        );
       });
     }
   }
@@ -97,11 +107,17 @@ describe('every game: rounds terminate and cards() matches the dealing order', (
 
 describe('the virtual dealer through the table machine: every game deals clean shoes', () => {
   const cases: Array<[string, 'engine' | 'none', number]> = [
-    ['baccarat', 'none', 1], ['seven-up-baccarat', 'none', 1], ['dragon-tiger', 'none', 1],
-    ['pok-deng', 'none', 1], ['pok-deng', 'engine', 1],
-    ['three-pictures', 'none', 6], ['three-pictures', 'engine', 6],
-    ['three-card-poker', 'none', 6], ['three-card-poker', 'engine', 6],
-    ['blackjack', 'engine', 1], ['holdem', 'engine', 8],
+    ['baccarat', 'none', 1],
+    ['seven-up-baccarat', 'none', 1],
+    ['dragon-tiger', 'none', 1],
+    ['pok-deng', 'none', 1],
+    ['pok-deng', 'engine', 1],
+    ['three-pictures', 'none', 6],
+    ['three-pictures', 'engine', 6],
+    ['three-card-poker', 'none', 6],
+    ['three-card-poker', 'engine', 6],
+    ['blackjack', 'engine', 1],
+    ['holdem', 'engine', 8],
   ];
   for (const [id, betting, shoes] of cases) {
     it(`${id}, betting ${betting}: no alert, no refused request, every result as the game says`, () => {
@@ -110,7 +126,10 @@ describe('the virtual dealer through the table machine: every game deals clean s
       const rng = seededRng(`${id}-${betting}`);
       const ends: Array<{ state: unknown }> = [];
       for (let i = 0; i < shoes; i++) {
-        for (const a of dealShoe({ game: g, decks: g.defaults.decks, burnPerRound: g.defaults.burnPerRound, engine: betting === 'engine', cutCardFromEnd: 70 }, rng)) {
+        for (const a of dealShoe(
+          { game: g, decks: g.defaults.decks, burnPerRound: g.defaults.burnPerRound, engine: betting === 'engine', cutCardFromEnd: 70 },
+          rng,
+        )) {
           m.act(a);
           if (a.type === 'round-end') {
             expect(a.complete).toBe(true);

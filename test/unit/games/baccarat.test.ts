@@ -60,15 +60,51 @@ describe('baccarat: the third-card tables, every cell (seed 002)', () => {
 describe('baccarat outcomes', () => {
   it('naturals: a natural on either side ends the deal and wins unless tied', () => {
     expect(baccarat.outcome(play(baccarat, '4S TH 4D KC').state)).toEqual({
-      winner: 'player', playerTotal: 8, bankerTotal: 0, natural: true, playerNatural: true, bankerNatural: false, playerPair: true, bankerPair: false, cardCount: 4, size: 'small',
+      winner: 'player',
+      playerTotal: 8,
+      bankerTotal: 0,
+      natural: true,
+      playerNatural: true,
+      bankerNatural: false,
+      playerPair: true,
+      bankerPair: false,
+      cardCount: 4,
+      size: 'small',
     });
-    expect(baccarat.outcome(play(baccarat, '2S 9H 3D KC').state)).toMatchObject({ winner: 'banker', playerTotal: 5, bankerTotal: 9, natural: true, playerNatural: false, bankerNatural: true, cardCount: 4 });
-    expect(baccarat.outcome(play(baccarat, '9S KH 9D KC').state)).toMatchObject({ winner: 'player', playerTotal: 8, natural: true, playerPair: true, bankerPair: true });
-    expect(baccarat.outcome(play(baccarat, '8S 4H KD 4C').state)).toMatchObject({ winner: 'tie', playerTotal: 8, bankerTotal: 8, natural: true, playerNatural: true, bankerNatural: true });
+    expect(baccarat.outcome(play(baccarat, '2S 9H 3D KC').state)).toMatchObject({
+      winner: 'banker',
+      playerTotal: 5,
+      bankerTotal: 9,
+      natural: true,
+      playerNatural: false,
+      bankerNatural: true,
+      cardCount: 4,
+    });
+    expect(baccarat.outcome(play(baccarat, '9S KH 9D KC').state)).toMatchObject({
+      winner: 'player',
+      playerTotal: 8,
+      natural: true,
+      playerPair: true,
+      bankerPair: true,
+    });
+    expect(baccarat.outcome(play(baccarat, '8S 4H KD 4C').state)).toMatchObject({
+      winner: 'tie',
+      playerTotal: 8,
+      bankerTotal: 8,
+      natural: true,
+      playerNatural: true,
+      bankerNatural: true,
+    });
   });
 
   it('both sides on 6 or 7 stand: a tie with four cards (seed 000 "if both have 6 or 7")', () => {
-    expect(baccarat.outcome(play(baccarat, '3S 6H 3D KC').state)).toMatchObject({ winner: 'tie', playerTotal: 6, bankerTotal: 6, natural: false, size: 'small' });
+    expect(baccarat.outcome(play(baccarat, '3S 6H 3D KC').state)).toMatchObject({
+      winner: 'tie',
+      playerTotal: 6,
+      bankerTotal: 6,
+      natural: false,
+      size: 'small',
+    });
   });
 
   it('a full six-card round: player 0-5 draws, banker draws by the table', () => {
@@ -76,7 +112,16 @@ describe('baccarat outcomes', () => {
     const r = play(baccarat, '2S 3H 3D 2C 4S 5D');
     expect(r.placed.map((x) => x.position)).toEqual(['player', 'banker', 'player', 'banker', 'player', 'banker']);
     expect(baccarat.outcome(r.state)).toEqual({
-      winner: 'player', playerTotal: 9, bankerTotal: 0, natural: false, playerNatural: false, bankerNatural: false, playerPair: false, bankerPair: false, cardCount: 6, size: 'big',
+      winner: 'player',
+      playerTotal: 9,
+      bankerTotal: 0,
+      natural: false,
+      playerNatural: false,
+      bankerNatural: false,
+      playerPair: false,
+      bankerPair: false,
+      cardCount: 6,
+      size: 'big',
     });
     expect(baccarat.cards(r.state)).toEqual({ player: hand('2S 3D 4S'), banker: hand('3H 2C 5D') });
   });
@@ -107,17 +152,20 @@ function sheetDeal(cards: readonly Card[]): { player: Card[]; banker: Card[] } {
 describe('baccarat properties', () => {
   const shoe = fc.array(fc.constantFrom(...oneDeck()), { minLength: 6, maxLength: 6 });
   it('a completed round has 4-6 cards and follows the third-card table', () => {
-    fc.assert(fc.property(shoe, (cards) => {
-      let s = baccarat.newRound({ engine: false });
-      let used = 0;
-      while (baccarat.expect(s).kind === 'card') s = baccarat.place(s, cards[used++]);
-      expect(used).toBeGreaterThanOrEqual(4);
-      expect(used).toBeLessThanOrEqual(6);
-      expect(baccarat.cards(s)).toEqual(sheetDeal(cards));
-      const o = baccarat.outcome(s);
-      expect(o.cardCount).toBe(used);
-      expect(o.size).toBe(used === 4 ? 'small' : 'big');
-    }), { numRuns: 3000 });
+    fc.assert(
+      fc.property(shoe, (cards) => {
+        let s = baccarat.newRound({ engine: false });
+        let used = 0;
+        while (baccarat.expect(s).kind === 'card') s = baccarat.place(s, cards[used++]);
+        expect(used).toBeGreaterThanOrEqual(4);
+        expect(used).toBeLessThanOrEqual(6);
+        expect(baccarat.cards(s)).toEqual(sheetDeal(cards));
+        const o = baccarat.outcome(s);
+        expect(o.cardCount).toBe(used);
+        expect(o.size).toBe(used === 4 ? 'small' : 'big');
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
 

@@ -30,7 +30,19 @@ describe('Blackjack (seed 000)', () => {
     const r = play(g, 'TS 6H 5D 3C KC 2D', { options: one, decisions: ['hit', 'stand'] });
     expect(r.placed.map((x) => x.position)).toEqual(['seat1', 'dealer', 'seat1', 'seat1', 'dealer', 'dealer']);
     expect(pos(r.state)).toEqual({
-      seat1: { cards: hand('TS 5D 3C'), total: 18, soft: false, bust: false, blackjack: false, charlie: false, doubled: false, split: false, folded: false, outcome: 'push', perfectPairs: null },
+      seat1: {
+        cards: hand('TS 5D 3C'),
+        total: 18,
+        soft: false,
+        bust: false,
+        blackjack: false,
+        charlie: false,
+        doubled: false,
+        split: false,
+        folded: false,
+        outcome: 'push',
+        perfectPairs: null,
+      },
       dealer: { cards: hand('6H KC 2D'), total: 18, soft: false, bust: false, blackjack: false, perfectPairs: null },
     });
   });
@@ -171,36 +183,44 @@ describe('Blackjack (seed 000)', () => {
   });
 
   it('property: every round terminates; no hand over 21 unless bust; the dealer stops right', () => {
-    fc.assert(fc.property(fc.array(fc.constantFrom(...oneDeck()), { minLength: 80, maxLength: 80 }), fc.integer(), fc.integer({ min: 1, max: 4 }), (cards, seed, seats) => {
-      const rng = seededRng(seed);
-      let s = g.newRound({ engine: true, options: { seats } });
-      let used = 0;
-      for (let guard = 0; ; guard++) {
-        expect(guard).toBeLessThan(200);
-        const e = g.expect(s);
-        if (e.kind === 'complete') break;
-        if (e.kind === 'card') s = g.place(s, cards[used++]);
-        else if (e.kind === 'decision') {
-          const r = g.decide!(s, e.seat, e.actions[Math.floor(rng() * e.actions.length)]);
-          if (isError(r)) throw new Error(r.error);
-          s = r;
-        } else throw new Error('blackjack never waits for close-decisions');
-      }
-      const p = pos(s);
-      let live = false;
-      for (const [name, f] of Object.entries(p)) {
-        const cs = f.cards as string[];
-        expect(f.bust).toBe(blackjackTotal(cs).bust);
-        if (!f.bust) expect(f.total as number).toBeLessThanOrEqual(21);
-        if (name !== 'dealer') {
-          expect(cs.length).toBeLessThanOrEqual(8);
-          if (!f.bust && !f.folded) live = true;
-        }
-      }
-      if (live) expect(p.dealer.total as number).toBeGreaterThanOrEqual(17);
-      else expect((p.dealer.cards as string[]).length).toBe(2);
-      expect(Object.values(g.cards(s)).flat().length).toBe(used);
-    }), { numRuns: 1500 });
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...oneDeck()), { minLength: 80, maxLength: 80 }),
+        fc.integer(),
+        fc.integer({ min: 1, max: 4 }),
+        (cards, seed, seats) => {
+          const rng = seededRng(seed);
+          let s = g.newRound({ engine: true, options: { seats } });
+          let used = 0;
+          for (let guard = 0; ; guard++) {
+            expect(guard).toBeLessThan(200);
+            const e = g.expect(s);
+            if (e.kind === 'complete') break;
+            if (e.kind === 'card') s = g.place(s, cards[used++]);
+            else if (e.kind === 'decision') {
+              const r = g.decide!(s, e.seat, e.actions[Math.floor(rng() * e.actions.length)]);
+              if (isError(r)) throw new Error(r.error);
+              s = r;
+            } else throw new Error('blackjack never waits for close-decisions');
+          }
+          const p = pos(s);
+          let live = false;
+          for (const [name, f] of Object.entries(p)) {
+            const cs = f.cards as string[];
+            expect(f.bust).toBe(blackjackTotal(cs).bust);
+            if (!f.bust) expect(f.total as number).toBeLessThanOrEqual(21);
+            if (name !== 'dealer') {
+              expect(cs.length).toBeLessThanOrEqual(8);
+              if (!f.bust && !f.folded) live = true;
+            }
+          }
+          if (live) expect(p.dealer.total as number).toBeGreaterThanOrEqual(17);
+          else expect((p.dealer.cards as string[]).length).toBe(2);
+          expect(Object.values(g.cards(s)).flat().length).toBe(used);
+        },
+      ),
+      { numRuns: 1500 },
+    );
   });
 
   it('statistics: dealer blackjack and perfect pairs match the exact 8-deck composition', () => {

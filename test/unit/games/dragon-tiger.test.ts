@@ -10,20 +10,48 @@ describe('Dragon Tiger (seed 000)', () => {
     expect(r.placed.map((x) => x.position)).toEqual(['dragon', 'tiger']);
     expect(g.cards(r.state)).toEqual({ dragon: hand('KS'), tiger: hand('QH') });
     expect(g.outcome(r.state)).toEqual({
-      winner: 'dragon', dragonRank: 13, tigerRank: 12, suitedTie: false, dragonSuit: 'S', tigerSuit: 'H', dragonColor: 'black', tigerColor: 'red',
+      winner: 'dragon',
+      dragonRank: 13,
+      tigerRank: 12,
+      suitedTie: false,
+      dragonSuit: 'S',
+      tigerSuit: 'H',
+      dragonColor: 'black',
+      tigerColor: 'red',
     });
     expect(g.outcome(play(g, 'AS 2H').state)).toEqual({
-      winner: 'tiger', dragonRank: 1, tigerRank: 2, suitedTie: false, dragonSuit: 'S', tigerSuit: 'H', dragonColor: 'black', tigerColor: 'red',
+      winner: 'tiger',
+      dragonRank: 1,
+      tigerRank: 2,
+      suitedTie: false,
+      dragonSuit: 'S',
+      tigerSuit: 'H',
+      dragonColor: 'black',
+      tigerColor: 'red',
     });
     expect(g.outcome(play(g, 'TS 9H').state)).toMatchObject({ winner: 'dragon', dragonRank: 10, tigerRank: 9 });
   });
 
   it('equal ranks tie whatever the suits; a suited tie needs the same suit (8 decks)', () => {
     expect(g.outcome(play(g, '7S 7H').state)).toEqual({
-      winner: 'tie', dragonRank: 7, tigerRank: 7, suitedTie: false, dragonSuit: 'S', tigerSuit: 'H', dragonColor: 'black', tigerColor: 'red',
+      winner: 'tie',
+      dragonRank: 7,
+      tigerRank: 7,
+      suitedTie: false,
+      dragonSuit: 'S',
+      tigerSuit: 'H',
+      dragonColor: 'black',
+      tigerColor: 'red',
     });
     expect(g.outcome(play(g, 'JD JD').state)).toEqual({
-      winner: 'tie', dragonRank: 11, tigerRank: 11, suitedTie: true, dragonSuit: 'D', tigerSuit: 'D', dragonColor: 'red', tigerColor: 'red',
+      winner: 'tie',
+      dragonRank: 11,
+      tigerRank: 11,
+      suitedTie: true,
+      dragonSuit: 'D',
+      tigerSuit: 'D',
+      dragonColor: 'red',
+      tigerColor: 'red',
     });
     expect(g.outcome(play(g, '4C QS').state)).toMatchObject({ dragonSuit: 'C', tigerSuit: 'S', dragonColor: 'black', tigerColor: 'black' });
   });

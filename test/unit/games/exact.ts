@@ -66,7 +66,7 @@ export function baccaratExact(decks: number, sevenUp = false): BaccaratExact {
     else r.cards6 += w;
     const sevens = [...p, ...b].filter((x) => x === 7).length;
     if (sevens >= 2) r.super7 += w;
-    if ((Math.max(pt , bt)) === 7) r.winningTotal7 += w;
+    if (Math.max(pt, bt) === 7) r.winningTotal7 += w;
   };
   const third = (p: number[], b: number[], w: number) => {
     const p2 = (p[0] + p[1]) % 10;

@@ -24,8 +24,12 @@ export interface Played<S> {
  * order, `close-decisions` is answered by itself. Throws when the round wants more cards or
  * decisions than given, or when cards are left over.
  */
-export function play<S>(game: CardGame<S>, cards: string | string[], o: { engine?: boolean; options?: Record<string, unknown>; decisions?: string[] } = {}): Played<S> {
-  const queue = typeof cards === 'string' ? hand(cards) : [...cards] as Card[];
+export function play<S>(
+  game: CardGame<S>,
+  cards: string | string[],
+  o: { engine?: boolean; options?: Record<string, unknown>; decisions?: string[] } = {},
+): Played<S> {
+  const queue = typeof cards === 'string' ? hand(cards) : ([...cards] as Card[]);
   const decisions = [...(o.decisions ?? [])];
   let state = game.newRound({ engine: o.engine ?? game.defaults.needsEngine, options: o.options });
   const placed: Placed[] = [];
@@ -59,7 +63,7 @@ export function play<S>(game: CardGame<S>, cards: string | string[], o: { engine
 
 /** deals cards until the round waits for something other than a card (or the cards run out) */
 export function dealUntilWait<S>(game: CardGame<S>, state: S, cards: string | string[]): S {
-  const queue = typeof cards === 'string' ? hand(cards) : [...cards] as Card[];
+  const queue = typeof cards === 'string' ? hand(cards) : ([...cards] as Card[]);
   let s = state;
   while (queue.length && game.expect(s).kind === 'card') s = game.place(s, queue.shift()!);
   if (queue.length) throw new Error(`cards left over: ${queue.join(' ')}`);

@@ -108,7 +108,10 @@ describe('hidden cards through the table machine', () => {
     w.hide('QS');
     m.card('QS');
     // the reveal event comes before the result; the result (with the burn) follows
-    const outs = m.outputs.slice(-20).filter((o) => o.type === 'publish').map((o) => (o.type === 'publish' ? `${o.topic}:${String(o.payload.kind ?? o.payload.status ?? '')}` : ''));
+    const outs = m.outputs
+      .slice(-20)
+      .filter((o) => o.type === 'publish')
+      .map((o) => (o.type === 'publish' ? `${o.topic}:${String(o.payload.kind ?? o.payload.status ?? '')}` : ''));
     expect(outs.indexOf('events:reveal')).toBeLessThan(outs.indexOf('result:complete'));
     w.check();
     expect(w.reveals).toHaveLength(1);
@@ -131,7 +134,11 @@ describe('hidden cards through the table machine', () => {
     w.request('close-decisions');
     expect(w.reveals[1].sort()).toEqual(['2D', '7C', '9S']);
     const result = m.published('result').at(-1)!;
-    expect(result.outcome).toMatchObject({ playerHand: { category: 'straight-flush', ranks: [14], miniRoyal: true }, winner: 'player', dealerQualifies: false });
+    expect(result.outcome).toMatchObject({
+      playerHand: { category: 'straight-flush', ranks: [14], miniRoyal: true },
+      winner: 'player',
+      dealerQualifies: false,
+    });
   });
 
   it('Three Card Poker without an engine: hidden until the result, which follows the sixth card', () => {

@@ -10,10 +10,19 @@ describe("Texas Hold'em vs dealer (seed 000)", () => {
     expect(g.defaults).toMatchObject({ decks: 1, burnPerRound: 0, singleDeck: true, maxCardsPerRound: 9, needsEngine: true });
     const r = play(g, 'AS KD AH QC 2S 4D 6H 8C AC', { engine: true });
     expect(r.trail.map((e) => (e.kind === 'card' ? `${e.position}${e.faceDown ? `(hidden:${e.revealAt})` : ''}` : e.kind))).toEqual([
-      'player', 'player', 'dealer(hidden:result)', 'dealer(hidden:result)',
-      'close-decisions', 'board', 'board', 'board',
-      'close-decisions', 'board',
-      'close-decisions', 'board', 'complete',
+      'player',
+      'player',
+      'dealer(hidden:result)',
+      'dealer(hidden:result)',
+      'close-decisions',
+      'board',
+      'board',
+      'board',
+      'close-decisions',
+      'board',
+      'close-decisions',
+      'board',
+      'complete',
     ]);
     expect(g.cards(r.state)).toEqual({ player: hand('AS KD'), dealer: hand('AH QC'), board: hand('2S 4D 6H 8C AC') });
   });
@@ -23,13 +32,20 @@ describe("Texas Hold'em vs dealer (seed 000)", () => {
     expect(o).toEqual({
       playerHand: { category: 'pair', ranks: [14, 13, 8, 6] },
       dealerHand: { category: 'pair', ranks: [14, 12, 8, 6] },
-      winner: 'player', anteWins: false, bonus: 'ak-offsuit', bonusDealerAA: false, folded: false,
+      winner: 'player',
+      anteWins: false,
+      bonus: 'ak-offsuit',
+      bonusDealerAA: false,
+      folded: false,
     });
   });
 
   it('ante wins only with a straight or better; ties; bonus on the hole cards; AA + dealer AA', () => {
     expect(facts(hand('9S TD'), hand('2C 2D'), hand('JH QS KC 4D 7H'))).toMatchObject({
-      playerHand: { category: 'straight', ranks: [13] }, winner: 'player', anteWins: true, bonus: null,
+      playerHand: { category: 'straight', ranks: [13] },
+      winner: 'player',
+      anteWins: true,
+      bonus: null,
     });
     expect(facts(hand('2S 3D'), hand('2C 3C'), hand('AH KS QC JD TH'))).toMatchObject({ winner: 'tie', anteWins: false });
     expect(facts(hand('AS AD'), hand('AH AC'), hand('2S 5D 9H JC KD'))).toMatchObject({ winner: 'tie', bonus: 'aa', bonusDealerAA: true });

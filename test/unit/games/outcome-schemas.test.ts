@@ -31,10 +31,11 @@ function outcomesOf(gameId: string, rounds: number, engine: boolean, gameOptions
   return out;
 }
 
-const problems = (schema: z.ZodType, values: unknown[]) => values.flatMap((v) => {
-  const r = schema.safeParse(v);
-  return r.success ? [] : [`${JSON.stringify(v)}: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`];
-});
+const problems = (schema: z.ZodType, values: unknown[]) =>
+  values.flatMap((v) => {
+    const r = schema.safeParse(v);
+    return r.success ? [] : [`${JSON.stringify(v)}: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`];
+  });
 
 describe('typed outcomes', () => {
   it('has one schema per game the gateway runs', () => {
@@ -52,13 +53,15 @@ describe('typed outcomes', () => {
   }
 
   it('pok-deng with special hands and fewer boxes matches its schema (and flags special hands)', () => {
-    const outcomes = outcomesOf('pok-deng', 2000, true, { players: 2, specialHands: ['K Q', '9* 9*'] }) as Array<{ positions: Record<string, { special?: true }> }>;
+    const outcomes = outcomesOf('pok-deng', 2000, true, { players: 2, specialHands: ['K Q', '9* 9*'] }) as Array<{
+      positions: Record<string, { special?: true }>;
+    }>;
     expect(problems(OUTCOME_SCHEMAS['pok-deng'], outcomes).slice(0, 3)).toEqual([]);
     expect(outcomes.some((o) => Object.values(o.positions).some((h) => h.special === true))).toBe(true);
     expect(outcomes.every((o) => Object.keys(o.positions).sort().join() === 'banker,p1,p2')).toBe(true);
   });
 
-  it('blackjack outcomes exercise splits, folds and the dealer\'s blackjack', () => {
+  it("blackjack outcomes exercise splits, folds and the dealer's blackjack", () => {
     const outcomes = outcomesOf('blackjack', 3000, true) as Array<{ positions: Record<string, { split?: boolean; folded?: boolean; blackjack: boolean }> }>;
     const hands = outcomes.flatMap((o) => Object.entries(o.positions));
     expect(hands.some(([p, h]) => /^seat\da$/.test(p) && h.split)).toBe(true);
@@ -66,7 +69,7 @@ describe('typed outcomes', () => {
     expect(hands.some(([p, h]) => p === 'dealer' && h.blackjack)).toBe(true);
   });
 
-  it('hold\'em void outcomes (the Bonus stands) match the void schema', () => {
+  it("hold'em void outcomes (the Bonus stands) match the void schema", () => {
     const schema = VOID_OUTCOME_SCHEMAS.holdem!;
     let s = holdem.newRound({ engine: false });
     for (const c of ['AS', 'AD'] as Card[]) s = holdem.place(s, c);
@@ -81,7 +84,12 @@ describe('typed outcomes', () => {
   it('sic bo: every one of the 216 rolls matches its schema', () => {
     const rolls: number[][] = [];
     for (let a = 1; a <= 6; a++) for (let b = 1; b <= 6; b++) for (let c = 1; c <= 6; c++) rolls.push([a, b, c]);
-    expect(problems(OUTCOME_SCHEMAS['sic-bo'], rolls.map((r) => sicBoOutcome(r)))).toEqual([]);
+    expect(
+      problems(
+        OUTCOME_SCHEMAS['sic-bo'],
+        rolls.map((r) => sicBoOutcome(r)),
+      ),
+    ).toEqual([]);
   });
 
   it('keno: seeded draws, the lowest and the highest sums match the schema', () => {
@@ -92,17 +100,44 @@ describe('typed outcomes', () => {
       while (balls.size < 20) balls.add(1 + Math.floor(rng() * 80));
       draws.push([...balls]);
     }
-    expect(problems(OUTCOME_SCHEMAS.keno, draws.map((b) => kenoOutcome(b)))).toEqual([]);
+    expect(
+      problems(
+        OUTCOME_SCHEMAS.keno,
+        draws.map((b) => kenoOutcome(b)),
+      ),
+    ).toEqual([]);
   });
 
   it('refuses a fact it does not name and a value outside its rule', () => {
-    const good = { winner: 'player', playerTotal: 9, bankerTotal: 0, natural: true, playerNatural: true, bankerNatural: false, playerPair: false, bankerPair: false, cardCount: 4, size: 'small' };
+    const good = {
+      winner: 'player',
+      playerTotal: 9,
+      bankerTotal: 0,
+      natural: true,
+      playerNatural: true,
+      bankerNatural: false,
+      playerPair: false,
+      bankerPair: false,
+      cardCount: 4,
+      size: 'small',
+    };
     expect(baccaratOutcomeSchema.safeParse(good).success).toBe(true);
     expect(baccaratOutcomeSchema.safeParse({ ...good, extra: 1 }).success).toBe(false);
     expect(baccaratOutcomeSchema.safeParse({ ...good, playerTotal: 10 }).success).toBe(false);
     const { playerNatural: _, ...withoutSide } = good;
     expect(baccaratOutcomeSchema.safeParse(withoutSide).success).toBe(false);
-    expect(dragonTigerOutcomeSchema.safeParse({ winner: 'tie', dragonRank: 7, tigerRank: 7, suitedTie: true, dragonSuit: 'H', tigerSuit: 'H', dragonColor: 'green', tigerColor: 'red' }).success).toBe(false);
+    expect(
+      dragonTigerOutcomeSchema.safeParse({
+        winner: 'tie',
+        dragonRank: 7,
+        tigerRank: 7,
+        suitedTie: true,
+        dragonSuit: 'H',
+        tigerSuit: 'H',
+        dragonColor: 'green',
+        tigerColor: 'red',
+      }).success,
+    ).toBe(false);
   });
 
   it('describes every field with the rule it carries', () => {
@@ -121,11 +156,20 @@ describe('typed outcomes', () => {
     expect(undescribed).toEqual([]);
   });
 
-  it('a result narrows by its game to that game\'s outcome type', () => {
+  it("a result narrows by its game to that game's outcome type", () => {
     const outcome = outcomesOf('dragon-tiger', 1, false)[0];
     const message = {
-      v: 1, type: 'result', table: 'dt-01', game: 'dragon-tiger', seq: 7, ts: '2026-12-07T00:00:00.000Z', shoeId: 'dt-01-s0001', roundId: 'dt-01-s0001-r0001',
-      status: 'complete', cards: { dragon: ['KS'], tiger: ['QH'], burn: ['4D'] }, outcome,
+      v: 1,
+      type: 'result',
+      table: 'dt-01',
+      game: 'dragon-tiger',
+      seq: 7,
+      ts: '2026-12-07T00:00:00.000Z',
+      shoeId: 'dt-01-s0001',
+      roundId: 'dt-01-s0001-r0001',
+      status: 'complete',
+      cards: { dragon: ['KS'], tiger: ['QH'], burn: ['4D'] },
+      outcome,
     };
     const r = resultMessageSchema.parse(message) as AnyGameResultMessage;
     if (r.game !== 'dragon-tiger' || !r.outcome) throw new Error('not a complete dragon-tiger result');

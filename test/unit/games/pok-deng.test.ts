@@ -16,7 +16,12 @@ describe('Pok Deng (seed 001)', () => {
     const noEngine = play(g, cards, { engine: false });
     expect(noEngine.placed.every((x) => x.faceDown && x.revealAt === 'result')).toBe(true);
     expect(g.cards(withEngine.state)).toEqual({
-      p1: hand('8S 7H'), p2: hand('3H 6H'), p3: hand('KD AD'), p4: hand('4C 4H'), p5: hand('4S 5H'), banker: hand('2D 9C'),
+      p1: hand('8S 7H'),
+      p2: hand('3H 6H'),
+      p3: hand('KD AD'),
+      p4: hand('4C 4H'),
+      p5: hand('4S 5H'),
+      banker: hand('2D 9C'),
     });
   });
 
@@ -83,9 +88,11 @@ describe('Pok Deng (seed 001)', () => {
       for (let v = 0; v < 10; v++) {
         if (!cc[v]) continue;
         const wv = (w * cc[v]) / rem;
-        cc[v]--; rem--;
+        cc[v]--;
+        rem--;
         walk([...vals, v], wv);
-        cc[v]++; rem++;
+        cc[v]++;
+        rem++;
       }
     };
     walk([], 1);

@@ -4,7 +4,18 @@
  * by column, before the code ran — not printed from it.
  */
 import { describe, expect, it } from 'vitest';
-import { beadPlate, bigRoad, buildRoads, derivedMarks, hasRoads, placeLikeBigRoad, ROAD_SIDES, shoeRounds, streakLengths, type RoadRound } from '../../../src/core/games/roads.js';
+import {
+  beadPlate,
+  bigRoad,
+  buildRoads,
+  derivedMarks,
+  hasRoads,
+  placeLikeBigRoad,
+  ROAD_SIDES,
+  shoeRounds,
+  streakLengths,
+  type RoadRound,
+} from '../../../src/core/games/roads.js';
 
 const BAC = ROAD_SIDES.baccarat;
 const W: Record<string, string> = { B: 'banker', P: 'player', T: 'tie', D: 'dragon', G: 'tiger' };
@@ -22,7 +33,7 @@ function grid(cells: Array<{ col: number; row: number; m: string }>): string[] {
   }
   return rows.map((r) => r.join(''));
 }
-const letter = (w: string) => w === 'banker' ? 'B' : w === 'player' ? 'P' : w === 'tie' ? 'T' : w === 'dragon' ? 'D' : 'G';
+const letter = (w: string) => (w === 'banker' ? 'B' : w === 'player' ? 'P' : w === 'tie' ? 'T' : w === 'dragon' ? 'D' : 'G');
 
 // the worked shoe: B B B P P T B P P P P P P P B B B B B B B P P (23 rounds, one tie)
 const SHOE = 'BBB PP T B PPPPPPP BBBBBBB PP';
@@ -75,9 +86,7 @@ describe('big road', () => {
 
   it('reads Dragon Tiger the same way: dragon red, tiger blue', () => {
     const road = bigRoad(rounds('DDG T GD'), ROAD_SIDES['dragon-tiger']);
-    expect(grid(road.cells.map((c) => ({ col: c.col, row: c.row, m: letter(c.winner) })))).toEqual([
-      'DGD', 'DG.', '...', '...', '...', '...',
-    ]);
+    expect(grid(road.cells.map((c) => ({ col: c.col, row: c.row, m: letter(c.winner) })))).toEqual(['DGD', 'DG.', '...', '...', '...', '...']);
     expect(road.cells[2].ties).toBe(1);
   });
 
@@ -86,16 +95,13 @@ describe('big road', () => {
     // P x6: col 2 rows 0-3 (row 4 is the B tail), then along row 3 to col 4
     const marks = [...'PPPPPPPP', ...'BBBBBBB', ...'PPPPPP'];
     const placed = placeLikeBigRoad(marks);
-    expect(grid(placed.map((p) => ({ col: p.col, row: p.row, m: p.mark })))).toEqual([
-      'PBP..',
-      'PBP..',
-      'PBP..',
-      'PBPPP',
-      'PBBB.',
-      'PPP..',
-    ]);
+    expect(grid(placed.map((p) => ({ col: p.col, row: p.row, m: p.mark })))).toEqual(['PBP..', 'PBP..', 'PBP..', 'PBPPP', 'PBBB.', 'PPP..']);
     // the third streak (P x6) starts at col 2 and goes down to row 3 (row 4 taken), then right along row 3
-    expect(placed.slice(-3).map((p) => [p.col, p.row])).toEqual([[2, 3], [3, 3], [4, 3]]);
+    expect(placed.slice(-3).map((p) => [p.col, p.row])).toEqual([
+      [2, 3],
+      [3, 3],
+      [4, 3],
+    ]);
   });
 });
 
@@ -107,7 +113,8 @@ describe('derived roads', () => {
     // (1,1): col 0 has row 1 -> R; (2,0): len1 2 vs len0 3 -> B; (3,0): 1 vs 2 -> B;
     // (3,1): col 2 has row 0 only -> B; (3,2..6): col 2 has neither -> R x5; (4,0): 7 vs 1 -> B;
     // (4,1..6): col 3 has those rows -> R x6; (5,0): 7 vs 7 -> R; (5,1): col 4 has row 1 -> R
-    const R = 'red', B = 'blue';
+    const R = 'red',
+      B = 'blue';
     expect(derivedMarks(cols, 1)).toEqual([R, B, B, B, R, R, R, R, R, B, R, R, R, R, R, R, R, R]);
     const road = buildRoads(rounds(SHOE), BAC).bigEyeBoy;
     expect(grid(road.map((c) => ({ col: c.col, row: c.row, m: c.colour === 'red' ? 'R' : 'B' })))).toEqual([
@@ -124,7 +131,8 @@ describe('derived roads', () => {
     // (3,0): len2 1 vs len0 3 -> B; (3,1): col 1 has row 1 -> R; (3,2): col 1 ends at row 1 -> B;
     // (3,3..6) -> R x4; (4,0): 7 vs 2 -> B; (4,1): col 2 ends at row 0 -> B; (4,2..6) -> R x5;
     // (5,0): 7 vs 1 -> B; (5,1): col 3 has row 1 -> R
-    const R = 'red', B = 'blue';
+    const R = 'red',
+      B = 'blue';
     expect(derivedMarks(cols, 2)).toEqual([B, R, B, R, R, R, R, B, B, R, R, R, R, R, B, R]);
     const road = buildRoads(rounds(SHOE), BAC).smallRoad;
     expect(grid(road.map((c) => ({ col: c.col, row: c.row, m: c.colour === 'red' ? 'R' : 'B' })))).toEqual([
@@ -141,7 +149,8 @@ describe('derived roads', () => {
     // (3,1),(3,2): col 0 has rows 1, 2 -> R R; (3,3): col 0 ends at row 2 -> B; (3,4..6) -> R x3;
     // (4,0): 7 vs 3 -> B; (4,1): col 1 has row 1 -> R; (4,2): col 1 ends at row 1 -> B;
     // (4,3..6) -> R x4; (5,0): 7 vs 2 -> B; (5,1): col 2 ends at row 0 -> B
-    const R = 'red', B = 'blue';
+    const R = 'red',
+      B = 'blue';
     expect(derivedMarks(cols, 3)).toEqual([R, R, B, R, R, R, B, R, B, R, R, R, R, B, B]);
     const road = buildRoads(rounds(SHOE), BAC).cockroachPig;
     expect(grid(road.map((c) => ({ col: c.col, row: c.row, m: c.colour === 'red' ? 'R' : 'B' })))).toEqual([
@@ -165,14 +174,20 @@ describe('derived roads', () => {
     expect(derivedMarks([2, 2, 2, 1], 2)).toEqual(['red', 'red']);
   });
 
-  it('streak lengths are the big road\'s logical columns, tails or not', () => {
+  it("streak lengths are the big road's logical columns, tails or not", () => {
     expect(streakLengths([...'PPPPPPPPBP'])).toEqual([8, 1, 1]);
   });
 });
 
 describe('the shoe on the roads', () => {
-  const res = (seq: number, roundId: string, shoeId: string, winner: string | null, extra: Record<string, unknown> = {}) =>
-    ({ seq, roundId, shoeId, status: winner === null ? 'void' : 'complete', outcome: winner === null ? null : { winner }, ...extra });
+  const res = (seq: number, roundId: string, shoeId: string, winner: string | null, extra: Record<string, unknown> = {}) => ({
+    seq,
+    roundId,
+    shoeId,
+    status: winner === null ? 'void' : 'complete',
+    outcome: winner === null ? null : { winner },
+    ...extra,
+  });
 
   it('takes the rounds of the shoe in progress only, leaves void rounds out and applies corrections in place', () => {
     const results = [
@@ -186,7 +201,10 @@ describe('the shoe on the roads', () => {
       res(70, 'b-3', 's2', 'tie', { status: 'corrected', supersedesSeq: 60 }),
       res(80, 'b-1', 's2', null, { supersedesSeq: 20 }),
     ];
-    expect(shoeRounds(results, 's2')).toEqual([{ roundId: 'b-3', winner: 'tie' }, { roundId: 'b-4', winner: 'tie' }]);
+    expect(shoeRounds(results, 's2')).toEqual([
+      { roundId: 'b-3', winner: 'tie' },
+      { roundId: 'b-4', winner: 'tie' },
+    ]);
     expect(shoeRounds(results, 's1')).toEqual([{ roundId: 'a-1', winner: 'banker' }]);
     expect(shoeRounds(results, 's3')).toEqual([]);
   });

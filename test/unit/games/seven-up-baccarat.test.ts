@@ -13,15 +13,51 @@ describe('7 Up baccarat (seed 000)', () => {
     expect(r.placed.map((x) => x.position)).toEqual(['banker', 'player', 'banker']);
     expect(g.cards(r.state)).toEqual({ player: hand('KS'), banker: hand('2H 4D') });
     expect(g.outcome(r.state)).toEqual({
-      winner: 'player', playerTotal: 7, bankerTotal: 6, natural: false, playerNatural: false, bankerNatural: false, playerPair: false, bankerPair: false,
-      cardCount: 4, size: 'small', winningTotal: 7, sevens: 1, super7: false,
+      winner: 'player',
+      playerTotal: 7,
+      bankerTotal: 6,
+      natural: false,
+      playerNatural: false,
+      bankerNatural: false,
+      playerPair: false,
+      bankerPair: false,
+      cardCount: 4,
+      size: 'small',
+      winningTotal: 7,
+      sevens: 1,
+      super7: false,
     });
   });
 
   it('a natural: 7 + A = 8, 7 + 2 = 9 (the deal ends)', () => {
-    expect(g.outcome(play(g, '5H AS 3D').state)).toMatchObject({ winner: 'tie', playerTotal: 8, bankerTotal: 8, natural: true, playerNatural: true, bankerNatural: true, cardCount: 4, winningTotal: 8 });
-    expect(g.outcome(play(g, 'KH 2S QD').state)).toMatchObject({ winner: 'player', playerTotal: 9, bankerTotal: 0, natural: true, playerNatural: true, bankerNatural: false, winningTotal: 9 });
-    expect(g.outcome(play(g, '4H TS 5D').state)).toMatchObject({ winner: 'banker', playerTotal: 7, bankerTotal: 9, natural: true, playerNatural: false, bankerNatural: true, winningTotal: 9 });
+    expect(g.outcome(play(g, '5H AS 3D').state)).toMatchObject({
+      winner: 'tie',
+      playerTotal: 8,
+      bankerTotal: 8,
+      natural: true,
+      playerNatural: true,
+      bankerNatural: true,
+      cardCount: 4,
+      winningTotal: 8,
+    });
+    expect(g.outcome(play(g, 'KH 2S QD').state)).toMatchObject({
+      winner: 'player',
+      playerTotal: 9,
+      bankerTotal: 0,
+      natural: true,
+      playerNatural: true,
+      bankerNatural: false,
+      winningTotal: 9,
+    });
+    expect(g.outcome(play(g, '4H TS 5D').state)).toMatchObject({
+      winner: 'banker',
+      playerTotal: 7,
+      bankerTotal: 9,
+      natural: true,
+      playerNatural: false,
+      bankerNatural: true,
+      winningTotal: 9,
+    });
   });
 
   it('the player pair is the fixed 7 and a 7; 7+7 = 4 draws', () => {
@@ -29,8 +65,19 @@ describe('7 Up baccarat (seed 000)', () => {
     const r = play(g, 'KH 7S 5D 3C');
     expect(r.placed.map((x) => x.position)).toEqual(['banker', 'player', 'banker', 'player']);
     expect(g.outcome(r.state)).toEqual({
-      winner: 'player', playerTotal: 7, bankerTotal: 5, natural: false, playerNatural: false, bankerNatural: false, playerPair: true, bankerPair: false,
-      cardCount: 5, size: 'big', winningTotal: 7, sevens: 2, super7: true,
+      winner: 'player',
+      playerTotal: 7,
+      bankerTotal: 5,
+      natural: false,
+      playerNatural: false,
+      bankerNatural: false,
+      playerPair: true,
+      bankerPair: false,
+      cardCount: 5,
+      size: 'big',
+      winningTotal: 7,
+      sevens: 2,
+      super7: true,
     });
   });
 
@@ -38,7 +85,16 @@ describe('7 Up baccarat (seed 000)', () => {
     // banker 3 + 3 = 6; player 7 + 8 = 5 draws 6 -> 1; banker 6 with third card 6 draws 7 -> 3
     const r = play(g, '3H 8S 3D 6C 7D');
     expect(r.placed.map((x) => x.position)).toEqual(['banker', 'player', 'banker', 'player', 'banker']);
-    expect(g.outcome(r.state)).toMatchObject({ winner: 'banker', playerTotal: 1, bankerTotal: 3, cardCount: 6, bankerPair: true, sevens: 2, super7: true, winningTotal: 3 });
+    expect(g.outcome(r.state)).toMatchObject({
+      winner: 'banker',
+      playerTotal: 1,
+      bankerTotal: 3,
+      cardCount: 6,
+      bankerPair: true,
+      sevens: 2,
+      super7: true,
+      winningTotal: 3,
+    });
   });
 
   it('a tie reports the tied total; Super 7s count every 7 incl. the fixed one', () => {
@@ -49,23 +105,26 @@ describe('7 Up baccarat (seed 000)', () => {
   });
 
   it('property: 3-5 shoe cards, cardCount = shoe cards + 1, follows the table with the 7 counted', () => {
-    fc.assert(fc.property(fc.array(fc.constantFrom(...oneDeck()), { minLength: 5, maxLength: 5 }), (cards) => {
-      let s = g.newRound({ engine: false });
-      let n = 0;
-      while (g.expect(s).kind === 'card') s = g.place(s, cards[n++]);
-      expect(n).toBeGreaterThanOrEqual(3);
-      const o = g.outcome(s);
-      expect(o.cardCount).toBe(n + 1);
-      const pts = (cs: string[], base = 0) => cs.reduce((a, c) => a + (c[0] === 'A' ? 1 : /[2-9]/.test(c[0]) ? Number(c[0]) : 0), base) % 10;
-      const { player, banker } = g.cards(s);
-      const p2 = pts([player[0]], 7);
-      const b2 = pts(banker.slice(0, 2));
-      if (p2 >= 8 || b2 >= 8) expect(n).toBe(3);
-      else if (p2 <= 5) {
-        expect(player.length).toBe(2);
-        expect(banker.length === 3).toBe(SHEET_BANKER_DRAWS[b2].includes(pts([player[1]])));
-      } else expect(banker.length === 3).toBe(b2 <= 5);
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...oneDeck()), { minLength: 5, maxLength: 5 }), (cards) => {
+        let s = g.newRound({ engine: false });
+        let n = 0;
+        while (g.expect(s).kind === 'card') s = g.place(s, cards[n++]);
+        expect(n).toBeGreaterThanOrEqual(3);
+        const o = g.outcome(s);
+        expect(o.cardCount).toBe(n + 1);
+        const pts = (cs: string[], base = 0) => cs.reduce((a, c) => a + (c[0] === 'A' ? 1 : /[2-9]/.test(c[0]) ? Number(c[0]) : 0), base) % 10;
+        const { player, banker } = g.cards(s);
+        const p2 = pts([player[0]], 7);
+        const b2 = pts(banker.slice(0, 2));
+        if (p2 >= 8 || b2 >= 8) expect(n).toBe(3);
+        else if (p2 <= 5) {
+          expect(player.length).toBe(2);
+          expect(banker.length === 3).toBe(SHEET_BANKER_DRAWS[b2].includes(pts([player[1]])));
+        } else expect(banker.length === 3).toBe(b2 <= 5);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('statistics: simulated frequencies match the exact 8-deck enumeration', () => {

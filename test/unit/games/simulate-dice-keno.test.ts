@@ -21,7 +21,11 @@ describe('simulate: sic bo and keno', () => {
     // P(total 10) = 27/216, P(total 3) = 1/216, P(a triple) = 6/216, P(small) = P(big) = 105/216
     expect(r.counts.total['10'] / n).toBeCloseTo(27 / 216, 2);
     expect((r.counts.total['3'] ?? 0) / n).toBeCloseTo(1 / 216, 2);
-    expect(Object.keys(r.counts.total).map(Number).every((t) => t >= 3 && t <= 18)).toBe(true);
+    expect(
+      Object.keys(r.counts.total)
+        .map(Number)
+        .every((t) => t >= 3 && t <= 18),
+    ).toBe(true);
     expect(r.counts.triple.null / n).toBeCloseTo(210 / 216, 2);
     expect(r.counts.size.small / n).toBeCloseTo(105 / 216, 2);
     expect(r.counts.size.big / n).toBeCloseTo(105 / 216, 2);
@@ -47,7 +51,8 @@ describe('simulate: sic bo and keno', () => {
 
   it('the command line deals them, and suggests the game meant', () => {
     expect(SIMULATED_GAME_IDS).toEqual(expect.arrayContaining(['sic-bo', 'keno', 'baccarat']));
-    const run = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'src/app/cli/main.ts', 'simulate', ...args], { cwd: ROOT, encoding: 'utf8' });
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, ['--import', 'tsx', 'src/app/cli/main.ts', 'simulate', ...args], { cwd: ROOT, encoding: 'utf8' });
     const ok = run('--game', 'sic-bo', '--rounds', '1000', '--seed', '3', '--json');
     expect(ok.status).toBe(0);
     const j = JSON.parse(ok.stdout) as { game: string; rounds: number; fields: Record<string, Record<string, { count: number }>> };

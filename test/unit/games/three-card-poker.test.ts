@@ -10,8 +10,12 @@ describe('Three Card Poker (seed 004)', () => {
     expect(g.defaults).toMatchObject({ decks: 1, burnPerRound: 0, singleDeck: true, maxCardsPerRound: 6, needsEngine: false });
     const r = play(g, 'AS KS QS 2H 3D 9C', { engine: true });
     expect(r.placed.map((x) => [x.position, x.faceDown, x.revealAt])).toEqual([
-      ['player', true, 'close-betting'], ['player', true, 'close-betting'], ['player', true, 'close-betting'],
-      ['dealer', true, 'close-decisions'], ['dealer', true, 'close-decisions'], ['dealer', true, 'close-decisions'],
+      ['player', true, 'close-betting'],
+      ['player', true, 'close-betting'],
+      ['player', true, 'close-betting'],
+      ['dealer', true, 'close-decisions'],
+      ['dealer', true, 'close-decisions'],
+      ['dealer', true, 'close-decisions'],
     ]);
     // with an engine the sixth card is followed by close-decisions, then the result
     expect(r.trail.slice(-2)).toEqual([{ kind: 'close-decisions' }, { kind: 'complete' }]);
@@ -26,8 +30,14 @@ describe('Three Card Poker (seed 004)', () => {
   });
 
   it('dealOrder option: dealer-first and alternate', () => {
-    expect(play(g, 'AS KS QS 2H 3D 9C', { engine: false, options: { dealOrder: 'dealer-first' } }).placed.map((x) => x.position))
-      .toEqual(['dealer', 'dealer', 'dealer', 'player', 'player', 'player']);
+    expect(play(g, 'AS KS QS 2H 3D 9C', { engine: false, options: { dealOrder: 'dealer-first' } }).placed.map((x) => x.position)).toEqual([
+      'dealer',
+      'dealer',
+      'dealer',
+      'player',
+      'player',
+      'player',
+    ]);
     const alt = play(g, 'AS KS QS 2H 3D 9C', { engine: false, options: { dealOrder: 'alternate' } });
     expect(alt.placed.map((x) => x.position)).toEqual(['player', 'dealer', 'player', 'dealer', 'player', 'dealer']);
     expect(g.cards(alt.state)).toEqual({ player: hand('AS QS 3D'), dealer: hand('KS 2H 9C') });
@@ -108,9 +118,25 @@ describe('Three Card Poker (seed 004)', () => {
     // six cards: C(52,6) subsets by integer ids
     const ids = new Int32Array(6);
     let six = 0;
-    for (let a = 0; a < 52; a++) { ids[0] = a; for (let b = a + 1; b < 52; b++) { ids[1] = b; for (let c = b + 1; c < 52; c++) { ids[2] = c;
-      for (let d = c + 1; d < 52; d++) { ids[3] = d; for (let e = d + 1; e < 52; e++) { ids[4] = e; for (let f = e + 1; f < 52; f++) { ids[5] = f;
-        if (scoreBestIds(ids, 6) >>> 20 >= 3) six++; } } } } } }
+    for (let a = 0; a < 52; a++) {
+      ids[0] = a;
+      for (let b = a + 1; b < 52; b++) {
+        ids[1] = b;
+        for (let c = b + 1; c < 52; c++) {
+          ids[2] = c;
+          for (let d = c + 1; d < 52; d++) {
+            ids[3] = d;
+            for (let e = d + 1; e < 52; e++) {
+              ids[4] = e;
+              for (let f = e + 1; f < 52; f++) {
+                ids[5] = f;
+                if (scoreBestIds(ids, 6) >>> 20 >= 3) six++;
+              }
+            }
+          }
+        }
+      }
+    }
     const n = 200_000;
     const r = simulate({ game: 'three-card-poker', rounds: n, seed: '3cp-stats-1' }).counts;
     const T = 22100;

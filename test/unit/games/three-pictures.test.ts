@@ -26,13 +26,36 @@ describe('3 Pictures (seeds 000, 003)', () => {
   it("the sheet's tie: J♠ 3♥ 6♦ vs Q♠ 10♥ 9♦ are both Single Knight 9", () => {
     const o = g.outcome(play(g, deal('JS 3H 6D', 'KS QH JD', '2C 3C 4C', 'QS TH 9D')).state) as { positions: Pos };
     expect(o.positions.p1).toEqual({
-      rank: 3, rankName: 'single-knight-9', points: 9, pictures: 1, outcome: 'tie', winWith6: false, threeKnights: false, pairPlus: null,
+      rank: 3,
+      rankName: 'single-knight-9',
+      points: 9,
+      pictures: 1,
+      outcome: 'tie',
+      winWith6: false,
+      threeKnights: false,
+      pairPlus: null,
     });
     expect(o.positions.banker).toEqual({ rank: 3, rankName: 'single-knight-9', points: 9, pictures: 1, pairPlus: null });
     // three pictures beat everything (K-Q-J is also a straight for Pair Plus); 2-3-4 suited is a plain 9
     // with a straight flush for Pair Plus
-    expect(o.positions.p2).toMatchObject({ rank: 1, rankName: 'three-knights', points: 0, pictures: 3, outcome: 'win', threeKnights: true, pairPlus: 'straight' });
-    expect(o.positions.p3).toMatchObject({ rank: 4, rankName: 'plain-9', points: 9, pictures: 0, outcome: 'lose', threeKnights: false, pairPlus: 'straight-flush' });
+    expect(o.positions.p2).toMatchObject({
+      rank: 1,
+      rankName: 'three-knights',
+      points: 0,
+      pictures: 3,
+      outcome: 'win',
+      threeKnights: true,
+      pairPlus: 'straight',
+    });
+    expect(o.positions.p3).toMatchObject({
+      rank: 4,
+      rankName: 'plain-9',
+      points: 9,
+      pictures: 0,
+      outcome: 'lose',
+      threeKnights: false,
+      pairPlus: 'straight-flush',
+    });
   });
 
   it('the ranking list: double knights beat single knights beat plain of the same points; 10 is no picture', () => {
@@ -136,9 +159,13 @@ describe('3 Pictures (seeds 000, 003)', () => {
       for (let k = 0; k < 11; k++) {
         if (!cls[k]) continue;
         const wk = (w * cls[k]) / rem;
-        cls[k]--; rem--; ks.push(k);
+        cls[k]--;
+        rem--;
+        ks.push(k);
         walk(wk);
-        ks.pop(); cls[k]++; rem++;
+        ks.pop();
+        cls[k]++;
+        rem++;
       }
     };
     walk(1);

@@ -13,14 +13,20 @@ function heldLink() {
   const connected$ = new Subject<boolean>();
   const pending: Array<{ seq: number; ack: () => void }> = [];
   const link = {
-    connected: true, topics: topicsFor('casino', 't1'), connected$,
-    publish(_t: string, p: string, _r: boolean, _c?: string, done?: (err?: Error) => void) { pending.push({ seq: JSON.parse(p).seq, ack: () => done?.() }); },
+    connected: true,
+    topics: topicsFor('casino', 't1'),
+    connected$,
+    publish(_t: string, p: string, _r: boolean, _c?: string, done?: (err?: Error) => void) {
+      pending.push({ seq: JSON.parse(p).seq, ack: () => done?.() });
+    },
   };
   return { link, pending, connected$ };
 }
 
 describe('the acknowledgement watch', () => {
-  afterEach(() => { vi.useRealTimers(); });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
 
   it('reports a stall after the timeout with nothing acknowledged, once per connection, and its end at the next PUBACK', () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'setTimeout', 'clearTimeout', 'performance'] });
@@ -86,7 +92,9 @@ describe('table problems from the link', () => {
   it('a pending SUBACK says subscribing, a refusal says refused, a stall is named', () => {
     expect(tableProblems(true, {}, false, { subscribing: true })).toEqual(['requests are not subscribed yet (subscribing: the SUBACK is on its way)']);
     expect(tableProblems(true, {}, false)).toEqual(['requests are not subscribed (the broker refused the subscription; retrying)']);
-    expect(tableProblems(true, {}, true, { brokerStalled: 'no acknowledgement (PUBACK) for 5000 ms' })).toEqual(['broker stalled: no acknowledgement (PUBACK) for 5000 ms']);
+    expect(tableProblems(true, {}, true, { brokerStalled: 'no acknowledgement (PUBACK) for 5000 ms' })).toEqual([
+      'broker stalled: no acknowledgement (PUBACK) for 5000 ms',
+    ]);
     expect(tableProblems(true, {}, true, { brokerStalled: null })).toEqual([]);
   });
 });

@@ -7,15 +7,27 @@ import type { PublishedMessage } from '../../../src/runtime/table-runtime.js';
 import type { Envelope, TableInput } from '../../../src/core/table/types.js';
 
 const env = (type: string, body: Record<string, unknown>): Envelope => ({ v: 1, type, table: 't-1', game: 'baccarat', seq: 1, ts: 'x', ...body }) as Envelope;
-const dev = (state: string, detail?: string): PublishedMessage => ({ topic: 'devices/shoe-1', retain: true, payload: env('device', { deviceId: 'shoe-1', state, ...(detail ? { detail } : {}) }) });
+const dev = (state: string, detail?: string): PublishedMessage => ({
+  topic: 'devices/shoe-1',
+  retain: true,
+  payload: env('device', { deviceId: 'shoe-1', state, ...(detail ? { detail } : {}) }),
+});
 
 function logger() {
   const lines: Array<[string, string]> = [];
-  const l = { debug: (m: string) => lines.push(['debug', m]), info: (m: string) => lines.push(['info', m]), warn: (m: string) => lines.push(['warn', m]), error: (m: string) => lines.push(['error', m]), child: () => l };
+  const l = {
+    debug: (m: string) => lines.push(['debug', m]),
+    info: (m: string) => lines.push(['info', m]),
+    warn: (m: string) => lines.push(['warn', m]),
+    error: (m: string) => lines.push(['error', m]),
+    child: () => l,
+  };
   return { l, lines };
 }
 
-afterEach(() => { vi.useRealTimers(); });
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('watchDevices', () => {
   const shoe = deviceSchema.parse({ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'serial', path: '/dev/ttyUSB9' } });
@@ -40,7 +52,14 @@ describe('watchDevices', () => {
     const published$ = new Subject<PublishedMessage>();
     const { l, lines } = logger();
     const hid = deviceSchema.parse({ id: 'dice-1', kind: 'dice-sensor', transport: { type: 'hid', vendorId: 1, productId: 2 } });
-    const w = watchDevices({ published$, apply: () => {} }, [{ ...shoe, missingAfterMs: 0 }, { ...hid, missingAfterMs: 0 }], l);
+    const w = watchDevices(
+      { published$, apply: () => {} },
+      [
+        { ...shoe, missingAfterMs: 0 },
+        { ...hid, missingAfterMs: 0 },
+      ],
+      l,
+    );
     // a healthy start, as after a restart whose journal said "connected"
     published$.next(dev('connected'));
     published$.next(dev('disconnected', 'opening'));

@@ -7,8 +7,18 @@ import { describe, expect, it } from 'vitest';
 import { followExternalEngine } from '../../../src/runtime/external-engine.js';
 
 type Msg = { topic: string; payload: Record<string, unknown> };
-const round = (phase: string, roundId?: string, expect: unknown = null): Msg => ({ topic: 'round', payload: { type: 'round', phase, ...(roundId ? { roundId } : {}), expect } });
-const settled = async (p: Promise<unknown>) => Promise.race([p.then(() => 'resolved', () => 'rejected'), new Promise((r) => setTimeout(() => r('pending'), 20))]);
+const round = (phase: string, roundId?: string, expect: unknown = null): Msg => ({
+  topic: 'round',
+  payload: { type: 'round', phase, ...(roundId ? { roundId } : {}), expect },
+});
+const settled = async (p: Promise<unknown>) =>
+  Promise.race([
+    p.then(
+      () => 'resolved',
+      () => 'rejected',
+    ),
+    new Promise((r) => setTimeout(() => r('pending'), 20)),
+  ]);
 
 describe('following an external engine', () => {
   it('open-betting waits for a new round in betting, close-betting for betting closed, close-decisions for the window to close', async () => {

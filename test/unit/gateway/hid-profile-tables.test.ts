@@ -47,7 +47,14 @@ function startTable(table: Record<string, unknown>) {
   const dev = t.devices[0];
   const transport = new MemoryTransport({ name: dev.id });
   const link = new FakeLink(t.id);
-  const runtime = new TableRuntime({ settings: tableSettings(t), tableConfig: t, link: link, drivers: [createDriver(dev, transport)], store, log: silentLogger });
+  const runtime = new TableRuntime({
+    settings: tableSettings(t),
+    tableConfig: t,
+    link: link,
+    drivers: [createDriver(dev, transport)],
+    store,
+    log: silentLogger,
+  });
   runtime.start();
   const encoder = createProfileEncoder(loadProfileFile(dev.profile!));
   /** the frame as the device sends it: whole reports, one per chunk */
@@ -76,7 +83,12 @@ afterEach(() => {
 
 describe('HID profiles at a table', () => {
   it('a keyboard-wedge scanner with profile wedge-scanner deals a baccarat round as the dealing reader', () => {
-    const { dev, link, send } = startTable({ id: 'bac-01', game: 'baccarat', betting: 'none', devices: [{ id: 'scan-1', kind: 'barcode-scanner', profile: 'wedge-scanner', transport: HID }] });
+    const { dev, link, send } = startTable({
+      id: 'bac-01',
+      game: 'baccarat',
+      betting: 'none',
+      devices: [{ id: 'scan-1', kind: 'barcode-scanner', profile: 'wedge-scanner', transport: HID }],
+    });
     expect(dev.role).toBe('dealer');
     expect(dev.profile).toMatch(/drivers\/profiles\/shipped\/wedge-scanner\.yaml$/);
     settle();
@@ -87,7 +99,12 @@ describe('HID profiles at a table', () => {
   });
 
   it('a dice sensor with profile hid-dice-sensor rolls a sic bo round; a report with a bad check is no roll', () => {
-    const { link, send, transport, encoder } = startTable({ id: 'sb-01', game: 'sic-bo', betting: 'none', devices: [{ id: 'dice-1', kind: 'dice-sensor', profile: 'hid-dice-sensor', transport: HID }] });
+    const { link, send, transport, encoder } = startTable({
+      id: 'sb-01',
+      game: 'sic-bo',
+      betting: 'none',
+      devices: [{ id: 'dice-1', kind: 'dice-sensor', profile: 'hid-dice-sensor', transport: HID }],
+    });
     settle();
     const bad = encoder.encode({ type: 'ROLL', dice: [6, 6, 6], bounces: 2, seq: 0 });
     bad[7] ^= 0xff;

@@ -40,7 +40,9 @@ class FakeLink {
 }
 
 const TABLE = {
-  id: 'bac-01', game: 'baccarat', betting: 'engine',
+  id: 'bac-01',
+  game: 'baccarat',
+  betting: 'engine',
   devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'serial', path: '/dev/null-shoe-1' } }],
 };
 
@@ -53,7 +55,15 @@ function start(windowMs = WINDOW_MS): { runtime: TableRuntime; link: FakeLink; s
   const cfg = validateConfig({ mqtt: { url: 'mqtt://127.0.0.1:1' }, tables: [TABLE] });
   const table = cfg.tables[0];
   const link = new FakeLink();
-  const runtime = new TableRuntime({ settings: tableSettings(table), tableConfig: table, link: link as unknown as TableLink, drivers: [], store, log: silentLogger, idempotencyWindowMs: windowMs });
+  const runtime = new TableRuntime({
+    settings: tableSettings(table),
+    tableConfig: table,
+    link: link as unknown as TableLink,
+    drivers: [],
+    store,
+    log: silentLogger,
+    idempotencyWindowMs: windowMs,
+  });
   runtime.start();
   open.push({ runtime, store });
   return { runtime, link, store };
@@ -88,10 +98,12 @@ afterEach(async () => {
   vi.useRealTimers();
 });
 
-describe('a request\'s identity', () => {
+describe("a request's identity", () => {
   it('is its transaction, else its correlation data; its body is compared without the transaction, whatever the key order', () => {
     expect(requestIdentity('open-betting', '{"transaction":"t1","roundId":"R1"}')).toEqual({ key: 't:t1', body: 'open-betting\n{"roundId":"R1"}' });
-    expect(requestIdentity('open-betting', '{"roundId":"R1","transaction":"t1"}')?.body).toBe(requestIdentity('open-betting', '{"transaction":"t1","roundId":"R1"}')?.body);
+    expect(requestIdentity('open-betting', '{"roundId":"R1","transaction":"t1"}')?.body).toBe(
+      requestIdentity('open-betting', '{"transaction":"t1","roundId":"R1"}')?.body,
+    );
     expect(requestIdentity('decision', '{"seat":"seat1","action":"hit"}', 'Y29ycg==')).toMatchObject({ key: 'c:Y29ycg==' });
     expect(requestIdentity('status', '{}')).toBeNull();
     expect(requestIdentity('status', 'not json')).toBeNull();
@@ -100,7 +112,11 @@ describe('a request\'s identity', () => {
   it('forgets the oldest answers beyond its bound', () => {
     const a = new AnsweredRequests({ windowMs: 1000, maxEntries: 2 });
     for (const t of ['a', 'b', 'c']) {
-      a.record({ type: 'request', at: 0, command: 'new-shoe', payload: JSON.stringify({ transaction: t }) }, 1, { command: 'new-shoe', transaction: t, status: 'ok' });
+      a.record({ type: 'request', at: 0, command: 'new-shoe', payload: JSON.stringify({ transaction: t }) }, 1, {
+        command: 'new-shoe',
+        transaction: t,
+        status: 'ok',
+      });
     }
     expect(a.size).toBe(2);
     expect(a.lookup({ command: 'new-shoe', payload: '{"transaction":"a"}' }, 1).kind).toBe('new');
@@ -109,7 +125,12 @@ describe('a request\'s identity', () => {
 
   it('does not remember status: a retry sees the table as it is now', () => {
     const a = new AnsweredRequests({ windowMs: 1000 });
-    a.record({ type: 'request', at: 0, command: 'status', payload: '{"transaction":"s1"}' }, 1, { command: 'status', transaction: 's1', status: 'ok', data: {} });
+    a.record({ type: 'request', at: 0, command: 'status', payload: '{"transaction":"s1"}' }, 1, {
+      command: 'status',
+      transaction: 's1',
+      status: 'ok',
+      data: {},
+    });
     expect(a.size).toBe(0);
     expect(a.lookup({ command: 'status', payload: '{"transaction":"s1"}' }, 1).kind).toBe('new');
   });

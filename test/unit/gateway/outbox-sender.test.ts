@@ -43,8 +43,13 @@ describe('the outbox sender', () => {
     const connected$ = new Subject<boolean>();
     const pending: Array<() => void> = [];
     const link = {
-      connected: false, movedBroker: false, topics: topicsFor('casino', 't1'), connected$,
-      publish(_t: string, _p: string, _r: boolean, _c?: string, done?: (err?: Error) => void) { pending.push(() => done?.()); },
+      connected: false,
+      movedBroker: false,
+      topics: topicsFor('casino', 't1'),
+      connected$,
+      publish(_t: string, _p: string, _r: boolean, _c?: string, done?: (err?: Error) => void) {
+        pending.push(() => done?.());
+      },
     };
     const sender = new OutboxSender(link, () => {}, 4);
     for (let seq = 1; seq <= 10; seq++) sender.push({ seq, topic: 'events', retain: false, payload: '{}' });
@@ -61,7 +66,10 @@ describe('the outbox sender', () => {
     const connected$ = new Subject<boolean>();
     const sent: number[] = [];
     const link = {
-      connected: true, movedBroker: false, topics: topicsFor('casino', 't1'), connected$,
+      connected: true,
+      movedBroker: false,
+      topics: topicsFor('casino', 't1'),
+      connected$,
       publish(_t: string, payload: string, _r: boolean, _c?: string, done?: (err?: Error) => void) {
         const seq = JSON.parse(payload).seq as number;
         sent.push(seq);
@@ -71,7 +79,12 @@ describe('the outbox sender', () => {
     };
     const acked: number[] = [];
     const quarantined: Array<{ seq: number; reason: string }> = [];
-    const sender = new OutboxSender(link, (seq) => acked.push(seq), 64, (m, reason) => quarantined.push({ seq: m.seq, reason }));
+    const sender = new OutboxSender(
+      link,
+      (seq) => acked.push(seq),
+      64,
+      (m, reason) => quarantined.push({ seq: m.seq, reason }),
+    );
     for (let seq = 1; seq <= 4; seq++) sender.push({ seq, topic: 'events', retain: false, payload: JSON.stringify({ seq }) });
     expect(sent).toEqual([1, 2, 3, 4]); // sent once each: no resend loop
     expect(acked).toEqual([1, 2, 3, 4]); // the refused one is marked done too (never resent after a restart)
@@ -83,12 +96,23 @@ describe('the outbox sender', () => {
     const connected$ = new Subject<boolean>();
     const topics: string[] = [];
     const link = {
-      connected: true, movedBroker: false, topics: topicsFor('casino', 't1'), connected$,
-      publish(topic: string, _p: string, _r: boolean, _c?: string, done?: (err?: Error) => void) { topics.push(topic); done?.(); },
+      connected: true,
+      movedBroker: false,
+      topics: topicsFor('casino', 't1'),
+      connected$,
+      publish(topic: string, _p: string, _r: boolean, _c?: string, done?: (err?: Error) => void) {
+        topics.push(topic);
+        done?.();
+      },
     };
     const acked: number[] = [];
     const quarantined: number[] = [];
-    const sender = new OutboxSender(link, (seq) => acked.push(seq), 64, (m) => quarantined.push(m.seq));
+    const sender = new OutboxSender(
+      link,
+      (seq) => acked.push(seq),
+      64,
+      (m) => quarantined.push(m.seq),
+    );
     // e.g. stored by an older version: a response to `x/#`
     sender.push({ seq: 1, topic: 'response/status', retain: false, payload: '{}', alsoTopic: 'x/#' });
     sender.push({ seq: 2, topic: 'response/a#b', retain: false, payload: '{}' });
@@ -110,7 +134,10 @@ describe('the outbox sender on a move to another broker', () => {
     const sent: Array<{ topic: string; seq: number; retain: boolean }> = [];
     const pending: Array<() => void> = [];
     const link = {
-      connected: true, movedBroker: false, topics: topicsFor('casino', 't1'), connected$,
+      connected: true,
+      movedBroker: false,
+      topics: topicsFor('casino', 't1'),
+      connected$,
       publish(topic: string, payload: string, retain: boolean, _c?: string, done?: (err?: Error) => void) {
         sent.push({ topic, seq: JSON.parse(payload).seq, retain });
         if (done) pending.push(() => done());
@@ -123,8 +150,17 @@ describe('the outbox sender on a move to another broker', () => {
   it('sends the latest acknowledged message of each retained topic again, in seq order, before the unacknowledged ones', () => {
     const { link, sent, pending, connected$ } = movingLink();
     const sender = new OutboxSender(link, () => {});
-    [msg(1, 'result', true), msg(2, 'events', false), msg(3, 'round', true), msg(4, 'result', true), msg(5, 'devices/shoe-1', true), msg(6, 'events', false), msg(7, 'round', true)]
-      .forEach((m) => { sender.push(m); });
+    [
+      msg(1, 'result', true),
+      msg(2, 'events', false),
+      msg(3, 'round', true),
+      msg(4, 'result', true),
+      msg(5, 'devices/shoe-1', true),
+      msg(6, 'events', false),
+      msg(7, 'round', true),
+    ].forEach((m) => {
+      sender.push(m);
+    });
     // 1..5 acknowledged by the first broker, 6 and 7 in flight when it went away
     for (let i = 0; i < 5; i++) pending.shift()!();
     pending.length = 0;
@@ -147,7 +183,9 @@ describe('the outbox sender on a move to another broker', () => {
   it('a reconnect to the same broker sends only what is unacknowledged', () => {
     const { link, sent, pending, connected$ } = movingLink();
     const sender = new OutboxSender(link, () => {});
-    [msg(1, 'result', true), msg(2, 'round', true)].forEach((m) => { sender.push(m); });
+    [msg(1, 'result', true), msg(2, 'round', true)].forEach((m) => {
+      sender.push(m);
+    });
     pending.shift()!();
     pending.length = 0;
     sent.length = 0;
@@ -162,7 +200,10 @@ describe('the outbox sender lets acknowledged messages go', () => {
     const connected$ = new Subject<boolean>();
     const pending = new Map<number, () => void>();
     const link = {
-      connected: true, movedBroker: false, topics: topicsFor('casino', 't1'), connected$,
+      connected: true,
+      movedBroker: false,
+      topics: topicsFor('casino', 't1'),
+      connected$,
       publish(_t: string, payload: string, _r: boolean, _c?: string, done?: (err?: Error) => void) {
         pending.set(JSON.parse(payload).seq, () => done?.());
       },
@@ -219,7 +260,10 @@ describe('the outbox sender lets acknowledged messages go', () => {
     const connected$ = new Subject<boolean>();
     const sent: Array<{ topic: string; payload: string; corr?: string; copyOf?: string }> = [];
     const link = {
-      connected: true, movedBroker: false, topics: topicsFor('casino', 't1'), connected$,
+      connected: true,
+      movedBroker: false,
+      topics: topicsFor('casino', 't1'),
+      connected$,
       publish(topic: string, payload: string, _r: boolean, corr?: string, done?: (err?: Error) => void, copyOf?: string) {
         sent.push({ topic, payload, ...(corr ? { corr } : {}), ...(copyOf ? { copyOf } : {}) });
         done?.();

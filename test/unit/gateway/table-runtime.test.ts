@@ -72,7 +72,9 @@ class FakeLink {
 }
 
 const TABLE = {
-  id: 'bac-01', game: 'baccarat', betting: 'none',
+  id: 'bac-01',
+  game: 'baccarat',
+  betting: 'none',
   devices: [{ id: 'shoe-1', kind: 'card-shoe', staleAfterMs: 2000, transport: { type: 'serial', path: '/dev/null-shoe-1' } }],
 };
 
@@ -87,7 +89,8 @@ interface Rig {
 
 /** the pit's key of these tests: a verifier of table bac-01 that accepts it for resume-round and void-round */
 const PIT = generateKeyPairSync('ed25519');
-const pitVerifier = () => new RequestVerifier({ tableId: 'bac-01', keys: [{ name: 'pit-1', publicKey: PIT.publicKey, commands: ['resume-round', 'void-round'] }], maxSkewMs: 30_000 });
+const pitVerifier = () =>
+  new RequestVerifier({ tableId: 'bac-01', keys: [{ name: 'pit-1', publicKey: PIT.publicKey, commands: ['resume-round', 'void-round'] }], maxSkewMs: 30_000 });
 const signedBy = (command: string, body: Record<string, unknown>) =>
   JSON.stringify(signRequest({ table: 'bac-01', command, body, privateKey: PIT.privateKey, keyId: 'pit-1', at: Date.now() }));
 
@@ -100,7 +103,12 @@ function startRig(store: GatewayStore, o: { outboxMaxMessages?: number; verifier
   const drivers: DeviceDriver[] = [createDriver(table.devices[0], shoe)];
   const link = new FakeLink();
   const runtime = new TableRuntime({
-    settings: tableSettings(table), tableConfig: table, link: link, drivers, store, log: silentLogger,
+    settings: tableSettings(table),
+    tableConfig: table,
+    link: link,
+    drivers,
+    store,
+    log: silentLogger,
     ...(o.outboxMaxMessages ? { outboxMaxMessages: o.outboxMaxMessages } : {}),
     ...(o.verifier ? { requestVerifier: o.verifier } : {}),
   });
@@ -170,7 +178,10 @@ describe('TableRuntime in process', () => {
     expect(link.on('response/resume-round').at(-1)).toMatchObject({ status: 'ok', transaction: 'r1' });
     expect(link.on('events').find((e) => e.kind === 'round-resumed')).toMatchObject({ by: 'pit-1' });
     // the verified signer is journaled with the input (replay needs no key)
-    expect([...store.journal('bac-01', 0)].map((e) => e.input).find((i) => i.type === 'request' && i.signer !== undefined)).toMatchObject({ signer: 'pit-1', command: 'resume-round' });
+    expect([...store.journal('bac-01', 0)].map((e) => e.input).find((i) => i.type === 'request' && i.signer !== undefined)).toMatchObject({
+      signer: 'pit-1',
+      command: 'resume-round',
+    });
     expect(written.at(-1)).toBe('UNLOCK');
     expect(link.on('round').at(-1)?.phase).toBe('dealing');
   });
@@ -182,17 +193,32 @@ describe('TableRuntime in process', () => {
     settle();
     expect(kinds(link.on('events'))).toContain('device-restart');
     expect(link.on('alerts').filter((a) => a.kind === 'frame-gap')).toEqual([]);
-    expect(link.on('events').filter((e) => e.kind === 'card').map((e) => e.role)).toEqual(['player', 'banker']);
+    expect(
+      link
+        .on('events')
+        .filter((e) => e.kind === 'card')
+        .map((e) => e.role),
+    ).toEqual(['player', 'banker']);
   });
 
   it('bad frames: one bad-frame alert at once, then one per second with the count', () => {
     const { link, shoe } = startRig(store);
     for (let i = 0; i < 4; i++) shoe.deliver('$SHOE,1,CARD,AS*00\r\n');
     settle();
-    expect(link.on('alerts').filter((a) => a.kind === 'bad-frame').map((a) => a.count)).toEqual([1]);
+    expect(
+      link
+        .on('alerts')
+        .filter((a) => a.kind === 'bad-frame')
+        .map((a) => a.count),
+    ).toEqual([1]);
     vi.advanceTimersByTime(1000);
     settle();
-    expect(link.on('alerts').filter((a) => a.kind === 'bad-frame').map((a) => a.count)).toEqual([1, 3]);
+    expect(
+      link
+        .on('alerts')
+        .filter((a) => a.kind === 'bad-frame')
+        .map((a) => a.count),
+    ).toEqual([1, 3]);
   });
 
   it('a silent shoe goes stale (devices/shoe-1 stale, one device-stale warning); a heartbeat brings it back', () => {
@@ -276,7 +302,12 @@ describe('TableRuntime in process', () => {
     const seqs = second.link.sent.map((m) => m.payload.seq);
     expect(seqs[0]).toBe(1);
     expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
-    expect(second.link.on('events').filter((e) => e.kind === 'card').map((e) => e.card)).toEqual(['9S', '2H']);
+    expect(
+      second.link
+        .on('events')
+        .filter((e) => e.kind === 'card')
+        .map((e) => e.card),
+    ).toEqual(['9S', '2H']);
     await second.runtime.stop();
   });
 
@@ -303,7 +334,10 @@ describe('TableRuntime in process', () => {
 });
 
 describe('a message the topic map refuses', () => {
-  afterEach(() => { refused.cards.clear(); refused.throwOn.clear(); });
+  afterEach(() => {
+    refused.cards.clear();
+    refused.throwOn.clear();
+  });
 
   /** deals 9S, then 2H (the card the tests make the topic map refuse), then KD */
   function dealNineTwoKing(send: Rig['send']): void {
@@ -314,7 +348,10 @@ describe('a message the topic map refuses', () => {
 
   /** the refused card's event is journaled (its seq used) and acknowledged, never sent; a critical alert names it; the next card goes out */
   function expectQuarantined(link: FakeLink, s: GatewayStore): void {
-    const cards = link.on('events').filter((e) => e.kind === 'card').map((e) => e.card);
+    const cards = link
+      .on('events')
+      .filter((e) => e.kind === 'card')
+      .map((e) => e.card);
     expect(cards).toEqual(['9S', 'KD']);
     const alert = link.on('alerts').find((a) => a.kind === 'message-quarantined');
     expect(alert).toMatchObject({ severity: 'critical', topic: 'events' });

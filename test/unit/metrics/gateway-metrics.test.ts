@@ -35,7 +35,7 @@ describe('the gateway metrics, prom-client loaded after the start', () => {
     m.stop();
   });
 
-  it('the process metrics carry their standard names (process_*, nodejs_*), the gateway\'s its prefix', async () => {
+  it("the process metrics carry their standard names (process_*, nodejs_*), the gateway's its prefix", async () => {
     const m = new GatewayMetrics();
     const t = table('bac-03');
     m.addTable(t.view);

@@ -5,9 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { validateConfig } from '../../../src/app/config/load-config.js';
-import {
-  hasGatewayRoundIdForm, RequestAdmission, responseTopicProblem,
-} from '../../../src/runtime/request-admission.js';
+import { hasGatewayRoundIdForm, RequestAdmission, responseTopicProblem } from '../../../src/runtime/request-admission.js';
 import { topicNameProblem } from '../../../src/core/vocabulary/topics.js';
 import { validateMessage } from '../../../src/core/table/messages.js';
 import { parseRequest, REQUEST_ERROR_CODES } from '../../../src/core/vocabulary/requests.js';
@@ -70,12 +68,24 @@ describe('the machine answers every request exactly once, with a code on every e
   it('a request the table cannot take now is wrong-phase; edge refusals keep their codes', () => {
     const h = new TableHarness({ betting: 'engine' });
     expect(h.request('close-betting', { transaction: 'a' })).toMatchObject({ status: 'error', code: 'wrong-phase' });
-    const out = h.input({ type: 'request', at: h.tick(), command: 'open-betting', payload: '{"roundId":"R1"}', refused: 'round id "R1" was already used on this table', refusedCode: 'duplicate-round-id' });
+    const out = h.input({
+      type: 'request',
+      at: h.tick(),
+      command: 'open-betting',
+      payload: '{"roundId":"R1"}',
+      refused: 'round id "R1" was already used on this table',
+      refusedCode: 'duplicate-round-id',
+    });
     expect(out.find((o) => o.type === 'publish')).toMatchObject({ payload: { status: 'error', code: 'duplicate-round-id' } });
     // journals written before codes existed: a refusal's code follows from its reason
     const old = h.input({ type: 'request', at: h.tick(), command: 'status', payload: '', refused: 'payload too large: 1 bytes' });
     expect(old.find((o) => o.type === 'publish')).toMatchObject({ payload: { code: 'too-large' } });
-    expect(h.published().filter((m) => m.type === 'response' && m.status === 'error').every((m) => REQUEST_ERROR_CODES.includes(m.code as never))).toBe(true);
+    expect(
+      h
+        .published()
+        .filter((m) => m.type === 'response' && m.status === 'error')
+        .every((m) => REQUEST_ERROR_CODES.includes(m.code as never)),
+    ).toBe(true);
   });
 });
 
@@ -91,7 +101,7 @@ describe('topic names', () => {
     expect(topicNameProblem('casino/bac-01/response/status')).toBeNull();
   });
 
-  it('a response topic must also be under the table\'s own response/ or an allowed prefix', () => {
+  it("a response topic must also be under the table's own response/ or an allowed prefix", () => {
     expect(responseTopicProblem('casino/bac-01/response/x', [OWN])).toBeNull();
     expect(responseTopicProblem('casino/bac-01/result', [OWN])).toMatch(/not under an allowed prefix/);
     expect(responseTopicProblem('casino/bac-01/request/void-round', [OWN])).toMatch(/not under an allowed prefix/);
@@ -136,7 +146,7 @@ describe('the request edge (RequestAdmission)', () => {
     expect(limited.responseTopic).toBeUndefined();
   });
 
-  it('refuses engine round ids of the gateway\'s own form, and any id the table already used', () => {
+  it("refuses engine round ids of the gateway's own form, and any id the table already used", () => {
     expect(hasGatewayRoundIdForm('bac-01', 'bac-01-s0007-r0031')).toBe(true);
     expect(hasGatewayRoundIdForm('bac-01', 'bac-02-s1-r1')).toBe(true);
     expect(hasGatewayRoundIdForm('sb-01', 'sb-01-r000012')).toBe(true);
@@ -150,8 +160,11 @@ describe('the request edge (RequestAdmission)', () => {
     expect(inputOf(open('R-2'))).toMatchObject({ refusedCode: 'duplicate-round-id', refused: 'round id "R-2" was already used on this table' });
   });
 
-  it('the default limits admit a correct engine\'s pace: 1,000 at once, then 200/s; refusals answered up to a bound and counted', () => {
-    const limits = validateConfig({ mqtt: { url: 'mqtt://127.0.0.1:1' }, tables: [{ id: 'bac-01', game: 'baccarat', devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'serial', path: '/dev/null' } }] }] }).requests;
+  it("the default limits admit a correct engine's pace: 1,000 at once, then 200/s; refusals answered up to a bound and counted", () => {
+    const limits = validateConfig({
+      mqtt: { url: 'mqtt://127.0.0.1:1' },
+      tables: [{ id: 'bac-01', game: 'baccarat', devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'serial', path: '/dev/null' } }] }],
+    }).requests;
     expect(limits).toMatchObject({ ratePerSec: 200, burst: 1000, responseTopicPrefixes: [] });
     const a = admission({ limits });
     const t0 = 1_000_000;

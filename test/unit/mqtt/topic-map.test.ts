@@ -24,7 +24,7 @@ describe('topic map', () => {
     }
   });
 
-  it('every message of a dealt round goes on its type\'s topic, retained as the map says', () => {
+  it("every message of a dealt round goes on its type's topic, retained as the map says", () => {
     const t = new TableHarness({ betting: 'engine' });
     t.request('open-betting');
     t.request('close-betting');
@@ -36,9 +36,14 @@ describe('topic map', () => {
     expect([...types].sort()).toEqual(['alert', 'device', 'event', 'response', 'result', 'round', 'shoe']);
     for (const o of published) {
       const type = o.payload.type as MessageType;
-      const expected = type === 'device' ? relativeTopic('device', String(o.payload.deviceId))
-        : type === 'response' ? relativeTopic('response', String(o.payload.command))
-          : type === 'status' ? relativeTopic('status') : relativeTopic(type);
+      const expected =
+        type === 'device'
+          ? relativeTopic('device', String(o.payload.deviceId))
+          : type === 'response'
+            ? relativeTopic('response', String(o.payload.command))
+            : type === 'status'
+              ? relativeTopic('status')
+              : relativeTopic(type);
       expect(o.topic).toBe(expected);
       expect(o.retain).toBe(isRetained(type));
     }

@@ -21,7 +21,10 @@ async function dataDir(): Promise<string> {
   const store = new GatewayStore(dir, { synchronous: 'full', retentionDays: 14, writer: 'inline' });
   store.registerTable('t1', { id: 't1' }, () => ({ seq: 0 }));
   store.ensureEpoch('t1');
-  store.enqueue({ tableId: 't1', input: { type: 'timer', at: 1, name: 'x' }, messages: [{ seq: 1, topic: 'events', retain: false, payload: '{"seq":1}' }] }, () => {});
+  store.enqueue(
+    { tableId: 't1', input: { type: 'timer', at: 1, name: 'x' }, messages: [{ seq: 1, topic: 'events', retain: false, payload: '{"seq":1}' }] },
+    () => {},
+  );
   store.flush();
   store.close();
   return dir;
@@ -43,7 +46,9 @@ describe('scheduled backups', () => {
       err = e;
     }
     expect(err).toBeInstanceOf(ConfigError);
-    expect((err as ConfigError).problems).toEqual([expect.stringMatching(/^backup: scheduled backups are signed with the gateway's key: configure signing\.privateKeyFile/)]);
+    expect((err as ConfigError).problems).toEqual([
+      expect.stringMatching(/^backup: scheduled backups are signed with the gateway's key: configure signing\.privateKeyFile/),
+    ]);
   });
 
   it('each run writes a signed backup and keeps the newest backup.keep', async () => {
@@ -53,9 +58,17 @@ describe('scheduled backups', () => {
     const done: string[] = [];
     const deleted: string[] = [];
     const s = scheduleBackups({
-      dataDir: dir, backup: { every: '1d', dir: out, keep: 2 }, key: { privateKey, keyId: 'k' }, clock: () => now,
-      onDone: (file, _m, del) => { done.push(file); deleted.push(...del); },
-      onFail: (_f, m) => { throw new Error(m); },
+      dataDir: dir,
+      backup: { every: '1d', dir: out, keep: 2 },
+      key: { privateKey, keyId: 'k' },
+      clock: () => now,
+      onDone: (file, _m, del) => {
+        done.push(file);
+        deleted.push(...del);
+      },
+      onFail: (_f, m) => {
+        throw new Error(m);
+      },
     });
     try {
       for (let i = 0; i < 3; i++) {
@@ -68,8 +81,10 @@ describe('scheduled backups', () => {
     expect(done).toHaveLength(3);
     expect(deleted).toEqual(['tablegw-2026-12-01T00-00-00-000Z.db']);
     expect(readdirSync(out).sort()).toEqual([
-      'tablegw-2026-12-01T01-00-00-000Z.db', 'tablegw-2026-12-01T01-00-00-000Z.db.manifest.json',
-      'tablegw-2026-12-01T02-00-00-000Z.db', 'tablegw-2026-12-01T02-00-00-000Z.db.manifest.json',
+      'tablegw-2026-12-01T01-00-00-000Z.db',
+      'tablegw-2026-12-01T01-00-00-000Z.db.manifest.json',
+      'tablegw-2026-12-01T02-00-00-000Z.db',
+      'tablegw-2026-12-01T02-00-00-000Z.db.manifest.json',
     ]);
     expect(verifyBackup(done[2], publicKey).tables).toEqual([{ id: 't1', epoch: expect.any(String), lastSeq: 1, counters: { seq: 1 } }]);
   });
@@ -82,8 +97,13 @@ describe('scheduled backups', () => {
     writeFileSync(notADir, 'x');
     const failed: Array<{ file: string; message: string }> = [];
     const s = scheduleBackups({
-      dataDir: dir, backup: { every: '1d', dir: notADir, keep: 2 }, key: { privateKey, keyId: 'k' }, clock: () => Date.UTC(2026, 11, 1),
-      onDone: () => { throw new Error('not expected'); },
+      dataDir: dir,
+      backup: { every: '1d', dir: notADir, keep: 2 },
+      key: { privateKey, keyId: 'k' },
+      clock: () => Date.UTC(2026, 11, 1),
+      onDone: () => {
+        throw new Error('not expected');
+      },
       onFail: (file, message) => failed.push({ file, message }),
     });
     await s.runOnce();

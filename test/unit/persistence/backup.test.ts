@@ -28,7 +28,9 @@ const other = generateKeyPairSync('ed25519');
 const KEY = { privateKey, keyId: 'test-key' };
 const TABLE = validateConfig({
   mqtt: { url: 'mqtt://127.0.0.1:1' },
-  tables: [{ id: 'sb-01', game: 'sic-bo', betting: 'none', devices: [{ id: 'dice-1', kind: 'dice-sensor', transport: { type: 'serial', path: '/dev/null-dice' } }] }],
+  tables: [
+    { id: 'sb-01', game: 'sic-bo', betting: 'none', devices: [{ id: 'dice-1', kind: 'dice-sensor', transport: { type: 'serial', path: '/dev/null-dice' } }] },
+  ],
 }).tables[0];
 
 /** runs `n` device-status inputs (each publishes a `device` message) through the machine into the store */
@@ -36,12 +38,14 @@ function deal(store: GatewayStore, epoch: string, from: TableState | null, n: nu
   const settings = { ...tableSettings(TABLE), epoch };
   let state = from ?? initialTableState(settings, {});
   for (let i = 0; i < n; i++) {
-    const input: TableInput = i === 0 && !from
-      ? { type: 'start', at: at0 }
-      : { type: 'device-status', at: at0 + i * 1000, deviceId: 'dice-1', state: i % 2 ? 'connected' : 'disconnected' };
+    const input: TableInput =
+      i === 0 && !from
+        ? { type: 'start', at: at0 }
+        : { type: 'device-status', at: at0 + i * 1000, deviceId: 'dice-1', state: i % 2 ? 'connected' : 'disconnected' };
     const r = step(settings, state, input);
     const messages: StoredMessage[] = [];
-    for (const o of r.outputs) if (o.type === 'publish') messages.push({ seq: o.payload.seq, topic: o.topic, retain: o.retain, payload: JSON.stringify(o.payload) });
+    for (const o of r.outputs)
+      if (o.type === 'publish') messages.push({ seq: o.payload.seq, topic: o.topic, retain: o.retain, payload: JSON.stringify(o.payload) });
     store.enqueue({ tableId: TABLE.id, input, messages, counters: countersOf(r.state) }, () => {});
     state = r.state;
   }
@@ -65,9 +69,12 @@ const sha = (p: string) => createHash('sha256').update(readFileSync(p)).digest('
  * the data dir as files and their hashes: what "changes nothing" is checked against (an empty WAL
  * and the shared-memory index SQLite makes when it opens the journal to read it are not changes)
  */
-const snapshotDir = (dir: string) => Object.fromEntries(readdirSync(dir)
-  .filter((f) => f !== 'gateway.lock' && !f.endsWith('-shm') && !(f.endsWith('-wal') && readFileSync(join(dir, f)).length === 0))
-  .map((f) => [f, sha(join(dir, f))]));
+const snapshotDir = (dir: string) =>
+  Object.fromEntries(
+    readdirSync(dir)
+      .filter((f) => f !== 'gateway.lock' && !f.endsWith('-shm') && !(f.endsWith('-wal') && readFileSync(join(dir, f)).length === 0))
+      .map((f) => [f, sha(join(dir, f))]),
+  );
 
 function refusal(f: () => unknown): BackupError {
   try {

@@ -11,26 +11,30 @@ import type { TableInput } from '../../../src/core/table/types.js';
 const input = (n: number): TableInput => ({ type: 'timer', at: 1_000 + n, name: `t${n}` });
 
 describe.each(['inline', 'thread'] as const)('the durable store with a %s writer', (writer) => {
-  it('runs each step\'s effects only after it is committed, in order, and recovers it all', async () => {
+  it("runs each step's effects only after it is committed, in order, and recovers it all", async () => {
     const dir = mkdtempSync(join(tmpdir(), `store-${writer}-`));
     const store = new GatewayStore(dir, { synchronous: 'full', retentionDays: 14, writer });
     store.registerTable('t1', { id: 't1' }, () => ({ seq: 0 }));
     const done: number[] = [];
     for (let n = 1; n <= 50; n++) {
-      store.enqueue({
-        tableId: 't1', input: input(n),
-        messages: [{ seq: n, topic: n === 50 ? 'result' : 'events', retain: n === 50, payload: `{"seq":${n}}` }],
-        ...(n === 25 ? { snapshot: { seq: 25 } } : {}),
-      }, () => {
-        // committed: a second connection already sees it
-        const reader = new GatewayStore(dir, { synchronous: 'normal', retentionDays: 14 });
-        try {
-          expect(reader.message('t1', n)?.payload).toBe(`{"seq":${n}}`);
-        } finally {
-          reader.close();
-        }
-        done.push(n);
-      });
+      store.enqueue(
+        {
+          tableId: 't1',
+          input: input(n),
+          messages: [{ seq: n, topic: n === 50 ? 'result' : 'events', retain: n === 50, payload: `{"seq":${n}}` }],
+          ...(n === 25 ? { snapshot: { seq: 25 } } : {}),
+        },
+        () => {
+          // committed: a second connection already sees it
+          const reader = new GatewayStore(dir, { synchronous: 'normal', retentionDays: 14 });
+          try {
+            expect(reader.message('t1', n)?.payload).toBe(`{"seq":${n}}`);
+          } finally {
+            reader.close();
+          }
+          done.push(n);
+        },
+      );
     }
     expect(done).toEqual([]); // nothing carried out before the commit
     const end = Date.now() + 5000;
@@ -51,23 +55,29 @@ describe.each(['inline', 'thread'] as const)('the durable store with a %s writer
     }
   });
 
-  it(writer === 'thread'
-    ? 'runs a step\'s `beside` work once the writer thread has its batch, before its effects'
-    : 'never runs `beside` work (the commit holds the loop): the effects do it', async () => {
-    const dir = mkdtempSync(join(tmpdir(), `store-beside-${writer}-`));
-    const store = new GatewayStore(dir, { synchronous: 'normal', retentionDays: 14, writer });
-    store.registerTable('t1', { id: 't1' }, () => ({ seq: 0 }));
-    const seen: string[] = [];
-    for (let n = 1; n <= 3; n++) {
-      store.enqueue({ tableId: 't1', input: input(n), messages: [{ seq: n, topic: 'events', retain: false, payload: `{"seq":${n}}` }] },
-        () => seen.push(`done ${n}`), () => seen.push(`beside ${n}`));
-    }
-    expect(seen).toEqual([]); // nothing in the turn that queued them
-    const end = Date.now() + 5000;
-    while (seen.filter((x) => x.startsWith('done')).length < 3 && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
-    expect(seen).toEqual(writer === 'thread' ? ['beside 1', 'beside 2', 'beside 3', 'done 1', 'done 2', 'done 3'] : ['done 1', 'done 2', 'done 3']);
-    await store.closeAsync();
-  });
+  it(
+    writer === 'thread'
+      ? "runs a step's `beside` work once the writer thread has its batch, before its effects"
+      : 'never runs `beside` work (the commit holds the loop): the effects do it',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), `store-beside-${writer}-`));
+      const store = new GatewayStore(dir, { synchronous: 'normal', retentionDays: 14, writer });
+      store.registerTable('t1', { id: 't1' }, () => ({ seq: 0 }));
+      const seen: string[] = [];
+      for (let n = 1; n <= 3; n++) {
+        store.enqueue(
+          { tableId: 't1', input: input(n), messages: [{ seq: n, topic: 'events', retain: false, payload: `{"seq":${n}}` }] },
+          () => seen.push(`done ${n}`),
+          () => seen.push(`beside ${n}`),
+        );
+      }
+      expect(seen).toEqual([]); // nothing in the turn that queued them
+      const end = Date.now() + 5000;
+      while (seen.filter((x) => x.startsWith('done')).length < 3 && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
+      expect(seen).toEqual(writer === 'thread' ? ['beside 1', 'beside 2', 'beside 3', 'done 1', 'done 2', 'done 3'] : ['done 1', 'done 2', 'done 3']);
+      await store.closeAsync();
+    },
+  );
 
   it('steps queued in many turns while a commit is in flight are committed together, effects in order', async () => {
     const dir = mkdtempSync(join(tmpdir(), `store-group-${writer}-`));
@@ -98,7 +108,7 @@ describe.each(['inline', 'thread'] as const)('the durable store with a %s writer
     }
   });
 
-  it('a commit that fails (seq reused) runs none of the batch\'s effects and reports it', async () => {
+  it("a commit that fails (seq reused) runs none of the batch's effects and reports it", async () => {
     const dir = mkdtempSync(join(tmpdir(), `store-fail-${writer}-`));
     const store = new GatewayStore(dir, { synchronous: 'normal', retentionDays: 14, writer });
     store.registerTable('t1', {}, () => ({}));
@@ -128,7 +138,9 @@ describe('closing the store while a PUBACK comes in', () => {
     const fatal: string[] = [];
     store.setFatalHandler((m) => fatal.push(m));
     let done = false;
-    store.enqueue({ tableId: 't1', input: input(1), messages: [{ seq: 1, topic: 'events', retain: false, payload: '{}' }] }, () => { done = true; });
+    store.enqueue({ tableId: 't1', input: input(1), messages: [{ seq: 1, topic: 'events', retain: false, payload: '{}' }] }, () => {
+      done = true;
+    });
     while (!done) await new Promise((r) => setTimeout(r, 5));
     // the moment the store tells the thread to close, the broker's PUBACK comes and its
     // commit timer fires (what a gateway stopping under load sees now and then)
@@ -178,7 +190,9 @@ describe('a journal made before the outbox index', () => {
     const store = new GatewayStore(dir, { synchronous: 'full', retentionDays: 14, writer: 'thread' });
     try {
       const reader = new Database(join(dir, 'gateway.db'), { readonly: true });
-      const indexes = (reader.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'messages'").all() as Array<{ name: string }>).map((r) => r.name);
+      const indexes = (reader.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'messages'").all() as Array<{ name: string }>).map(
+        (r) => r.name,
+      );
       reader.close();
       expect(indexes).toContain('messages_outbox');
       expect(indexes).not.toContain('messages_unacked');
@@ -212,7 +226,10 @@ describe('the high-water mark with the writer thread', () => {
         // the second run moves only two of the three tables: the third keeps its mark from run 1
         if (run === 2 && id === 't-b') continue;
         expected[id] = { seq, shoeNo: run };
-        store.enqueue({ tableId: id, input: input(seq), messages: [{ seq, topic: 'events', retain: false, payload: '{}' }], counters: { seq, shoeNo: run } }, () => done.push(seq));
+        store.enqueue(
+          { tableId: id, input: input(seq), messages: [{ seq, topic: 'events', retain: false, payload: '{}' }], counters: { seq, shoeNo: run } },
+          () => done.push(seq),
+        );
         if (n % 4 === 0) await new Promise((r) => setTimeout(r, 2)); // several batches
       }
       await store.closeAsync();
@@ -281,7 +298,10 @@ describe('the round ids an engine used (engineRoundIds)', () => {
       { seq: 5, topic: 'response/open-betting', retain: false, payload: answer('r-1', 'ok') },
     ];
     store.enqueue({ tableId: 't1', input: input(1), messages }, () => {});
-    store.enqueue({ tableId: 't2', input: input(2), messages: [{ seq: 1, topic: 'response/open-betting', retain: false, payload: answer('r-9', 'ok') }] }, () => {});
+    store.enqueue(
+      { tableId: 't2', input: input(2), messages: [{ seq: 1, topic: 'response/open-betting', retain: false, payload: answer('r-9', 'ok') }] },
+      () => {},
+    );
     store.flush();
     expect(store.engineRoundIds('t1').sort()).toEqual(['r-1', 'r-3']);
     expect(store.engineRoundIds('t2')).toEqual(['r-9']);

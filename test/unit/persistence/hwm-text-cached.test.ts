@@ -17,7 +17,7 @@ test('hwmTextCached gives the same text as hwmText, integer-like ids and escapes
   }
 });
 
-test('the writer thread\'s mark, started from the main thread\'s and sent only what moved, writes the same text', () => {
+test("the writer thread's mark, started from the main thread's and sent only what moved, writes the same text", () => {
   const start: Record<string, TableCounters> = { b: { seq: 4, shoeNo: 1 }, 12: { seq: 9, shoeNo: 2 } };
   const main: Record<string, TableCounters> = { ...start };
   const reserved: Record<string, TableCounters> = { b: { seq: 50, shoeNo: 3 } };
@@ -40,7 +40,7 @@ test('the writer thread\'s mark, started from the main thread\'s and sent only w
   }
 });
 
-test('a reservation is taken on a table\'s first move, kept while its counters stay within it, and taken again past it', () => {
+test("a reservation is taken on a table's first move, kept while its counters stay within it, and taken again past it", () => {
   const mark = new HwmMark<TableCounters>({ t: { seq: 7, shoeNo: 1 } });
   expect(mark.takeRenewed()).toBe(false);
   mark.set('t', { seq: 8, shoeNo: 1 });

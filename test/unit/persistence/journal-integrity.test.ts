@@ -15,7 +15,15 @@ function filled(dir: string, upTo = 5): void {
   const store = new GatewayStore(dir, { synchronous: 'full', retentionDays: 14, writer: 'inline' });
   store.registerTable('t1', {}, () => ({ seq: 0 }));
   for (let i = 1; i <= upTo; i++) {
-    store.enqueue({ tableId: 't1', input: { type: 'health', at: i } as never, messages: [{ seq: i, topic: 'x', retain: false, payload: '{}' }], counters: { seq: i, shoeNo: 1 } }, () => {});
+    store.enqueue(
+      {
+        tableId: 't1',
+        input: { type: 'health', at: i } as never,
+        messages: [{ seq: i, topic: 'x', retain: false, payload: '{}' }],
+        counters: { seq: i, shoeNo: 1 },
+      },
+      () => {},
+    );
     store.flush();
   }
   store.noteDeviceSeq('t1', 'shoe-1', 4711);
@@ -122,7 +130,15 @@ describe('journal integrity', () => {
     expect(problem(dir)).toMatchObject({ code: 'hwm-corrupt', path: join(dir, 'seq-hwm.json') });
     writeFileSync(join(dir, 'seq-hwm.json'), JSON.stringify({ v: 1, tables: { t1: { seq: 3, shoeNo: 1 }, t2: { seq: 40 } } }));
     const store = new GatewayStore(dir, { synchronous: 'full', retentionDays: 14, writer: 'inline' });
-    store.enqueue({ tableId: 't1', input: { type: 'health', at: 4 } as never, messages: [{ seq: 4, topic: 'x', retain: false, payload: '{}' }], counters: { seq: 4, shoeNo: 1 } }, () => {});
+    store.enqueue(
+      {
+        tableId: 't1',
+        input: { type: 'health', at: 4 } as never,
+        messages: [{ seq: 4, topic: 'x', retain: false, payload: '{}' }],
+        counters: { seq: 4, shoeNo: 1 },
+      },
+      () => {},
+    );
     store.flush();
     store.close();
     expect(existsSync(join(dir, 'seq-hwm.json'))).toBe(false);
@@ -160,8 +176,8 @@ describe('journal integrity', () => {
   });
 });
 
-describe('the mark\'s two files: counters after every commit, a flushed reservation ahead of them', () => {
-  it('flushes the mark\'s file only when a reservation moves; the fast file follows every commit', async () => {
+describe("the mark's two files: counters after every commit, a flushed reservation ahead of them", () => {
+  it("flushes the mark's file only when a reservation moves; the fast file follows every commit", async () => {
     for (const writer of ['inline', 'thread'] as const) {
       const dir = makeTempDirSync('teg-ji-');
       const store = new GatewayStore(dir, { synchronous: 'full', retentionDays: 14, writer });
@@ -169,7 +185,15 @@ describe('the mark\'s two files: counters after every commit, a flushed reservat
       for (let i = 1; i <= 40; i++) {
         // one commit each: the next step waits for the one before
         await new Promise<void>((done) => {
-          store.enqueue({ tableId: 't1', input: { type: 'health', at: i } as never, messages: [{ seq: i, topic: 'x', retain: false, payload: '{}' }], counters: { seq: i, shoeNo: 1 } }, done);
+          store.enqueue(
+            {
+              tableId: 't1',
+              input: { type: 'health', at: i } as never,
+              messages: [{ seq: i, topic: 'x', retain: false, payload: '{}' }],
+              counters: { seq: i, shoeNo: 1 },
+            },
+            done,
+          );
           store.flush();
         });
       }
@@ -182,7 +206,7 @@ describe('the mark\'s two files: counters after every commit, a flushed reservat
     }
   });
 
-  it('a lost or torn fast file (a power loss) is no damage: the journal is checked against the mark\'s file', () => {
+  it("a lost or torn fast file (a power loss) is no damage: the journal is checked against the mark's file", () => {
     const dir = makeTempDirSync('teg-ji-');
     filled(dir, 6);
     const fast = join(dir, 'seq-hwm-fast.bin');
@@ -194,7 +218,15 @@ describe('the mark\'s two files: counters after every commit, a flushed reservat
     // and the next start goes on writing the fast file
     const store = new GatewayStore(dir, { synchronous: 'full', retentionDays: 14, writer: 'inline' });
     for (const seq of [7, 8]) {
-      store.enqueue({ tableId: 't1', input: { type: 'health', at: seq } as never, messages: [{ seq, topic: 'x', retain: false, payload: '{}' }], counters: { seq, shoeNo: 1 } }, () => {});
+      store.enqueue(
+        {
+          tableId: 't1',
+          input: { type: 'health', at: seq } as never,
+          messages: [{ seq, topic: 'x', retain: false, payload: '{}' }],
+          counters: { seq, shoeNo: 1 },
+        },
+        () => {},
+      );
       store.flush();
     }
     store.close();

@@ -17,7 +17,15 @@ function write(dir: string, seqs: number): void {
   const store = new GatewayStore(dir, { synchronous: 'normal', retentionDays: 14, writer: 'inline' });
   store.registerTable('t1', {}, () => ({ seq: 0 }));
   for (let i = 1; i <= seqs; i++) {
-    store.enqueue({ tableId: 't1', input: { type: 'health', at: i } as never, messages: [{ seq: i, topic: 'x', retain: false, payload: `{"n":${i}}` }], counters: { seq: i } }, () => {});
+    store.enqueue(
+      {
+        tableId: 't1',
+        input: { type: 'health', at: i } as never,
+        messages: [{ seq: i, topic: 'x', retain: false, payload: `{"n":${i}}` }],
+        counters: { seq: i },
+      },
+      () => {},
+    );
     store.flush();
   }
   store.close();
@@ -39,7 +47,7 @@ function setUserVersion(dir: string, v: number): void {
 }
 
 describe('journal schema version', () => {
-  it('a new journal carries this build\'s schema version', () => {
+  it("a new journal carries this build's schema version", () => {
     const dir = makeTempDirSync('teg-schema-');
     write(dir, 2);
     expect(JOURNAL_SCHEMA_VERSION).toBeGreaterThanOrEqual(1);

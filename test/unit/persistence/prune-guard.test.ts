@@ -14,7 +14,11 @@ import { CLOCK_OFFSET_ENV, ClockWatch, clockOffsetFrom } from '../../../src/runt
 const DAY = 86_400_000;
 const T0 = Date.parse('2026-11-01T12:00:00Z');
 
-interface Counts { inputs: number; messages: number; snapshots: number }
+interface Counts {
+  inputs: number;
+  messages: number;
+  snapshots: number;
+}
 
 /** a journal of `shoes`: each `rounds` rounds of 5 inputs (the first publishes the shoe), a snapshot at each round end; all acknowledged */
 function journal(shoes: Array<{ id: string; startAt: number; rounds: number }>, o: Partial<StoreOptions> = {}): { store: GatewayStore; counts: () => Counts } {
@@ -28,9 +32,13 @@ function journal(shoes: Array<{ id: string; startAt: number; rounds: number }>, 
       for (let i = 0; i < 5; i++) {
         at += 1_000;
         const messages = [];
-        if (r === 0 && i === 0) messages.push({ seq: ++seq, topic: 'shoe', retain: true, payload: JSON.stringify({ seq, type: 'shoe', shoeId: shoe.id, state: 'dealing' }) });
+        if (r === 0 && i === 0)
+          messages.push({ seq: ++seq, topic: 'shoe', retain: true, payload: JSON.stringify({ seq, type: 'shoe', shoeId: shoe.id, state: 'dealing' }) });
         messages.push({ seq: ++seq, topic: i === 4 ? 'result' : 'events', retain: i === 4, payload: JSON.stringify({ seq, shoeId: shoe.id }) });
-        store.enqueue({ tableId: 't1', input: { type: 'timer', at, name: `${shoe.id}-${r}-${i}` }, messages, ...(i === 4 ? { snapshot: { seq } } : {}) }, () => {});
+        store.enqueue(
+          { tableId: 't1', input: { type: 'timer', at, name: `${shoe.id}-${r}-${i}` }, messages, ...(i === 4 ? { snapshot: { seq } } : {}) },
+          () => {},
+        );
         store.flush();
       }
     }
@@ -65,10 +73,15 @@ describe('the journal prune', () => {
 
   it('a clock 20 days ahead with older shoes: only what is past the retention counted from the newest entry, never the previous shoe', () => {
     // S1 and S2 far past the retention; S3 (previous) 18 days before S4 (current): past the retention by its times, kept as the previous shoe
-    const { store, counts } = journal([
-      { id: 'S1', startAt: T0 - 40 * DAY, rounds: 10 }, { id: 'S2', startAt: T0 - 30 * DAY, rounds: 10 },
-      { id: 'S3', startAt: T0 - 18 * DAY, rounds: 10 }, { id: 'S4', startAt: T0, rounds: 10 },
-    ], { pruneMaxShare: 1 });
+    const { store, counts } = journal(
+      [
+        { id: 'S1', startAt: T0 - 40 * DAY, rounds: 10 },
+        { id: 'S2', startAt: T0 - 30 * DAY, rounds: 10 },
+        { id: 'S3', startAt: T0 - 18 * DAY, rounds: 10 },
+        { id: 'S4', startAt: T0, rounds: 10 },
+      ],
+      { pruneMaxShare: 1 },
+    );
     const before = counts();
     const r = store.prune(T0 + 20 * DAY);
     expect(r.refused).toBeUndefined();
@@ -85,10 +98,15 @@ describe('the journal prune', () => {
   });
 
   it('a pass deletes at most the set share of the journal', () => {
-    const { store, counts } = journal([
-      { id: 'S1', startAt: T0 - 60 * DAY, rounds: 20 }, { id: 'S2', startAt: T0 - 50 * DAY, rounds: 20 },
-      { id: 'S3', startAt: T0 - 1 * DAY, rounds: 20 }, { id: 'S4', startAt: T0, rounds: 20 },
-    ], { pruneMaxShare: 0.1 });
+    const { store, counts } = journal(
+      [
+        { id: 'S1', startAt: T0 - 60 * DAY, rounds: 20 },
+        { id: 'S2', startAt: T0 - 50 * DAY, rounds: 20 },
+        { id: 'S3', startAt: T0 - 1 * DAY, rounds: 20 },
+        { id: 'S4', startAt: T0, rounds: 20 },
+      ],
+      { pruneMaxShare: 0.1 },
+    );
     const total = counts().inputs;
     const r1 = store.prune(T0 + DAY);
     expect(r1.inputs).toBeGreaterThan(0);
@@ -111,7 +129,15 @@ describe('the journal prune', () => {
   });
 
   it('refuses, deleting nothing, when the wall clock is behind the newest entry or stepped since the last prune; recorded', () => {
-    const { store, counts } = journal([{ id: 'S1', startAt: T0 - 40 * DAY, rounds: 10 }, { id: 'S2', startAt: T0 - 30 * DAY, rounds: 10 }, { id: 'S3', startAt: T0 - 20 * DAY, rounds: 10 }, { id: 'S4', startAt: T0, rounds: 10 }], { pruneMaxShare: 1 });
+    const { store, counts } = journal(
+      [
+        { id: 'S1', startAt: T0 - 40 * DAY, rounds: 10 },
+        { id: 'S2', startAt: T0 - 30 * DAY, rounds: 10 },
+        { id: 'S3', startAt: T0 - 20 * DAY, rounds: 10 },
+        { id: 'S4', startAt: T0, rounds: 10 },
+      ],
+      { pruneMaxShare: 1 },
+    );
     const before = counts();
     const behind = store.prune(T0 - 10 * DAY);
     expect(behind.refused).toBe('clock-behind');
@@ -128,8 +154,15 @@ describe('the journal prune', () => {
 
   it('never deletes what an export or backup has not copied (a hold)', () => {
     let copied: number | null = null;
-    const { store, counts } = journal([{ id: 'S1', startAt: T0 - 40 * DAY, rounds: 10 }, { id: 'S2', startAt: T0 - 30 * DAY, rounds: 10 }, { id: 'S3', startAt: T0 - 20 * DAY, rounds: 10 }, { id: 'S4', startAt: T0, rounds: 10 }],
-      { pruneMaxShare: 1, retentionHolds: [{ name: 'backup', copiedThrough: () => copied }] });
+    const { store, counts } = journal(
+      [
+        { id: 'S1', startAt: T0 - 40 * DAY, rounds: 10 },
+        { id: 'S2', startAt: T0 - 30 * DAY, rounds: 10 },
+        { id: 'S3', startAt: T0 - 20 * DAY, rounds: 10 },
+        { id: 'S4', startAt: T0, rounds: 10 },
+      ],
+      { pruneMaxShare: 1, retentionHolds: [{ name: 'backup', copiedThrough: () => copied }] },
+    );
     const before = counts();
     expect(store.prune(T0 + DAY).inputs).toBe(0);
     expect(counts()).toEqual(before);
@@ -140,7 +173,7 @@ describe('the journal prune', () => {
     store.close();
   });
 
-  it('a table without shoes keeps its last two results\' rounds', () => {
+  it("a table without shoes keeps its last two results' rounds", () => {
     const dir = mkdtempSync(join(tmpdir(), 'prune-dice-'));
     const store = new GatewayStore(dir, { synchronous: 'normal', retentionDays: 14, writer: 'inline', pruneMaxShare: 1 });
     store.registerTable('t1', { id: 't1' }, () => ({ seq: 0 }));
@@ -148,7 +181,15 @@ describe('the journal prune', () => {
     for (let r = 0; r < 3; r++) {
       for (let i = 0; i < 3; i++) {
         const seq = r * 3 + i + 1;
-        store.enqueue({ tableId: 't1', input: { type: 'timer', at: T0 + r * 30 * DAY + i, name: `R${r}-${i}` }, messages: [{ seq, topic: i === 2 ? 'result' : 'events', retain: false, payload: `{"seq":${seq}}` }], ...(i === 2 ? { snapshot: { seq } } : {}) }, () => {});
+        store.enqueue(
+          {
+            tableId: 't1',
+            input: { type: 'timer', at: T0 + r * 30 * DAY + i, name: `R${r}-${i}` },
+            messages: [{ seq, topic: i === 2 ? 'result' : 'events', retain: false, payload: `{"seq":${seq}}` }],
+            ...(i === 2 ? { snapshot: { seq } } : {}),
+          },
+          () => {},
+        );
         store.flush();
         store.acknowledge('t1', seq);
       }
@@ -168,16 +209,20 @@ describe('the clock watch', () => {
     const steps: number[] = [];
     const w = new ClockWatch({ wall: () => wall, mono: () => mono, onStep: (s) => steps.push(s.stepMs) });
     // a blocked event loop: both clocks moved 30 s
-    wall += 30_000; mono += 30_000;
+    wall += 30_000;
+    mono += 30_000;
     expect(w.check()).toBeNull();
     // 0.9 s of drift: not a step
-    wall += 1_900; mono += 1_000;
+    wall += 1_900;
+    mono += 1_000;
     expect(w.check()).toBeNull();
     // back by 5 s
-    wall += 1_000 - 5_000; mono += 1_000;
+    wall += 1_000 - 5_000;
+    mono += 1_000;
     expect(w.check()).toMatchObject({ stepMs: -5_000 });
     // 20 days ahead while 1 s passed
-    wall += 20 * DAY; mono += 1_000;
+    wall += 20 * DAY;
+    mono += 1_000;
     expect(w.check()?.stepMs).toBe(20 * DAY - 1_000);
     expect(steps).toEqual([-5_000, 20 * DAY - 1_000]);
     expect(w.steps).toBe(2);

@@ -10,7 +10,10 @@ import { createProfileEncoder } from '../../../drivers/profiles/profile-encoder.
 import { readProfile, validateProfile } from '../../../drivers/profiles/profile-schema.js';
 
 type Item = DeviceFrame | FrameReject;
-const show = (items: Item[]) => items.map((i) => ('reason' in i ? i.reason : i.type === 'CARD' ? i.card : i.type === 'BALL' ? `ball ${i.ball}` : i.type === 'ROLL' ? i.dice.join('') : i.type));
+const show = (items: Item[]) =>
+  items.map((i) =>
+    'reason' in i ? i.reason : i.type === 'CARD' ? i.card : i.type === 'BALL' ? `ball ${i.ball}` : i.type === 'ROLL' ? i.dice.join('') : i.type,
+  );
 const decodeAll = (p: ReturnType<typeof validateProfile>, b: Uint8Array) => {
   const d = compileProfile(p);
   return show([...d.push(b), ...d.endOfStream()]);
@@ -126,7 +129,14 @@ describe('escape-XOR stuffing (0x7E flags, 0x7D escape)', () => {
     encoding: 'binary',
     framing: { start: '\u007e', end: '\u007f', stuffing: { escape: '\u007d', mode: 'xor' }, maxLength: 32 },
     integrity: { algorithm: 'crc8', encoding: 'binary-be' },
-    messages: [{ name: 'ball', bytes: { length: 2, match: [{ at: 0, value: 0x7e }], fields: { ball: { at: 1 } } }, type: 'BALL', ranges: { ball: { min: 1, max: 255 } } }],
+    messages: [
+      {
+        name: 'ball',
+        bytes: { length: 2, match: [{ at: 0, value: 0x7e }], fields: { ball: { at: 1 } } },
+        type: 'BALL',
+        ranges: { ball: { min: 1, max: 255 } },
+      },
+    ],
   });
   it('a data byte equal to a flag travels escaped and decodes back', () => {
     const enc = createProfileEncoder(p);
@@ -145,7 +155,13 @@ describe('length-prefixed binary with a little-endian CRC', () => {
     framing: { start: '\u00a5', lengthField: { offset: 1, width: 1, counts: 'payload' }, maxLength: 64 },
     integrity: { algorithm: 'crc16-modbus', encoding: 'binary-le', covers: { start: true, payload: true } },
     messages: [
-      { name: 'roll', bytes: { match: [{ at: 1, value: 0x01 }], fields: { d1: { at: 2 }, d2: { at: 3 }, d3: { at: 4 }, seq: { at: 5, width: 2, order: 'le' } } }, seq: 'seq', type: 'ROLL', fields: { bounces: 3 } },
+      {
+        name: 'roll',
+        bytes: { match: [{ at: 1, value: 0x01 }], fields: { d1: { at: 2 }, d2: { at: 3 }, d3: { at: 4 }, seq: { at: 5, width: 2, order: 'le' } } },
+        seq: 'seq',
+        type: 'ROLL',
+        fields: { bounces: 3 },
+      },
       { name: 'hb', bytes: { length: 2, match: [{ at: 1, value: 0x00 }] }, type: 'HB' },
     ],
   });
@@ -178,7 +194,9 @@ describe('fields, messages and cards', () => {
       encoding: 'binary',
       framing: { start: '\u00aa', length: 4 },
       integrity: { algorithm: 'sum8', encoding: 'binary-be' },
-      messages: [{ name: 'roll', bytes: { length: 2, fields: { d1: { at: 0, bits: [0, 2] }, d2: { at: 0, bits: [3, 5] }, d3: { at: 1, bits: [4, 6] } } }, type: 'ROLL' }],
+      messages: [
+        { name: 'roll', bytes: { length: 2, fields: { d1: { at: 0, bits: [0, 2] }, d2: { at: 0, bits: [3, 5] }, d3: { at: 1, bits: [4, 6] } } }, type: 'ROLL' },
+      ],
     });
     const b0 = 5 | (2 << 3);
     const b1 = 6 << 4;
@@ -187,7 +205,13 @@ describe('fields, messages and cards', () => {
   });
 
   it('several messages in one frame (body.split), each its own frame or reject', () => {
-    const p = validateProfile('batch.yaml', { name: 'batch', talker: 'SHOE', framing: { end: '\n' }, body: { split: ';' }, messages: [{ name: 'card', pattern: 'C(?<card>[A2-9TJQK][SHDC])', type: 'CARD' }] });
+    const p = validateProfile('batch.yaml', {
+      name: 'batch',
+      talker: 'SHOE',
+      framing: { end: '\n' },
+      body: { split: ';' },
+      messages: [{ name: 'card', pattern: 'C(?<card>[A2-9TJQK][SHDC])', type: 'CARD' }],
+    });
     expect(decodeAll(p, Buffer.from('CAS;CKD;XX;C9H\n'))).toEqual(['AS', 'KD', 'unknown-type', '9H']);
   });
 
@@ -196,19 +220,49 @@ describe('fields, messages and cards', () => {
     // a vendor's own order: code 100 + i for the i-th card of a shuffled list
     const order = cards.map((_c, i) => cards[(i * 17) % 52]);
     const table = Object.fromEntries(order.map((c, i) => [String(100 + i), c]));
-    const p = validateProfile('table.yaml', { name: 'table', talker: 'SHOE', encoding: 'binary', framing: { start: '\u00ff', length: 2 }, cards: { preset: 'table', table }, messages: [{ name: 'card', bytes: { length: 1, fields: { card: { at: 0 } } }, type: 'CARD' }] });
+    const p = validateProfile('table.yaml', {
+      name: 'table',
+      talker: 'SHOE',
+      encoding: 'binary',
+      framing: { start: '\u00ff', length: 2 },
+      cards: { preset: 'table', table },
+      messages: [{ name: 'card', bytes: { length: 1, fields: { card: { at: 0 } } }, type: 'CARD' }],
+    });
     expect(decodeAll(p, Uint8Array.from([0xff, 100, 0xff, 151, 0xff, 99]))).toEqual([order[0], order[51], 'bad-field']);
     expect([...createProfileEncoder(p).encode({ type: 'CARD', card: order[7], rescan: false })]).toEqual([0xff, 107]);
-    expect(() => validateProfile('t.yaml', { name: 't', talker: 'SHOE', framing: { end: '\n' }, cards: { preset: 'table', table: { '1': 'AS', '2': 'AS' } }, messages: [{ name: 'c', pattern: '(?<card>\\d+)', type: 'CARD' }] })).toThrow('t.yaml: cards.table: needs 52 entries, one per card (has 2 entries, 1 distinct cards)');
+    expect(() =>
+      validateProfile('t.yaml', {
+        name: 't',
+        talker: 'SHOE',
+        framing: { end: '\n' },
+        cards: { preset: 'table', table: { '1': 'AS', '2': 'AS' } },
+        messages: [{ name: 'c', pattern: '(?<card>\\d+)', type: 'CARD' }],
+      }),
+    ).toThrow('t.yaml: cards.table: needs 52 entries, one per card (has 2 entries, 1 distinct cards)');
   });
 
   it('hex-lower and decimal check values; SEQ above the wrap point is malformed', () => {
     const body = 'B;7';
     const sum = ascii(body).reduce((a, x) => (a + x) & 0xff, 0);
-    const hexLower = validateProfile('h.yaml', { name: 'h', talker: 'BALL', framing: { end: '\r' }, integrity: { algorithm: 'sum8', encoding: 'hex-lower', separator: '|' }, messages: [{ name: 'b', pattern: 'B;(?<ball>\\d+)', type: 'BALL' }] });
+    const hexLower = validateProfile('h.yaml', {
+      name: 'h',
+      talker: 'BALL',
+      framing: { end: '\r' },
+      integrity: { algorithm: 'sum8', encoding: 'hex-lower', separator: '|' },
+      messages: [{ name: 'b', pattern: 'B;(?<ball>\\d+)', type: 'BALL' }],
+    });
     expect(decodeAll(hexLower, Buffer.from(`${body}|${sum.toString(16).padStart(2, '0')}\r`))).toEqual(['ball 7']);
-    expect(decodeAll(hexLower, Buffer.from(`${body}|${sum.toString(16).toUpperCase()}\r`))).toEqual([sum.toString(16) === sum.toString(16).toUpperCase() ? 'ball 7' : 'malformed']);
-    const decimal = validateProfile('d.yaml', { name: 'd', talker: 'BALL', framing: { end: '\r' }, seq: { wrap: 99 }, integrity: { algorithm: 'sum8', encoding: 'decimal' }, messages: [{ name: 'b', pattern: '(?<seq>\\d+),B;(?<ball>\\d+)', seq: 'seq', type: 'BALL' }] });
+    expect(decodeAll(hexLower, Buffer.from(`${body}|${sum.toString(16).toUpperCase()}\r`))).toEqual([
+      sum.toString(16) === sum.toString(16).toUpperCase() ? 'ball 7' : 'malformed',
+    ]);
+    const decimal = validateProfile('d.yaml', {
+      name: 'd',
+      talker: 'BALL',
+      framing: { end: '\r' },
+      seq: { wrap: 99 },
+      integrity: { algorithm: 'sum8', encoding: 'decimal' },
+      messages: [{ name: 'b', pattern: '(?<seq>\\d+),B;(?<ball>\\d+)', seq: 'seq', type: 'BALL' }],
+    });
     const dec = (s: string) => `${s}${String(ascii(s).reduce((a, x) => (a + x) & 0xff, 0)).padStart(3, '0')}\r`;
     expect(decodeAll(decimal, Buffer.from(dec('12,B;7') + dec('100,B;7')))).toEqual(['ball 7', 'malformed']);
   });
@@ -226,13 +280,21 @@ describe('strict profiles: every unknown key named with the closest valid key', 
   };
   it('names the key path and suggests the key meant', () => {
     expect(errors({ ...base, framing: { end: '\r', idelMs: 40 } })).toEqual(['x.yaml: framing.idelMs: unknown key; did you mean idleMs?']);
-    expect(errors({ ...base, integrity: { algorithm: 'xor8', seperator: '*' } })).toEqual(['x.yaml: integrity.seperator: unknown key; did you mean separator?']);
+    expect(errors({ ...base, integrity: { algorithm: 'xor8', seperator: '*' } })).toEqual([
+      'x.yaml: integrity.seperator: unknown key; did you mean separator?',
+    ]);
     expect(errors({ ...base, card: { preset: 'suit-rank' } })).toEqual(['x.yaml: card: unknown key; did you mean cards?']);
     expect(errors({ ...base, messages: [{ ...base.messages[0], patern: 'x' }] })).toEqual(['x.yaml: messages.card.patern: unknown key; did you mean pattern?']);
-    expect(errors({ ...base, integrity: { algorithm: 'xor8', position: 'after-end' } })[0]).toMatch(/^x\.yaml: integrity\.position: unknown key \(valid here: algorithm, encoding, place, /);
+    expect(errors({ ...base, integrity: { algorithm: 'xor8', position: 'after-end' } })[0]).toMatch(
+      /^x\.yaml: integrity\.position: unknown key \(valid here: algorithm, encoding, place, /,
+    );
   });
   it('reads a v1 profile and says what to write instead', () => {
-    const r = readProfile('v1.yaml', { ...base, integrity: { kind: 'crc16-ccitt', format: 'binary', covers: 'start-and-body' }, framing: { start: '>', end: '\r' } });
+    const r = readProfile('v1.yaml', {
+      ...base,
+      integrity: { kind: 'crc16-ccitt', format: 'binary', covers: 'start-and-body' },
+      framing: { start: '>', end: '\r' },
+    });
     expect(r.profile.integrity).toMatchObject({ algorithm: 'crc16-ccitt-false', encoding: 'binary-le', covers: { start: true, payload: true } });
     expect(r.migrated).toEqual([
       'integrity.kind (profile language v1) read as integrity.algorithm: crc16-ccitt-false',
@@ -241,7 +303,9 @@ describe('strict profiles: every unknown key named with the closest valid key', 
     ]);
   });
   it('checks the grammar across keys', () => {
-    expect(errors({ ...base, integrity: { algorithm: 'xor8', place: 'after-end' } })).toEqual(['x.yaml: framing.trailer: needs 2 (the xor8 value, hex, follows the end sequence)']);
+    expect(errors({ ...base, integrity: { algorithm: 'xor8', place: 'after-end' } })).toEqual([
+      'x.yaml: framing.trailer: needs 2 (the xor8 value, hex, follows the end sequence)',
+    ]);
     expect(errors({ ...base, framing: { end: '\r', trailer: 1 } })).toEqual(['x.yaml: framing.trailer: holds nothing: integrity.algorithm is none']);
   });
 });
@@ -250,9 +314,17 @@ describe('HID report layouts for every device kind', () => {
   const cards = ['A', '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K'].flatMap((r) => ['S', 'H', 'D', 'C'].map((x) => r + x));
   it('a card shoe (card byte through a 52-entry table), an RFID shoe (4-byte uid), a shuffler (state map and a 16-bit count)', () => {
     const shoe = validateProfile('hid-shoe.yaml', {
-      name: 'hid-shoe', talker: 'SHOE', input: 'hid-report',
+      name: 'hid-shoe',
+      talker: 'SHOE',
+      input: 'hid-report',
       cards: { preset: 'table', table: Object.fromEntries(cards.map((c, i) => [String(0x40 + i), c])) },
-      report: { length: 4, seq: { offset: 0 }, checksum: { algorithm: 'crc8', offset: 3, from: 0, to: 3 }, type: { offset: 1, map: { '1': 'CARD', '2': 'MISREAD' } }, fields: { card: 2 } },
+      report: {
+        length: 4,
+        seq: { offset: 0 },
+        checksum: { algorithm: 'crc8', offset: 3, from: 0, to: 3 },
+        type: { offset: 1, map: { '1': 'CARD', '2': 'MISREAD' } },
+        fields: { card: 2 },
+      },
     });
     const crc8 = (b: number[]) => {
       let c = 0;
@@ -270,14 +342,25 @@ describe('HID report layouts for every device kind', () => {
     expect([...createProfileEncoder(shoe).encode({ type: 'CARD', card: cards[12], rescan: false, seq: 7 })]).toEqual([...rep([7, 1, 0x40 + 12])]);
 
     const rfid = validateProfile('hid-rfid.yaml', {
-      name: 'hid-rfid', talker: 'RFID', input: 'hid-report',
-      report: { length: 6, type: { offset: 0, map: { '5': 'TAG' } }, checksum: { algorithm: 'sum8', offset: 5, from: 0, to: 5 }, fields: { uid: { at: 1, width: 4, as: 'hex' } } },
+      name: 'hid-rfid',
+      talker: 'RFID',
+      input: 'hid-report',
+      report: {
+        length: 6,
+        type: { offset: 0, map: { '5': 'TAG' } },
+        checksum: { algorithm: 'sum8', offset: 5, from: 0, to: 5 },
+        fields: { uid: { at: 1, width: 4, as: 'hex' } },
+      },
     });
     const tag = [5, 0xe0, 0x04, 0xab, 0x12];
-    expect(compileProfile(rfid).push(Uint8Array.from([...tag, tag.reduce((a, x) => (a + x) & 0xff, 0)]))).toEqual([{ talker: 'RFID', seq: 0, type: 'TAG', uid: 'E004AB12' }]);
+    expect(compileProfile(rfid).push(Uint8Array.from([...tag, tag.reduce((a, x) => (a + x) & 0xff, 0)]))).toEqual([
+      { talker: 'RFID', seq: 0, type: 'TAG', uid: 'E004AB12' },
+    ]);
 
     const shuf = validateProfile('hid-shuf.yaml', {
-      name: 'hid-shuf', talker: 'SHUF', input: 'hid-report',
+      name: 'hid-shuf',
+      talker: 'SHUF',
+      input: 'hid-report',
       report: { length: 4, type: { offset: 0, map: { '1': 'SHUF_STATE', '2': 'COUNT' } }, fields: { state: 1, count: { at: 1, width: 2, order: 'le' } } },
       messages: [{ name: 'state', pattern: 'x', type: 'SHUF_STATE', map: { state: { '0': 'IDLE', '1': 'SHUFFLING', '2': 'READY' } } }],
     });

@@ -32,14 +32,26 @@ describe('the integrity space round-trips', () => {
       const framing = { start: '\u0002', end: '\u0003', trailer: v.place === 'after-end' ? checkWidth(v) : 0, maxLength: 64 };
       const text = !v.encoding.startsWith('binary') || v.place === 'after-end';
       const p = validateProfile('v.yaml', {
-        name: 'v', talker: 'BALL', framing, integrity: v,
-        ...(text ? { messages: [{ name: 'ball', pattern: 'B(?<ball>\\d{1,2})', type: 'BALL', emit: 'B{ball}' }] } : { encoding: 'binary', messages: [{ name: 'ball', bytes: { length: 2, match: [{ at: 0, value: 0x42 }], fields: { ball: { at: 1 } } }, type: 'BALL' }] }),
+        name: 'v',
+        talker: 'BALL',
+        framing,
+        integrity: v,
+        ...(text
+          ? { messages: [{ name: 'ball', pattern: 'B(?<ball>\\d{1,2})', type: 'BALL', emit: 'B{ball}' }] }
+          : {
+              encoding: 'binary',
+              messages: [{ name: 'ball', bytes: { length: 2, match: [{ at: 0, value: 0x42 }], fields: { ball: { at: 1 } } }, type: 'BALL' }],
+            }),
       });
-      const label = `${v.algorithm} ${v.encoding} ${v.place}${v.separator ? ' sep' : ''} ${Object.entries(v.covers).filter(([, on]) => on).map(([k]) => k).join('+')}`;
+      const label = `${v.algorithm} ${v.encoding} ${v.place}${v.separator ? ' sep' : ''} ${Object.entries(v.covers)
+        .filter(([, on]) => on)
+        .map(([k]) => k)
+        .join('+')}`;
       for (const ball of [7, 42, 80]) {
         const bytes = createProfileEncoder(p).encode({ type: 'BALL', ball });
         const got = compileProfile(p).push(bytes);
-        if (got.length !== 1 || kind(got[0]) !== 'BALL' || (got[0] as { ball: number }).ball !== ball) failures.push(`${label}: ball ${ball} read as ${JSON.stringify(got)}`);
+        if (got.length !== 1 || kind(got[0]) !== 'BALL' || (got[0] as { ball: number }).ball !== ball)
+          failures.push(`${label}: ball ${ball} read as ${JSON.stringify(got)}`);
         if (JSON.stringify(bytewise(p, bytes)) !== JSON.stringify(got)) failures.push(`${label}: byte by byte differs`);
         const bad = Buffer.from(bytes);
         const at = v.place === 'after-end' ? bad.length - 1 : bad.length - 2;
@@ -56,11 +68,23 @@ describe('every frame boundary of the grammar round-trips with a CRC-16', () => 
   for (const f of FRAMING_VARIANTS) {
     it(f.name, () => {
       const p = validateProfile('f.yaml', {
-        name: 'f', talker: 'BALL', encoding: f.binary ? 'binary' : 'ascii',
+        name: 'f',
+        talker: 'BALL',
+        encoding: f.binary ? 'binary' : 'ascii',
         framing: { ...f.framing, maxLength: 64 },
         integrity: { algorithm: 'crc16-kermit', encoding: f.binary ? 'binary-le' : 'hex' },
         messages: f.binary
-          ? [{ name: 'ball', bytes: { match: [{ at: f.name.startsWith('length field, 2') ? 2 : f.name.startsWith('length') ? 1 : 0, value: 0x42 }], fields: { ball: { at: f.name.startsWith('length field, 2') ? 3 : f.name.startsWith('length') ? 2 : 1 } } }, type: 'BALL', ranges: { ball: { min: 0, max: 255 } } }]
+          ? [
+              {
+                name: 'ball',
+                bytes: {
+                  match: [{ at: f.name.startsWith('length field, 2') ? 2 : f.name.startsWith('length') ? 1 : 0, value: 0x42 }],
+                  fields: { ball: { at: f.name.startsWith('length field, 2') ? 3 : f.name.startsWith('length') ? 2 : 1 } },
+                },
+                type: 'BALL',
+                ranges: { ball: { min: 0, max: 255 } },
+              },
+            ]
           : [{ name: 'ball', pattern: 'B(?<ball>\\d{1,3})', type: 'BALL', emit: 'B{ball}', ranges: { ball: { min: 0, max: 255 } } }],
       });
       const enc = createProfileEncoder(p);

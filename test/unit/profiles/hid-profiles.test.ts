@@ -115,7 +115,16 @@ describe('hid-dice-sensor profile (§2b as a report layout)', () => {
 
   it('gives exactly what drivers/codecs/hid-dice.ts gives, report for report (fast-check)', () => {
     const reportArb = fc.oneof(
-      fc.tuple(fc.nat(255), fc.tuple(fc.integer({ min: 0, max: 8 }), fc.integer({ min: 0, max: 8 }), fc.integer({ min: 0, max: 8 })), fc.integer({ min: 0, max: 120 }), fc.integer({ min: 0, max: 4 }), fc.constantFrom(1, 1, 1, 0, 2), fc.boolean()).map(([seq, dice, b, st, id, bad]) => diceReport(seq, dice, b, st, { id, badSum: bad })),
+      fc
+        .tuple(
+          fc.nat(255),
+          fc.tuple(fc.integer({ min: 0, max: 8 }), fc.integer({ min: 0, max: 8 }), fc.integer({ min: 0, max: 8 })),
+          fc.integer({ min: 0, max: 120 }),
+          fc.integer({ min: 0, max: 4 }),
+          fc.constantFrom(1, 1, 1, 0, 2),
+          fc.boolean(),
+        )
+        .map(([seq, dice, b, st, id, bad]) => diceReport(seq, dice, b, st, { id, badSum: bad })),
       fc.uint8Array({ minLength: 0, maxLength: 10 }).map((a) => Buffer.from(a)),
     );
     fc.assert(
@@ -132,8 +141,12 @@ describe('hid-dice-sensor profile (§2b as a report layout)', () => {
 
   it('the layout is checked: offsets inside the report, a type map', () => {
     const base = shipped('hid-dice-sensor');
-    expect(() => validateProfile('d.yaml', { ...base, report: { ...base.report, fields: { d1: 9 } } })).toThrow('d.yaml: report.fields.d1: is outside the 8-byte report');
+    expect(() => validateProfile('d.yaml', { ...base, report: { ...base.report, fields: { d1: 9 } } })).toThrow(
+      'd.yaml: report.fields.d1: is outside the 8-byte report',
+    );
     expect(() => validateProfile('d.yaml', { ...base, report: undefined })).toThrow('d.yaml: report: is required with input hid-report');
-    expect(() => validateProfile('d.yaml', { ...base, report: { ...base.report, type: { offset: 6, map: { '256': 'ROLL' } } } })).toThrow('d.yaml: report.type.map.256: is not a byte value (0..255)');
+    expect(() => validateProfile('d.yaml', { ...base, report: { ...base.report, type: { offset: 6, map: { '256': 'ROLL' } } } })).toThrow(
+      'd.yaml: report.type.map.256: is not a byte value (0..255)',
+    );
   });
 });

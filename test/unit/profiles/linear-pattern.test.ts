@@ -58,7 +58,12 @@ describe('catastrophic patterns through the real profile decoder', () => {
   });
 
   it('a frame of exactly maxLength reaches the patterns; one byte more never does', () => {
-    const p = validateProfile('m.yaml', { name: 'm', talker: 'SHOE', framing: { end: '\n', maxLength: 8 }, messages: [{ name: 'any', pattern: '[\\s\\S]*', type: 'HB' }] });
+    const p = validateProfile('m.yaml', {
+      name: 'm',
+      talker: 'SHOE',
+      framing: { end: '\n', maxLength: 8 },
+      messages: [{ name: 'any', pattern: '[\\s\\S]*', type: 'HB' }],
+    });
     const dec = compileProfile(p);
     expect(outcome(dec.push(Buffer.from('aaaaaaa\n')))).toEqual(['HB']); // 7 + LF = 8 bytes
     expect(outcome(dec.push(Buffer.from('aaaaaaaa\nb\n')))).toEqual(['reject:too-long', 'HB']);
@@ -107,7 +112,11 @@ describe('refused at load, with the key path and the construct', () => {
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.refusal).toBeInstanceOf(PatternRefusal);
-    expect([r.refusal.code, r.refusal.keyPath, r.refusal.construct]).toEqual(['pattern-unsupported', 'tables[0].devices[1].barcode.pattern', 'the backreference \\1']);
+    expect([r.refusal.code, r.refusal.keyPath, r.refusal.construct]).toEqual([
+      'pattern-unsupported',
+      'tables[0].devices[1].barcode.pattern',
+      'the backreference \\1',
+    ]);
     expect(compileUserPattern('x', 'g', 'k')).toMatchObject({ ok: false, refusal: { code: 'pattern-unsupported', construct: 'the flag g' } });
   });
 
@@ -116,12 +125,20 @@ describe('refused at load, with the key path and the construct', () => {
     try {
       const file = (name: string, pattern: string) => {
         const f = join(dir, `${name}.yaml`);
-        writeFileSync(f, `name: ${name}\ntalker: SHOE\nframing: { end: "\\n" }\nmessages:\n  - { name: card, pattern: ${JSON.stringify(pattern)}, type: CARD }\n`);
+        writeFileSync(
+          f,
+          `name: ${name}\ntalker: SHOE\nframing: { end: "\\n" }\nmessages:\n  - { name: card, pattern: ${JSON.stringify(pattern)}, type: CARD }\n`,
+        );
         return f;
       };
-      const config = (profile: string) => ({ mqtt: { url: 'mqtt://127.0.0.1:1' }, tables: [{ id: 't', game: 'baccarat', devices: [{ id: 'shoe-1', kind: 'card-shoe', profile, transport: { type: 'serial', path: '/dev/null' } }] }] });
+      const config = (profile: string) => ({
+        mqtt: { url: 'mqtt://127.0.0.1:1' },
+        tables: [{ id: 't', game: 'baccarat', devices: [{ id: 'shoe-1', kind: 'card-shoe', profile, transport: { type: 'serial', path: '/dev/null' } }] }],
+      });
       const bad = file('bad', '(?<card>..)\\1');
-      expect(() => validateConfig(config(bad))).toThrow(`tables[0].devices[0].profile: ${bad}: messages.card.pattern: pattern-unsupported: the backreference \\1`);
+      expect(() => validateConfig(config(bad))).toThrow(
+        `tables[0].devices[0].profile: ${bad}: messages.card.pattern: pattern-unsupported: the backreference \\1`,
+      );
       expect(() => validateConfig(config(file('evil', '(?<card>(?:a+)+[SHDC])')))).not.toThrow();
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -129,8 +146,11 @@ describe('refused at load, with the key path and the construct', () => {
   });
 
   it('check-config refuses a barcode.pattern the engine cannot run, at its key path', () => {
-    const scanner = (pattern: string): DeviceConfig => ({ id: 'scan', kind: 'barcode-scanner', transport: { type: 'hid', vendorId: 1, productId: 2 }, barcode: { pattern } }) as DeviceConfig;
-    expect(checkDevice(scanner('^(?<card>..)(?=-)'), 'tables[0].devices[1]')).toEqual(['tables[0].devices[1].barcode.pattern: pattern-unsupported: the lookahead (?=...) (only at the very start of a profile pattern) cannot run on the linear-time pattern engine']);
+    const scanner = (pattern: string): DeviceConfig =>
+      ({ id: 'scan', kind: 'barcode-scanner', transport: { type: 'hid', vendorId: 1, productId: 2 }, barcode: { pattern } }) as DeviceConfig;
+    expect(checkDevice(scanner('^(?<card>..)(?=-)'), 'tables[0].devices[1]')).toEqual([
+      'tables[0].devices[1].barcode.pattern: pattern-unsupported: the lookahead (?=...) (only at the very start of a profile pattern) cannot run on the linear-time pattern engine',
+    ]);
     // a catastrophic pattern is accepted: it runs in linear time
     expect(checkDevice(scanner('^(?<card>(?:[A2-9TJQK]+)+[SHDC])$'), 'tables[0].devices[1]')).toEqual([]);
   });
@@ -169,11 +189,14 @@ describe('the translation keeps JavaScript meaning', () => {
   it('groups keep their numbers and names, an unmatched group is undefined', () => {
     same('(?<a>x)?(y)(?:z)(?<b>w)?', ['yz', 'xyzw']);
     const p = mustCompileUserPattern('(?!Q)(?<a>x)(y)(?<b>z)', '', 'k', { whole: true });
-    expect([...p.names]).toEqual([['a', 1], ['b', 3]]);
+    expect([...p.names]).toEqual([
+      ['a', 1],
+      ['b', 3],
+    ]);
     expect(p.exec('xyz')).toEqual(['xyz', 'x', 'y', 'z']);
   });
 
-  it('leading lookaheads of a whole-body pattern behave as JavaScript\'s', () => {
+  it("leading lookaheads of a whole-body pattern behave as JavaScript's", () => {
     const header = '(?![^,]+,(?:\\d{1,4}|[0-5]\\d{4}|6[0-4]\\d{3}|65[0-4]\\d{2}|655[0-2]\\d|6553[0-5]),[^,]+(?:,|$))[\\s\\S]*';
     same(header, ['SHOE,1,CARD', 'SHOE,70000,CARD', 'SHOE,65535,X', 'SHOE,12', ',1,X', 'SHOE,,X', ''], '', true);
     same('(?!SHOE,)(?=S)[\\s\\S]*', ['SHOE,1', 'SHUF,1', 'XHOE', ''], '', true);

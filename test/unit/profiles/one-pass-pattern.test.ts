@@ -13,13 +13,35 @@ const runs = Number(process.env.FC_RUNS ?? 500);
 /** [pattern piece, a text it matches] */
 type Piece = [string, string];
 const ATOMS: Array<[string, string[]]> = [
-  ['a', ['a']], ['b', ['b']], [',', [',']], ['1', ['1']], ['\\d', ['1', '2']], ['\\w', ['a', '1', '_']], ['[ab]', ['a', 'b']], ['[^,]', ['a', 'c', '1']],
-  ['[a-c1]', ['c', '1']], ['[\\s\\S]', [',', 'a']], ['\\,', [',']], ['\\x61', ['a']],
+  ['a', ['a']],
+  ['b', ['b']],
+  [',', [',']],
+  ['1', ['1']],
+  ['\\d', ['1', '2']],
+  ['\\w', ['a', '1', '_']],
+  ['[ab]', ['a', 'b']],
+  ['[^,]', ['a', 'c', '1']],
+  ['[a-c1]', ['c', '1']],
+  ['[\\s\\S]', [',', 'a']],
+  ['\\,', [',']],
+  ['\\x61', ['a']],
 ];
-const QUANTS: Array<[string, number, number]> = [['', 1, 1], ['?', 0, 1], ['*', 0, 3], ['+', 1, 3], ['{2}', 2, 2], ['{1,3}', 1, 3], ['{0,2}', 0, 2], ['{2,}', 2, 4]];
+const QUANTS: Array<[string, number, number]> = [
+  ['', 1, 1],
+  ['?', 0, 1],
+  ['*', 0, 3],
+  ['+', 1, 3],
+  ['{2}', 2, 2],
+  ['{1,3}', 1, 3],
+  ['{0,2}', 0, 2],
+  ['{2,}', 2, 4],
+];
 const repeated: fc.Arbitrary<Piece> = fc
   .tuple(fc.constantFrom(...ATOMS), fc.constantFrom(...QUANTS), fc.nat(3), fc.nat(5))
-  .map(([[a, samples], [q, lo, hi], k, pick]) => [a + q, Array.from({ length: lo + (k % (hi - lo + 1)) }, (_, j) => samples[(pick + j) % samples.length]).join('')]);
+  .map(([[a, samples], [q, lo, hi], k, pick]) => [
+    a + q,
+    Array.from({ length: lo + (k % (hi - lo + 1)) }, (_, j) => samples[(pick + j) % samples.length]).join(''),
+  ]);
 const alternation: fc.Arbitrary<Piece> = fc
   .tuple(fc.array(fc.constantFrom('a', 'b1', ',', '1a', 'c'), { minLength: 2, maxLength: 3 }), fc.nat(2))
   .map(([alts, k]) => [`(?:${alts.join('|')})`, alts[k % alts.length]]);
@@ -30,12 +52,18 @@ const piece = fc.oneof({ weight: 4, arbitrary: repeated }, { weight: 1, arbitrar
 /** a pattern, a text it may match (built from its pieces) */
 const pattern = fc.array(piece, { minLength: 1, maxLength: 5 }).map((xs): Piece => {
   let n = 0; // one name per group
-  return [xs.map((x) => x[0]).join('').replace(/\(\?<g>/g, () => `(?<g${n++}>`), xs.map((x) => x[1]).join('')];
+  return [
+    xs
+      .map((x) => x[0])
+      .join('')
+      .replace(/\(\?<g>/g, () => `(?<g${n++}>`),
+    xs.map((x) => x[1]).join(''),
+  ];
 });
 const text = fc.array(fc.constantFrom('a', 'b', ',', '1', 'c', '2'), { maxLength: 12 }).map((xs) => xs.join(''));
 
 describe('one-pass matcher', () => {
-  it('gives exactly RegExp\'s whole-text match and groups for every pattern it accepts', () => {
+  it("gives exactly RegExp's whole-text match and groups for every pattern it accepts", () => {
     let accepted = 0;
     let matched = 0;
     fc.assert(

@@ -26,10 +26,14 @@ describe('profile encoder, input hid-keyboard', () => {
     const b = e.encode({ type: 'CARD', card: 'TH', rescan: false });
     // "H10": H is usage 0x0B with Left Shift, 1 is 0x1E, 0 is 0x27
     expect(reports(b)).toEqual([
-      [MOD_LEFT_SHIFT, 0, 0x0b, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0, 0],
-      [0, 0, 0x1e, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0, 0],
-      [0, 0, 0x27, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0, 0],
-      [0, 0, KEY_ENTER, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0, 0],
+      [MOD_LEFT_SHIFT, 0, 0x0b, 0, 0, 0, 0, 0],
+      [0, 0, 0, 0, 0, 0, 0, 0],
+      [0, 0, 0x1e, 0, 0, 0, 0, 0],
+      [0, 0, 0, 0, 0, 0, 0, 0],
+      [0, 0, 0x27, 0, 0, 0, 0, 0],
+      [0, 0, 0, 0, 0, 0, 0, 0],
+      [0, 0, KEY_ENTER, 0, 0, 0, 0, 0],
+      [0, 0, 0, 0, 0, 0, 0, 0],
     ]);
     expect(emitTemplateProblems(wedge)).toEqual([]);
   });
@@ -47,7 +51,12 @@ describe('profile encoder, input hid-keyboard', () => {
 
   it('a barcode over maxLength, or a character no US key types, is an encode error; a keyboard takes no commands', () => {
     const p = validateProfile('k.yaml', {
-      name: 'k', talker: 'SHOE', input: 'hid-keyboard', framing: { maxLength: 3 }, cards: { preset: 'suit-rank' }, downlink: { rescan: 'R' },
+      name: 'k',
+      talker: 'SHOE',
+      input: 'hid-keyboard',
+      framing: { maxLength: 3 },
+      cards: { preset: 'suit-rank' },
+      downlink: { rescan: 'R' },
       messages: [{ name: 'card', pattern: 'X*(?<card>[SHDC](?:10|[2-9AJQK]))', type: 'CARD', emit: 'XX{card}' }],
     });
     const e = createProfileEncoder(p);
@@ -62,11 +71,21 @@ describe('profile encoder, input hid-report', () => {
   it('fills the §2b layout exactly as drivers/codecs/hid-dice.ts builds it; SEQ is a byte', () => {
     const e = createProfileEncoder(dice);
     expect(e.reportBytes).toBe(8);
-    fc.assert(fc.property(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 6 }), fc.integer({ min: 0, max: 99 }), fc.integer({ min: 0, max: 65535 }), (a, b, c, n, seq) => {
-      const bytes = e.encode({ type: 'ROLL', dice: [a, b, c], bounces: n, seq });
-      expect(bytes).toEqual(encodeHidDiceReport({ seq, dice: [a, b, c], bounces: n, status: HID_DICE_STATUS.OK }));
-      expect(compileProfile(dice).push(bytes)).toEqual([{ talker: 'DICE', seq: seq & 0xff, type: 'ROLL', dice: [a, b, c], bounces: n }]);
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer({ min: 0, max: 99 }),
+        fc.integer({ min: 0, max: 65535 }),
+        (a, b, c, n, seq) => {
+          const bytes = e.encode({ type: 'ROLL', dice: [a, b, c], bounces: n, seq });
+          expect(bytes).toEqual(encodeHidDiceReport({ seq, dice: [a, b, c], bounces: n, status: HID_DICE_STATUS.OK }));
+          expect(compileProfile(dice).push(bytes)).toEqual([{ talker: 'DICE', seq: seq & 0xff, type: 'ROLL', dice: [a, b, c], bounces: n }]);
+        },
+      ),
+      { numRuns: 300 },
+    );
     expect(compileProfile(dice).push(e.encode({ type: 'COCKED', seq: 4 }))).toEqual([{ talker: 'DICE', seq: 4, type: 'COCKED' }]);
     expect(e.encode({ type: 'NOREAD', seq: 300 })).toEqual(encodeHidDiceReport({ seq: 300, status: HID_DICE_STATUS.NOREAD }));
     expect(e.body({ type: 'COCKED', seq: 1 })).toBe(encodeHidDiceReport({ seq: 1, status: HID_DICE_STATUS.COCKED }).toString('hex').toUpperCase());
@@ -84,8 +103,16 @@ describe('profile encoder, input hid-report', () => {
 
   it('a value map of a message of the same type is applied backwards; CRC-16 is written low byte first', () => {
     const p = validateProfile('r.yaml', {
-      name: 'r', talker: 'BALL', input: 'hid-report',
-      report: { length: 5, seq: { offset: 0 }, type: { offset: 1, map: { '7': 'BALL', '9': 'START' } }, fields: { ball: 2 }, checksum: { algorithm: 'crc16-modbus', offset: 3, from: 0, to: 3 } },
+      name: 'r',
+      talker: 'BALL',
+      input: 'hid-report',
+      report: {
+        length: 5,
+        seq: { offset: 0 },
+        type: { offset: 1, map: { '7': 'BALL', '9': 'START' } },
+        fields: { ball: 2 },
+        checksum: { algorithm: 'crc16-modbus', offset: 3, from: 0, to: 3 },
+      },
       messages: [{ name: 'ball', pattern: '(?<ball>\\d+)', type: 'BALL', map: { ball: { '200': 1, '201': 2 } } }],
     });
     const e = createProfileEncoder(p);

@@ -10,12 +10,20 @@ import { describe, expect, it } from 'vitest';
 import type { DeviceFrame } from '../../../src/core/vocabulary/frames.js';
 import { cardDecoder, type CardCodeOptions } from '../../../drivers/profiles/card-codes.js';
 import { compileProfile } from '../../../drivers/profiles/profile-decoder.js';
-import { cardSpellings, createProfileEncoder, emitTemplateProblems, ProfileEncodeError, type EncodableFrame } from '../../../drivers/profiles/profile-encoder.js';
+import {
+  cardSpellings,
+  createProfileEncoder,
+  emitTemplateProblems,
+  ProfileEncodeError,
+  type EncodableFrame,
+} from '../../../drivers/profiles/profile-encoder.js';
 import { loadProfileFile, validateProfile, type DeviceProfile } from '../../../drivers/profiles/profile-schema.js';
 import { RANKS, SUITS } from '../../../src/core/vocabulary/card.js';
 
 const SHIPPED = join(import.meta.dirname, '../../../drivers/profiles/shipped');
-const shipped = readdirSync(SHIPPED).filter((f) => f.endsWith('.yaml')).map((f) => loadProfileFile(join(SHIPPED, f)));
+const shipped = readdirSync(SHIPPED)
+  .filter((f) => f.endsWith('.yaml'))
+  .map((f) => loadProfileFile(join(SHIPPED, f)));
 const ALL_CARDS = RANKS.flatMap((r) => SUITS.map((s) => r + s));
 
 const card = fc.constantFrom(...ALL_CARDS);
@@ -27,18 +35,30 @@ const SHUF_STATES = ['IDLE', 'SHUFFLING', 'READY', 'JAM', 'DOOR_OPEN', 'ERROR'] 
 function framesOf(m: DeviceProfile['messages'][number]): fc.Arbitrary<EncodableFrame> {
   const f = m.fields;
   switch (m.type) {
-    case 'CARD': return card.map((c) => ({ type: 'CARD', card: c, rescan: f.rescan === true }));
-    case 'BALL': return fc.integer({ min: 1, max: 80 }).map((ball) => ({ type: 'BALL', ball }));
-    case 'COUNT': return fc.integer({ min: 0, max: 999 }).map((count) => ({ type: 'COUNT', count }));
-    case 'TAG': return fc.stringMatching(/^[0-9A-F]{8,24}$/).map((uid) => ({ type: 'TAG', uid }));
+    case 'CARD':
+      return card.map((c) => ({ type: 'CARD', card: c, rescan: f.rescan === true }));
+    case 'BALL':
+      return fc.integer({ min: 1, max: 80 }).map((ball) => ({ type: 'BALL', ball }));
+    case 'COUNT':
+      return fc.integer({ min: 0, max: 999 }).map((count) => ({ type: 'COUNT', count }));
+    case 'TAG':
+      return fc.stringMatching(/^[0-9A-F]{8,24}$/).map((uid) => ({ type: 'TAG', uid }));
     case 'ROLL':
-      return fc.tuple(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 6 }), fc.integer({ min: 0, max: 99 }))
+      return fc
+        .tuple(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 6 }), fc.integer({ min: 0, max: 99 }))
         .map(([a, b, c, n]) => ({ type: 'ROLL', dice: [a, b, c], bounces: f.bounces !== undefined ? Number(f.bounces) : n }));
-    case 'STATE': return fc.constantFrom(...(f.state !== undefined ? [String(f.state)] : SHOE_STATES)).map((state) => ({ type: 'STATE', state }) as EncodableFrame);
-    case 'SHUF_STATE': return fc.constantFrom(...(f.state !== undefined ? [String(f.state)] : SHUF_STATES)).map((state) => ({ type: 'SHUF_STATE', state }) as EncodableFrame);
-    case 'VER': return fc.tuple(fc.stringMatching(/^[A-Za-z0-9._-]{1,16}$/), fc.stringMatching(/^[A-Za-z0-9._-]{1,16}$/)).map(([model, firmware]) => ({ type: 'VER', model, firmware }));
-    case 'ERR': return fc.tuple(fc.stringMatching(/^[A-Z0-9_]{1,16}$/), fc.stringMatching(/^[a-z ]{0,20}$/)).map(([code, text]) => ({ type: 'ERR', code, text }));
-    default: return fc.constant({ type: m.type } as EncodableFrame);
+    case 'STATE':
+      return fc.constantFrom(...(f.state !== undefined ? [String(f.state)] : SHOE_STATES)).map((state) => ({ type: 'STATE', state }) as EncodableFrame);
+    case 'SHUF_STATE':
+      return fc.constantFrom(...(f.state !== undefined ? [String(f.state)] : SHUF_STATES)).map((state) => ({ type: 'SHUF_STATE', state }) as EncodableFrame);
+    case 'VER':
+      return fc
+        .tuple(fc.stringMatching(/^[A-Za-z0-9._-]{1,16}$/), fc.stringMatching(/^[A-Za-z0-9._-]{1,16}$/))
+        .map(([model, firmware]) => ({ type: 'VER', model, firmware }));
+    case 'ERR':
+      return fc.tuple(fc.stringMatching(/^[A-Z0-9_]{1,16}$/), fc.stringMatching(/^[a-z ]{0,20}$/)).map(([code, text]) => ({ type: 'ERR', code, text }));
+    default:
+      return fc.constant({ type: m.type } as EncodableFrame);
   }
 }
 
@@ -52,12 +72,15 @@ describe('profile encoder', () => {
     for (const m of p.messages) {
       it(`${p.name}, message ${m.name}: encode then decode gives the frame back`, () => {
         const encoder = createProfileEncoder(p);
-        fc.assert(fc.property(framesOf(m), seq, (frame, n) => {
-          const bytes = encoder.encode({ ...frame, seq: n });
-          const out = compileProfile(p).push(bytes);
-          const want: DeviceFrame = { ...frame, talker: p.talker, seq: m.seq ? n : 0 } as DeviceFrame;
-          expect(out).toEqual([want]);
-        }), { numRuns: 200 });
+        fc.assert(
+          fc.property(framesOf(m), seq, (frame, n) => {
+            const bytes = encoder.encode({ ...frame, seq: n });
+            const out = compileProfile(p).push(bytes);
+            const want: DeviceFrame = { ...frame, talker: p.talker, seq: m.seq ? n : 0 } as DeviceFrame;
+            expect(out).toEqual([want]);
+          }),
+          { numRuns: 200 },
+        );
       });
     }
   }
@@ -67,7 +90,10 @@ describe('profile encoder', () => {
       const encoder = createProfileEncoder(p);
       const frames = p.messages.map((m) => fc.sample(framesOf(m), 1)[0]);
       const out = compileProfile(p).push(Buffer.concat(frames.map((f, i) => encoder.encode({ ...f, seq: i }))));
-      expect(out.map((f) => ('reason' in f ? f.reason : f.type)), p.name).toEqual(frames.map((f) => f.type));
+      expect(
+        out.map((f) => ('reason' in f ? f.reason : f.type)),
+        p.name,
+      ).toEqual(frames.map((f) => f.type));
     }
   });
 
@@ -88,19 +114,31 @@ describe('profile encoder', () => {
 
   it('a template whose rendering does not match its pattern is caught, naming the profile and message', () => {
     const p = validateProfile('bad.yaml', {
-      name: 'bad', talker: 'SHOE', framing: { end: '\r' },
+      name: 'bad',
+      talker: 'SHOE',
+      framing: { end: '\r' },
       messages: [{ name: 'card', pattern: 'C(?<card>[SHDC]_(?:10|[2-9AJQK]))', type: 'CARD', emit: 'C{card}!' }],
       cards: { preset: 'suit_rank' },
     });
-    expect(() => createProfileEncoder(p).encode({ type: 'CARD', card: 'AS', rescan: false })).toThrow(/bad: the rendered body does not match its message's pattern \(card: "CS_A!"/);
-    const q = validateProfile('q.yaml', { name: 'q', talker: 'BALL', framing: { end: '\r' }, messages: [{ name: 'ball', pattern: 'B(?<ball>\\d+)', type: 'BALL', emit: 'B{number}' }] });
+    expect(() => createProfileEncoder(p).encode({ type: 'CARD', card: 'AS', rescan: false })).toThrow(
+      /bad: the rendered body does not match its message's pattern \(card: "CS_A!"/,
+    );
+    const q = validateProfile('q.yaml', {
+      name: 'q',
+      talker: 'BALL',
+      framing: { end: '\r' },
+      messages: [{ name: 'ball', pattern: 'B(?<ball>\\d+)', type: 'BALL', emit: 'B{number}' }],
+    });
     expect(() => createProfileEncoder(q).encode({ type: 'BALL', ball: 3 })).toThrow(/names \{number\}/);
   });
 
   it('the template self-test: every shipped template says every value; a template that cannot is named with its first failing value', () => {
     for (const p of shipped) expect(emitTemplateProblems(p), p.name).toEqual([]);
     const p = validateProfile('half.yaml', {
-      name: 'half', talker: 'SHOE', framing: { end: '\r' }, cards: { preset: 'rank-suit' },
+      name: 'half',
+      talker: 'SHOE',
+      framing: { end: '\r' },
+      cards: { preset: 'rank-suit' },
       // the pattern takes only T for tens, the emit is fine; the misread emit has a typo
       messages: [
         { name: 'card', pattern: 'C(?<card>[2-9TJQKA][SHDC])', type: 'CARD', emit: 'C{card}' },
@@ -114,7 +152,9 @@ describe('profile encoder', () => {
     expect(problems[1]).toMatch(/^messages\.seqd\.emit: .*"65535,H"/);
     // renders and matches its own pattern, but the decoder reads it otherwise
     const q = validateProfile('shadow.yaml', {
-      name: 'shadow', talker: 'BALL', framing: { start: '*', end: '\r' },
+      name: 'shadow',
+      talker: 'BALL',
+      framing: { start: '*', end: '\r' },
       messages: [
         { name: 'any', pattern: '.*', type: 'START', emit: 'S' },
         { name: 'ball', pattern: 'B(?<ball>\\d+)', type: 'BALL', emit: 'B{ball}' },
@@ -128,7 +168,12 @@ describe('profile encoder', () => {
   });
 
   it('a frame that does not fit the fixed length is refused', () => {
-    const p = validateProfile('f.yaml', { name: 'f', talker: 'BALL', framing: { length: 4 }, messages: [{ name: 'ball', pattern: 'B(?<ball>\\d+)', type: 'BALL', emit: 'B{ball}' }] });
+    const p = validateProfile('f.yaml', {
+      name: 'f',
+      talker: 'BALL',
+      framing: { length: 4 },
+      messages: [{ name: 'ball', pattern: 'B(?<ball>\\d+)', type: 'BALL', emit: 'B{ball}' }],
+    });
     const e = createProfileEncoder(p);
     expect(e.encode({ type: 'BALL', ball: 123 })).toEqual(Buffer.from('B123'));
     expect(() => e.encode({ type: 'BALL', ball: 7 })).toThrow(/a frame is 4 bytes, this one would be 2/);
@@ -158,10 +203,38 @@ describe('profile encoder', () => {
 
   it('every card preset: every spelling of every card decodes to that card', () => {
     const presets: CardCodeOptions[] = [
-      { preset: 'rank-suit' }, { preset: 'suit-rank' }, { preset: 'suit_rank' }, { preset: 'four-digit' },
-      { preset: 'index52' }, { preset: 'index52', suitOrder: ['C', 'D', 'H', 'S'] },
-      { preset: 'custom', order: 'rank-suit', ranks: { '01': 'A', '02': '2', '03': '3', '04': '4', '05': '5', '06': '6', '07': '7', '08': '8', '09': '9', '10': 'T', '11': 'J', '12': 'Q', '13': 'K' }, suits: { s: 'S', h: 'H', d: 'D', c: 'C' } },
-      { preset: 'custom', order: 'suit-rank', ranks: { A: 'A', '2': '2', '3': '3', '4': '4', '5': '5', '6': '6', '7': '7', '8': '8', '9': '9', X: 'T', B: 'J', D: 'Q', K: 'K' }, suits: { P: 'S', C: 'H', K: 'D', T: 'C' } },
+      { preset: 'rank-suit' },
+      { preset: 'suit-rank' },
+      { preset: 'suit_rank' },
+      { preset: 'four-digit' },
+      { preset: 'index52' },
+      { preset: 'index52', suitOrder: ['C', 'D', 'H', 'S'] },
+      {
+        preset: 'custom',
+        order: 'rank-suit',
+        ranks: {
+          '01': 'A',
+          '02': '2',
+          '03': '3',
+          '04': '4',
+          '05': '5',
+          '06': '6',
+          '07': '7',
+          '08': '8',
+          '09': '9',
+          '10': 'T',
+          '11': 'J',
+          '12': 'Q',
+          '13': 'K',
+        },
+        suits: { s: 'S', h: 'H', d: 'D', c: 'C' },
+      },
+      {
+        preset: 'custom',
+        order: 'suit-rank',
+        ranks: { A: 'A', '2': '2', '3': '3', '4': '4', '5': '5', '6': '6', '7': '7', '8': '8', '9': '9', X: 'T', B: 'J', D: 'Q', K: 'K' },
+        suits: { P: 'S', C: 'H', K: 'D', T: 'C' },
+      },
     ];
     for (const o of presets) {
       const decode = cardDecoder(o);

@@ -45,7 +45,12 @@ describe('card-code presets', () => {
 describe('profile schema', () => {
   it('names file and key path of a mistake', () => {
     expect(() =>
-      validateProfile('profiles/acme.yaml', { name: 'acme', talker: 'SHOE', framing: { end: '\r' }, messages: [{ name: 'card', pattern: 'C(?<x>..)', type: 'CARD' }] }),
+      validateProfile('profiles/acme.yaml', {
+        name: 'acme',
+        talker: 'SHOE',
+        framing: { end: '\r' },
+        messages: [{ name: 'card', pattern: 'C(?<x>..)', type: 'CARD' }],
+      }),
     ).toThrow('profiles/acme.yaml: messages.card.pattern: needs a named group "card"');
   });
 });
@@ -90,9 +95,14 @@ describe('pattern compilation', () => {
 
   it('a message with a back-reference is refused at load, naming the key path and the construct', () => {
     // a backreference cannot run on the linear-time engine (drivers/profiles/linear-pattern.ts)
-    expect(() => validateProfile('x.yaml', { name: 'r', talker: 'BALL', framing: { end: '\n' }, messages: [{ name: 'ball', pattern: '(?<ball>\\d\\d)/\\k<ball>', type: 'BALL' }] })).toThrow(
-      'x.yaml: messages.ball.pattern: pattern-unsupported: the backreference \\k<ball> cannot run on the linear-time pattern engine',
-    );
+    expect(() =>
+      validateProfile('x.yaml', {
+        name: 'r',
+        talker: 'BALL',
+        framing: { end: '\n' },
+        messages: [{ name: 'ball', pattern: '(?<ball>\\d\\d)/\\k<ball>', type: 'BALL' }],
+      }),
+    ).toThrow('x.yaml: messages.ball.pattern: pattern-unsupported: the backreference \\k<ball> cannot run on the linear-time pattern engine');
   });
 });
 
@@ -128,14 +138,26 @@ describe('message keys: map, ranges, optional groups, rescan, rejects', () => {
     ]);
   });
   it('ranges replace the default range of a numeric field', () => {
-    const keno = (ranges?: object) => compileProfile(validateProfile('k.yaml', { name: 'k', talker: 'BALL', framing: { end: '\n' }, messages: [{ name: 'b', pattern: 'B(?<ball>\\d+)', type: 'BALL', ...(ranges ? { ranges } : {}) }] }));
+    const keno = (ranges?: object) =>
+      compileProfile(
+        validateProfile('k.yaml', {
+          name: 'k',
+          talker: 'BALL',
+          framing: { end: '\n' },
+          messages: [{ name: 'b', pattern: 'B(?<ball>\\d+)', type: 'BALL', ...(ranges ? { ranges } : {}) }],
+        }),
+      );
     const balls = (d: ReturnType<typeof keno>) => d.push(Buffer.from('B0\nB80\nB81\n')).map((f) => ('reason' in f ? f.reason : f.type === 'BALL' ? f.ball : 0));
     expect(balls(keno())).toEqual(['bad-field', 80, 'bad-field']);
     expect(balls(keno({ ball: { min: 0, max: 99 } }))).toEqual([0, 80, 81]);
   });
   it('a bad reject rule is an error naming the rule', () => {
-    expect(() => validateProfile('acme.yaml', { ...p, rejects: [{ name: 'oops', pattern: '(', reason: 'bad-field' }] })).toThrow('acme.yaml: rejects.oops.pattern: pattern-invalid: not a valid regular expression: /(/: Unterminated group');
-    expect(() => validateProfile('acme.yaml', { ...p, rejects: [{ name: 'oops', pattern: 'x', reason: 'weird' }] })).toThrow(/acme\.yaml: rejects\.oops\.reason: /);
+    expect(() => validateProfile('acme.yaml', { ...p, rejects: [{ name: 'oops', pattern: '(', reason: 'bad-field' }] })).toThrow(
+      'acme.yaml: rejects.oops.pattern: pattern-invalid: not a valid regular expression: /(/: Unterminated group',
+    );
+    expect(() => validateProfile('acme.yaml', { ...p, rejects: [{ name: 'oops', pattern: 'x', reason: 'weird' }] })).toThrow(
+      /acme\.yaml: rejects\.oops\.reason: /,
+    );
   });
 });
 
@@ -143,7 +165,12 @@ describe('requiredLiteral never names text a match can lack (fast-check)', () =>
   it('for random patterns of literals, classes, groups, quantifiers and escapes, over texts they match', () => {
     const atom = fc.constantFrom('a', 'b', 'C', ',', ';', '\\*', '\\.', '\\d', '[ab]', '(?:ab)', '(b|C)', '\\x41', '\\u0062', '.');
     const quant = fc.constantFrom('', '', '', '?', '*', '+', '{2}', '{0,2}');
-    const patternArb = fc.array(fc.tuple(atom, quant).map(([a, q]) => a + q), { minLength: 1, maxLength: 8 }).map((xs) => xs.join(''));
+    const patternArb = fc
+      .array(
+        fc.tuple(atom, quant).map(([a, q]) => a + q),
+        { minLength: 1, maxLength: 8 },
+      )
+      .map((xs) => xs.join(''));
     const caseArb = patternArb.chain((pattern) => fc.tuple(fc.constant(pattern), fc.stringMatching(new RegExp(`^(?:${pattern})$`))));
     fc.assert(
       fc.property(caseArb, ([pattern, text]) => {

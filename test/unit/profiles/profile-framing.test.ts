@@ -9,7 +9,8 @@ import { compileProfile } from '../../../drivers/profiles/profile-decoder.js';
 import { profileWarnings, validateProfile } from '../../../drivers/profiles/profile-schema.js';
 import { MemoryTransport } from '../../../drivers/transports/memory-transport.js';
 
-const reasons = (items: (DeviceFrame | FrameReject)[]) => items.map((i) => ('reason' in i ? i.reason : i.type === 'CARD' ? i.card : i.type === 'BALL' ? i.ball : i.type));
+const reasons = (items: (DeviceFrame | FrameReject)[]) =>
+  items.map((i) => ('reason' in i ? i.reason : i.type === 'CARD' ? i.card : i.type === 'BALL' ? i.ball : i.type));
 
 /** A scanner that sends suit-rank codes with no terminator: a code ends when the line goes quiet. */
 const idleScanner = validateProfile('idle-scanner.yaml', {
@@ -47,11 +48,19 @@ describe('idle timeout in the decoder (clock-free)', () => {
     expect(reasons(d.push(Buffer.from('SK\rD')))).toEqual(['KS']);
     expect(reasons(d.flushIdle())).toEqual([]);
     expect(reasons(d.push(Buffer.from('2\r')))).toEqual(['2D']);
-    expect(profileWarnings(p)).toEqual([expect.stringMatching(/^integrity: none: /), expect.stringMatching(/^framing\.idleMs: frames end by an end sequence, so the idle timeout is not used/)]);
+    expect(profileWarnings(p)).toEqual([
+      expect.stringMatching(/^integrity: none: /),
+      expect.stringMatching(/^framing\.idleMs: frames end by an end sequence, so the idle timeout is not used/),
+    ]);
   });
 
   it('a noise run before a start byte is flushed by silence as one reject where silence ends frames', () => {
-    const p = validateProfile('x.yaml', { name: 'k', talker: 'BALL', framing: { start: '*', idleMs: 20 }, messages: [{ name: 'ball', pattern: 'B;(?<ball>\\d{1,2})', type: 'BALL' }] });
+    const p = validateProfile('x.yaml', {
+      name: 'k',
+      talker: 'BALL',
+      framing: { start: '*', idleMs: 20 },
+      messages: [{ name: 'ball', pattern: 'B;(?<ball>\\d{1,2})', type: 'BALL' }],
+    });
     const d = compileProfile(p);
     expect(d.push(Buffer.from('zz'))).toEqual([]);
     expect(d.push(Buffer.from('z'))).toEqual([]);
@@ -59,7 +68,12 @@ describe('idle timeout in the decoder (clock-free)', () => {
   });
 
   it('with an end sequence, a noise run is reported when the next frame starts, whatever the pauses', () => {
-    const p = validateProfile('x.yaml', { name: 'k', talker: 'BALL', framing: { start: '*', end: '\r', idleMs: 20 }, messages: [{ name: 'ball', pattern: 'B;(?<ball>\\d{1,2})', type: 'BALL' }] });
+    const p = validateProfile('x.yaml', {
+      name: 'k',
+      talker: 'BALL',
+      framing: { start: '*', end: '\r', idleMs: 20 },
+      messages: [{ name: 'ball', pattern: 'B;(?<ball>\\d{1,2})', type: 'BALL' }],
+    });
     const d = compileProfile(p);
     expect(d.push(Buffer.from('zz'))).toEqual([]);
     expect(d.flushIdle()).toEqual([]);
@@ -67,7 +81,9 @@ describe('idle timeout in the decoder (clock-free)', () => {
   });
 
   it('the schema wants end, length or idleMs', () => {
-    expect(() => validateProfile('p.yaml', { ...idleScanner, framing: { maxLength: 8 } })).toThrow('p.yaml: framing: needs "end", "length", "lengthField" or (last resort) "idleMs"');
+    expect(() => validateProfile('p.yaml', { ...idleScanner, framing: { maxLength: 8 } })).toThrow(
+      'p.yaml: framing: needs "end", "length", "lengthField" or (last resort) "idleMs"',
+    );
   });
 });
 
@@ -127,7 +143,15 @@ describe('idle timeout in the driver (fake timers, memory transport)', () => {
 
 describe('fixed-length frames and maxLength', () => {
   it('fixed length without a start byte: every `length` bytes are a frame, across chunks', () => {
-    const p = validateProfile('x.yaml', { name: 'f', talker: 'BALL', framing: { length: 3 }, messages: [{ name: 'ball', pattern: 'B(?<ball>\\d\\d)', type: 'BALL' }, { name: 'start', pattern: 'S00', type: 'START' }] });
+    const p = validateProfile('x.yaml', {
+      name: 'f',
+      talker: 'BALL',
+      framing: { length: 3 },
+      messages: [
+        { name: 'ball', pattern: 'B(?<ball>\\d\\d)', type: 'BALL' },
+        { name: 'start', pattern: 'S00', type: 'START' },
+      ],
+    });
     const d = compileProfile(p);
     const out = [...d.push(Buffer.from('S00B1')), ...d.push(Buffer.from('7B8')), ...d.push(Buffer.from('1X'))];
     expect(reasons(out)).toEqual(['START', 17, 'bad-field']);
@@ -135,18 +159,35 @@ describe('fixed-length frames and maxLength', () => {
   });
 
   it('fixed length with a start byte: noise before it is one reject, the start byte counts in the length', () => {
-    const p = validateProfile('x.yaml', { name: 'f', talker: 'BALL', framing: { start: '#', length: 4 }, messages: [{ name: 'ball', pattern: 'B(?<ball>\\d\\d)', type: 'BALL' }] });
+    const p = validateProfile('x.yaml', {
+      name: 'f',
+      talker: 'BALL',
+      framing: { start: '#', length: 4 },
+      messages: [{ name: 'ball', pattern: 'B(?<ball>\\d\\d)', type: 'BALL' }],
+    });
     const d = compileProfile(p);
     expect(reasons(d.push(Buffer.from('ab#B05#B8')))).toEqual(['noise', 5]);
     expect(reasons(d.push(Buffer.from('0')))).toEqual([80]);
   });
 
   it('a length above maxLength is a profile error', () => {
-    expect(() => validateProfile('p.yaml', { name: 'f', talker: 'BALL', framing: { length: 40, maxLength: 16 }, messages: [{ name: 'b', pattern: 'B(?<ball>\\d+)', type: 'BALL' }] })).toThrow('p.yaml: framing.length: is above maxLength (16)');
+    expect(() =>
+      validateProfile('p.yaml', {
+        name: 'f',
+        talker: 'BALL',
+        framing: { length: 40, maxLength: 16 },
+        messages: [{ name: 'b', pattern: 'B(?<ball>\\d+)', type: 'BALL' }],
+      }),
+    ).toThrow('p.yaml: framing.length: is above maxLength (16)');
   });
 
   it('maxLength counts start and end: a frame of exactly maxLength is decoded, one byte more is too-long', () => {
-    const p = validateProfile('x.yaml', { name: 'k', talker: 'BALL', framing: { start: '*', end: '\r\n', maxLength: 8 }, messages: [{ name: 'ball', pattern: 'B;0*(?<ball>\\d{1,2})', type: 'BALL' }] });
+    const p = validateProfile('x.yaml', {
+      name: 'k',
+      talker: 'BALL',
+      framing: { start: '*', end: '\r\n', maxLength: 8 },
+      messages: [{ name: 'ball', pattern: 'B;0*(?<ball>\\d{1,2})', type: 'BALL' }],
+    });
     const d = compileProfile(p);
     expect(reasons(d.push(Buffer.from('*B;0017\r\n')))).toEqual(['too-long']); // 9 bytes
     expect(reasons(d.push(Buffer.from('*B;017\r\n')))).toEqual([17]); // 8 bytes
@@ -159,7 +200,10 @@ describe('fixed-length frames and maxLength', () => {
 
 describe('the end of the input (endOfStream: the end of a capture)', () => {
   const stx = validateProfile('stx.yaml', {
-    name: 'stx', talker: 'SHOE', framing: { start: '\u0002', end: '\u0003' }, cards: { preset: 'suit_rank' },
+    name: 'stx',
+    talker: 'SHOE',
+    framing: { start: '\u0002', end: '\u0003' },
+    cards: { preset: 'suit_rank' },
     messages: [{ name: 'card', pattern: '(?<card>[SHDC]_(?:10|[2-9AJQK]))', type: 'CARD' }],
   });
 

@@ -17,7 +17,10 @@ import { splitAt } from '../../helpers/chunks.js';
 
 const RUNS = Number(process.env.FC_RUNS ?? 1000);
 const DIR = join(__dirname, '../../../drivers/profiles/shipped');
-const NAMES = readdirSync(DIR).filter((f) => f.endsWith('.yaml')).map((f) => f.slice(0, -5)).sort();
+const NAMES = readdirSync(DIR)
+  .filter((f) => f.endsWith('.yaml'))
+  .map((f) => f.slice(0, -5))
+  .sort();
 const REASONS: RejectReason[] = ['noise', 'too-long', 'bad-checksum', 'malformed', 'unknown-talker', 'unknown-type', 'bad-field'];
 
 type Item = DeviceFrame | FrameReject;
@@ -55,7 +58,12 @@ function problems(p: DeviceProfile, it: Item): string[] {
       if (typeof it.code !== 'string' || typeof it.text !== 'string') bad.push('err');
       break;
     case 'VER':
-      if (typeof it.model !== 'string' || typeof it.firmware !== 'string' || (it.capabilities !== undefined && !it.capabilities.every((c) => typeof c === 'string' && c !== ''))) bad.push('ver');
+      if (
+        typeof it.model !== 'string' ||
+        typeof it.firmware !== 'string' ||
+        (it.capabilities !== undefined && !it.capabilities.every((c) => typeof c === 'string' && c !== ''))
+      )
+        bad.push('ver');
       break;
     case 'HB':
     case 'MISREAD':
@@ -76,7 +84,10 @@ function problems(p: DeviceProfile, it: Item): string[] {
 describe.each(NAMES)('fuzz: shipped profile %s', (name) => {
   const profile = loadProfileFile(join(DIR, `${name}.yaml`));
   const f = profile.framing;
-  const special = Buffer.from(`${f.start ?? ''}${f.end ?? ''}${f.acceptEnd.join('')}${profile.integrity.separator ?? ''}0123456789ABCDEFabcdef,;*_$\r\n\u0002\u0003\u00aaSHDCRBTK`, 'latin1');
+  const special = Buffer.from(
+    `${f.start ?? ''}${f.end ?? ''}${f.acceptEnd.join('')}${profile.integrity.separator ?? ''}0123456789ABCDEFabcdef,;*_$\r\n\u0002\u0003\u00aaSHDCRBTK`,
+    'latin1',
+  );
   const byteArb = fc.oneof(fc.integer({ min: 0, max: 255 }), fc.constantFrom(...special));
   const dataArb = fc.array(byteArb, { maxLength: 400 }).map((a) => Buffer.from(a));
   const cutsArb = fc.array(fc.nat(), { maxLength: 20 });

@@ -63,21 +63,104 @@ const commonTypes = fc.oneof(
   fc.tuple(text(1, 10), text(1, 10)).map(([m, f]) => `VER,${m},${f}`),
   fc.tuple(text(1, 10), text(1, 10), fc.array(code16, { minLength: 1, maxLength: 4 })).map(([m, f, c]) => `VER,${m},${f},${c.join('+')}`),
 );
-const shoeShared = fc.oneof(fc.constantFrom('MISREAD', 'CUT', 'DROP'), fc.constantFrom('LOADED', 'OPEN', 'CLOSED', 'EMPTY').map((s) => `STATE,${s}`));
+const shoeShared = fc.oneof(
+  fc.constantFrom('MISREAD', 'CUT', 'DROP'),
+  fc.constantFrom('LOADED', 'OPEN', 'CLOSED', 'EMPTY').map((s) => `STATE,${s}`),
+);
 const VALID_TYPES: Record<Talker, fc.Arbitrary<string>> = {
-  SHOE: fc.oneof(cardArb.map((c) => `CARD,${c}`), cardArb.map((c) => `CARD,${c},R`), shoeShared, commonTypes),
-  RFID: fc.oneof(fc.stringMatching(/^[0-9A-Fa-f]{8,24}$/).map((u) => `TAG,${u}`), shoeShared, commonTypes),
-  SHUF: fc.oneof(fc.constantFrom('IDLE', 'SHUFFLING', 'READY', 'JAM', 'DOOR_OPEN', 'ERROR').map((s) => `STATE,${s}`), digit(0, 999).map((n) => `COUNT,${n}`), commonTypes),
-  DICE: fc.oneof(fc.tuple(digit(1, 6), digit(1, 6), digit(1, 6), digit(0, 99)).map((d) => `ROLL,${d.join(',')}`), fc.constantFrom('SHAKE', 'COCKED', 'NOREAD'), commonTypes),
-  BALL: fc.oneof(digit(0, 999).map((n) => `BALL,${n}`), fc.constantFrom('START', 'END'), commonTypes),
+  SHOE: fc.oneof(
+    cardArb.map((c) => `CARD,${c}`),
+    cardArb.map((c) => `CARD,${c},R`),
+    shoeShared,
+    commonTypes,
+  ),
+  RFID: fc.oneof(
+    fc.stringMatching(/^[0-9A-Fa-f]{8,24}$/).map((u) => `TAG,${u}`),
+    shoeShared,
+    commonTypes,
+  ),
+  SHUF: fc.oneof(
+    fc.constantFrom('IDLE', 'SHUFFLING', 'READY', 'JAM', 'DOOR_OPEN', 'ERROR').map((s) => `STATE,${s}`),
+    digit(0, 999).map((n) => `COUNT,${n}`),
+    commonTypes,
+  ),
+  DICE: fc.oneof(
+    fc.tuple(digit(1, 6), digit(1, 6), digit(1, 6), digit(0, 99)).map((d) => `ROLL,${d.join(',')}`),
+    fc.constantFrom('SHAKE', 'COCKED', 'NOREAD'),
+    commonTypes,
+  ),
+  BALL: fc.oneof(
+    digit(0, 999).map((n) => `BALL,${n}`),
+    fc.constantFrom('START', 'END'),
+    commonTypes,
+  ),
 };
 const seqArb = fc.integer({ min: 0, max: 65535 });
 const validBody = (t: Talker) => fc.tuple(seqArb, VALID_TYPES[t]).map(([s, rest]) => `${t},${s},${rest}`);
 
 // ---- near-valid bodies: tokens that are almost right ----------------------------------------
 
-const TOKENS = ['', '0', '1', '6', '7', '00', '07', '99', '100', '999', '1000', '-1', ' 1', 'AS', 'as', '10S', 'XX', 'R', 'r', 'RR', 'LOADED', 'loaded', 'JAM', 'IDLE', 'OPEN', 'DEADBEEF', 'deadbeef00', '1234567', 'G0000000', 'E_1', 'e1', 'REPEAT+LOCK', 'A+', '+', 'é', 'x y'];
-const TYPES = ['HB', 'ERR', 'VER', 'CARD', 'TAG', 'MISREAD', 'CUT', 'DROP', 'STATE', 'COUNT', 'ROLL', 'SHAKE', 'COCKED', 'NOREAD', 'BALL', 'START', 'END', 'hb', 'CARDS', 'RESCAN', ''];
+const TOKENS = [
+  '',
+  '0',
+  '1',
+  '6',
+  '7',
+  '00',
+  '07',
+  '99',
+  '100',
+  '999',
+  '1000',
+  '-1',
+  ' 1',
+  'AS',
+  'as',
+  '10S',
+  'XX',
+  'R',
+  'r',
+  'RR',
+  'LOADED',
+  'loaded',
+  'JAM',
+  'IDLE',
+  'OPEN',
+  'DEADBEEF',
+  'deadbeef00',
+  '1234567',
+  'G0000000',
+  'E_1',
+  'e1',
+  'REPEAT+LOCK',
+  'A+',
+  '+',
+  'é',
+  'x y',
+];
+const TYPES = [
+  'HB',
+  'ERR',
+  'VER',
+  'CARD',
+  'TAG',
+  'MISREAD',
+  'CUT',
+  'DROP',
+  'STATE',
+  'COUNT',
+  'ROLL',
+  'SHAKE',
+  'COCKED',
+  'NOREAD',
+  'BALL',
+  'START',
+  'END',
+  'hb',
+  'CARDS',
+  'RESCAN',
+  '',
+];
 const nearBody = (t: Talker) =>
   fc
     .tuple(
@@ -132,7 +215,9 @@ const corrupted = (body: fc.Arbitrary<string>) =>
       return refLine(head + 'y'.repeat(Math.max(0, pad)), { eol: lf ? '\n' : '\r\n' });
     }),
     // invalid UTF-8 in a field, with a checksum that matches the bytes
-    fc.tuple(body, fc.constantFrom([0xff], [0xc3], [0xe2, 0x82], [0xc0, 0x80], [0xed, 0xa0, 0x80])).map(([b, bad]) => rawLine(Buffer.concat([Buffer.from(`${b},`), Buffer.from(bad)]))),
+    fc
+      .tuple(body, fc.constantFrom([0xff], [0xc3], [0xe2, 0x82], [0xc0, 0x80], [0xed, 0xa0, 0x80]))
+      .map(([b, bad]) => rawLine(Buffer.concat([Buffer.from(`${b},`), Buffer.from(bad)]))),
     // a control byte, `*` or a stray CR in the body (checksum fixed)
     fc.tuple(body, fc.constantFrom(0x00, 0x09, 0x0d, 0x1b, 0x7f, 0x2a)).map(([b, c]) => rawLine(Buffer.concat([Buffer.from(b), Buffer.from([c])]))),
     // two CRs before the LF; a checksum of one or three digits
@@ -148,7 +233,9 @@ const corrupted = (body: fc.Arbitrary<string>) =>
   );
 
 const INTERESTING = [...Buffer.from('$*,\r\n0123456789ABCDEFabcdefSHOERFIDCARDTAGR')];
-const noiseArb = fc.array(fc.oneof(fc.integer({ min: 0, max: 255 }), fc.constantFrom(...INTERESTING)), { minLength: 1, maxLength: 24 }).map((a) => Buffer.from(a));
+const noiseArb = fc
+  .array(fc.oneof(fc.integer({ min: 0, max: 255 }), fc.constantFrom(...INTERESTING)), { minLength: 1, maxLength: 24 })
+  .map((a) => Buffer.from(a));
 const cutsArb = fc.array(fc.nat(), { maxLength: 12 });
 
 describe.each(TALKER_LIST)('reference profile of %s = LineCodec', (talker) => {
@@ -207,7 +294,11 @@ describe('reference profiles: examples that pin the shared decisions', () => {
     ['DICE', refLine('SHOE,3,HB').toString('latin1'), [{ reason: 'unknown-talker' }]],
     ['RFID', refLine('RFID,3,CARD,AS').toString('latin1'), [{ reason: 'unknown-type' }]],
     ['SHOE', refLine('SHOE,65536,HB').toString('latin1'), [{ reason: 'malformed' }]],
-    ['SHOE', refLine('SHOE,1,VER,M,1.0,REPEAT+LOCK').toString('latin1'), [{ talker: 'SHOE', seq: 1, type: 'VER', model: 'M', firmware: '1.0', capabilities: ['REPEAT', 'LOCK'] }]],
+    [
+      'SHOE',
+      refLine('SHOE,1,VER,M,1.0,REPEAT+LOCK').toString('latin1'),
+      [{ talker: 'SHOE', seq: 1, type: 'VER', model: 'M', firmware: '1.0', capabilities: ['REPEAT', 'LOCK'] }],
+    ],
   ] as const)('%s %j', (t, s, want) => {
     const { codec, engine } = run(t, s);
     expect(engine).toEqual(want);

@@ -44,7 +44,15 @@ describe('shipped profiles', () => {
   });
   it('star-keno: start, balls, end; resync after noise; an out-of-range ball is bad-field', () => {
     const out = load('star-keno').push(Buffer.from('*S;0\rzz*B;5\r*B;80\r*B;81\r*B;\r*E;0\r'));
-    expect(out.map((f) => ('reason' in f ? f.reason : f.type === 'BALL' ? f.ball : f.type))).toEqual(['START', 'noise', 5, 80, 'bad-field', 'unknown-type', 'END']);
+    expect(out.map((f) => ('reason' in f ? f.reason : f.type === 'BALL' ? f.ball : f.type))).toEqual([
+      'START',
+      'noise',
+      5,
+      80,
+      'bad-field',
+      'unknown-type',
+      'END',
+    ]);
   });
   it('serial-scanner: H10 and SA lines; a garbled read is a reject, not a card', () => {
     const out = load('serial-scanner').push(Buffer.from('H10\r\nSA\r\nX9\r\nc_k\r\n'));

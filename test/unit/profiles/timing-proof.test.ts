@@ -24,7 +24,9 @@ import { splitAt } from '../../helpers/chunks.js';
 
 const RUNS = Number(process.env.FC_RUNS ?? 300);
 const DIR = join(__dirname, '../../../drivers/profiles/shipped');
-const SHIPPED = readdirSync(DIR).filter((f) => f.endsWith('.yaml')).map((f) => loadProfileFile(join(DIR, f)));
+const SHIPPED = readdirSync(DIR)
+  .filter((f) => f.endsWith('.yaml'))
+  .map((f) => loadProfileFile(join(DIR, f)));
 const PROFILES = [...SHIPPED, ...Object.values(GRAMMAR_PROFILES)].filter((p) => p.input === 'bytes');
 
 type Item = DeviceFrame | FrameReject;
@@ -35,10 +37,26 @@ function candidates(seqs: number[]): EncodableFrame[] {
   const out: EncodableFrame[] = [];
   for (const seq of seqs) {
     for (const r of RANKS) for (const s of ['S', 'H', 'D', 'C']) out.push({ type: 'CARD', card: r + s, rescan: false, seq });
-    out.push({ type: 'CARD', card: 'TH', rescan: true, seq }, { type: 'MISREAD', seq }, { type: 'CUT', seq }, { type: 'HB', seq }, { type: 'STATE', state: 'LOADED', seq });
+    out.push(
+      { type: 'CARD', card: 'TH', rescan: true, seq },
+      { type: 'MISREAD', seq },
+      { type: 'CUT', seq },
+      { type: 'HB', seq },
+      { type: 'STATE', state: 'LOADED', seq },
+    );
     for (let b = 1; b <= 80; b += 7) out.push({ type: 'BALL', ball: b, seq });
-    out.push({ type: 'START', seq }, { type: 'END', seq }, { type: 'ROLL', dice: [1, 4, 6], bounces: 2, seq }, { type: 'ROLL', dice: [3, 3, 5], bounces: 0, seq });
-    out.push({ type: 'SHUF_STATE', state: 'READY', seq }, { type: 'COUNT', count: 416, seq }, { type: 'TAG', uid: 'E0040150AB12CD34', seq }, { type: 'NOREAD', seq });
+    out.push(
+      { type: 'START', seq },
+      { type: 'END', seq },
+      { type: 'ROLL', dice: [1, 4, 6], bounces: 2, seq },
+      { type: 'ROLL', dice: [3, 3, 5], bounces: 0, seq },
+    );
+    out.push(
+      { type: 'SHUF_STATE', state: 'READY', seq },
+      { type: 'COUNT', count: 416, seq },
+      { type: 'TAG', uid: 'E0040150AB12CD34', seq },
+      { type: 'NOREAD', seq },
+    );
   }
   return out;
 }
@@ -74,14 +92,30 @@ describe.each(PROFILES.map((p) => [p.name, p] as const))('timing-proof: %s', (_n
   const checked = p.integrity.algorithm !== 'none';
   const end = Buffer.from(F.end ?? '', 'latin1');
   const terminate = F.start === undefined && end.length > 0;
-  const special = Buffer.from(`${F.start ?? ''}${F.end ?? ''}${F.stuffing?.escape ?? ''}${p.integrity.separator ?? ''}${p.body.split ?? ''}0123456789ABC,;*$#\r\n\u0002\u0003\u0010\u007d\u007e\u00a5\u00aa`, 'latin1');
-  const noise = fc.array(fc.oneof(fc.integer({ min: 0, max: 255 }), fc.constantFrom(...special)), { minLength: 1, maxLength: 12 }).map((b) => Buffer.concat([Buffer.from(b), terminate ? end : Buffer.alloc(0)]));
+  const special = Buffer.from(
+    `${F.start ?? ''}${F.end ?? ''}${F.stuffing?.escape ?? ''}${p.integrity.separator ?? ''}${p.body.split ?? ''}0123456789ABC,;*$#\r\n\u0002\u0003\u0010\u007d\u007e\u00a5\u00aa`,
+    'latin1',
+  );
+  const noise = fc
+    .array(fc.oneof(fc.integer({ min: 0, max: 255 }), fc.constantFrom(...special)), { minLength: 1, maxLength: 12 })
+    .map((b) => Buffer.concat([Buffer.from(b), terminate ? end : Buffer.alloc(0)]));
   type Seg = { kind: 'frame' | 'noise' | 'truncated' | 'bad'; bytes: Buffer; decoded?: Item[] };
   const frameArb = fc.constantFrom(...frames).map((f): Seg => ({ kind: 'frame', bytes: f.bytes, decoded: f.decoded }));
   const segArb = fc.oneof(
     { weight: 4, arbitrary: frameArb },
     { weight: 2, arbitrary: noise.map((bytes): Seg => ({ kind: 'noise', bytes })) },
-    { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...frames), fc.double({ min: 0.1, max: 0.9, noNaN: true })).map(([f, at]): Seg => ({ kind: 'truncated', bytes: Buffer.concat([f.bytes.subarray(0, Math.max(1, Math.min(f.bytes.length - end.length - 1, Math.floor(f.bytes.length * at)))), terminate ? end : Buffer.alloc(0)]) })) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(fc.constantFrom(...frames), fc.double({ min: 0.1, max: 0.9, noNaN: true })).map(
+        ([f, at]): Seg => ({
+          kind: 'truncated',
+          bytes: Buffer.concat([
+            f.bytes.subarray(0, Math.max(1, Math.min(f.bytes.length - end.length - 1, Math.floor(f.bytes.length * at)))),
+            terminate ? end : Buffer.alloc(0),
+          ]),
+        }),
+      ),
+    },
     ...(checked ? [{ weight: 1, arbitrary: fc.constantFrom(...frames).map((f): Seg => ({ kind: 'bad', bytes: damagedFrame(f.bytes, 'bad-check', p) })) }] : []),
   );
   const chunking = fc.oneof(fc.constant('bytewise' as const), fc.constant('whole' as const), fc.array(fc.nat(), { maxLength: 40 }));

@@ -9,7 +9,14 @@ import { MemoryTransport } from '../../../drivers/transports/memory-transport.js
 import type { TransportStatus } from '../../../drivers/transports/transport.js';
 import { validateConfig } from '../../../src/app/config/load-config.js';
 import type { AllowedDeviceConfig, DeviceConfig } from '../../../src/core/vocabulary/config-schema.js';
-import { decideDevice, entryMatches, guardTransport, type DeviceDenial, type DeviceIdentity, type DeviceProbe } from '../../../src/adapters/security/device-allowlist.js';
+import {
+  decideDevice,
+  entryMatches,
+  guardTransport,
+  type DeviceDenial,
+  type DeviceIdentity,
+  type DeviceProbe,
+} from '../../../src/adapters/security/device-allowlist.js';
 import { makeTempDirSync } from '../../../dev/rig/temp-dir.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -22,17 +29,26 @@ async function until(cond: () => boolean, ms = 2000): Promise<void> {
 }
 
 function device(transport: Record<string, unknown>, kind = 'card-shoe'): DeviceConfig {
-  return validateConfig({ mqtt: { url: 'mqtt://127.0.0.1:1' }, tables: [{ id: 't', game: 'baccarat', devices: [{ id: 'dev-1', kind, transport }] }] }).tables[0].devices[0];
+  return validateConfig({ mqtt: { url: 'mqtt://127.0.0.1:1' }, tables: [{ id: 't', game: 'baccarat', devices: [{ id: 'dev-1', kind, transport }] }] }).tables[0]
+    .devices[0];
 }
 
 function allowList(entries: unknown[]): AllowedDeviceConfig[] {
   return validateConfig({
-    mqtt: { url: 'mqtt://127.0.0.1:1' }, security: { allowedDevices: entries },
+    mqtt: { url: 'mqtt://127.0.0.1:1' },
+    security: { allowedDevices: entries },
     tables: [{ id: 't', game: 'baccarat', devices: [{ id: 'd', kind: 'card-shoe', transport: { type: 'simulator' } }] }],
   }).security.allowedDevices!;
 }
 
-const ftdi = (serialNumber: string): DeviceIdentity => ({ type: 'serial', path: '/dev/ttyUSB0', realPath: '/dev/ttyUSB0', vendorId: 0x0403, productId: 0x6001, serialNumber });
+const ftdi = (serialNumber: string): DeviceIdentity => ({
+  type: 'serial',
+  path: '/dev/ttyUSB0',
+  realPath: '/dev/ttyUSB0',
+  vendorId: 0x0403,
+  productId: 0x6001,
+  serialNumber,
+});
 
 describe('allow-list entries', () => {
   it('match when every field they set matches', () => {
@@ -82,7 +98,10 @@ describe('decideDevice', () => {
     expect(d.kind).toBe('allowed');
     expect(d.kind === 'allowed' && d.device.transport).toMatchObject({ type: 'hid', serialNumber: 'S1' });
     const only = await decideDevice(dev, list, { ...probe, hid: async () => [twins[0]] });
-    expect(only).toMatchObject({ kind: 'denied', detail: 'not allowed: HID device /dev/hidraw1 (USB 0c2e:0b61, serial ROGUE) is not on security.allowedDevices; not opened' });
+    expect(only).toMatchObject({
+      kind: 'denied',
+      detail: 'not allowed: HID device /dev/hidraw1 (USB 0c2e:0b61, serial ROGUE) is not on security.allowedDevices; not opened',
+    });
     expect(await decideDevice(dev, list, { ...probe, hid: async () => [] })).toMatchObject({ kind: 'absent' });
   });
 });
@@ -107,7 +126,15 @@ describe('GuardedTransport', () => {
       recheckMs: 15,
     });
     t.status$.subscribe((s) => statuses.push(s));
-    return { t, created, denials, statuses, plug: (id: DeviceIdentity | null) => { attached = id; } };
+    return {
+      t,
+      created,
+      denials,
+      statuses,
+      plug: (id: DeviceIdentity | null) => {
+        attached = id;
+      },
+    };
   }
 
   it('does not open an unlisted device: its state says why, reported once until it changes', async () => {
@@ -120,7 +147,10 @@ describe('GuardedTransport', () => {
     expect(s.denials[0]).toMatchObject({ deviceId: 'dev-1', identity: { serialNumber: 'EVIL9', vendorId: 0x0403 } });
     expect(s.created.length).toBe(createdAtSetup);
     expect(s.created.every((m) => !m.connected)).toBe(true);
-    expect(s.statuses.at(-1)).toEqual({ state: 'disconnected', detail: 'not allowed: /dev/ttyUSB0 (USB 0403:6001, serial EVIL9) is not on security.allowedDevices; not opened' });
+    expect(s.statuses.at(-1)).toEqual({
+      state: 'disconnected',
+      detail: 'not allowed: /dev/ttyUSB0 (USB 0403:6001, serial EVIL9) is not on security.allowedDevices; not opened',
+    });
     await s.t.stop();
   });
 

@@ -58,13 +58,20 @@ describe('a refused request in the table machine', () => {
     const before = structuredClone(h.state);
     const roundsBefore = h.published('round').length;
     const out = h.input({
-      type: 'request', at: h.tick(), command: 'open-betting', payload: JSON.stringify({ transaction: 'tx-9' }),
+      type: 'request',
+      at: h.tick(),
+      command: 'open-betting',
+      payload: JSON.stringify({ transaction: 'tx-9' }),
       refused: 'rate limited: more than 40 requests at once or 20 per second on this table; retry later',
     });
     const resp = out.find((o) => o.type === 'publish');
     expect(resp?.type === 'publish' && resp.topic).toBe('response/open-betting');
     expect(resp?.type === 'publish' && resp.payload).toMatchObject({
-      type: 'response', command: 'open-betting', transaction: 'tx-9', status: 'error', seq: before.seq + 1,
+      type: 'response',
+      command: 'open-betting',
+      transaction: 'tx-9',
+      status: 'error',
+      seq: before.seq + 1,
       error: 'rate limited: more than 40 requests at once or 20 per second on this table; retry later',
     });
     // only the seq moved: no round was opened
@@ -76,7 +83,13 @@ describe('a refused request in the table machine', () => {
 
   it('answers an oversized request (payload dropped at the edge) with transaction null', () => {
     const h = new TableHarness({ betting: 'engine' });
-    const out = h.input({ type: 'request', at: h.tick(), command: 'status', payload: '', refused: 'payload too large: 20000 bytes (requests.maxPayloadBytes is 16384)' });
+    const out = h.input({
+      type: 'request',
+      at: h.tick(),
+      command: 'status',
+      payload: '',
+      refused: 'payload too large: 20000 bytes (requests.maxPayloadBytes is 16384)',
+    });
     const resp = out.find((o) => o.type === 'publish');
     expect(resp?.type === 'publish' && resp.payload).toMatchObject({ status: 'error', transaction: null, error: expect.stringMatching(/^payload too large/) });
   });

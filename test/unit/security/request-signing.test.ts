@@ -12,18 +12,21 @@ import { canonicalJson } from '../../../src/adapters/security/signing.js';
 const T0 = Date.UTC(2026, 11, 6, 23, 50, 0);
 const pit = generateKeyPairSync('ed25519');
 const other = generateKeyPairSync('ed25519');
-const verifier = () => new RequestVerifier({
-  tableId: 'dt-01', maxSkewMs: 30_000,
-  keys: [
-    { name: 'pit-7', publicKey: pit.publicKey, commands: ['correction', 'void-round'] },
-    { name: 'floor-1', publicKey: other.publicKey, commands: ['resume-round'] },
-  ],
-});
+const verifier = () =>
+  new RequestVerifier({
+    tableId: 'dt-01',
+    maxSkewMs: 30_000,
+    keys: [
+      { name: 'pit-7', publicKey: pit.publicKey, commands: ['correction', 'void-round'] },
+      { name: 'floor-1', publicKey: other.publicKey, commands: ['resume-round'] },
+    ],
+  });
 const correction = { transaction: 'c-1', kind: 'cards', roundId: 'dt-01-s0001-r0004', cards: { dragon: ['KS'], tiger: ['2H'] } };
-const signed = (o: Partial<Parameters<typeof signRequest>[0]> = {}) => signRequest({ table: 'dt-01', command: 'correction', body: correction, privateKey: pit.privateKey, keyId: 'pit-7', at: T0, ...o });
+const signed = (o: Partial<Parameters<typeof signRequest>[0]> = {}) =>
+  signRequest({ table: 'dt-01', command: 'correction', body: correction, privateKey: pit.privateKey, keyId: 'pit-7', at: T0, ...o });
 
 describe('RequestVerifier', () => {
-  it('a request signed by a listed key for its command, table and time: its signer is the key\'s name', () => {
+  it("a request signed by a listed key for its command, table and time: its signer is the key's name", () => {
     const req = signed();
     expect(req.signature).toMatchObject({ alg: 'Ed25519', keyId: 'pit-7', table: 'dt-01', command: 'correction', ts: '2026-12-06T23:50:00.000Z' });
     expect(verifier().check('correction', JSON.stringify(req), T0 + 2_000)).toEqual({ kind: 'signed', signer: 'pit-7' });
@@ -45,7 +48,7 @@ describe('RequestVerifier', () => {
     ['a changed card', () => JSON.stringify({ ...signed(), cards: { dragon: ['2H'], tiger: ['KS'] } }), 'bad-signature'],
     ['a changed round', () => JSON.stringify({ ...signed(), roundId: 'dt-01-s0001-r0003' }), 'bad-signature'],
     ['a changed time stamp', () => JSON.stringify({ ...signed(), signature: { ...signed().signature, ts: '2026-12-06T23:50:01.000Z' } }), 'bad-signature'],
-    ['another key\'s name on pit-7\'s signature', () => JSON.stringify({ ...signed(), signature: { ...signed().signature, keyId: 'floor-1' } }), 'bad-signature'],
+    ["another key's name on pit-7's signature", () => JSON.stringify({ ...signed(), signature: { ...signed().signature, keyId: 'floor-1' } }), 'bad-signature'],
     ['signed by an unlisted key under a listed name', () => JSON.stringify(signed({ privateKey: generateKeyPairSync('ed25519').privateKey })), 'bad-signature'],
     ['signed for another table', () => JSON.stringify(signed({ table: 'dt-02' })), 'bad-signature'],
     ['a signature of void-round sent as a correction', () => JSON.stringify(signed({ command: 'void-round' })), 'bad-signature'],
@@ -89,7 +92,10 @@ describe('RequestAdmission with a verifier', () => {
 
   it('writes the verified signer into the input; a refusal with its code; unsigned passes as it is', () => {
     const a = admission();
-    expect(a.admit({ command: 'correction', payload: JSON.stringify(signed()), retained: false }, T0)).toMatchObject({ kind: 'input', input: { signer: 'pit-7', command: 'correction' } });
+    expect(a.admit({ command: 'correction', payload: JSON.stringify(signed()), retained: false }, T0)).toMatchObject({
+      kind: 'input',
+      input: { signer: 'pit-7', command: 'correction' },
+    });
     const forged = a.admit({ command: 'correction', payload: JSON.stringify(signed({ keyId: 'pit-boss-anyone' })), retained: false }, T0);
     expect(forged).toMatchObject({ kind: 'input', input: { refusedCode: 'unknown-key' } });
     expect(forged.kind === 'input' && forged.input.signer).toBeUndefined();
@@ -98,9 +104,12 @@ describe('RequestAdmission with a verifier', () => {
     expect(a.counts.refused).toEqual({ 'unknown-key': 1 });
   });
 
-  it('everyday commands are not looked at: a signature there is the machine\'s invalid-args', () => {
+  it("everyday commands are not looked at: a signature there is the machine's invalid-args", () => {
     const a = admission();
-    const r = a.admit({ command: 'open-betting', payload: JSON.stringify(signed({ command: 'open-betting', body: { transaction: 'o-1' } })), retained: false }, T0);
+    const r = a.admit(
+      { command: 'open-betting', payload: JSON.stringify(signed({ command: 'open-betting', body: { transaction: 'o-1' } })), retained: false },
+      T0,
+    );
     expect(r.kind === 'input' && r.input.signer).toBeUndefined();
     expect(r.kind === 'input' && r.input.refused).toBeUndefined();
   });

@@ -20,12 +20,27 @@ const privatePem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(
 const other = generateKeyPairSync('ed25519');
 
 const result = {
-  v: 1, type: 'result', table: 'bac-01', game: 'baccarat', seq: 1042, ts: '2026-11-30T12:00:00.123Z',
-  shoeId: 'bac-01-s0007', roundId: 'bac-01-s0007-r0031', status: 'complete',
+  v: 1,
+  type: 'result',
+  table: 'bac-01',
+  game: 'baccarat',
+  seq: 1042,
+  ts: '2026-11-30T12:00:00.123Z',
+  shoeId: 'bac-01-s0007',
+  roundId: 'bac-01-s0007-r0031',
+  status: 'complete',
   cards: { player: ['AS', '9H', '3D'], banker: ['KD', '7C'], burn: [] },
   outcome: {
-    winner: 'banker', playerTotal: 3, bankerTotal: 7, natural: false, playerNatural: false, bankerNatural: false,
-    playerPair: false, bankerPair: false, cardCount: 5, size: 'big',
+    winner: 'banker',
+    playerTotal: 3,
+    bankerTotal: 7,
+    natural: false,
+    playerNatural: false,
+    bankerNatural: false,
+    playerPair: false,
+    bankerPair: false,
+    cardCount: 5,
+    size: 'big',
   },
 };
 
@@ -37,17 +52,23 @@ describe('canonicalJson', () => {
   it('leaves out the top-level signature only', () => {
     expect(canonicalJson({ a: { signature: 1 } })).toBe('{"a":{"signature":1}}');
     // the top-level signature's alg and keyId are covered; only its sig is left out (mqtt-api.md, "Signatures")
-    expect(canonicalJson({ signature: { alg: 'Ed25519', keyId: 'k1', sig: 'x' }, a: { signature: 1 } })).toBe('{"a":{"signature":1},"signature":{"alg":"Ed25519","keyId":"k1"}}');
+    expect(canonicalJson({ signature: { alg: 'Ed25519', keyId: 'k1', sig: 'x' }, a: { signature: 1 } })).toBe(
+      '{"a":{"signature":1},"signature":{"alg":"Ed25519","keyId":"k1"}}',
+    );
   });
 
   it('is RFC 8785 (JCS) on its example', () => {
-    const input = JSON.parse('{"numbers": [333333333.33333329, 1E30, 4.50, 2e-3, 0.000000000000000000000000001], "string": "\\u20ac$\\u000F\\u000aA\'\\u0042\\u0022\\u005c\\\\\\"\\/", "literals": [null, true, false]}');
-    expect(canonicalJson(input)).toBe('{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\\u000f\\nA\'B\\"\\\\\\\\\\"/"}');
+    const input = JSON.parse(
+      '{"numbers": [333333333.33333329, 1E30, 4.50, 2e-3, 0.000000000000000000000000001], "string": "\\u20ac$\\u000F\\u000aA\'\\u0042\\u0022\\u005c\\\\\\"\\/", "literals": [null, true, false]}',
+    );
+    expect(canonicalJson(input)).toBe(
+      '{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\\u000f\\nA\'B\\"\\\\\\\\\\"/"}',
+    );
   });
 
   it('orders keys by UTF-16 code units (JCS), not by code points', () => {
     // U+FB33 sorts after U+1F600 (a surrogate pair starting 0xD83D) in UTF-16 order
-    expect(canonicalJson({ '\uFB33': 1, '\u{1F600}': 2, a: 3, A: 4, 'é': 5 })).toBe('{"A":4,"a":3,"é":5,"\u{1F600}":2,"\uFB33":1}');
+    expect(canonicalJson({ '\uFB33': 1, '\u{1F600}': 2, a: 3, A: 4, é: 5 })).toBe('{"A":4,"a":3,"é":5,"\u{1F600}":2,"\uFB33":1}');
   });
 
   it('leaves out undefined members and refuses what JSON cannot carry', () => {
@@ -57,14 +78,17 @@ describe('canonicalJson', () => {
   });
 
   it('is the same for an object and for its JSON round trip, whatever the key order (property)', () => {
-    fc.assert(fc.property(fc.jsonValue(), fc.jsonValue(), (a, b) => {
-      const env = { x: a, y: b } as Record<string, unknown>;
-      const text = canonicalJson(env);
-      expect(canonicalJson(JSON.parse(JSON.stringify(env)))).toBe(text);
-      expect(canonicalJson({ y: b, x: a })).toBe(text);
-      // it is JSON, and it means the same
-      expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(env)));
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.jsonValue(), (a, b) => {
+        const env = { x: a, y: b } as Record<string, unknown>;
+        const text = canonicalJson(env);
+        expect(canonicalJson(JSON.parse(JSON.stringify(env)))).toBe(text);
+        expect(canonicalJson({ y: b, x: a })).toBe(text);
+        // it is JSON, and it means the same
+        expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(env)));
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 
@@ -76,7 +100,10 @@ describe('signEnvelope / verifyEnvelope', () => {
     expect(verifyEnvelope(JSON.stringify(signed), publicPem)).toBe(true);
     expect(checkEnvelopeSignature(signed, publicPem)).toEqual({ ok: true, keyId: 'gw-key-1', verifiedBy: keyFingerprint(publicPem) });
     // the keyId is signed: a broker that renames the key breaks the signature
-    expect(checkEnvelopeSignature({ ...signed, signature: { ...signed.signature, keyId: 'someone-else' } }, publicPem)).toMatchObject({ ok: false, reason: expect.stringMatching(/^signature does not match/) });
+    expect(checkEnvelopeSignature({ ...signed, signature: { ...signed.signature, keyId: 'someone-else' } }, publicPem)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/^signature does not match/),
+    });
     // the published message is valid against the API's result schema
     expect(validateMessage('result', JSON.parse(JSON.stringify(signed)))).toEqual([]);
   });
@@ -109,16 +136,65 @@ describe('signEnvelope / verifyEnvelope', () => {
       f(m);
       return m;
     };
-    expect(verifyEnvelope(tampered((m) => { m.outcome.winner = 'player'; }), publicPem)).toBe(false);
-    expect(verifyEnvelope(tampered((m) => { m.seq = 1043; }), publicPem)).toBe(false);
-    expect(verifyEnvelope(tampered((m) => { m.table = 'bac-02'; }), publicPem)).toBe(false);
-    expect(verifyEnvelope(tampered((m) => { m.extra = 1; }), publicPem)).toBe(false);
-    expect(verifyEnvelope(tampered((m) => { m.cards.player.reverse(); }), publicPem)).toBe(false);
+    expect(
+      verifyEnvelope(
+        tampered((m) => {
+          m.outcome.winner = 'player';
+        }),
+        publicPem,
+      ),
+    ).toBe(false);
+    expect(
+      verifyEnvelope(
+        tampered((m) => {
+          m.seq = 1043;
+        }),
+        publicPem,
+      ),
+    ).toBe(false);
+    expect(
+      verifyEnvelope(
+        tampered((m) => {
+          m.table = 'bac-02';
+        }),
+        publicPem,
+      ),
+    ).toBe(false);
+    expect(
+      verifyEnvelope(
+        tampered((m) => {
+          m.extra = 1;
+        }),
+        publicPem,
+      ),
+    ).toBe(false);
+    expect(
+      verifyEnvelope(
+        tampered((m) => {
+          m.cards.player.reverse();
+        }),
+        publicPem,
+      ),
+    ).toBe(false);
     expect(verifyEnvelope(signed, other.publicKey)).toBe(false);
     expect(checkEnvelopeSignature(signed, other.publicKey)).toMatchObject({ ok: false, reason: expect.stringMatching(/does not match/) });
     expect(checkEnvelopeSignature(result, publicPem)).toEqual({ ok: false, reason: 'no signature' });
-    expect(checkEnvelopeSignature(tampered((m) => { m.signature.alg = 'none'; }), publicPem)).toMatchObject({ ok: false, reason: expect.stringMatching(/not Ed25519/) });
-    expect(checkEnvelopeSignature(tampered((m) => { m.signature.sig = 'AAAA'; }), publicPem)).toMatchObject({ ok: false, reason: expect.stringMatching(/64 bytes/) });
+    expect(
+      checkEnvelopeSignature(
+        tampered((m) => {
+          m.signature.alg = 'none';
+        }),
+        publicPem,
+      ),
+    ).toMatchObject({ ok: false, reason: expect.stringMatching(/not Ed25519/) });
+    expect(
+      checkEnvelopeSignature(
+        tampered((m) => {
+          m.signature.sig = 'AAAA';
+        }),
+        publicPem,
+      ),
+    ).toMatchObject({ ok: false, reason: expect.stringMatching(/64 bytes/) });
     expect(checkEnvelopeSignature('{not json', publicPem)).toMatchObject({ ok: false, reason: expect.stringMatching(/^not JSON/) });
     expect(checkEnvelopeSignature(signed, 'not a key')).toMatchObject({ ok: false, reason: expect.stringMatching(/^bad public key/) });
     const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -143,11 +219,15 @@ describe('the gateway signer (signing config)', () => {
   });
 
   it('names signing.privateKeyFile when the key cannot be used', () => {
-    expect(() => createEnvelopeSigner({ privateKeyFile: join(dir, 'missing.key'), types: ['result'] })).toThrow(/^signing\.privateKeyFile: cannot read ".*missing\.key": no such file$/);
+    expect(() => createEnvelopeSigner({ privateKeyFile: join(dir, 'missing.key'), types: ['result'] })).toThrow(
+      /^signing\.privateKeyFile: cannot read ".*missing\.key": no such file$/,
+    );
     const rsaFile = join(dir, 'rsa.key');
     writeFileSync(rsaFile, generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }));
     expect(() => createEnvelopeSigner({ privateKeyFile: rsaFile, types: ['result'] })).toThrow(CredentialError);
-    expect(() => createEnvelopeSigner({ privateKeyFile: rsaFile, types: ['result'] })).toThrow(/^signing\.privateKeyFile: .* is an rsa key; signatures need an Ed25519 key/);
+    expect(() => createEnvelopeSigner({ privateKeyFile: rsaFile, types: ['result'] })).toThrow(
+      /^signing\.privateKeyFile: .* is an rsa key; signatures need an Ed25519 key/,
+    );
     const junk = join(dir, 'junk.key');
     writeFileSync(junk, 'hello');
     expect(() => createEnvelopeSigner({ privateKeyFile: junk, types: ['result'] })).toThrow(/^signing\.privateKeyFile: ".*junk\.key" is not a PEM private key/);
@@ -157,7 +237,9 @@ describe('the gateway signer (signing config)', () => {
     const loose = join(dir, 'loose.key');
     writeFileSync(loose, privatePem);
     chmodSync(loose, 0o644);
-    expect(createEnvelopeSigner({ privateKeyFile: loose, types: ['result'] }).warnings[0]).toMatch(/^signing\.privateKeyFile: ".*loose\.key" is accessible to other users \(mode 0644\)/);
+    expect(createEnvelopeSigner({ privateKeyFile: loose, types: ['result'] }).warnings[0]).toMatch(
+      /^signing\.privateKeyFile: ".*loose\.key" is accessible to other users \(mode 0644\)/,
+    );
   });
 
   it('reproduces signed results byte for byte when the same inputs are replayed through the machine', () => {

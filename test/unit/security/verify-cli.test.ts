@@ -16,15 +16,27 @@ import { hasCommand } from '../../../dev/rig/commands.js';
 import { makeTempDirSync } from '../../../dev/rig/temp-dir.js';
 
 const result = (seq: number, table = 'bac-01') => ({
-  v: 1, type: 'result', table, game: 'baccarat', seq, ts: '2026-11-30T12:00:00.123Z', roundId: `${table}-s0001-r${String(seq).padStart(4, '0')}`,
-  status: 'complete', cards: { player: ['AS', '9H'], banker: ['KD', '7C'] }, outcome: { winner: 'player' },
+  v: 1,
+  type: 'result',
+  table,
+  game: 'baccarat',
+  seq,
+  ts: '2026-11-30T12:00:00.123Z',
+  roundId: `${table}-s0001-r${String(seq).padStart(4, '0')}`,
+  status: 'complete',
+  cards: { player: ['AS', '9H'], banker: ['KD', '7C'] },
+  outcome: { winner: 'player' },
 });
 
 function captureOutput() {
   const out: string[] = [];
   const err: string[] = [];
-  vi.spyOn(console, 'log').mockImplementation((...a) => { out.push(a.join(' ')); });
-  vi.spyOn(console, 'error').mockImplementation((...a) => { err.push(a.join(' ')); });
+  vi.spyOn(console, 'log').mockImplementation((...a) => {
+    out.push(a.join(' '));
+  });
+  vi.spyOn(console, 'error').mockImplementation((...a) => {
+    err.push(a.join(' '));
+  });
   return { out, err };
 }
 
@@ -62,7 +74,10 @@ describe('tablegw verify', () => {
     const tampered = good.replace('"winner":"player"', '"winner":"banker"');
     const unsigned = JSON.stringify(result(3));
     const file = join(dir, 'messages.txt');
-    writeFileSync(file, [good, `casino/bac-01/result ${good2}`, tampered, unsigned, `casino/bac-02/result ${good}`, `casino/bac-01/round ${good}`].join('\n') + '\n');
+    writeFileSync(
+      file,
+      [good, `casino/bac-01/result ${good2}`, tampered, unsigned, `casino/bac-02/result ${good}`, `casino/bac-01/round ${good}`].join('\n') + '\n',
+    );
     const { out } = captureOutput();
     expect(await verify.run(['--public-key', pubFile, file])).toBe(1);
     expect(out).toEqual([
@@ -107,10 +122,23 @@ describe('tablegw verify', () => {
     // the signed form: everything, the signature's alg and keyId included, but its sig
     const { sig: _sig, ...covered } = signature;
     const rest = { ...others, signature: covered };
-    const sortKeys = (v: any): any => (Array.isArray(v) ? v.map(sortKeys) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys(v[k])])) : v);
+    const sortKeys = (v: any): any =>
+      Array.isArray(v)
+        ? v.map(sortKeys)
+        : v && typeof v === 'object'
+          ? Object.fromEntries(
+              Object.keys(v)
+                .sort()
+                .map((k) => [k, sortKeys(v[k])]),
+            )
+          : v;
     writeFileSync(join(dir, 'msg.bin'), JSON.stringify(sortKeys(rest)));
     writeFileSync(join(dir, 'msg.sig'), Buffer.from(signature.sig, 'base64'));
-    const r = execFileSync('openssl', ['pkeyutl', '-verify', '-pubin', '-inkey', pub, '-rawin', '-in', join(dir, 'msg.bin'), '-sigfile', join(dir, 'msg.sig')], { encoding: 'utf8' });
+    const r = execFileSync(
+      'openssl',
+      ['pkeyutl', '-verify', '-pubin', '-inkey', pub, '-rawin', '-in', join(dir, 'msg.bin'), '-sigfile', join(dir, 'msg.sig')],
+      { encoding: 'utf8' },
+    );
     expect(r).toMatch(/Signature Verified Successfully/);
   });
 
@@ -123,7 +151,10 @@ describe('tablegw verify', () => {
       await pub.publishAsync('casino/bac-09/result', JSON.stringify(signEnvelope(result(12, 'bac-09'), keyPem)), { qos: 1, retain: true });
       const { out } = captureOutput();
       expect(await verify.run(['--public-key', pubFile, '--url', broker.url, '--count', '2', '--timeout', '10'])).toBe(0);
-      expect(out.sort()).toEqual([expect.stringMatching(/^OK {3}casino\/bac-01\/result seq 11 /), expect.stringMatching(/^OK {3}casino\/bac-09\/result seq 12 /)]);
+      expect(out.sort()).toEqual([
+        expect.stringMatching(/^OK {3}casino\/bac-01\/result seq 11 /),
+        expect.stringMatching(/^OK {3}casino\/bac-09\/result seq 12 /),
+      ]);
       await pub.publishAsync('casino/bac-01/result', JSON.stringify({ ...signEnvelope(result(13), keyPem), seq: 14 }), { qos: 1, retain: true });
       out.length = 0;
       expect(await verify.run(['--public-key', pubFile, '--url', broker.url, '--topic', 'casino/bac-01/result', '--count', '1', '--timeout', '10'])).toBe(1);

@@ -23,8 +23,17 @@ describe('virtual card shoe faults', () => {
     const wire: string[] = [];
     transport.data$.subscribe((b) => wire.push(b.toString('latin1')));
     const vt = new VirtualTable({
-      game: baccarat, decks: 2, burnPerRound: 0, engine: false, cardIntervalMs: 0, roundIntervalMs: 0, cutCardFromEnd: 60,
-      seed: 'unplug', shoes: 1, write: (b) => transport.deliver(b), unplug: { transport, rate: 1, ms: 5 },
+      game: baccarat,
+      decks: 2,
+      burnPerRound: 0,
+      engine: false,
+      cardIntervalMs: 0,
+      roundIntervalMs: 0,
+      cutCardFromEnd: 60,
+      seed: 'unplug',
+      shoes: 1,
+      write: (b) => transport.deliver(b),
+      unplug: { transport, rate: 1, ms: 5 },
     });
     await vt.start();
     const downs = states.filter((s) => s === 'disconnected').length;

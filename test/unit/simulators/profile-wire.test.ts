@@ -18,7 +18,8 @@ import { ScannerDealingReader } from '../../../simulators/devices/scanner-dealin
 import { damagedFrame, profileWire, referenceWire } from '../../../simulators/devices/wire.js';
 
 const profile = (n: string) => loadProfileFile(join(import.meta.dirname, '../../../drivers/profiles/shipped', `${n}.yaml`));
-const summary = (out: (DeviceFrame | FrameReject)[]) => out.map((f) => ('reason' in f ? f.reason : f.type === 'CARD' ? `${f.card}${f.rescan ? ' R' : ''}` : f.type));
+const summary = (out: (DeviceFrame | FrameReject)[]) =>
+  out.map((f) => ('reason' in f ? f.reason : f.type === 'CARD' ? `${f.card}${f.rescan ? ' R' : ''}` : f.type));
 
 describe('simulator wires', () => {
   it('a line device writes the profile format; what the format cannot say (VER, HB) is not sent', () => {
@@ -35,7 +36,13 @@ describe('simulator wires', () => {
   it('the card shoe in the stx-etx format answers RESCAN and REPEAT from the profile downlinks', () => {
     const p = profile('stx-etx-shoe');
     const out: Buffer[] = [];
-    const shoe = new VirtualCardShoe((b) => out.push(Buffer.from(b)), seededRng(1), { misreadRate: 1, garbageRate: 0, dropFrameRate: 0 }, 'SHOE', profileWire(p));
+    const shoe = new VirtualCardShoe(
+      (b) => out.push(Buffer.from(b)),
+      seededRng(1),
+      { misreadRate: 1, garbageRate: 0, dropFrameRate: 0 },
+      'SHOE',
+      profileWire(p),
+    );
     expect(shoe.card('TD')).toBe(false);
     const gateway = createProfileEncoder(p);
     shoe.onGatewayBytes(gateway.command('rescan')!);
@@ -73,7 +80,10 @@ describe('simulator wires', () => {
     sensor.send('COCKED');
     expect(out.map((b) => b.length)).toEqual([8, 8]);
     const dd = compileProfile(dice);
-    expect(out.flatMap((b) => dd.push(b))).toEqual([{ talker: 'DICE', seq: 0, type: 'ROLL', dice: [3, 4, 5], bounces: 2 }, { talker: 'DICE', seq: 1, type: 'COCKED' }]);
+    expect(out.flatMap((b) => dd.push(b))).toEqual([
+      { talker: 'DICE', seq: 0, type: 'ROLL', dice: [3, 4, 5], bounces: 2 },
+      { talker: 'DICE', seq: 1, type: 'COCKED' },
+    ]);
     expect(summary(dd.push(Buffer.from(profileWire(dice).noise())))).toEqual(['malformed']);
   });
 
@@ -88,7 +98,9 @@ describe('simulator wires', () => {
       const good = summary(compileProfile(p).push(Buffer.from(frame)));
       const bytes = (x: string | Buffer) => (typeof x === 'string' ? Buffer.from(x, 'latin1') : x);
       const checked = p.integrity.algorithm !== 'none';
-      const out = summary(compileProfile(p).push(Buffer.concat([bytes(wire.noise()), bytes(frame), ...(checked ? [damagedFrame(frame, 'bad-check', p)] : []), bytes(frame)])));
+      const out = summary(
+        compileProfile(p).push(Buffer.concat([bytes(wire.noise()), bytes(frame), ...(checked ? [damagedFrame(frame, 'bad-check', p)] : []), bytes(frame)])),
+      );
       // the noise is one reject (discarded before a start mark, or a frame of its own where there is none)
       expect(['noise', 'malformed', 'unknown-type'], `${name}: ${out[0]}`).toContain(out[0]);
       expect(out.slice(1), name).toEqual([...good, ...(checked ? ['bad-checksum'] : []), ...good]);
@@ -106,7 +118,11 @@ describe('simulator wires', () => {
   it('the dealing scanner: every card scanned at once, the same card twice in a row only after the double-trigger window', () => {
     let now = 10_000;
     const out: (string | Buffer)[] = [];
-    const reader = new ScannerDealingReader(new VirtualBarcodeScanner((b) => out.push(b), seededRng(1), { badBarcodeRate: 0 }, profileWire(profile('serial-scanner'))), 1500, () => now);
+    const reader = new ScannerDealingReader(
+      new VirtualBarcodeScanner((b) => out.push(b), seededRng(1), { badBarcodeRate: 0 }, profileWire(profile('serial-scanner'))),
+      1500,
+      () => now,
+    );
     expect(reader.holdBefore('AS')).toBe(0);
     expect(reader.card('AS')).toBe(true);
     expect(reader.holdBefore('KD')).toBe(0);

@@ -20,14 +20,28 @@ import { VirtualKenoTable } from '../../../simulators/virtual-keno-table.js';
 function decoder(talker: DeviceFrame['talker']) {
   const codec = new LineCodec(talker);
   const frames: DeviceFrame[] = [];
-  return { frames, write: (b: string | Buffer) => { for (const f of codec.push(Buffer.from(b))) if (!('reason' in f)) frames.push(f); } };
+  return {
+    frames,
+    write: (b: string | Buffer) => {
+      for (const f of codec.push(Buffer.from(b))) if (!('reason' in f)) frames.push(f);
+    },
+  };
 }
 
 describe('virtual devices on the wire', () => {
   it('dice table: every round ends with a valid ROLL; faults show as COCKED, NOREAD and void rolls', async () => {
     const d = decoder('DICE');
     const sensor = new VirtualDiceSensor(d.write, seededRng('x'), { garbageRate: 0, dropFrameRate: 0 });
-    const sim = new VirtualDiceTable({ sensor, seed: 's1', rng: seededRng('s1'), faults: { cockedRate: 0.2, noReadRate: 0.2, noBounceRate: 0.2 }, minBounces: 2, stepMs: 0, roundIntervalMs: 0, rounds: 40 });
+    const sim = new VirtualDiceTable({
+      sensor,
+      seed: 's1',
+      rng: seededRng('s1'),
+      faults: { cockedRate: 0.2, noReadRate: 0.2, noBounceRate: 0.2 },
+      minBounces: 2,
+      stepMs: 0,
+      roundIntervalMs: 0,
+      rounds: 40,
+    });
     await sim.start();
     const types = d.frames.map((f) => f.type);
     expect(types[0]).toBe('VER');
@@ -57,25 +71,61 @@ describe('virtual devices on the wire', () => {
 
   it('keno draws: 20 distinct balls 1..80, or exactly one fault per draw', () => {
     const reader = new VirtualBallReader(() => {}, seededRng('x'), { garbageRate: 0, dropFrameRate: 0 });
-    const clean = new VirtualKenoTable({ reader, seed: 1, rng: seededRng(1), faults: { duplicateBallRate: 0, outOfRangeBallRate: 0, earlyEndRate: 0 }, ballIntervalMs: 0, roundIntervalMs: 0 });
+    const clean = new VirtualKenoTable({
+      reader,
+      seed: 1,
+      rng: seededRng(1),
+      faults: { duplicateBallRate: 0, outOfRangeBallRate: 0, earlyEndRate: 0 },
+      ballIntervalMs: 0,
+      roundIntervalMs: 0,
+    });
     for (let i = 0; i < 50; i++) {
       const { balls, endAfter } = clean.drawBalls();
       expect(endAfter).toBe(20);
       expect(new Set(balls).size).toBe(20);
       expect(balls.every((b) => b >= 1 && b <= 80)).toBe(true);
     }
-    const dup = new VirtualKenoTable({ reader, seed: 1, rng: seededRng(2), faults: { duplicateBallRate: 1, outOfRangeBallRate: 0, earlyEndRate: 0 }, ballIntervalMs: 0, roundIntervalMs: 0 });
+    const dup = new VirtualKenoTable({
+      reader,
+      seed: 1,
+      rng: seededRng(2),
+      faults: { duplicateBallRate: 1, outOfRangeBallRate: 0, earlyEndRate: 0 },
+      ballIntervalMs: 0,
+      roundIntervalMs: 0,
+    });
     expect(new Set(dup.drawBalls().balls).size).toBe(19);
-    const oor = new VirtualKenoTable({ reader, seed: 1, rng: seededRng(3), faults: { duplicateBallRate: 0, outOfRangeBallRate: 1, earlyEndRate: 0 }, ballIntervalMs: 0, roundIntervalMs: 0 });
+    const oor = new VirtualKenoTable({
+      reader,
+      seed: 1,
+      rng: seededRng(3),
+      faults: { duplicateBallRate: 0, outOfRangeBallRate: 1, earlyEndRate: 0 },
+      ballIntervalMs: 0,
+      roundIntervalMs: 0,
+    });
     expect(oor.drawBalls().balls).toContain(81);
-    const early = new VirtualKenoTable({ reader, seed: 1, rng: seededRng(4), faults: { duplicateBallRate: 0, outOfRangeBallRate: 0, earlyEndRate: 1 }, ballIntervalMs: 0, roundIntervalMs: 0 });
+    const early = new VirtualKenoTable({
+      reader,
+      seed: 1,
+      rng: seededRng(4),
+      faults: { duplicateBallRate: 0, outOfRangeBallRate: 0, earlyEndRate: 1 },
+      ballIntervalMs: 0,
+      roundIntervalMs: 0,
+    });
     expect(early.drawBalls().endAfter).toBeLessThan(20);
   });
 
   it('keno reader sends START, BALL x20, END', async () => {
     const d = decoder('BALL');
     const reader = new VirtualBallReader(d.write, seededRng('x'), { garbageRate: 0, dropFrameRate: 0 });
-    const sim = new VirtualKenoTable({ reader, seed: 1, rng: seededRng(1), faults: { duplicateBallRate: 0, outOfRangeBallRate: 0, earlyEndRate: 0 }, ballIntervalMs: 0, roundIntervalMs: 0, rounds: 1 });
+    const sim = new VirtualKenoTable({
+      reader,
+      seed: 1,
+      rng: seededRng(1),
+      faults: { duplicateBallRate: 0, outOfRangeBallRate: 0, earlyEndRate: 0 },
+      ballIntervalMs: 0,
+      roundIntervalMs: 0,
+      rounds: 1,
+    });
     await sim.start();
     expect(d.frames.map((f) => f.type)).toEqual(['VER', 'START', ...new Array(20).fill('BALL'), 'END']);
   });
@@ -146,7 +196,8 @@ async function runSimulatedTable(raw: Record<string, unknown>, until: (s: { resu
       else if (ev.kind === 'status') {
         statuses.push(`${d.deviceId}:${ev.state}`);
         apply({ type: 'device-status', at, deviceId: d.deviceId, state: ev.state, ...(ev.detail ? { detail: ev.detail } : {}) });
-      } else if (ev.kind === 'alert') apply({ type: 'device-alert', at, deviceId: d.deviceId, kind: ev.alert, detail: ev.detail, ...(ev.data ? { data: ev.data } : {}) });
+      } else if (ev.kind === 'alert')
+        apply({ type: 'device-alert', at, deviceId: d.deviceId, kind: ev.alert, detail: ev.detail, ...(ev.data ? { data: ev.data } : {}) });
       else apply({ type: 'device-restart', at, deviceId: d.deviceId });
     });
     d.start();
@@ -162,9 +213,20 @@ async function runSimulatedTable(raw: Record<string, unknown>, until: (s: { resu
 
 describe('simulated tables end to end (no MQTT)', () => {
   it('sic bo over the HID wire with every fault: results complete, fault alerts raised', async () => {
-    const r = await runSimulatedTable({
-      id: 'sb', game: 'sic-bo', devices: [{ id: 'dice-1', kind: 'dice-sensor', transport: { type: 'simulator', seed: 7, protocol: 'hid', faults: { cockedRate: 0.2, noReadRate: 0.2, noBounceRate: 0.2 } } }],
-    }, (s) => s.results.length >= 20);
+    const r = await runSimulatedTable(
+      {
+        id: 'sb',
+        game: 'sic-bo',
+        devices: [
+          {
+            id: 'dice-1',
+            kind: 'dice-sensor',
+            transport: { type: 'simulator', seed: 7, protocol: 'hid', faults: { cockedRate: 0.2, noReadRate: 0.2, noBounceRate: 0.2 } },
+          },
+        ],
+      },
+      (s) => s.results.length >= 20,
+    );
     expect(r.results.length).toBeGreaterThanOrEqual(20);
     expect(r.results.every((x) => x.status === 'complete' && Array.isArray(x.dice))).toBe(true);
     const kinds = new Set(r.alerts.map((a) => a.kind));
@@ -173,9 +235,20 @@ describe('simulated tables end to end (no MQTT)', () => {
   });
 
   it('keno with duplicate-ball and early-END faults: void draws with ball-invalid, the others complete', async () => {
-    const r = await runSimulatedTable({
-      id: 'kn', game: 'keno', devices: [{ id: 'balls-1', kind: 'ball-reader', transport: { type: 'simulator', seed: 3, faults: { duplicateBallRate: 0.2, earlyEndRate: 0.2, outOfRangeBallRate: 0.1 } } }],
-    }, (s) => s.results.length >= 30);
+    const r = await runSimulatedTable(
+      {
+        id: 'kn',
+        game: 'keno',
+        devices: [
+          {
+            id: 'balls-1',
+            kind: 'ball-reader',
+            transport: { type: 'simulator', seed: 3, faults: { duplicateBallRate: 0.2, earlyEndRate: 0.2, outOfRangeBallRate: 0.1 } },
+          },
+        ],
+      },
+      (s) => s.results.length >= 30,
+    );
     const voids = r.results.filter((x) => x.status === 'void');
     const complete = r.results.filter((x) => x.status === 'complete');
     expect(voids.length).toBeGreaterThan(0);
@@ -186,13 +259,24 @@ describe('simulated tables end to end (no MQTT)', () => {
   });
 
   it('baccarat with a simulated RFID shoe, shuffler and barcode scanner: rounds complete, repeats deduped, misreads rescanned', async () => {
-    const r = await runSimulatedTable({
-      id: 'rf', game: 'baccarat', devices: [
-        { id: 'rfid-1', kind: 'rfid-shoe', dedupeMs: 1500, transport: { type: 'simulator', seed: 11, faults: { misreadRate: 0.02, repeatReadRate: 0.5, unknownTagRate: 0.02 } } },
-        { id: 'shuf-1', kind: 'shuffler', transport: { type: 'simulator', seed: 12 } },
-        { id: 'scan-1', kind: 'barcode-scanner', transport: { type: 'simulator', seed: 13 } },
-      ],
-    }, (s) => s.results.length >= 25, 15000);
+    const r = await runSimulatedTable(
+      {
+        id: 'rf',
+        game: 'baccarat',
+        devices: [
+          {
+            id: 'rfid-1',
+            kind: 'rfid-shoe',
+            dedupeMs: 1500,
+            transport: { type: 'simulator', seed: 11, faults: { misreadRate: 0.02, repeatReadRate: 0.5, unknownTagRate: 0.02 } },
+          },
+          { id: 'shuf-1', kind: 'shuffler', transport: { type: 'simulator', seed: 12 } },
+          { id: 'scan-1', kind: 'barcode-scanner', transport: { type: 'simulator', seed: 13 } },
+        ],
+      },
+      (s) => s.results.length >= 25,
+      15000,
+    );
     expect(r.results.length).toBeGreaterThanOrEqual(25);
     expect(r.results.every((x) => x.status === 'complete')).toBe(true);
     const kinds = new Set(r.alerts.map((a) => a.kind));
@@ -206,13 +290,20 @@ describe('simulated tables end to end (no MQTT)', () => {
     // for that card's rescan) is answered by the RFID shoe's next tag
     expect(rescans.some((e) => e.deviceId === 'scan-1')).toBe(true);
     expect(rescans.every((e) => e.deviceId === 'scan-1' || e.deviceId === 'rfid-1')).toBe(true);
-    expect(r.published.filter((p) => p.type === 'event' && p.kind === 'shuffler').map((e) => e.state ?? e.count)).toEqual(expect.arrayContaining(['SHUFFLING', 416, 'READY']));
+    expect(r.published.filter((p) => p.type === 'event' && p.kind === 'shuffler').map((e) => e.state ?? e.count)).toEqual(
+      expect.arrayContaining(['SHUFFLING', 416, 'READY']),
+    );
   }, 20000);
 
   it('unplug fault: the device goes disconnected, then connected, and rounds continue', async () => {
-    const r = await runSimulatedTable({
-      id: 'sb', game: 'sic-bo', devices: [{ id: 'dice-1', kind: 'dice-sensor', transport: { type: 'simulator', seed: 5, unplugMs: 50, faults: { unplugRate: 0.3 } } }],
-    }, (s) => s.results.length >= 10);
+    const r = await runSimulatedTable(
+      {
+        id: 'sb',
+        game: 'sic-bo',
+        devices: [{ id: 'dice-1', kind: 'dice-sensor', transport: { type: 'simulator', seed: 5, unplugMs: 50, faults: { unplugRate: 0.3 } } }],
+      },
+      (s) => s.results.length >= 10,
+    );
     expect(r.statuses.filter((s) => s === 'dice-1:disconnected').length).toBeGreaterThan(0);
     expect(r.statuses.at(-1)).toBe('dice-1:connected');
     expect(r.results.length).toBeGreaterThanOrEqual(10);

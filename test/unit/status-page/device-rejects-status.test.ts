@@ -32,7 +32,9 @@ function get(port: number, path: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const r = request({ host: '127.0.0.1', port, path, headers: { host: `127.0.0.1:${port}` } }, (res) => {
       let body = '';
-      res.on('data', (b: Buffer) => { body += b.toString(); });
+      res.on('data', (b: Buffer) => {
+        body += b.toString();
+      });
       res.on('end', () => resolve(body));
     });
     r.on('error', reject);
@@ -43,7 +45,8 @@ function get(port: number, path: string): Promise<string> {
 function table(drivers: DeviceDriver[]): TableView {
   const link = new Subject<boolean>();
   return {
-    id: 'bac-01', game: 'baccarat',
+    id: 'bac-01',
+    game: 'baccarat',
     runtime: { published$: new Subject<PublishedMessage>(), snapshot: { seq: 0, devices: {} } as unknown as TableState, drivers, apply: () => {} },
     link: { connected: true, connected$: link },
   };
@@ -76,8 +79,12 @@ describe('a device that sends only rejects, on the status page and in /metrics',
     const stateText = await get(server.port, '/api/state');
     const state = JSON.parse(stateText) as { tables: Array<{ devices: Record<string, unknown> }> };
     expect(state.tables[0].devices['shoe-1']).toEqual({
-      frames: 0, rejected: 4, duplicates: 0, rejectsByReason: { noise: 1, 'bad-checksum': 3 },
-      lastReject: { reason: 'bad-checksum', sample: '\\x02?,?,???*??\\x03' }, onlyRejects: true,
+      frames: 0,
+      rejected: 4,
+      duplicates: 0,
+      rejectsByReason: { noise: 1, 'bad-checksum': 3 },
+      lastReject: { reason: 'bad-checksum', sample: '\\x02?,?,???*??\\x03' },
+      onlyRejects: true,
     });
     expect(state.tables[0].devices['shoe-2']).toMatchObject({ frames: 1, rejected: 0, onlyRejects: false, lastReject: null });
     // the sample keeps the frame's structure; neither the card codes nor the checksums leave
@@ -98,6 +105,10 @@ describe('a device that sends only rejects, on the status page and in /metrics',
     shoe.transport.deliver('\x024,ZZ\x03');
     feed.sendChangedCounters();
     const last = events.filter((e) => e.kind === 'devices').at(-1);
-    expect(last).toMatchObject({ kind: 'devices', table: 'bac-01', devices: { 'shoe-1': { rejected: 5, rejectsByReason: { malformed: 1, 'bad-checksum': 3 }, lastReject: { reason: 'malformed' } } } });
+    expect(last).toMatchObject({
+      kind: 'devices',
+      table: 'bac-01',
+      devices: { 'shoe-1': { rejected: 5, rejectsByReason: { malformed: 1, 'bad-checksum': 3 }, lastReject: { reason: 'malformed' } } },
+    });
   });
 });

@@ -5,7 +5,7 @@ import { HealthReporter } from '../../../src/adapters/http/health.js';
 import type { TableView } from '../../../src/adapters/http/table-view.js';
 
 describe('low-latency mode per serial port in health', () => {
-  it('copies the driver\'s latency state into the device entry; a non-serial device has none', () => {
+  it("copies the driver's latency state into the device entry; a non-serial device has none", () => {
     const serial = { lowLatency: true, latencyTimerMs: 1 };
     const view = {
       id: 'bac-01',

@@ -47,8 +47,9 @@ function journalOfTwelveRounds() {
   const journal = (run: () => unknown) => {
     const before = t.outputs.length;
     run();
-    const messages = t.outputs.slice(before).flatMap((o) => o.type === 'publish'
-      ? [{ seq: o.payload.seq as number, topic: o.topic, retain: o.retain, payload: JSON.stringify(o.payload) }] : []);
+    const messages = t.outputs
+      .slice(before)
+      .flatMap((o) => (o.type === 'publish' ? [{ seq: o.payload.seq as number, topic: o.topic, retain: o.retain, payload: JSON.stringify(o.payload) }] : []));
     store.enqueue({ tableId: 'bac-01', input: { type: 'tick', at: t.now } as never, messages }, () => {});
     store.flush();
   };
@@ -67,8 +68,26 @@ function journalOfTwelveRounds() {
   expect(results.length).toBe(12);
   // the pit corrects round 11 (the cards were swapped: banker wins) and voids round 12
   // signed by the pit's key (the edge verified it; docs/SECURITY.md "Privileged requests"): `by` is the signer's name
-  journal(() => expect(t.request('correction', { kind: 'cards', roundId: results[10].roundId, by: 'pit-7', reason: 'player and banker swapped', cards: { player: ['2H', '3H'], banker: ['9S', 'TS'] } }, 'pit-7')).toMatchObject({ status: 'ok' }));
-  journal(() => expect(t.request('void-round', { roundId: results[11].roundId, by: 'pit-7', reason: 'dealt before betting closed' }, 'pit-7')).toMatchObject({ status: 'ok' }));
+  journal(() =>
+    expect(
+      t.request(
+        'correction',
+        {
+          kind: 'cards',
+          roundId: results[10].roundId,
+          by: 'pit-7',
+          reason: 'player and banker swapped',
+          cards: { player: ['2H', '3H'], banker: ['9S', 'TS'] },
+        },
+        'pit-7',
+      ),
+    ).toMatchObject({ status: 'ok' }),
+  );
+  journal(() =>
+    expect(t.request('void-round', { roundId: results[11].roundId, by: 'pit-7', reason: 'dealt before betting closed' }, 'pit-7')).toMatchObject({
+      status: 'ok',
+    }),
+  );
   // a 13th round in progress: two cards dealt, no result
   journal(() => t.cards('4S', '5S'));
   return { dir, store, results, inProgress: t.published('round').at(-1)!.roundId as string };
@@ -85,7 +104,14 @@ describe('the recall from the journal', () => {
     expect(r.recall.map((x) => x.roundId)).not.toContain(inProgress);
     expect(r.recall.map((x) => x.roundNo)).toEqual([3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
     // round 3: banker 2C 3C / 9D KD as dealt (P1 B1 P2 B2), no burns in baccarat rounds
-    expect(r.recall[0]).toMatchObject({ status: 'complete', finalStatus: 'complete', cards: { player: ['2C', '3C'], banker: ['9D', 'KD'] }, burns: [], alerts: [], corrections: [] });
+    expect(r.recall[0]).toMatchObject({
+      status: 'complete',
+      finalStatus: 'complete',
+      cards: { player: ['2C', '3C'], banker: ['9D', 'KD'] },
+      burns: [],
+      alerts: [],
+      corrections: [],
+    });
     expect(r.recall[0].outcome).toMatchObject({ winner: 'banker', playerTotal: 5, bankerTotal: 9 });
     expect(r.recall.map((x) => (x.outcome as { winner: string }).winner).join(' ')).toBe('banker tie player player banker player tie banker player banker');
     // round 5 had a misread
@@ -99,7 +125,14 @@ describe('the recall from the journal', () => {
     // the machine's `correction` event, then the superseding result
     expect(c.corrections.map((x) => x.source)).toEqual(['event', 'result']);
     expect(c.corrections[0]).toMatchObject({ source: 'event', by: 'pit-7' });
-    expect(c.corrections[1]).toMatchObject({ source: 'result', status: 'corrected', kind: 'cards', by: 'pit-7', reason: 'player and banker swapped', cards: { player: ['2H', '3H'], banker: ['9S', 'TS'], burn: [] } });
+    expect(c.corrections[1]).toMatchObject({
+      source: 'result',
+      status: 'corrected',
+      kind: 'cards',
+      by: 'pit-7',
+      reason: 'player and banker swapped',
+      cards: { player: ['2H', '3H'], banker: ['9S', 'TS'], burn: [] },
+    });
     // round 12: voided after its result
     expect(r.recall[9]).toMatchObject({ status: 'complete', finalStatus: 'void', finalOutcome: null });
     expect(r.recall[9].corrections.find((x) => x.source === 'result')).toMatchObject({ status: 'void', kind: 'void', by: 'pit-7' });
@@ -111,7 +144,7 @@ describe('the recall from the journal', () => {
     expect(reader.read({ id: 'nobody', game: 'baccarat' }).recall).toEqual([]);
   });
 
-  it('survives a restart: a store opened again on the same journal recalls the same rounds; the page\'s history and roads start from it', () => {
+  it("survives a restart: a store opened again on the same journal recalls the same rounds; the page's history and roads start from it", () => {
     const { dir, store, results } = journalOfTwelveRounds();
     const log = createLogger({ json: false, level: 'error', write: () => {} });
     const before = new RecallReader(store, log).read({ id: 'bac-01', game: 'baccarat' });
@@ -123,7 +156,8 @@ describe('the recall from the journal', () => {
     const feed = new StatusFeed({ countersIntervalMs: 0 });
     feed.useJournal(again);
     feed.addTable({
-      id: 'bac-01', game: 'baccarat',
+      id: 'bac-01',
+      game: 'baccarat',
       runtime: { published$: new Subject<PublishedMessage>(), snapshot: { seq: 0, devices: {} } as unknown as TableState, drivers: [], apply: () => {} },
       link: { connected: false, connected$: new Subject<boolean>() },
     });
@@ -163,7 +197,8 @@ describe('the recall from the journal', () => {
     const feed = new StatusFeed({ countersIntervalMs: 0 });
     feed.useJournal(store, (table, seq, reason) => skippedByFeed.push(`${table} ${seq} ${reason}`));
     feed.addTable({
-      id: 'bac-01', game: 'baccarat',
+      id: 'bac-01',
+      game: 'baccarat',
       runtime: { published$: new Subject<PublishedMessage>(), snapshot: { seq: 0, devices: {} } as unknown as TableState, drivers: [], apply: () => {} },
       link: { connected: false, connected$: new Subject<boolean>() },
     });
@@ -175,10 +210,50 @@ describe('the recall from the journal', () => {
   });
 
   it('a result that fails its schema is skipped too (readRecall over rows)', () => {
-    const ok = (seq: number, roundId: string) => ({ seq, topic: 'result', payload: JSON.stringify({ v: 1, type: 'result', table: 't-1', game: 'dragon-tiger', seq, ts: '2026-12-01T10:00:00.000Z', roundId, status: 'complete', outcome: { winner: 'dragon', dragonRank: 13, tigerRank: 2, suitedTie: false, dragonSuit: 'S', tigerSuit: 'S', dragonColor: 'black', tigerColor: 'black' }, cards: { dragon: ['KS'], tiger: ['2S'], burn: ['3S'] } }) });
-    const bad = { seq: 3, topic: 'result', payload: JSON.stringify({ v: 1, type: 'result', table: 't-1', game: 'dragon-tiger', seq: 3, ts: '2026-12-01T10:00:00.000Z', roundId: 'r3', status: 'finished', outcome: 7 }) };
+    const ok = (seq: number, roundId: string) => ({
+      seq,
+      topic: 'result',
+      payload: JSON.stringify({
+        v: 1,
+        type: 'result',
+        table: 't-1',
+        game: 'dragon-tiger',
+        seq,
+        ts: '2026-12-01T10:00:00.000Z',
+        roundId,
+        status: 'complete',
+        outcome: {
+          winner: 'dragon',
+          dragonRank: 13,
+          tigerRank: 2,
+          suitedTie: false,
+          dragonSuit: 'S',
+          tigerSuit: 'S',
+          dragonColor: 'black',
+          tigerColor: 'black',
+        },
+        cards: { dragon: ['KS'], tiger: ['2S'], burn: ['3S'] },
+      }),
+    });
+    const bad = {
+      seq: 3,
+      topic: 'result',
+      payload: JSON.stringify({
+        v: 1,
+        type: 'result',
+        table: 't-1',
+        game: 'dragon-tiger',
+        seq: 3,
+        ts: '2026-12-01T10:00:00.000Z',
+        roundId: 'r3',
+        status: 'finished',
+        outcome: 7,
+      }),
+    };
     const skipped: number[] = [];
-    const r: Recall = readRecall({ table: 't-1', game: 'dragon-tiger', rounds: 10, timeZone: 'UTC' }, [ok(4, 'r4'), bad, ok(2, 'r2'), ok(1, 'r1')], (seq) => skipped.push(seq));
+    const r: Recall = readRecall({ table: 't-1', game: 'dragon-tiger', rounds: 10, timeZone: 'UTC' }, [ok(4, 'r4'), bad, ok(2, 'r2'), ok(1, 'r1')], (seq) =>
+      skipped.push(seq),
+    );
     expect(r.recall.map((x) => x.roundId)).toEqual(['r1', 'r2', 'r4']);
     expect(r.recall[0]).toMatchObject({ cards: { dragon: ['KS'], tiger: ['2S'] }, burns: ['3S'] });
     expect(skipped).toEqual([3]);
@@ -189,7 +264,9 @@ function get(port: number, path: string): Promise<{ status: number; type: string
   return new Promise((resolve, reject) => {
     const r = request({ host: '127.0.0.1', port, path, headers: { host: `127.0.0.1:${port}` } }, (res) => {
       let body = '';
-      res.on('data', (b: Buffer) => { body += b.toString(); });
+      res.on('data', (b: Buffer) => {
+        body += b.toString();
+      });
       res.on('end', () => resolve({ status: res.statusCode!, type: String(res.headers['content-type']), body }));
     });
     r.on('error', reject);
@@ -201,14 +278,23 @@ describe('GET /api/tables/<id>/recall', () => {
   it('answers the recall as JSON; an unknown table 404 and a bad query 400, as JSON errors with a code', async () => {
     const { store, results } = journalOfTwelveRounds();
     const view: TableView = {
-      id: 'bac-01', game: 'baccarat',
+      id: 'bac-01',
+      game: 'baccarat',
       runtime: { published$: new Subject<PublishedMessage>(), snapshot: { seq: 0, devices: {} } as unknown as TableState, drivers: [], apply: () => {} },
       link: { connected: false, connected$: new Subject<boolean>() },
     };
     const feed = new StatusFeed({ countersIntervalMs: 0 });
     feed.addTable(view);
     const log = createLogger({ json: false, level: 'error', write: () => {} });
-    const server: HttpServer = await startHttpServer({ host: '127.0.0.1', port: 0, feed, metrics: new GatewayMetrics(), tables: [view], logger: log, recall: new RecallReader(store, log) });
+    const server: HttpServer = await startHttpServer({
+      host: '127.0.0.1',
+      port: 0,
+      feed,
+      metrics: new GatewayMetrics(),
+      tables: [view],
+      logger: log,
+      recall: new RecallReader(store, log),
+    });
     stops.push(() => server.stop());
     const ok = await get(server.port, '/api/tables/bac-01/recall');
     expect(ok.status).toBe(200);

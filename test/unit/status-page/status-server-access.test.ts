@@ -10,7 +10,10 @@ import { StatusFeed } from '../../../src/adapters/http/feed.js';
 import { startHttpServer, type HttpServer } from '../../../src/adapters/http/server.js';
 
 let server: HttpServer | undefined;
-afterEach(async () => { await server?.stop(); server = undefined; });
+afterEach(async () => {
+  await server?.stop();
+  server = undefined;
+});
 
 function get(port: number, path: string, headers: Record<string, string>): Promise<{ status: number; cookie?: string }> {
   return new Promise((resolve, reject) => {
@@ -24,7 +27,15 @@ function get(port: number, path: string, headers: Record<string, string>): Promi
 }
 
 const start = (extra: { token?: string; allowedHosts?: string[] } = {}) =>
-  startHttpServer({ host: '127.0.0.1', port: 0, feed: new StatusFeed(), metrics: new GatewayMetrics({ defaultMetrics: false }), tables: [], logger: silentLogger, ...extra });
+  startHttpServer({
+    host: '127.0.0.1',
+    port: 0,
+    feed: new StatusFeed(),
+    metrics: new GatewayMetrics({ defaultMetrics: false }),
+    tables: [],
+    logger: silentLogger,
+    ...extra,
+  });
 
 describe('status server access', () => {
   it('serves loopback names and listed hosts; refuses any other Host (421)', async () => {

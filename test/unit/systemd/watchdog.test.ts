@@ -11,7 +11,9 @@ describe('systemd watchdog', () => {
 
   it('pings WATCHDOG=1 through systemd-notify every third of WatchdogSec', () => {
     const calls: string[][] = [];
-    const run = ((cmd: string, args: string[]) => { calls.push([cmd, ...args]); }) as never;
+    const run = ((cmd: string, args: string[]) => {
+      calls.push([cmd, ...args]);
+    }) as never;
     const w = startSystemdWatchdog(silentLogger, { NOTIFY_SOCKET: '/run/systemd/notify', WATCHDOG_USEC: '30000000', WATCHDOG_PID: String(process.pid) }, run)!;
     expect(w.intervalMs).toBe(10_000);
     expect(calls).toEqual([['systemd-notify', 'WATCHDOG=1']]);

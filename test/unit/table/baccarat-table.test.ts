@@ -9,7 +9,16 @@ describe('baccarat table: rounds with betting none', () => {
     expect(r.status).toBe('complete');
     expect(r.cards).toEqual({ player: ['9H', '9C'], banker: ['KD', '2S'], burn: [] });
     expect(r.outcome).toEqual({
-      winner: 'player', playerTotal: 8, bankerTotal: 2, natural: true, playerNatural: true, bankerNatural: false, playerPair: true, bankerPair: false, cardCount: 4, size: 'small',
+      winner: 'player',
+      playerTotal: 8,
+      bankerTotal: 2,
+      natural: true,
+      playerNatural: true,
+      bankerNatural: false,
+      playerPair: true,
+      bankerPair: false,
+      cardCount: 4,
+      size: 'small',
     });
     const roles = t.events('card').map((e) => e.role);
     expect(roles).toEqual(['player', 'banker', 'player', 'banker']);
@@ -64,7 +73,12 @@ describe('shoe procedures', () => {
     const shoe = t.published('shoe').at(-1)!;
     expect(shoe).toMatchObject({ shoeId: 'bac-01-s0002', state: 'dealing', revealCard: '3S', burnCount: 3, cardsDealt: 4 });
     const roles = t.events('card').map((e) => [e.role, e.card]);
-    expect(roles).toEqual([['reveal', '3S'], ['burn', null], ['burn', null], ['burn', null]]);
+    expect(roles).toEqual([
+      ['reveal', '3S'],
+      ['burn', null],
+      ['burn', null],
+      ['burn', null],
+    ]);
     t.cards('9H', 'KD', '9C', '2S');
     expect(t.lastResult()!.roundId).toBe('bac-01-s0002-r0001');
     expect(t.lastResult()!.cards).toEqual({ player: ['9H', '9C'], banker: ['KD', '2S'], burn: [] });
@@ -232,7 +246,7 @@ describe('engine-driven betting', () => {
     expect(t.lastResult()).toMatchObject({ status: 'void', reason: 'exposed-card' });
   });
 
-  it('one unnecessary card becomes the next round\'s burn; two void the rest of the shoe', () => {
+  it("one unnecessary card becomes the next round's burn; two void the rest of the shoe", () => {
     const t = new TableHarness({ betting: 'engine' });
     t.request('open-betting');
     t.request('close-betting');
@@ -255,11 +269,14 @@ describe('engine-driven betting', () => {
     expect(String(refused.error)).toContain('void');
     expect(t.commands()).toEqual([{ deviceId: 'shoe-1', command: 'LOCK' }]);
     t.newShoe('AS', ['2D']);
-    expect(t.commands()).toEqual([{ deviceId: 'shoe-1', command: 'LOCK' }, { deviceId: 'shoe-1', command: 'UNLOCK' }]);
+    expect(t.commands()).toEqual([
+      { deviceId: 'shoe-1', command: 'LOCK' },
+      { deviceId: 'shoe-1', command: 'UNLOCK' },
+    ]);
     expect(t.request('open-betting')).toMatchObject({ status: 'ok' });
   });
 
-  it('void-round voids the round in progress with the pit\'s reason', () => {
+  it("void-round voids the round in progress with the pit's reason", () => {
     const t = new TableHarness({ betting: 'engine' });
     t.request('open-betting');
     t.request('close-betting');

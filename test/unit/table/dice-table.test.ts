@@ -168,7 +168,12 @@ describe('sic bo table with an engine', () => {
   it('status answers with the round', () => {
     const t = sicbo({ betting: 'engine' });
     t.request('open-betting');
-    expect(t.request('status').data).toMatchObject({ table: 'sb-01', game: 'sic-bo', betting: 'engine', round: { roundId: 'sb-01-r000001', phase: 'betting' } });
+    expect(t.request('status').data).toMatchObject({
+      table: 'sb-01',
+      game: 'sic-bo',
+      betting: 'engine',
+      round: { roundId: 'sb-01-r000001', phase: 'betting' },
+    });
   });
 });
 
@@ -177,7 +182,14 @@ describe('sic bo messages match the MQTT API schemas', () => {
     for (const betting of ['none', 'engine'] as const) {
       const t = sicbo({ betting });
       roll(t, [1, 2, 3]);
-      if (betting === 'engine') { t.request('open-betting', { roundId: 'E-1' }); shake(t); roll(t, [1, 1, 1], 0); roll(t, [2, 2, 2]); t.request('open-betting'); t.request('close-betting'); }
+      if (betting === 'engine') {
+        t.request('open-betting', { roundId: 'E-1' });
+        shake(t);
+        roll(t, [1, 1, 1], 0);
+        roll(t, [2, 2, 2]);
+        t.request('open-betting');
+        t.request('close-betting');
+      }
       shake(t);
       t.frame('dice-1', 'DICE', { type: 'COCKED' });
       t.frame('dice-1', 'DICE', { type: 'NOREAD' });

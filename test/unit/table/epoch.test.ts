@@ -8,7 +8,12 @@ import { countersOf, initialTableState, step } from '../../../src/core/table/tab
 import type { Envelope, TableInput } from '../../../src/core/table/types.js';
 import { settingsOf } from '../../helpers/table-harness.js';
 
-const base = settingsOf({ id: 'sb-01', game: 'sic-bo', betting: 'none', devices: [{ id: 'dice-1', kind: 'dice-sensor', transport: { type: 'serial', path: '/dev/null-dice' } }] });
+const base = settingsOf({
+  id: 'sb-01',
+  game: 'sic-bo',
+  betting: 'none',
+  devices: [{ id: 'dice-1', kind: 'dice-sensor', transport: { type: 'serial', path: '/dev/null-dice' } }],
+});
 const inputs: TableInput[] = [
   { type: 'start', at: 1_000 },
   { type: 'device-status', at: 2_000, deviceId: 'dice-1', state: 'connected' },
@@ -28,7 +33,7 @@ function published(epoch?: string): string[] {
 }
 
 describe('stream epoch', () => {
-  it('every envelope carries the settings\' epoch, after game; the same inputs give the same bytes', () => {
+  it("every envelope carries the settings' epoch, after game; the same inputs give the same bytes", () => {
     const a = published('ep-1');
     expect(a.length).toBeGreaterThan(2);
     for (const text of a) {
@@ -48,12 +53,24 @@ describe('stream epoch', () => {
     let state = initialTableState(settings, {});
     state = step(settings, state, inputs[0]).state;
     const before = countersOf(state);
-    const r = step(settings, state, { type: 'gateway-alert', at: 5_000, kind: 'restored-from-backup', detail: 'gap', restartAbove: { seq: before.seq + 10_000, roundNo: 1_000 } });
+    const r = step(settings, state, {
+      type: 'gateway-alert',
+      at: 5_000,
+      kind: 'restored-from-backup',
+      detail: 'gap',
+      restartAbove: { seq: before.seq + 10_000, roundNo: 1_000 },
+    });
     const alert = r.outputs.find((o) => o.type === 'publish' && o.payload.type === 'alert');
     expect(alert && alert.type === 'publish' && alert.payload).toMatchObject({ epoch: 'ep-1', seq: before.seq + 10_001, kind: 'restored-from-backup' });
     expect(countersOf(r.state)).toEqual({ seq: before.seq + 10_001, roundNo: 1_000 });
     // never down: a floor below the counters changes none of them
-    const again = step(settings, r.state, { type: 'gateway-alert', at: 6_000, kind: 'restored-from-backup', detail: 'gap', restartAbove: { seq: 1, roundNo: 1 } });
+    const again = step(settings, r.state, {
+      type: 'gateway-alert',
+      at: 6_000,
+      kind: 'restored-from-backup',
+      detail: 'gap',
+      restartAbove: { seq: 1, roundNo: 1 },
+    });
     expect(countersOf(again.state)).toEqual({ seq: before.seq + 10_002, roundNo: 1_000 });
   });
 });

@@ -11,14 +11,23 @@ import type { Envelope, TableInput, TableSettings, TableState } from '../../../s
 import { settingsOf } from '../../helpers/table-harness.js';
 
 /** one card to the player, then the player's `play`; its state counts the dealer's errors in `error` */
-interface OneCardRound { card: Card | null; played: boolean; error: number }
+interface OneCardRound {
+  card: Card | null;
+  played: boolean;
+  error: number;
+}
 
 const oneCardGame: CardGame<OneCardRound> = {
   id: 'one-card',
   positions: ['player'],
   defaults: { decks: 8, burnPerRound: 0, burnFaceDown: false, singleDeck: false, maxCardsPerRound: 1, needsEngine: true },
   newRound: () => ({ card: null, played: false, error: 0 }),
-  expect: (s) => (s.card === null ? { kind: 'card', position: 'player', faceDown: false } : s.played ? { kind: 'complete' } : { kind: 'decision', seat: 'player', actions: ['play'] }),
+  expect: (s) =>
+    s.card === null
+      ? { kind: 'card', position: 'player', faceDown: false }
+      : s.played
+        ? { kind: 'complete' }
+        : { kind: 'decision', seat: 'player', actions: ['play'] },
   place: (s, card) => ({ ...s, card }),
   decide: (s, seat) => (seat === 'player' ? { ...s, played: true } : refuse(`no seat ${seat}`)),
   cards: (s) => ({ player: s.card ? [s.card] : [] }),
@@ -27,7 +36,10 @@ const oneCardGame: CardGame<OneCardRound> = {
 
 function playTable() {
   const base = settingsOf({
-    id: 'bac-01', game: 'baccarat', betting: 'engine', burnPerRound: 0,
+    id: 'bac-01',
+    game: 'baccarat',
+    betting: 'engine',
+    burnPerRound: 0,
     devices: [{ id: 'shoe-1', kind: 'card-shoe', transport: { type: 'serial', path: '/dev/null-shoe-1' } }],
   });
   if (base.kind !== 'card') throw new Error('a card table was expected');
@@ -77,7 +89,7 @@ describe('game answers are tagged', () => {
     expect(result?.cards).toEqual({ player: ['AS'], burn: [] });
   });
 
-  it('a refused decision is answered with the game\'s message and changes nothing', () => {
+  it("a refused decision is answered with the game's message and changes nothing", () => {
     const t = playTable();
     t.request('open-betting');
     t.request('close-betting');

@@ -8,7 +8,11 @@ import type { HealthReport } from '../../../src/core/table/health.js';
 import { TableHarness } from '../../helpers/table-harness.js';
 
 const report = (over: Partial<HealthReport> = {}): HealthReport => ({
-  mqtt: 'connected', uptimeSec: 12, outboxDepth: null, devices: { 'shoe-1': { frames: 40, rejected: 2, duplicates: 1 } }, ...over,
+  mqtt: 'connected',
+  uptimeSec: 12,
+  outboxDepth: null,
+  devices: { 'shoe-1': { frames: 40, rejected: 2, duplicates: 1 } },
+  ...over,
 });
 
 describe('health input', () => {
@@ -24,7 +28,13 @@ describe('health input', () => {
     if (o.type !== 'publish') return;
     expect(o).toMatchObject({ topic: 'health', retain: true });
     expect(o.payload).toMatchObject({
-      type: 'health', table: 'bac-01', game: 'baccarat', seq: before.seq + 1, status: 'ok', problems: [], mqtt: 'connected',
+      type: 'health',
+      table: 'bac-01',
+      game: 'baccarat',
+      seq: before.seq + 1,
+      status: 'ok',
+      problems: [],
+      mqtt: 'connected',
       devices: { 'shoe-1': { kind: 'card-shoe', state: 'connected', frames: 40, rejected: 2, duplicates: 1 } },
     });
     expect(o.payload.roundId).toBeUndefined();
@@ -32,7 +42,7 @@ describe('health input', () => {
     expect({ ...h.state, seq: before.seq }).toEqual(before);
   });
 
-  it('carries a serial port\'s low-latency mode and FTDI latency timer as the runtime reports them', () => {
+  it("carries a serial port's low-latency mode and FTDI latency timer as the runtime reports them", () => {
     const h = new TableHarness();
     const serial = { lowLatency: false, reason: 'the driver refused: Inappropriate ioctl for device', latencyTimerMs: 16 };
     const out = h.input({ type: 'health', at: h.tick(), report: report({ devices: { 'shoe-1': { frames: 1, rejected: 0, duplicates: 0, serial } } }) });
@@ -58,8 +68,7 @@ describe('health input', () => {
         h.card(c);
         if (withHealth) h.input({ type: 'health', at: h.tick(0), report: report() });
       }
-      return h.outputs.flatMap((o) => (o.type === 'publish' && o.topic === 'result' ? [o.payload] : []))
-        .map(({ seq: _s, ...rest }) => rest);
+      return h.outputs.flatMap((o) => (o.type === 'publish' && o.topic === 'result' ? [o.payload] : [])).map(({ seq: _s, ...rest }) => rest);
     };
     const plain = deal(false);
     expect(plain).toHaveLength(2);

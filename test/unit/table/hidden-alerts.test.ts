@@ -106,12 +106,21 @@ describe('repeatable alerts are coalesced per kind per device per second', () =>
     let sent = 0;
     const pendingTimers = new Map<string, number>();
     const fire = (upTo: number) => {
-      for (const [name, at] of [...pendingTimers]) if (at <= upTo) { pendingTimers.delete(name); t.input({ type: 'timer', at, name }); }
+      for (const [name, at] of [...pendingTimers])
+        if (at <= upTo) {
+          pendingTimers.delete(name);
+          t.input({ type: 'timer', at, name });
+        }
     };
     while (t.now < start + 60_000) {
       t.now += 3; // ~270/s
       fire(t.now);
-      const outs = t.input({ type: 'frame', at: t.now, deviceId: 'shoe-1', frame: { talker: 'SHOE', seq: sent & 0xffff, type: 'CARD', card: 'AS', rescan: true } });
+      const outs = t.input({
+        type: 'frame',
+        at: t.now,
+        deviceId: 'shoe-1',
+        frame: { talker: 'SHOE', seq: sent & 0xffff, type: 'CARD', card: 'AS', rescan: true },
+      });
       sent++;
       for (const o of outs) if (o.type === 'set-timer') pendingTimers.set(o.name, o.at);
     }
@@ -123,7 +132,14 @@ describe('repeatable alerts are coalesced per kind per device per second', () =>
   });
 
   it('per device and per kind: two shoes each get their own alert', () => {
-    const t = new TableHarness({ game: 'baccarat', betting: 'none', devices: [{ id: 'shoe-1', kind: 'card-shoe' }, { id: 'shoe-2', kind: 'card-shoe' }] });
+    const t = new TableHarness({
+      game: 'baccarat',
+      betting: 'none',
+      devices: [
+        { id: 'shoe-1', kind: 'card-shoe' },
+        { id: 'shoe-2', kind: 'card-shoe' },
+      ],
+    });
     t.deviceFrame('shoe-1', 'SHOE', { type: 'CARD', card: 'AS', rescan: true });
     t.deviceFrame('shoe-2', 'SHOE', { type: 'CARD', card: 'AS', rescan: true });
     t.deviceFrame('shoe-1', 'SHOE', { type: 'CARD', card: 'AS', rescan: true });
@@ -134,12 +150,22 @@ describe('repeatable alerts are coalesced per kind per device per second', () =>
     const t = new TableHarness({ game: 'baccarat', betting: 'none' });
     const start = t.state;
     const inputs: TableInput[] = [];
-    for (let i = 0; i < 30; i++) inputs.push({ type: 'frame' as const, at: t.now + i * 70, deviceId: 'shoe-1', frame: { talker: 'SHOE' as const, seq: i, type: 'CARD' as const, card: 'AS', rescan: true } });
+    for (let i = 0; i < 30; i++)
+      inputs.push({
+        type: 'frame' as const,
+        at: t.now + i * 70,
+        deviceId: 'shoe-1',
+        frame: { talker: 'SHOE' as const, seq: i, type: 'CARD' as const, card: 'AS', rescan: true },
+      });
     inputs.push({ type: 'timer' as const, at: t.now + 1000, name: 'coalesce:unexpected-rescan|shoe-1' });
     const run = () => {
       let s = start;
       const out: string[] = [];
-      for (const i of inputs) { const r = step(t.settings, s, i); s = r.state; out.push(...texts(r.outputs)); }
+      for (const i of inputs) {
+        const r = step(t.settings, s, i);
+        s = r.state;
+        out.push(...texts(r.outputs));
+      }
       return out;
     };
     expect(run()).toEqual(run());

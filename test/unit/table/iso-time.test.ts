@@ -9,9 +9,12 @@ describe('isoTime (the envelope timestamp of a step)', () => {
       fc.double({ min: -1e13, max: 1e13, noNaN: true }), // fractional, negative
       fc.integer({ min: 1_764_633_600_000, max: 1_764_633_605_000 }), // many in the same second
     );
-    fc.assert(fc.property(fc.array(time, { minLength: 1, maxLength: 50 }), (ats) => {
-      for (const at of ats) expect(isoTime(at)).toBe(new Date(at).toISOString());
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.array(time, { minLength: 1, maxLength: 50 }), (ats) => {
+        for (const at of ats) expect(isoTime(at)).toBe(new Date(at).toISOString());
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('writes years beyond 9999 and before 0 the way toISOString does, and throws like it on an invalid time', () => {

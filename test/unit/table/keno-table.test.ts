@@ -9,7 +9,9 @@ const keno = (o: { betting?: 'engine' | 'none'; persisted?: Record<string, numbe
   new DeviceTableHarness({ id: 'keno-01', game: 'keno', devices: [{ id: 'balls-1', kind: 'ball-reader' }], ...o });
 const start = (t: DeviceTableHarness) => t.frame('balls-1', 'BALL', { type: 'START' });
 const end = (t: DeviceTableHarness) => t.frame('balls-1', 'BALL', { type: 'END' });
-const balls = (t: DeviceTableHarness, ...ns: number[]) => { for (const n of ns) t.frame('balls-1', 'BALL', { type: 'BALL', ball: n }); };
+const balls = (t: DeviceTableHarness, ...ns: number[]) => {
+  for (const n of ns) t.frame('balls-1', 'BALL', { type: 'BALL', ball: n });
+};
 
 describe('keno table, betting none', () => {
   it('START, 20 distinct balls, END -> result with balls in draw order and the keno outcome', () => {
@@ -43,7 +45,12 @@ describe('keno table, betting none', () => {
     balls(t, 4, 5, 6);
     end(t);
     expect(t.alerts()).toHaveLength(1);
-    expect(t.events('ball').slice(-4).every((e) => e.ignored === true)).toBe(true);
+    expect(
+      t
+        .events('ball')
+        .slice(-4)
+        .every((e) => e.ignored === true),
+    ).toBe(true);
     start(t);
     balls(t, ...SEED_DRAW);
     end(t);
@@ -156,13 +163,31 @@ describe('keno messages match the MQTT API schemas', () => {
   it('every message of complete, void and ignored draws, with and without an engine', () => {
     for (const betting of ['none', 'engine'] as const) {
       const t = keno({ betting });
-      if (betting === 'engine') { t.request('open-betting'); start(t); balls(t, 5); t.request('open-betting'); t.request('close-betting'); }
-      start(t); balls(t, ...SEED_DRAW); end(t);
-      start(t); balls(t, 1, 1, 2); end(t);
-      start(t); balls(t, 81); end(t);
-      start(t); balls(t, ...SEED_DRAW, 80); end(t);
-      start(t); balls(t, 3); start(t); end(t);
-      balls(t, 9); end(t);
+      if (betting === 'engine') {
+        t.request('open-betting');
+        start(t);
+        balls(t, 5);
+        t.request('open-betting');
+        t.request('close-betting');
+      }
+      start(t);
+      balls(t, ...SEED_DRAW);
+      end(t);
+      start(t);
+      balls(t, 1, 1, 2);
+      end(t);
+      start(t);
+      balls(t, 81);
+      end(t);
+      start(t);
+      balls(t, ...SEED_DRAW, 80);
+      end(t);
+      start(t);
+      balls(t, 3);
+      start(t);
+      end(t);
+      balls(t, 9);
+      end(t);
       t.request('status');
       t.request('void-round', { reason: 'x' });
       expect(t.invalidMessages()).toEqual([]);

@@ -24,7 +24,14 @@ class GapTable extends TableHarness {
 
   /** what the driver reports when `seq` follows `last` */
   gap(last: number, seq: number) {
-    return this.input({ type: 'device-alert', at: this.tick(), deviceId: 'shoe-1', kind: 'frame-gap', detail: `${seq - last - 1} frame(s) lost`, data: { missing: seq - last - 1, deviceSeq: seq, fromSeq: last + 1, modulus: 65536 } });
+    return this.input({
+      type: 'device-alert',
+      at: this.tick(),
+      deviceId: 'shoe-1',
+      kind: 'frame-gap',
+      detail: `${seq - last - 1} frame(s) lost`,
+      data: { missing: seq - last - 1, deviceSeq: seq, fromSeq: last + 1, modulus: 65536 },
+    });
   }
 
   phase(): unknown {
@@ -94,7 +101,12 @@ describe('a gap on a shoe that announced REPEAT', () => {
     expect(t.phase()).toBe('held');
     expect(t.request('void-round', { reason: 'frames lost' }, 'pit-7').status).toBe('ok');
     expect(t.lastResult()).toMatchObject({ status: 'void' });
-    expect(t.events('card').filter((e) => e.role === 'discard').map((e) => e.card)).toEqual(['2C']);
+    expect(
+      t
+        .events('card')
+        .filter((e) => e.role === 'discard')
+        .map((e) => e.card),
+    ).toEqual(['2C']);
     // the next round is dealt normally
     t.cardAt(5, 'AS');
     expect(t.published('round').at(-1)).toMatchObject({ phase: 'dealing' });
@@ -131,19 +143,34 @@ describe('a gap without REPEAT', () => {
 });
 
 describe('a held round and the other reasons to hold the shoes share one LOCK/UNLOCK owner', () => {
-  const lockCommands = (t: GapTable) => t.commands().filter((c) => c.command === 'LOCK' || c.command === 'UNLOCK').map((c) => c.command);
+  const lockCommands = (t: GapTable) =>
+    t
+      .commands()
+      .filter((c) => c.command === 'LOCK' || c.command === 'UNLOCK')
+      .map((c) => c.command);
   const outbox = (t: GapTable, level: 'ok' | 'filling' | 'full') =>
     t.input({ type: 'outbox-level', at: t.tick(), level, depth: level === 'full' ? 100 : level === 'filling' ? 80 : 10, max: 100 });
   const hold = {
-    'frame-gap': (t: GapTable) => { t.cardAt(1, '9H'); t.gap(1, 3); },
+    'frame-gap': (t: GapTable) => {
+      t.cardAt(1, '9H');
+      t.gap(1, 3);
+    },
     'outbox-full': (t: GapTable) => outbox(t, 'full'),
   };
   const release = {
-    'frame-gap': (t: GapTable) => { expect(t.request('resume-round', { by: 'pit-7' }, 'pit-7')).toMatchObject({ status: 'ok' }); },
-    'outbox-full': (t: GapTable) => { outbox(t, 'filling'); outbox(t, 'ok'); },
+    'frame-gap': (t: GapTable) => {
+      expect(t.request('resume-round', { by: 'pit-7' }, 'pit-7')).toMatchObject({ status: 'ok' });
+    },
+    'outbox-full': (t: GapTable) => {
+      outbox(t, 'filling');
+      outbox(t, 'ok');
+    },
   };
   type Reason = keyof typeof hold;
-  for (const [a, b] of [['frame-gap', 'outbox-full'], ['outbox-full', 'frame-gap']] as Array<[Reason, Reason]>) {
+  for (const [a, b] of [
+    ['frame-gap', 'outbox-full'],
+    ['outbox-full', 'frame-gap'],
+  ] as Array<[Reason, Reason]>) {
     for (const first of [a, b]) {
       const last = first === a ? b : a;
       it(`${a} then ${b}, ${first} released first: one LOCK, and UNLOCK only when both are gone`, () => {

@@ -12,7 +12,9 @@ import { DeviceTableHarness } from '../../helpers/table-harness.js';
 
 const SHOE = { id: 'shoe-1', kind: 'card-shoe' };
 const table = (game = 'baccarat', opts: Record<string, unknown> = {}) => new DeviceTableHarness({ game, betting: 'engine', table: opts, devices: [SHOE] });
-const cards = (t: DeviceTableHarness, ...cs: string[]) => { for (const c of cs) t.frame('shoe-1', 'SHOE', { type: 'CARD', card: c, rescan: false }); };
+const cards = (t: DeviceTableHarness, ...cs: string[]) => {
+  for (const c of cs) t.frame('shoe-1', 'SHOE', { type: 'CARD', card: c, rescan: false });
+};
 const req = (command: string, payload: Record<string, unknown> = {}) => {
   const r = parseRequest(command, JSON.stringify(payload));
   if (!r.ok) throw new Error(r.error);
@@ -46,7 +48,7 @@ describe('privilegedBecause: the rule', () => {
 });
 
 describe('the machine', () => {
-  it('a correction of a completed round: unsigned refused signature-required (nothing but the answer); signed, `by` is the signer, not the request\'s word', () => {
+  it("a correction of a completed round: unsigned refused signature-required (nothing but the answer); signed, `by` is the signer, not the request's word", () => {
     const t = table('dragon-tiger', { burnPerRound: 0 });
     t.request('open-betting');
     t.request('close-betting');
@@ -64,7 +66,7 @@ describe('the machine', () => {
     expect(t.events('correction').at(-1)).toMatchObject({ by: 'pit-boss-7' });
   });
 
-  it('the engine\'s everyday requests need no signer: a void of the round in progress, a new shoe between rounds', () => {
+  it("the engine's everyday requests need no signer: a void of the round in progress, a new shoe between rounds", () => {
     const t = table();
     t.request('open-betting');
     t.request('close-betting');
@@ -101,7 +103,14 @@ describe('the machine', () => {
     t.request('open-betting');
     const before = JSON.stringify(t.state);
     t.clear();
-    const out = t.input({ type: 'request', at: t.tick(), command: 'void-round', payload: JSON.stringify({ transaction: 'v1', reason: 'x' }), refused: 'the signature does not verify', refusedCode: 'bad-signature' });
+    const out = t.input({
+      type: 'request',
+      at: t.tick(),
+      command: 'void-round',
+      payload: JSON.stringify({ transaction: 'v1', reason: 'x' }),
+      refused: 'the signature does not verify',
+      refusedCode: 'bad-signature',
+    });
     const answers = out.filter((o) => o.type === 'publish').map((o) => (o as { payload: Record<string, unknown> }).payload);
     expect(answers).toEqual([expect.objectContaining({ type: 'response', status: 'error', code: 'bad-signature', transaction: 'v1' })]);
     expect(JSON.stringify({ ...t.state, seq: 0 })).toBe(JSON.stringify({ ...JSON.parse(before), seq: 0 }));

@@ -11,7 +11,9 @@ import { describe, expect, it } from 'vitest';
 import { readJournals, runJournal, settingsFromJson } from '../../helpers/journal-fixtures.js';
 
 const DIR = join(import.meta.dirname, '..', '..', 'fixtures', 'journals');
-const FILES = readdirSync(DIR).filter((f) => f.endsWith('.jsonl')).sort();
+const FILES = readdirSync(DIR)
+  .filter((f) => f.endsWith('.jsonl'))
+  .sort();
 const GAMES = ['baccarat', 'seven-up-baccarat', 'dragon-tiger', 'pok-deng', 'three-pictures', 'three-card-poker', 'blackjack', 'holdem', 'sic-bo', 'keno'];
 
 it('there is a recorded journal file for every game', () => {
@@ -23,7 +25,10 @@ for (const file of FILES) {
     for (const j of readJournals(join(DIR, file))) {
       it(`${j.header.journal} (${j.steps.length} inputs)`, () => {
         expect(j.steps.length).toBeGreaterThan(0);
-        const replay = runJournal({ ...j.header, settings: settingsFromJson(j.header.settings) }, j.steps.map((s) => s.in));
+        const replay = runJournal(
+          { ...j.header, settings: settingsFromJson(j.header.settings) },
+          j.steps.map((s) => s.in),
+        );
         for (let i = 0; i < j.steps.length; i++) {
           expect(replay.steps[i].out, `${j.header.journal}, input ${i}: ${JSON.stringify(j.steps[i].in)}`).toEqual(j.steps[i].out);
         }

@@ -14,17 +14,28 @@ import { DeviceTableHarness, TableHarness } from '../../helpers/table-harness.js
 const SHOE = { id: 'shoe-1', kind: 'card-shoe' };
 const SHUF = { id: 'shuf-1', kind: 'shuffler' };
 
-function table(game: string, betting: 'engine' | 'none' = 'engine', opts: Record<string, unknown> = {}, extra: Array<Record<string, unknown> & { id: string; kind: string }> = []) {
+function table(
+  game: string,
+  betting: 'engine' | 'none' = 'engine',
+  opts: Record<string, unknown> = {},
+  extra: Array<Record<string, unknown> & { id: string; kind: string }> = [],
+) {
   return new DeviceTableHarness({ game, betting, table: opts, devices: [SHOE, SHUF, ...extra] });
 }
 const card = (t: DeviceTableHarness, c: string, dev = 'shoe-1', uid?: string) =>
   t.frame(dev, dev.startsWith('rfid') ? 'RFID' : 'SHOE', { type: 'CARD', card: c, rescan: false, ...(uid ? { uid } : {}) });
-const cards = (t: DeviceTableHarness, ...cs: string[]) => { for (const c of cs) card(t, c); };
+const cards = (t: DeviceTableHarness, ...cs: string[]) => {
+  for (const c of cs) card(t, c);
+};
 const shoeFrame = (t: DeviceTableHarness, type: 'MISREAD' | 'DROP' | 'CUT') => t.frame('shoe-1', 'SHOE', { type });
 const shuf = (t: DeviceTableHarness, state: ShufflerState) => t.frame('shuf-1', 'SHUF', { type: 'SHUF_STATE', state });
 const outbox = (t: DeviceTableHarness, level: 'ok' | 'filling' | 'full') =>
   t.input({ type: 'outbox-level', at: t.tick(), level, depth: level === 'full' ? 100 : level === 'filling' ? 80 : 10, max: 100 });
-const lockCommands = (t: DeviceTableHarness) => t.commands().filter((c) => c.command === 'LOCK' || c.command === 'UNLOCK').map((c) => c.command);
+const lockCommands = (t: DeviceTableHarness) =>
+  t
+    .commands()
+    .filter((c) => c.command === 'LOCK' || c.command === 'UNLOCK')
+    .map((c) => c.command);
 const cardState = (t: DeviceTableHarness) => t.state as CardTableState;
 const cardEvents = (t: DeviceTableHarness) => t.events('card');
 
@@ -32,18 +43,30 @@ describe('one owner for holding the shoe (issue 16 item 12; device-protocols.md 
   type Reason = 'shoe-void' | 'shuffler' | 'outbox-full';
   // a baccarat exposed card voids the shoe (games.md Exposed card); a new shoe clears it
   const on: Record<Reason, (t: DeviceTableHarness) => void> = {
-    'shoe-void': (t) => { t.request('open-betting'); card(t, '9H'); },
+    'shoe-void': (t) => {
+      t.request('open-betting');
+      card(t, '9H');
+    },
     shuffler: (t) => shuf(t, 'DOOR_OPEN'),
     'outbox-full': (t) => outbox(t, 'full'),
   };
   const off: Record<Reason, (t: DeviceTableHarness) => void> = {
-    'shoe-void': (t) => { expect(t.request('new-shoe')).toMatchObject({ status: 'ok' }); },
+    'shoe-void': (t) => {
+      expect(t.request('new-shoe')).toMatchObject({ status: 'ok' });
+    },
     shuffler: (t) => shuf(t, 'READY'),
-    'outbox-full': (t) => { outbox(t, 'filling'); outbox(t, 'ok'); },
+    'outbox-full': (t) => {
+      outbox(t, 'filling');
+      outbox(t, 'ok');
+    },
   };
   // the shuffler hold keeps every card off the table, so the shoe is voided first when both are on
   const pairs: Array<[Reason, Reason]> = [
-    ['shoe-void', 'shuffler'], ['shoe-void', 'outbox-full'], ['outbox-full', 'shoe-void'], ['shuffler', 'outbox-full'], ['outbox-full', 'shuffler'],
+    ['shoe-void', 'shuffler'],
+    ['shoe-void', 'outbox-full'],
+    ['outbox-full', 'shoe-void'],
+    ['shuffler', 'outbox-full'],
+    ['outbox-full', 'shuffler'],
   ];
   for (const [a, b] of pairs) {
     for (const releaseFirst of [a, b]) {
@@ -132,7 +155,14 @@ describe('unnecessary card (games.md Unnecessary card: "does not affect the resu
     card(t, '8C');
     expect(t.alerts('unnecessary-card')).toHaveLength(2);
     expect(t.alerts('shoe-void')).toHaveLength(0);
-    expect(cardEvents(t).slice(-2).map((e) => [e.role, e.card])).toEqual([['discard', '7C'], ['discard', '8C']]);
+    expect(
+      cardEvents(t)
+        .slice(-2)
+        .map((e) => [e.role, e.card]),
+    ).toEqual([
+      ['discard', '7C'],
+      ['discard', '8C'],
+    ]);
     t.request('open-betting');
     t.request('close-betting');
     cards(t, '2S', '3S', '4S', '6D', '7D', '9D');
@@ -150,12 +180,16 @@ describe('unnecessary card (games.md Unnecessary card: "does not affect the resu
     card(t, 'KS');
     card(t, 'AH');
     expect(t.alerts('shoe-void')).toHaveLength(1);
-    expect(cardEvents(t).slice(-2).map((e) => e.role)).toEqual(['burn', 'discard']);
+    expect(
+      cardEvents(t)
+        .slice(-2)
+        .map((e) => e.role),
+    ).toEqual(['burn', 'discard']);
   });
 });
 
 describe('dropped card (games.md Dropped card; sheets 000, 003, 004 "picked up and reused")', () => {
-  it('an unread card dropped during the new shoe\'s burns counts as that burn (null); play goes on', () => {
+  it("an unread card dropped during the new shoe's burns counts as that burn (null); play goes on", () => {
     const t = new TableHarness();
     t.frame({ type: 'STATE', state: 'LOADED' });
     t.card('3H');
@@ -172,7 +206,7 @@ describe('dropped card (games.md Dropped card; sheets 000, 003, 004 "picked up a
     expect(t.events('card').filter((e) => e.role === 'burn')).toHaveLength(3);
   });
 
-  it('an unread card dropped during a round\'s burn is that burn (null in cards.burn), no shifted cards', () => {
+  it("an unread card dropped during a round's burn is that burn (null in cards.burn), no shifted cards", () => {
     const t = table('dragon-tiger', 'none');
     shoeFrame(t, 'MISREAD');
     shoeFrame(t, 'DROP');
@@ -210,7 +244,7 @@ describe('dropped card (games.md Dropped card; sheets 000, 003, 004 "picked up a
 });
 
 describe('Pok Deng cut card after open-betting (games.md, sheet 001)', () => {
-  it('before the round\'s first card: that round is the last and is dealt to the end', () => {
+  it("before the round's first card: that round is the last and is dealt to the end", () => {
     const t = table('pok-deng');
     t.request('open-betting');
     shoeFrame(t, 'CUT');
@@ -237,9 +271,16 @@ describe('RFID (games.md Misread and Card counting)', () => {
   writeFileSync(registry, 'uid,card,deck\n04A1000000000001,9S,1\n04A1000000000002,2H,1\n');
   const RFID = { id: 'rfid-1', kind: 'rfid-shoe', deckRegistry: registry };
   const unknownTag = (t: DeviceTableHarness) =>
-    t.input({ type: 'device-alert', at: t.tick(), deviceId: 'rfid-1', kind: 'unknown-tag', detail: 'tag DEAD is in no registered deck', data: { uid: 'DEAD' } });
+    t.input({
+      type: 'device-alert',
+      at: t.tick(),
+      deviceId: 'rfid-1',
+      kind: 'unknown-tag',
+      detail: 'tag DEAD is in no registered deck',
+      data: { uid: 'DEAD' },
+    });
 
-  it('an unknown tag where a card is expected: the round waits for that card\'s rescan', () => {
+  it("an unknown tag where a card is expected: the round waits for that card's rescan", () => {
     const t = new DeviceTableHarness({ game: 'baccarat', devices: [RFID] });
     card(t, '9S', 'rfid-1', 'U1');
     t.clear();
@@ -318,8 +359,8 @@ describe('shuffler READY during a round (games.md single-deck games)', () => {
   });
 });
 
-describe('Hold\'em void after the hole cards (games.md Hold\'em, sheet 000)', () => {
-  it('a jam after the player\'s two hole cards: the void result still carries outcome.bonus', () => {
+describe("Hold'em void after the hole cards (games.md Hold'em, sheet 000)", () => {
+  it("a jam after the player's two hole cards: the void result still carries outcome.bonus", () => {
     const t = table('holdem');
     t.request('open-betting');
     t.request('close-betting');
@@ -328,7 +369,7 @@ describe('Hold\'em void after the hole cards (games.md Hold\'em, sheet 000)', ()
     expect(t.lastResult()).toMatchObject({ status: 'void', reason: 'shuffler-jam', outcome: { bonus: 'aa', bonusDealerAA: null } });
   });
 
-  it('after the dealer\'s hole cards too: bonusDealerAA is given', () => {
+  it("after the dealer's hole cards too: bonusDealerAA is given", () => {
     const t = table('holdem');
     t.request('open-betting');
     t.request('close-betting');
@@ -358,7 +399,10 @@ describe('corrections and voids after the result (games.md Corrections; sheets 0
   const onlyResponse = (t: DeviceTableHarness, f: () => unknown) => {
     const before = t.outputs.length;
     const resp = f();
-    const published = t.outputs.slice(before).filter((o) => o.type === 'publish').map((o) => (o as { topic: string }).topic);
+    const published = t.outputs
+      .slice(before)
+      .filter((o) => o.type === 'publish')
+      .map((o) => (o as { topic: string }).topic);
     expect(published).toEqual([expect.stringMatching(/^response\//)]);
     return resp;
   };
@@ -367,12 +411,20 @@ describe('corrections and voids after the result (games.md Corrections; sheets 0
     const t = completedBaccarat();
     const first = t.lastResult()!;
     expect(first.outcome).toMatchObject({ winner: 'player' });
-    const resp = t.request('correction', { kind: 'cards', roundId: first.roundId, by: 'pit-7', reason: 'player and banker swapped', cards: { player: ['KS', '2S'], banker: ['9C', '9D'] } }, 'pit-7');
+    const resp = t.request(
+      'correction',
+      { kind: 'cards', roundId: first.roundId, by: 'pit-7', reason: 'player and banker swapped', cards: { player: ['KS', '2S'], banker: ['9C', '9D'] } },
+      'pit-7',
+    );
     expect(resp).toMatchObject({ status: 'ok', data: { roundId: first.roundId, supersedesSeq: first.seq } });
     expect(t.lastResult()).toMatchObject({
-      status: 'corrected', roundId: first.roundId, shoeId: first.shoeId, supersedesSeq: first.seq,
+      status: 'corrected',
+      roundId: first.roundId,
+      shoeId: first.shoeId,
+      supersedesSeq: first.seq,
       correction: { kind: 'cards', by: 'pit-7', reason: 'player and banker swapped' },
-      cards: { player: ['KS', '2S'], banker: ['9C', '9D'], burn: [] }, outcome: { winner: 'banker', playerTotal: 2, bankerTotal: 8 },
+      cards: { player: ['KS', '2S'], banker: ['9C', '9D'], burn: [] },
+      outcome: { winner: 'banker', playerTotal: 2, bankerTotal: 8 },
     });
     // a second correction supersedes the corrected result
     const corrected = t.lastResult()!;
@@ -390,17 +442,33 @@ describe('corrections and voids after the result (games.md Corrections; sheets 0
     const second = t.lastResult()!;
     expect(second.roundId).not.toBe(first.roundId);
     const state = JSON.stringify(t.state);
-    const ask = (payload: Record<string, unknown>, signer: string | null = 'pit-7') => onlyResponse(t, () => t.request('correction', { kind: 'cards', ...payload }, signer ?? undefined));
+    const ask = (payload: Record<string, unknown>, signer: string | null = 'pit-7') =>
+      onlyResponse(t, () => t.request('correction', { kind: 'cards', ...payload }, signer ?? undefined));
     const cardsOk = { player: ['8C', 'AD'], banker: ['8S', 'KS'] };
     expect(ask({ roundId: first.roundId, by: 'pit-7', cards: cardsOk })).toMatchObject({ status: 'error', code: 'outside-window' }); // window 1: only the most recent
-    expect(onlyResponse(t, () => t.request('void-round', { roundId: first.roundId, by: 'pit-7', reason: 'x' }, 'pit-7'))).toMatchObject({ status: 'error', code: 'outside-window' });
+    expect(onlyResponse(t, () => t.request('void-round', { roundId: first.roundId, by: 'pit-7', reason: 'x' }, 'pit-7'))).toMatchObject({
+      status: 'error',
+      code: 'outside-window',
+    });
     // no verified signer: refused whatever `by` the request says (privileged.ts)
     expect(ask({ roundId: second.roundId, by: 'pit-7', cards: cardsOk }, null)).toMatchObject({ status: 'error', code: 'signature-required' });
     expect(ask({ roundId: second.roundId, cards: cardsOk }, null)).toMatchObject({ status: 'error', code: 'signature-required' });
-    expect(onlyResponse(t, () => t.request('void-round', { roundId: second.roundId, by: 'pit-7', reason: 'x' }))).toMatchObject({ status: 'error', code: 'signature-required' });
-    expect(ask({ roundId: second.roundId, by: 'pit-7', cards: { player: ['8C'], banker: ['8S', 'KS'] } })).toMatchObject({ status: 'error', code: 'invalid-args' }); // wrong count
-    expect(ask({ roundId: second.roundId, by: 'pit-7', cards: { player: ['AD', '2H'], banker: ['8S', 'KS'] } })).toMatchObject({ status: 'error', code: 'invalid-args' }); // 2H never dealt in this shoe
-    expect(ask({ roundId: second.roundId, by: 'pit-7', cards: { player: ['8C', 'AD'], banker: ['8C', 'KS'] } })).toMatchObject({ status: 'error', code: 'invalid-args' }); // 8C dealt once
+    expect(onlyResponse(t, () => t.request('void-round', { roundId: second.roundId, by: 'pit-7', reason: 'x' }))).toMatchObject({
+      status: 'error',
+      code: 'signature-required',
+    });
+    expect(ask({ roundId: second.roundId, by: 'pit-7', cards: { player: ['8C'], banker: ['8S', 'KS'] } })).toMatchObject({
+      status: 'error',
+      code: 'invalid-args',
+    }); // wrong count
+    expect(ask({ roundId: second.roundId, by: 'pit-7', cards: { player: ['AD', '2H'], banker: ['8S', 'KS'] } })).toMatchObject({
+      status: 'error',
+      code: 'invalid-args',
+    }); // 2H never dealt in this shoe
+    expect(ask({ roundId: second.roundId, by: 'pit-7', cards: { player: ['8C', 'AD'], banker: ['8C', 'KS'] } })).toMatchObject({
+      status: 'error',
+      code: 'invalid-args',
+    }); // 8C dealt once
     expect(JSON.stringify({ ...(t.state as CardTableState), seq: 0 })).toBe(JSON.stringify({ ...JSON.parse(state), seq: 0 }));
   });
 
@@ -425,7 +493,12 @@ describe('corrections and voids after the result (games.md Corrections; sheets 0
     const first = t.lastResult()!;
     expect(first).toMatchObject({ status: 'complete', cards: { p1: ['KS', 'QS', 'JS'], p3: ['5C', '6C', '7C'] } });
     expect(t.request('correction', { kind: 'reverse-order', roundId: first.roundId, by: 'pit-2' }, 'pit-2')).toMatchObject({ status: 'ok' });
-    expect(t.lastResult()).toMatchObject({ status: 'corrected', supersedesSeq: first.seq, cards: { p1: ['5C', '6C', '7C'], p3: ['KS', 'QS', 'JS'] }, correction: { kind: 'reverse-order', by: 'pit-2' } });
+    expect(t.lastResult()).toMatchObject({
+      status: 'corrected',
+      supersedesSeq: first.seq,
+      cards: { p1: ['5C', '6C', '7C'], p3: ['KS', 'QS', 'JS'] },
+      correction: { kind: 'reverse-order', by: 'pit-2' },
+    });
     expect((t.lastResult()!.outcome as { positions: Record<string, { rankName: string }> }).positions.p3.rankName).toBe('three-knights');
   });
 
@@ -456,7 +529,11 @@ describe('blackjack keepStanding on the table (games.md Blackjack; mqtt-api.md d
     card(t, '2C');
     t.request('decision', { seat: 'seat1', action: 'stand' });
     card(t, '8D');
-    expect(t.lastResult()).toMatchObject({ status: 'complete', cards: { seat1: ['TS', '7D', '2C'], seat1s: ['TS', '7D'] }, outcome: { positions: { seat1: { total: 19, outcome: 'win' }, seat1s: { total: 17, outcome: 'push' } } } });
+    expect(t.lastResult()).toMatchObject({
+      status: 'complete',
+      cards: { seat1: ['TS', '7D', '2C'], seat1s: ['TS', '7D'] },
+      outcome: { positions: { seat1: { total: 19, outcome: 'win' }, seat1s: { total: 17, outcome: 'push' } } },
+    });
     const h = table('holdem');
     h.request('open-betting');
     h.request('close-betting');
@@ -471,12 +548,30 @@ describe('corrections of completed sic bo and keno rounds (games.md Corrections;
     const first = t.lastResult()!;
     expect(first).toMatchObject({ status: 'complete', outcome: { total: 6 } });
     const n = t.results().length;
-    expect(t.request('correction', { kind: 'dice', roundId: first.roundId, by: 'pit-1', dice: [6, 6, 5] })).toMatchObject({ status: 'error', code: 'signature-required' });
-    expect(t.request('correction', { kind: 'dice', roundId: first.roundId, by: 'pit-1', dice: [7, 6, 5] }, 'pit-1')).toMatchObject({ status: 'error', code: 'invalid-args' });
-    expect(t.request('correction', { kind: 'dice', roundId: 'nope', by: 'pit-1', dice: [6, 6, 5] }, 'pit-1')).toMatchObject({ status: 'error', code: 'outside-window' });
+    expect(t.request('correction', { kind: 'dice', roundId: first.roundId, by: 'pit-1', dice: [6, 6, 5] })).toMatchObject({
+      status: 'error',
+      code: 'signature-required',
+    });
+    expect(t.request('correction', { kind: 'dice', roundId: first.roundId, by: 'pit-1', dice: [7, 6, 5] }, 'pit-1')).toMatchObject({
+      status: 'error',
+      code: 'invalid-args',
+    });
+    expect(t.request('correction', { kind: 'dice', roundId: 'nope', by: 'pit-1', dice: [6, 6, 5] }, 'pit-1')).toMatchObject({
+      status: 'error',
+      code: 'outside-window',
+    });
     expect(t.results()).toHaveLength(n);
-    expect(t.request('correction', { kind: 'dice', roundId: first.roundId, by: 'pit-1', reason: 'sensor misread', dice: [6, 6, 5] }, 'pit-1')).toMatchObject({ status: 'ok' });
-    expect(t.lastResult()).toMatchObject({ status: 'corrected', roundId: first.roundId, dice: [6, 6, 5], supersedesSeq: first.seq, outcome: { total: 17, size: 'big' }, correction: { kind: 'dice', by: 'pit-1' } });
+    expect(t.request('correction', { kind: 'dice', roundId: first.roundId, by: 'pit-1', reason: 'sensor misread', dice: [6, 6, 5] }, 'pit-1')).toMatchObject({
+      status: 'ok',
+    });
+    expect(t.lastResult()).toMatchObject({
+      status: 'corrected',
+      roundId: first.roundId,
+      dice: [6, 6, 5],
+      supersedesSeq: first.seq,
+      outcome: { total: 17, size: 'big' },
+      correction: { kind: 'dice', by: 'pit-1' },
+    });
     const corrected = t.lastResult()!;
     t.request('void-round', { roundId: first.roundId, by: 'pit-1', reason: 'dome opened' }, 'pit-1');
     expect(t.lastResult()).toMatchObject({ status: 'void', dice: null, supersedesSeq: corrected.seq, correction: { kind: 'void' } });
@@ -491,13 +586,23 @@ describe('corrections of completed sic bo and keno rounds (games.md Corrections;
     t.frame('balls-1', 'BALL', { type: 'END' });
     const first = t.lastResult()!;
     const fixed = [...drawn.slice(0, 19), 80];
-    expect(t.request('correction', { kind: 'balls', roundId: first.roundId, by: 'pit-4', balls: [...drawn.slice(0, 19), 1] }, 'pit-4')).toMatchObject({ status: 'error', code: 'invalid-args' });
+    expect(t.request('correction', { kind: 'balls', roundId: first.roundId, by: 'pit-4', balls: [...drawn.slice(0, 19), 1] }, 'pit-4')).toMatchObject({
+      status: 'error',
+      code: 'invalid-args',
+    });
     expect(t.request('correction', { kind: 'balls', roundId: first.roundId, by: 'pit-4', balls: fixed }, 'pit-4')).toMatchObject({ status: 'ok' });
     expect(t.lastResult()).toMatchObject({ status: 'corrected', balls: fixed, supersedesSeq: first.seq, outcome: { sum: 210 - 20 + 80 } });
     // voided after: the balls as drawn (the corrected ones), valid against the keno result schema
     const corrected = t.lastResult()!;
     expect(t.request('void-round', { roundId: first.roundId, by: 'pit-4', reason: 'machine fault' }, 'pit-4')).toMatchObject({ status: 'ok' });
-    expect(t.lastResult()).toMatchObject({ status: 'void', reason: 'round-void', balls: fixed, outcome: null, supersedesSeq: corrected.seq, correction: { kind: 'void', by: 'pit-4' } });
+    expect(t.lastResult()).toMatchObject({
+      status: 'void',
+      reason: 'round-void',
+      balls: fixed,
+      outcome: null,
+      supersedesSeq: corrected.seq,
+      correction: { kind: 'void', by: 'pit-4' },
+    });
     expect(t.invalidMessages()).toEqual([]);
   });
 });
@@ -508,7 +613,10 @@ describe('corrections are journaled inputs: replay reproduces them byte for byte
     const a = new DeviceTableHarness(opts);
     const inputs: Parameters<DeviceTableHarness['input']>[0][] = [];
     const record = a.input.bind(a);
-    a.input = (i) => { inputs.push(i); return record(i); };
+    a.input = (i) => {
+      inputs.push(i);
+      return record(i);
+    };
     a.request('open-betting');
     a.request('close-betting');
     cards(a, '9C', 'KS', '9D', '2S');

@@ -31,7 +31,10 @@ describe('shoe counts', () => {
   it('reads the object keyed by card of earlier snapshots, and treats anything unreadable as nothing seen', () => {
     const c = countsFromSnapshot({ AS: 3, KD: 1, XX: 4, QH: -1, '7C': 1.5 });
     expect(c).toHaveLength(52);
-    expect(ALL.filter((card) => countOf(c, card) > 0).map((card) => [card, countOf(c, card)])).toEqual([['AS', 3], ['KD', 1]]);
+    expect(ALL.filter((card) => countOf(c, card) > 0).map((card) => [card, countOf(c, card)])).toEqual([
+      ['AS', 3],
+      ['KD', 1],
+    ]);
     const arr = withCount(emptyCounts(), 'TS', 2);
     expect(countsFromSnapshot(arr)).toBe(arr);
     for (const junk of [null, 7, 'x', [1, 2, 3]]) expect(countsFromSnapshot(junk)).toEqual(emptyCounts());

@@ -74,10 +74,16 @@ describe('shuffler on a card table', () => {
   });
 
   it('DOOR_OPEN holds dealing: LOCK to the shoes, cards alerted and not dealt nor counted; READY: UNLOCK and dealing goes on', () => {
-    const t = table('baccarat', [{ id: 'scan-1', kind: 'barcode-scanner' }, { id: 'shoe-2', kind: 'card-shoe' }]);
+    const t = table('baccarat', [
+      { id: 'scan-1', kind: 'barcode-scanner' },
+      { id: 'shoe-2', kind: 'card-shoe' },
+    ]);
     card(t, '9H');
     shuf(t, 'DOOR_OPEN');
-    expect(t.commands()).toEqual([{ deviceId: 'shoe-1', command: 'LOCK' }, { deviceId: 'shoe-2', command: 'LOCK' }]);
+    expect(t.commands()).toEqual([
+      { deviceId: 'shoe-1', command: 'LOCK' },
+      { deviceId: 'shoe-2', command: 'LOCK' },
+    ]);
     shuf(t, 'DOOR_OPEN'); // repeated: no second LOCK
     expect(t.commands()).toHaveLength(2);
     card(t, 'KD');
@@ -87,7 +93,10 @@ describe('shuffler on a card table', () => {
     expect(t.events('card').map((e) => e.card)).toEqual(['9H']);
     expect(t.published('round').at(-1)!.cards).toMatchObject({ player: ['9H'], banker: [] });
     shuf(t, 'READY');
-    expect(t.commands().slice(2)).toEqual([{ deviceId: 'shoe-1', command: 'UNLOCK' }, { deviceId: 'shoe-2', command: 'UNLOCK' }]);
+    expect(t.commands().slice(2)).toEqual([
+      { deviceId: 'shoe-1', command: 'UNLOCK' },
+      { deviceId: 'shoe-2', command: 'UNLOCK' },
+    ]);
     for (const c of ['KD', '9C', '2S']) card(t, c);
     expect(t.lastResult()).toMatchObject({ status: 'complete', cards: { player: ['9H', '9C'], banker: ['KD', '2S'] } });
     expect(t.alerts('foreign-card')).toHaveLength(0);
@@ -134,7 +143,7 @@ describe('RFID shoe and barcode scanner on a card table', () => {
   const rfidTable = () => new DeviceTableHarness({ id: 'tbl-02', game: 'baccarat', devices: [RFID, SCAN] });
   const rcard = (t: DeviceTableHarness, c: string) => t.frame('rfid-1', 'RFID', { type: 'CARD', card: c, rescan: false });
 
-  it('the RFID shoe\'s next card after its MISREAD is the rescan (no out-of-order alert)', () => {
+  it("the RFID shoe's next card after its MISREAD is the rescan (no out-of-order alert)", () => {
     const t = rfidTable();
     rcard(t, '9H');
     t.frame('rfid-1', 'RFID', { type: 'MISREAD' });
@@ -147,7 +156,7 @@ describe('RFID shoe and barcode scanner on a card table', () => {
     expect(t.lastResult()).toMatchObject({ status: 'complete', cards: { player: ['9H', '9C'], banker: ['KD', '2S'] } });
   });
 
-  it('the barcode scanner answers a misread: its card is the rescan; the shoe\'s next card is a new card', () => {
+  it("the barcode scanner answers a misread: its card is the rescan; the shoe's next card is a new card", () => {
     const t = rfidTable();
     rcard(t, '9H');
     t.frame('rfid-1', 'RFID', { type: 'MISREAD' });

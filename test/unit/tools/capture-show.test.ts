@@ -1,11 +1,28 @@
 import { describe, expect, it } from 'vitest';
 import { captureHexView } from '../../../src/app/tools/capture-show.js';
 
-const header = { format: 'tablegw-capture', version: 1, transport: 'serial', port: '/dev/ttyUSB0', settings: { baudRate: 9600 }, startedAt: '2026-12-01T20:00:00.000Z', tool: 'tablegw 0.1.0' } as const;
+const header = {
+  format: 'tablegw-capture',
+  version: 1,
+  transport: 'serial',
+  port: '/dev/ttyUSB0',
+  settings: { baudRate: 9600 },
+  startedAt: '2026-12-01T20:00:00.000Z',
+  tool: 'tablegw 0.1.0',
+} as const;
 
 describe('captureHexView', () => {
   it('shows each chunk with its time, gap, stream offset, hex and ASCII; long chunks wrap', () => {
-    const lines = captureHexView({ header, chunks: [{ t: 0, bytes: Buffer.from('\x021,C,AS\x03', 'latin1') }, { t: 12.5, bytes: Buffer.from('0123456789abcdefXY', 'latin1') }] }, { width: 8 });
+    const lines = captureHexView(
+      {
+        header,
+        chunks: [
+          { t: 0, bytes: Buffer.from('\x021,C,AS\x03', 'latin1') },
+          { t: 12.5, bytes: Buffer.from('0123456789abcdefXY', 'latin1') },
+        ],
+      },
+      { width: 8 },
+    );
     expect(lines[0]).toBe('serial /dev/ttyUSB0 (baudRate=9600), started 2026-12-01T20:00:00.000Z, tablegw 0.1.0');
     expect(lines[1]).toBe('2 chunk(s), 26 byte(s)');
     expect(lines[3]).toBe('     1         0.0           00000000  02 31 2c 43 2c 41 53 03  .1,C,AS.');

@@ -18,10 +18,17 @@ describe('strict keys: unknown keys named at their path with the closest valid k
   });
 
   it('reports each unknown key of nested strict objects on its own line', () => {
-    const schema = z.strictObject({ framing: z.strictObject({ idleMs: z.number().optional(), end: z.string().optional() }), cards: z.strictObject({ preset: z.string() }).optional() });
+    const schema = z.strictObject({
+      framing: z.strictObject({ idleMs: z.number().optional(), end: z.string().optional() }),
+      cards: z.strictObject({ preset: z.string() }).optional(),
+    });
     const r = schema.safeParse({ framing: { idelMs: 3, edn: '\n' }, card: {} }, { error: strictKeyErrors });
     expect(r.success).toBe(false);
-    expect(issueLines(r.error!.issues).sort()).toEqual(['card: unknown key; did you mean cards?', 'framing.edn: unknown key; did you mean end?', 'framing.idelMs: unknown key; did you mean idleMs?']);
+    expect(issueLines(r.error!.issues).sort()).toEqual([
+      'card: unknown key; did you mean cards?',
+      'framing.edn: unknown key; did you mean end?',
+      'framing.idelMs: unknown key; did you mean idleMs?',
+    ]);
   });
 
   it('leaves other issues as zod words them', () => {

@@ -65,9 +65,16 @@ export const command: CliCommand = {
     try {
       const cfg = loadConfigFile(parsed.values.config ?? 'config/default.yaml');
       const k = key(cfg);
-      if (!k) throw new BackupError('backup-no-key', 'signing.privateKeyFile', 'a backup is signed with the gateway\'s key: configure signing (tablegw keygen --out <name>)');
+      if (!k)
+        throw new BackupError(
+          'backup-no-key',
+          'signing.privateKeyFile',
+          "a backup is signed with the gateway's key: configure signing (tablegw keygen --out <name>)",
+        );
       const m = await takeBackup(resolve(cfg.dataDir), resolve(file), k);
-      console.log(`backup: ${resolve(file)} (${m.database.bytes} bytes), manifest ${manifestPathOf(resolve(file))}: ${m.tables.map((t) => `${t.id} seq ${t.lastSeq}`).join(', ') || 'no tables'}`);
+      console.log(
+        `backup: ${resolve(file)} (${m.database.bytes} bytes), manifest ${manifestPathOf(resolve(file))}: ${m.tables.map((t) => `${t.id} seq ${t.lastSeq}`).join(', ') || 'no tables'}`,
+      );
       return 0;
     } catch (e) {
       return refused('backup', e);
@@ -76,7 +83,7 @@ export const command: CliCommand = {
 };
 
 export const restoreCommand: CliCommand = {
-  summary: 'make a signed backup the data dir\'s journal (the streams go on above it)',
+  summary: "make a signed backup the data dir's journal (the streams go on above it)",
   help: restoreHelp,
   async run(argv) {
     const parsed = parsedOrNull('restore', restoreHelp, () => args(argv));
@@ -89,7 +96,12 @@ export const restoreCommand: CliCommand = {
     try {
       const cfg = loadConfigFile(parsed.values.config ?? 'config/default.yaml');
       const k = key(cfg);
-      if (!k) throw new BackupError('restore-unsigned', 'signing.privateKeyFile', 'a restore checks the backup\'s signature with the gateway\'s key: configure signing with the key the backup was made with');
+      if (!k)
+        throw new BackupError(
+          'restore-unsigned',
+          'signing.privateKeyFile',
+          "a restore checks the backup's signature with the gateway's key: configure signing with the key the backup was made with",
+        );
       const r = restoreBackup(resolve(cfg.dataDir), resolve(file), createPublicKey(k.privateKey));
       for (const t of r.tables) console.log(`restore: table ${t.id}: epoch ${t.epoch}, backup at seq ${t.backupSeq}, goes on above seq ${t.startsAbove}`);
       if (r.keptAs) console.log(`restore: the previous journal is kept as ${r.keptAs}`);

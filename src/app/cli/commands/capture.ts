@@ -46,7 +46,8 @@ function oneOf<T extends string | number>(name: string, v: string | undefined, a
 
 export function serialSettingsFrom(values: { baud?: string; 'data-bits'?: string; parity?: string; 'stop-bits'?: string }): SerialSettings {
   const baudRate = values.baud === undefined ? 9600 : Number(values.baud);
-  if (!Number.isInteger(baudRate) || baudRate < 50 || baudRate > 4_000_000) throw new CaptureUsageError(`--baud must be a whole number of bits per second, e.g. 9600 (got "${values.baud}")`);
+  if (!Number.isInteger(baudRate) || baudRate < 50 || baudRate > 4_000_000)
+    throw new CaptureUsageError(`--baud must be a whole number of bits per second, e.g. 9600 (got "${values.baud}")`);
   return {
     baudRate,
     dataBits: oneOf('data-bits', values['data-bits'], [5, 6, 7, 8] as const, 8),
@@ -81,8 +82,16 @@ function runShow(argv: string[]): number {
 async function run(argv: string[]): Promise<number> {
   if (argv[0] === 'show') return runShow(argv.slice(1));
   const { values, positionals } = parseArgs({
-    args: argv, allowPositionals: true,
-    options: { seconds: { type: 'string' }, out: { type: 'string' }, baud: { type: 'string' }, 'data-bits': { type: 'string' }, parity: { type: 'string' }, 'stop-bits': { type: 'string' } },
+    args: argv,
+    allowPositionals: true,
+    options: {
+      seconds: { type: 'string' },
+      out: { type: 'string' },
+      baud: { type: 'string' },
+      'data-bits': { type: 'string' },
+      parity: { type: 'string' },
+      'stop-bits': { type: 'string' },
+    },
   });
   let settings: SerialSettings;
   let seconds: number | undefined;
@@ -113,13 +122,24 @@ async function run(argv: string[]): Promise<number> {
   let totals = { bytes: 0, chunks: 0 };
   let rec: Awaited<ReturnType<typeof startRecording>>;
   try {
-    rec = await startRecording({ source, serial: settings, out, onProgress: (bytes, chunks) => { totals = { bytes, chunks }; if (tty) show(bytes, chunks); } });
+    rec = await startRecording({
+      source,
+      serial: settings,
+      out,
+      onProgress: (bytes, chunks) => {
+        totals = { bytes, chunks };
+        if (tty) show(bytes, chunks);
+      },
+    });
   } catch (e) {
     if (!(e instanceof CaptureError)) throw e;
     console.error(`tablegw capture: ${e.message}`);
     return 1;
   }
-  const where = source.kind === 'serial' ? `${describeSource(source)} @${settings.baudRate} ${settings.dataBits}${settings.parity[0].toUpperCase()}${settings.stopBits}` : describeSource(source);
+  const where =
+    source.kind === 'serial'
+      ? `${describeSource(source)} @${settings.baudRate} ${settings.dataBits}${settings.parity[0].toUpperCase()}${settings.stopBits}`
+      : describeSource(source);
   console.log(`recording ${where} -> ${out}${seconds ? ` for ${seconds} s` : ''}; Ctrl-C stops`);
   // without a terminal (a log, a test) the count is a line a second, and only when it changed
   const ticker = tty ? null : setInterval(() => show(totals.bytes, totals.chunks), 1000);
@@ -139,7 +159,7 @@ async function run(argv: string[]): Promise<number> {
 }
 
 export const command: CliCommand = {
-  summary: 'record a device\'s raw bytes with timestamps into a capture file',
+  summary: "record a device's raw bytes with timestamps into a capture file",
   help: HELP,
   run,
 };

@@ -36,8 +36,13 @@ export interface ProfileUsbIds {
 const KIND_OF_TALKER: Record<string, string> = { SHOE: 'card-shoe', RFID: 'rfid-shoe', SHUF: 'shuffler', DICE: 'dice-sensor', BALL: 'ball-reader' };
 
 /** the shipped profiles whose `usb:` list has this vendor/product id (numbers, or hex text as serialport gives them) */
-export function profilesForUsbId(vendorId: number | string | undefined, productId: number | string | undefined, profiles: readonly ProfileUsbIds[]): ProfileUsbIds[] {
-  const num = (v: number | string | undefined): number => (typeof v === 'number' ? v : v && /^(?:0x)?[0-9a-fA-F]{1,4}$/.test(v) ? Number.parseInt(v.replace(/^0x/i, ''), 16) : Number.NaN);
+export function profilesForUsbId(
+  vendorId: number | string | undefined,
+  productId: number | string | undefined,
+  profiles: readonly ProfileUsbIds[],
+): ProfileUsbIds[] {
+  const num = (v: number | string | undefined): number =>
+    typeof v === 'number' ? v : v && /^(?:0x)?[0-9a-fA-F]{1,4}$/.test(v) ? Number.parseInt(v.replace(/^0x/i, ''), 16) : Number.NaN;
   const vid = num(vendorId);
   const pid = num(productId);
   if (Number.isNaN(vid) || Number.isNaN(pid)) return [];
@@ -52,7 +57,9 @@ function profileLines(matches: readonly ProfileUsbIds[], usbId: string): string[
   if (matches.length === 0) return [];
   const [first, ...others] = matches;
   const kind = first.input === 'hid-keyboard' ? 'barcode-scanner' : first.talker ? KIND_OF_TALKER[first.talker] : undefined;
-  const lines = [`    profile: ${first.name}${kind ? `   # the shipped profile for usb ${usbId}; kind: ${kind}` : `   # the shipped profile for usb ${usbId}`}`];
+  const lines = [
+    `    profile: ${first.name}${kind ? `   # the shipped profile for usb ${usbId}; kind: ${kind}` : `   # the shipped profile for usb ${usbId}`}`,
+  ];
   if (others.length) lines.push(`    (also listed by: ${others.map((o) => o.name).join(', ')}; tablegw profile check <name> <capture> tells which fits)`);
   return lines;
 }
@@ -105,8 +112,14 @@ export async function listSerialPorts(): Promise<Listing<SerialPortInfo>> {
     const reason = (e as Error).message;
     if (process.platform !== 'linux') return { ok: false, error: reason };
     try {
-      const names = readdirSync('/dev').filter((n) => /^tty(USB|ACM|AMA|XRUSB)\d+$/.test(n)).sort();
-      return { ok: true, items: names.map((n) => withLatencyTimer({ path: `/dev/${n}` })), note: `serialport could not list ports (${reason}); showing /dev/ttyUSB*, ttyACM*, ttyAMA* instead` };
+      const names = readdirSync('/dev')
+        .filter((n) => /^tty(USB|ACM|AMA|XRUSB)\d+$/.test(n))
+        .sort();
+      return {
+        ok: true,
+        items: names.map((n) => withLatencyTimer({ path: `/dev/${n}` })),
+        note: `serialport could not list ports (${reason}); showing /dev/ttyUSB*, ttyACM*, ttyAMA* instead`,
+      };
     } catch {
       return { ok: false, error: reason };
     }
@@ -135,7 +148,12 @@ function hidGuess(d: HidDeviceInfo): string {
 }
 
 /** The human listing (pure: the listings come in). */
-export function formatDevices(serial: Listing<SerialPortInfo>, hid: Listing<HidDeviceInfo>, byId: ReadonlyMap<string, string> = new Map(), profiles: readonly ProfileUsbIds[] = []): string {
+export function formatDevices(
+  serial: Listing<SerialPortInfo>,
+  hid: Listing<HidDeviceInfo>,
+  byId: ReadonlyMap<string, string> = new Map(),
+  profiles: readonly ProfileUsbIds[] = [],
+): string {
   const lines: string[] = [];
   lines.push('Serial ports');
   if (!serial.ok) lines.push(`  cannot list serial ports: ${serial.error}`);
@@ -144,14 +162,26 @@ export function formatDevices(serial: Listing<SerialPortInfo>, hid: Listing<HidD
     if (serial.items.length === 0) lines.push('  none found (a USB-serial adapter shows up as /dev/ttyUSB* or /dev/ttyACM* once plugged in)');
     for (const p of serial.items) {
       const stable = byId.get(p.path);
-      const what = [p.manufacturer, p.vendorId && p.productId ? `usb ${p.vendorId}:${p.productId}` : '', p.serialNumber ? `serial ${p.serialNumber}` : ''].filter(Boolean).join(', ');
+      const what = [p.manufacturer, p.vendorId && p.productId ? `usb ${p.vendorId}:${p.productId}` : '', p.serialNumber ? `serial ${p.serialNumber}` : '']
+        .filter(Boolean)
+        .join(', ');
       lines.push(`  ${p.path}${what ? `  (${what})` : ''}`);
       lines.push(`    transport: { type: serial, path: ${yamlString(stable ?? p.path)}, baudRate: 9600 }`);
-      lines.push(...profileLines(profilesForUsbId(p.vendorId, p.productId, profiles).filter((m) => !isHidProfile(m)), `${p.vendorId}:${p.productId}`));
+      lines.push(
+        ...profileLines(
+          profilesForUsbId(p.vendorId, p.productId, profiles).filter((m) => !isHidProfile(m)),
+          `${p.vendorId}:${p.productId}`,
+        ),
+      );
       if (stable) lines.push(`    (${stable} stays the same when the adapter is re-plugged; ${p.path} may not)`);
       // device-protocols.md §3.3: the gateway asks for low-latency mode when it opens the port; an FTDI adapter also holds bytes up to its latency timer
-      const timer = p.latencyTimerMs === undefined ? '' : `; FTDI latency_timer ${p.latencyTimerMs} ms${p.latencyTimerMs > 1 ? ' (set it to 1 ms: the udev rule in docs/DEVICES.md, Serial latency)' : ''}`;
-      lines.push(`    low latency: turned on when the gateway opens the port (the status page and health say whether the driver took it; lowLatency: false turns it off)${timer}`);
+      const timer =
+        p.latencyTimerMs === undefined
+          ? ''
+          : `; FTDI latency_timer ${p.latencyTimerMs} ms${p.latencyTimerMs > 1 ? ' (set it to 1 ms: the udev rule in docs/DEVICES.md, Serial latency)' : ''}`;
+      lines.push(
+        `    low latency: turned on when the gateway opens the port (the status page and health say whether the driver took it; lowLatency: false turns it off)${timer}`,
+      );
     }
   }
   lines.push('');
@@ -179,7 +209,10 @@ export function formatDevices(serial: Listing<SerialPortInfo>, hid: Listing<HidD
       const hidProfiles = matches.filter(isHidProfile);
       lines.push(...profileLines(hidProfiles, `${hex4(d.vendorId).slice(2)}:${hex4(d.productId).slice(2)}`));
       const serialOnly = matches.filter((m) => !isHidProfile(m));
-      if (hidProfiles.length === 0 && serialOnly.length) lines.push(`    (shipped profile ${serialOnly.map((m) => m.name).join(', ')} lists this id, but reads a serial line: use the device's USB-serial / CDC mode)`);
+      if (hidProfiles.length === 0 && serialOnly.length)
+        lines.push(
+          `    (shipped profile ${serialOnly.map((m) => m.name).join(', ')} lists this id, but reads a serial line: use the device's USB-serial / CDC mode)`,
+        );
     }
   }
   return lines.join('\n');
@@ -197,7 +230,8 @@ export const command: CliCommand = {
     const [serial, hid] = await Promise.all([listSerialPorts(), listHidDevices()]);
     const profiles = listShippedProfiles().filter((p) => p.usb.length > 0);
     if (values.json) {
-      const withProfiles = <T extends { vendorId?: number | string; productId?: number | string }>(l: Listing<T>) => (l.ok ? { ...l, items: l.items.map((d) => ({ ...d, profiles: profilesForUsbId(d.vendorId, d.productId, profiles).map((p) => p.name) })) } : l);
+      const withProfiles = <T extends { vendorId?: number | string; productId?: number | string }>(l: Listing<T>) =>
+        l.ok ? { ...l, items: l.items.map((d) => ({ ...d, profiles: profilesForUsbId(d.vendorId, d.productId, profiles).map((p) => p.name) })) } : l;
       console.log(JSON.stringify({ serial: withProfiles(serial), hid: withProfiles(hid) }, null, 2));
     } else console.log(formatDevices(serial, hid, byIdLinks(), profiles));
     return 0;

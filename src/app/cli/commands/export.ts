@@ -39,10 +39,20 @@ export const command: CliCommand = {
   summary: 'write a signed, hash-chained archive of a range of the journal',
   help,
   async run(argv) {
-    const parsed = parsedOrNull('export', help, () => parseArgs({
-      args: argv, allowPositionals: true,
-      options: { from: { type: 'string' }, to: { type: 'string' }, table: { type: 'string' }, config: { type: 'string' }, unsigned: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-    }));
+    const parsed = parsedOrNull('export', help, () =>
+      parseArgs({
+        args: argv,
+        allowPositionals: true,
+        options: {
+          from: { type: 'string' },
+          to: { type: 'string' },
+          table: { type: 'string' },
+          config: { type: 'string' },
+          unsigned: { type: 'boolean' },
+          help: { type: 'boolean', short: 'h' },
+        },
+      }),
+    );
     if (!parsed) return 2;
     const { values, positionals } = parsed;
     if (values.help) {
@@ -69,16 +79,34 @@ export const command: CliCommand = {
       const privateKey = loadSigningKey(cfg.signing.privateKeyFile);
       key = { privateKey, keyId: cfg.signing.keyId ?? keyFingerprint(privateKey) };
     } else if (!values.unsigned) {
-      console.error('export: no signing key is configured (signing.privateKeyFile; tablegw keygen): the archive could not be verified. Configure one, or pass --unsigned');
+      console.error(
+        'export: no signing key is configured (signing.privateKeyFile; tablegw keygen): the archive could not be verified. Configure one, or pass --unsigned',
+      );
       return 1;
     }
     const file = resolve(positionals[0]);
     try {
       const r = exportJournal({
-        dataDir: resolve(cfg.dataDir), file, gatewayId: resolveGatewayId(cfg), key,
-        range: { fromAt, toAt, ...(values.table ? { tables: values.table.split(',').map((s) => s.trim()).filter(Boolean) } : {}) },
+        dataDir: resolve(cfg.dataDir),
+        file,
+        gatewayId: resolveGatewayId(cfg),
+        key,
+        range: {
+          fromAt,
+          toAt,
+          ...(values.table
+            ? {
+                tables: values.table
+                  .split(',')
+                  .map((s) => s.trim())
+                  .filter(Boolean),
+              }
+            : {}),
+        },
       });
-      console.log(`export: ${file}: ${r.trailer.inputs} input(s), ${r.trailer.messages} message(s), ${r.bytes} bytes, ${key ? `signed by ${key.keyId}` : 'UNSIGNED'}`);
+      console.log(
+        `export: ${file}: ${r.trailer.inputs} input(s), ${r.trailer.messages} message(s), ${r.bytes} bytes, ${key ? `signed by ${key.keyId}` : 'UNSIGNED'}`,
+      );
       return 0;
     } catch (e) {
       if (e instanceof ExportWriteError) {

@@ -87,14 +87,33 @@ async function runCheck(argv: string[]): Promise<number> {
     capture = readCaptureFile(captureFile);
   } catch (e) {
     if (!(e instanceof CaptureFileError)) throw e;
-    if (values.json) console.log(JSON.stringify({ profile: profileInfo, capture: { file: captureFile, valid: false, code: e.code, error: e.message } }, null, 2));
+    if (values.json)
+      console.log(JSON.stringify({ profile: profileInfo, capture: { file: captureFile, valid: false, code: e.code, error: e.message } }, null, 2));
     else console.error(e.message);
     return e.code === 'capture-unreadable' ? PROFILE_EXIT.missing : PROFILE_EXIT.invalid;
   }
   const r = decodeCapture(p, capture.chunks);
   const rechunked = rechunkCheck(p, capture.chunks, r);
   if (values.json) {
-    console.log(JSON.stringify({ profile: profileInfo, capture: { file: captureFile, valid: true, header: capture.header, items: r.items, summary: r.summary, verdict: verdict(r.summary), hint: hintFor(r.summary), rechunked } }, null, 2));
+    console.log(
+      JSON.stringify(
+        {
+          profile: profileInfo,
+          capture: {
+            file: captureFile,
+            valid: true,
+            header: capture.header,
+            items: r.items,
+            summary: r.summary,
+            verdict: verdict(r.summary),
+            hint: hintFor(r.summary),
+            rechunked,
+          },
+        },
+        null,
+        2,
+      ),
+    );
   } else {
     console.log(`${check.file}: valid profile "${p.name}" (${p.talker})`);
     warn();
@@ -110,10 +129,16 @@ async function runCheck(argv: string[]): Promise<number> {
 }
 
 function runLearn(argv: string[]): number {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { deal: { type: 'string' }, kind: { type: 'string' }, out: { type: 'string' }, name: { type: 'string' }, json: { type: 'boolean' } } });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { deal: { type: 'string' }, kind: { type: 'string' }, out: { type: 'string' }, name: { type: 'string' }, json: { type: 'boolean' } },
+  });
   const kind = (values.kind ?? 'card-shoe') as LearnKind;
   if (positionals.length !== 1 || !values.deal || !LEARN_KINDS.includes(kind)) {
-    console.error(`tablegw profile learn: give a capture file and --deal <script-file>${LEARN_KINDS.includes(kind) ? '' : ` (--kind is one of ${LEARN_KINDS.join(', ')})`}\n\n${HELP}`);
+    console.error(
+      `tablegw profile learn: give a capture file and --deal <script-file>${LEARN_KINDS.includes(kind) ? '' : ` (--kind is one of ${LEARN_KINDS.join(', ')})`}\n\n${HELP}`,
+    );
     return PROFILE_EXIT.usage;
   }
   let capture: ReturnType<typeof readCaptureFile>;
@@ -139,12 +164,22 @@ function runLearn(argv: string[]): number {
   const r = learnProfile({ capture: capture.chunks, script: script.events, kind, ...(values.name ? { name: values.name } : {}) });
   if (r.exit === 0 && values.out) writeFileSync(values.out, r.yaml);
   if (values.json) {
-    console.log(JSON.stringify(r.exit === 0 ? { exit: 0, status: r.status, out: values.out ?? null, notes: r.notes, warnings: r.warnings, equivalent: r.equivalent, profile: r.yaml } : r, null, 2));
+    console.log(
+      JSON.stringify(
+        r.exit === 0
+          ? { exit: 0, status: r.status, out: values.out ?? null, notes: r.notes, warnings: r.warnings, equivalent: r.equivalent, profile: r.yaml }
+          : r,
+        null,
+        2,
+      ),
+    );
     return r.exit;
   }
   if (r.exit === 0) {
     if (!values.out) process.stdout.write(r.yaml);
-    console.error(`learned from ${capture.chunks.length} chunk(s) and ${script.events.length} event(s); verified on the capture as it arrived and re-chunked${values.out ? `; written to ${values.out}` : ''}`);
+    console.error(
+      `learned from ${capture.chunks.length} chunk(s) and ${script.events.length} event(s); verified on the capture as it arrived and re-chunked${values.out ? `; written to ${values.out}` : ''}`,
+    );
     for (const n of r.notes) console.error(`  ${n}`);
     for (const w of r.warnings) console.error(`warning: ${w}`);
     if (r.equivalent > 1) console.error(`${r.equivalent} candidates decode the capture identically; the simplest was kept`);

@@ -86,13 +86,16 @@ function recover(dir: string, cfg: ReturnType<typeof loadConfigFile>, acceptLoss
       store.registerTable(t.id, t, () => start);
       const at = Date.now();
       const input = {
-        type: 'gateway-alert' as const, at, kind: 'journal-loss' as const,
+        type: 'gateway-alert' as const,
+        at,
+        kind: 'journal-loss' as const,
         detail: `the journal was damaged (${problem.code}: ${problem.what.slice(0, 300)}); started again above seq ${start.seq}: what was not yet delivered is lost`,
         data: { problem: problem.code, hwmSeq: start.seq, keptAs: aside },
       };
       const r = step(settings, start, input);
       const messages: StoredMessage[] = [];
-      for (const o of r.outputs) if (o.type === 'publish') messages.push({ seq: o.payload.seq, topic: o.topic, retain: o.retain, payload: JSON.stringify(o.payload) });
+      for (const o of r.outputs)
+        if (o.type === 'publish') messages.push({ seq: o.payload.seq, topic: o.topic, retain: o.retain, payload: JSON.stringify(o.payload) });
       store.enqueue({ tableId: t.id, input, messages, counters: countersOf(r.state) }, () => {});
       console.log(`recover: table ${t.id}: starts again above seq ${start.seq}`);
     }
@@ -103,4 +106,3 @@ function recover(dir: string, cfg: ReturnType<typeof loadConfigFile>, acceptLoss
   console.log(`recover: damaged journal kept as ${join(dir, aside)}; "tablegw start" can run again`);
   return 0;
 }
-

@@ -22,7 +22,11 @@ export const command: CliCommand = {
   summary: 're-run the journal and check every published message byte for byte',
   help,
   async run(argv) {
-    const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { table: { type: 'string' }, json: { type: 'boolean' }, config: { type: 'string' } } });
+    const { values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { table: { type: 'string' }, json: { type: 'boolean' }, config: { type: 'string' } },
+    });
     const signing = values.config ? loadConfigFile(values.config).signing : undefined;
     const serialize = signing ? createEnvelopeSigner(signing).serialize : undefined;
     if (positionals.length !== 1) {
@@ -48,7 +52,9 @@ export const command: CliCommand = {
         const r = replayTable(store, id, { serialize });
         reports.push(r);
         if (!values.json) {
-          console.log(`${id}: ${r.inputs} inputs from #${r.fromInputId + 1}, ${r.messages} messages (${r.results} results) reproduced${r.notStored ? `, ${r.notStored} no longer stored` : ''}${r.mismatch ? '' : ' byte for byte'}`);
+          console.log(
+            `${id}: ${r.inputs} inputs from #${r.fromInputId + 1}, ${r.messages} messages (${r.results} results) reproduced${r.notStored ? `, ${r.notStored} no longer stored` : ''}${r.mismatch ? '' : ' byte for byte'}`,
+          );
           if (r.mismatch) {
             console.log(`  FIRST DIFFERENCE at seq ${r.mismatch.seq} (${r.mismatch.topic}, input #${r.mismatch.inputId}):`);
             console.log(`  published: ${r.mismatch.published}`);

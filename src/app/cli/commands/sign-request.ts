@@ -28,10 +28,19 @@ export const command: CliCommand = {
   summary: 'sign a privileged request (void-round, correction, resume-round, end-shoe, new-shoe) with a pit key',
   help,
   async run(argv) {
-    const parsed = parsedOrNull('sign-request', help, () => parseArgs({
-      args: argv, allowPositionals: true,
-      options: { key: { type: 'string' }, 'key-id': { type: 'string' }, table: { type: 'string' }, command: { type: 'string' }, transaction: { type: 'string' } },
-    }));
+    const parsed = parsedOrNull('sign-request', help, () =>
+      parseArgs({
+        args: argv,
+        allowPositionals: true,
+        options: {
+          key: { type: 'string' },
+          'key-id': { type: 'string' },
+          table: { type: 'string' },
+          command: { type: 'string' },
+          transaction: { type: 'string' },
+        },
+      }),
+    );
     if (!parsed) return 2;
     const { values, positionals } = parsed;
     const { key, 'key-id': keyId, table, command: cmd } = values;
@@ -66,8 +75,15 @@ export const command: CliCommand = {
     }
     const withBy = cmd === 'void-round' || cmd === 'correction' || cmd === 'resume-round' ? { by: keyId } : {};
     const request = signRequest({
-      table, command: cmd, keyId, privateKey,
-      body: { ...(body as Record<string, unknown>), ...withBy, transaction: values.transaction ?? (body as { transaction?: string }).transaction ?? `${keyId}-${randomUUID()}` },
+      table,
+      command: cmd,
+      keyId,
+      privateKey,
+      body: {
+        ...(body as Record<string, unknown>),
+        ...withBy,
+        transaction: values.transaction ?? (body as { transaction?: string }).transaction ?? `${keyId}-${randomUUID()}`,
+      },
     });
     console.log(JSON.stringify(request));
     return 0;

@@ -32,8 +32,13 @@ export const command: CliCommand = {
     const { values } = parseArgs({
       args: argv,
       options: {
-        game: { type: 'string' }, rounds: { type: 'string' }, seed: { type: 'string' }, decks: { type: 'string' },
-        engine: { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+        game: { type: 'string' },
+        rounds: { type: 'string' },
+        seed: { type: 'string' },
+        decks: { type: 'string' },
+        engine: { type: 'boolean' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
       },
     });
     if (values.help) {
@@ -74,13 +79,26 @@ export const command: CliCommand = {
         fields[row.field] ??= {};
         fields[row.field][row.value] = { count: row.count, frequency: row.frequency };
       }
-      console.log(JSON.stringify({
-        game: r.game, rounds: r.rounds, seed: r.seed, decks: r.decks, engine: r.engine, shoes: r.shoes,
-        elapsedMs: Math.round(ms), roundsPerSecond: perSecond, fields,
-      }));
+      console.log(
+        JSON.stringify({
+          game: r.game,
+          rounds: r.rounds,
+          seed: r.seed,
+          decks: r.decks,
+          engine: r.engine,
+          shoes: r.shoes,
+          elapsedMs: Math.round(ms),
+          roundsPerSecond: perSecond,
+          fields,
+        }),
+      );
     } else {
-      const dealt = cardless ? `${r.rounds} ${cardless.table === 'keno' ? 'draws' : 'rolls'}` : `${r.rounds} rounds, ${r.shoes} ${r.decks === 1 ? 'decks' : 'shoes'} of ${r.decks} deck${r.decks === 1 ? '' : 's'}`;
-      console.log(`${r.game}: ${dealt}, seed ${r.seed}${r.engine ? ', engine' : ''} — ${(ms / 1000).toFixed(2)} s (${perSecond.toLocaleString('en-US')} rounds/s)\n`);
+      const dealt = cardless
+        ? `${r.rounds} ${cardless.table === 'keno' ? 'draws' : 'rolls'}`
+        : `${r.rounds} rounds, ${r.shoes} ${r.decks === 1 ? 'decks' : 'shoes'} of ${r.decks} deck${r.decks === 1 ? '' : 's'}`;
+      console.log(
+        `${r.game}: ${dealt}, seed ${r.seed}${r.engine ? ', engine' : ''} — ${(ms / 1000).toFixed(2)} s (${perSecond.toLocaleString('en-US')} rounds/s)\n`,
+      );
       console.log(formatTable(r));
     }
     return 0;

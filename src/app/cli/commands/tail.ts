@@ -30,7 +30,19 @@ Without <table> it follows every table under the prefix.
 // biome-ignore lint/suspicious/noExplicitAny: tail prints every message type's payload loosely, as received
 type Payload = Record<string, any>;
 
-const ANSI = { reset: '\x1b[0m', dim: '\x1b[2m', bold: '\x1b[1m', red: '\x1b[31m', green: '\x1b[32m', yellow: '\x1b[33m', blue: '\x1b[34m', magenta: '\x1b[35m', cyan: '\x1b[36m', white: '\x1b[37m', bgRed: '\x1b[41m' } as const;
+const ANSI = {
+  reset: '\x1b[0m',
+  dim: '\x1b[2m',
+  bold: '\x1b[1m',
+  red: '\x1b[31m',
+  green: '\x1b[32m',
+  yellow: '\x1b[33m',
+  blue: '\x1b[34m',
+  magenta: '\x1b[35m',
+  cyan: '\x1b[36m',
+  white: '\x1b[37m',
+  bgRed: '\x1b[41m',
+} as const;
 type Colour = keyof typeof ANSI;
 
 export interface FormatOptions {
@@ -48,21 +60,29 @@ export function formatMessage(topic: string, p: Payload, o: FormatOptions): stri
     const text = `${s[0] === 'T' ? '10' : s[0]}${SUITS[s[1]] ?? s[1]}`;
     return s[1] === 'H' || s[1] === 'D' ? c('red', text) : c('white', text);
   };
-  const cardsOf = (cards: Record<string, unknown[]> | undefined) => Object.entries(cards ?? {})
-    .filter(([pos, cs]) => Array.isArray(cs) && cs.length > 0 && pos !== 'burn')
-    .map(([pos, cs]) => `${pos} ${cs.map(card).join(' ')}`).join(' | ');
+  const cardsOf = (cards: Record<string, unknown[]> | undefined) =>
+    Object.entries(cards ?? {})
+      .filter(([pos, cs]) => Array.isArray(cs) && cs.length > 0 && pos !== 'burn')
+      .map(([pos, cs]) => `${pos} ${cs.map(card).join(' ')}`)
+      .join(' | ');
   const time = typeof p.ts === 'string' ? p.ts.slice(11, 23) : '            ';
   const head = `${c('dim', time)} ${c('cyan', String(p.table ?? topic.split('/')[1] ?? '?'))}${p.seq !== undefined ? c('dim', ` #${p.seq}`) : ''}`;
   const tag = (colour: Colour, s: string) => c(colour, s.toUpperCase().padEnd(7));
   switch (p.type) {
     case 'event': {
       switch (p.kind) {
-        case 'card': return `${head} ${tag('white', 'card')} ${card(p.card)} -> ${p.role}${p.faceDown ? c('dim', ' (face down)') : ''}${p.exposed ? c('red', ' EXPOSED') : ''}${p.unnecessary ? c('yellow', ' unnecessary') : ''}${c('dim', `  #${p.cardNo ?? ''} ${p.roundId ?? ''}`)}`;
-        case 'reveal': return `${head} ${tag('white', 'reveal')} ${(p.cards as Array<{ position: string; card: string }> ?? []).map((x) => `${x.position} ${card(x.card)}`).join(', ')}`;
-        case 'rescan': return `${head} ${tag('yellow', 'rescan')} ${card(p.card)} from ${p.deviceId}`;
-        case 'misread': return `${head} ${tag('yellow', 'misread')} on ${p.deviceId}`;
-        case 'cut': return `${head} ${tag('magenta', 'cut')} cut card (${p.when})`;
-        default: return `${head} ${tag('white', String(p.kind ?? 'event'))} ${JSON.stringify(omitEnvelope(p))}`;
+        case 'card':
+          return `${head} ${tag('white', 'card')} ${card(p.card)} -> ${p.role}${p.faceDown ? c('dim', ' (face down)') : ''}${p.exposed ? c('red', ' EXPOSED') : ''}${p.unnecessary ? c('yellow', ' unnecessary') : ''}${c('dim', `  #${p.cardNo ?? ''} ${p.roundId ?? ''}`)}`;
+        case 'reveal':
+          return `${head} ${tag('white', 'reveal')} ${((p.cards as Array<{ position: string; card: string }>) ?? []).map((x) => `${x.position} ${card(x.card)}`).join(', ')}`;
+        case 'rescan':
+          return `${head} ${tag('yellow', 'rescan')} ${card(p.card)} from ${p.deviceId}`;
+        case 'misread':
+          return `${head} ${tag('yellow', 'misread')} on ${p.deviceId}`;
+        case 'cut':
+          return `${head} ${tag('magenta', 'cut')} cut card (${p.when})`;
+        default:
+          return `${head} ${tag('white', String(p.kind ?? 'event'))} ${JSON.stringify(omitEnvelope(p))}`;
       }
     }
     case 'round':
@@ -102,17 +122,24 @@ function omitEnvelope(p: Payload): Payload {
 }
 
 export const command: CliCommand = {
-  summary: 'print a table\'s live MQTT feed for a technician',
+  summary: "print a table's live MQTT feed for a technician",
   help,
   async run(argv) {
     const { values, positionals } = parseArgs({
-      args: argv, allowPositionals: true,
+      args: argv,
+      allowPositionals: true,
       options: {
         table: { type: 'string' },
-        url: { type: 'string', default: 'mqtt://127.0.0.1:1883' }, prefix: { type: 'string', default: 'casino' },
-        username: { type: 'string' }, 'password-file': { type: 'string' }, ca: { type: 'string' },
-        'mqtt-version': { type: 'string', default: '4' }, types: { type: 'string' },
-        raw: { type: 'boolean' }, 'no-retained': { type: 'boolean' }, 'no-color': { type: 'boolean' },
+        url: { type: 'string', default: 'mqtt://127.0.0.1:1883' },
+        prefix: { type: 'string', default: 'casino' },
+        username: { type: 'string' },
+        'password-file': { type: 'string' },
+        ca: { type: 'string' },
+        'mqtt-version': { type: 'string', default: '4' },
+        types: { type: 'string' },
+        raw: { type: 'boolean' },
+        'no-retained': { type: 'boolean' },
+        'no-color': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -140,7 +167,13 @@ export const command: CliCommand = {
     }
     const types = values.types ? new Set(values.types.split(',').map((s) => s.trim())) : null;
     const color = !values['no-color'] && !!process.stdout.isTTY && !process.env.NO_COLOR;
-    const opts: IClientOptions = { protocolVersion: version, clientId: `tablegw-tail-${process.pid}`, clean: true, reconnectPeriod: 2000, connectTimeout: 10_000 };
+    const opts: IClientOptions = {
+      protocolVersion: version,
+      clientId: `tablegw-tail-${process.pid}`,
+      clean: true,
+      reconnectPeriod: 2000,
+      connectTimeout: 10_000,
+    };
     if (values.username) opts.username = values.username;
     if (values['password-file']) opts.password = readFileSync(values['password-file'], 'utf8').trim();
     if (values.ca) opts.ca = readFileSync(values.ca);

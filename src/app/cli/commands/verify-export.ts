@@ -24,10 +24,13 @@ export const command: CliCommand = {
   summary: 'check an export archive offline (chain and signatures)',
   help,
   async run(argv) {
-    const parsed = parsedOrNull('verify-export', help, () => parseArgs({
-      args: argv, allowPositionals: true,
-      options: { 'public-key': { type: 'string', short: 'k' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-    }));
+    const parsed = parsedOrNull('verify-export', help, () =>
+      parseArgs({
+        args: argv,
+        allowPositionals: true,
+        options: { 'public-key': { type: 'string', short: 'k' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      }),
+    );
     if (!parsed) return 2;
     const { values, positionals } = parsed;
     if (values.help) {
@@ -49,16 +52,34 @@ export const command: CliCommand = {
       return 1;
     }
     const v = verifyExport(bytes, pub);
-    if (values.json) console.log(JSON.stringify(v.ok ? { ok: true, file, keyId: v.keyId, verifiedBy: v.verifiedBy, embeddedKey: v.embeddedKey, range: v.header.range, inputs: v.trailer.inputs, messages: v.trailer.messages } : { file, ...v }));
+    if (values.json)
+      console.log(
+        JSON.stringify(
+          v.ok
+            ? {
+                ok: true,
+                file,
+                keyId: v.keyId,
+                verifiedBy: v.verifiedBy,
+                embeddedKey: v.embeddedKey,
+                range: v.header.range,
+                inputs: v.trailer.inputs,
+                messages: v.trailer.messages,
+              }
+            : { file, ...v },
+        ),
+      );
     if (!v.ok) {
       if (!values.json) console.error(`verify-export: ${file}${v.line !== undefined ? `:${v.line}` : ''}: ${v.reason} [${v.code}]`);
       return EXPORT_EXIT_CODES[v.code];
     }
     if (!values.json) {
       const r = v.header.range;
-      console.log(`verify-export: ${file}: verified: ${v.trailer.inputs} input(s), ${v.trailer.messages} message(s) of gateway ${v.header.gatewayId}`
-        + ` (${r.fromAt ?? (r.afterInputId !== undefined ? `after input ${r.afterInputId}` : 'the start')} to ${r.toAt ?? 'the end'}${r.tables ? `, tables ${r.tables.join(',')}` : ''}), signed by ${v.keyId} (${v.verifiedBy})`
-        + (v.embeddedKey ? '; checked with the key the archive names: pass --public-key to check who signed it' : ''));
+      console.log(
+        `verify-export: ${file}: verified: ${v.trailer.inputs} input(s), ${v.trailer.messages} message(s) of gateway ${v.header.gatewayId}` +
+          ` (${r.fromAt ?? (r.afterInputId !== undefined ? `after input ${r.afterInputId}` : 'the start')} to ${r.toAt ?? 'the end'}${r.tables ? `, tables ${r.tables.join(',')}` : ''}), signed by ${v.keyId} (${v.verifiedBy})` +
+          (v.embeddedKey ? '; checked with the key the archive names: pass --public-key to check who signed it' : ''),
+      );
     }
     return 0;
   },

@@ -39,7 +39,15 @@ From a broker:
 
 /** the first topic segment after the table -> the message type published there (mqtt-api.md) */
 const TOPIC_TYPES: Record<string, string> = {
-  result: 'result', round: 'round', shoe: 'shoe', events: 'event', alerts: 'alert', health: 'health', devices: 'device', response: 'response', status: 'status',
+  result: 'result',
+  round: 'round',
+  shoe: 'shoe',
+  events: 'event',
+  alerts: 'alert',
+  health: 'health',
+  devices: 'device',
+  response: 'response',
+  status: 'status',
 };
 
 export interface VerifyReport {
@@ -101,11 +109,15 @@ export function messagesOf(text: string): Array<{ topic?: string; text: string }
   } catch {
     // one per line
   }
-  return text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean).map((l) => {
-    if (l.startsWith('{')) return { text: l };
-    const sp = l.indexOf(' ');
-    return sp > 0 ? { topic: l.slice(0, sp), text: l.slice(sp + 1).trim() } : { text: l };
-  });
+  return text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .map((l) => {
+      if (l.startsWith('{')) return { text: l };
+      const sp = l.indexOf(' ');
+      return sp > 0 ? { topic: l.slice(0, sp), text: l.slice(sp + 1).trim() } : { text: l };
+    });
 }
 
 function line(r: VerifyReport, json: boolean): string {
@@ -115,20 +127,32 @@ function line(r: VerifyReport, json: boolean): string {
   return r.ok ? `OK   ${what} (key ${r.keyId}, verified by ${r.verifiedBy})` : `FAIL ${what || '(message)'}: ${r.reason}`;
 }
 
-
 export const command: CliCommand = {
   summary: 'verify the Ed25519 signatures of gateway messages (file, stdin or a broker topic)',
   help,
   async run(argv) {
-    const parsed = parsedOrNull('verify', help, () => parseArgs({
-      args: argv, allowPositionals: true,
-      options: {
-        'public-key': { type: 'string', short: 'k', multiple: true }, 'allow-unsigned': { type: 'boolean' }, json: { type: 'boolean' },
-        url: { type: 'string' }, topic: { type: 'string', multiple: true }, prefix: { type: 'string' }, count: { type: 'string' }, timeout: { type: 'string' },
-        username: { type: 'string' }, 'password-file': { type: 'string' }, 'password-env': { type: 'string' },
-        ca: { type: 'string' }, cert: { type: 'string' }, key: { type: 'string' },
-      },
-    }));
+    const parsed = parsedOrNull('verify', help, () =>
+      parseArgs({
+        args: argv,
+        allowPositionals: true,
+        options: {
+          'public-key': { type: 'string', short: 'k', multiple: true },
+          'allow-unsigned': { type: 'boolean' },
+          json: { type: 'boolean' },
+          url: { type: 'string' },
+          topic: { type: 'string', multiple: true },
+          prefix: { type: 'string' },
+          count: { type: 'string' },
+          timeout: { type: 'string' },
+          username: { type: 'string' },
+          'password-file': { type: 'string' },
+          'password-env': { type: 'string' },
+          ca: { type: 'string' },
+          cert: { type: 'string' },
+          key: { type: 'string' },
+        },
+      }),
+    );
     if (!parsed) return 2;
     const { values, positionals } = parsed;
     const keyFiles = values['public-key'] ?? [];
@@ -191,8 +215,13 @@ export const command: CliCommand = {
     let cred: MqttCredentials;
     try {
       cred = loadMqttCredentials({
-        url: values.url, username: values.username, passwordFile: values['password-file'], passwordEnv: values['password-env'],
-        ca: values.ca, cert: values.cert, key: values.key,
+        url: values.url,
+        username: values.username,
+        passwordFile: values['password-file'],
+        passwordEnv: values['password-env'],
+        ca: values.ca,
+        cert: values.cert,
+        key: values.key,
       });
     } catch (e) {
       console.error(`verify: ${(e as Error).message}`);
@@ -200,9 +229,15 @@ export const command: CliCommand = {
     }
     const topics = values.topic ?? [`${values.prefix ?? 'casino'}/+/result`];
     const opts: IClientOptions = {
-      clientId: `tablegw-verify-${process.pid}`, reconnectPeriod: 1000, connectTimeout: 10_000, protocolVersion: 4, clean: true,
-      ...(cred.username !== undefined ? { username: cred.username } : {}), ...(cred.password !== undefined ? { password: cred.password } : {}),
-      ...(cred.ca ? { ca: cred.ca } : {}), ...(cred.cert ? { cert: cred.cert, key: cred.key } : {}),
+      clientId: `tablegw-verify-${process.pid}`,
+      reconnectPeriod: 1000,
+      connectTimeout: 10_000,
+      protocolVersion: 4,
+      clean: true,
+      ...(cred.username !== undefined ? { username: cred.username } : {}),
+      ...(cred.password !== undefined ? { password: cred.password } : {}),
+      ...(cred.ca ? { ca: cred.ca } : {}),
+      ...(cred.cert ? { cert: cred.cert, key: cred.key } : {}),
     };
     const client = mqtt.connect(values.url, opts);
     return new Promise<number>((resolve) => {
@@ -213,7 +248,10 @@ export const command: CliCommand = {
         clearTimeout(timer);
         process.off('SIGINT', finish);
         if (!json) console.error(`${seen - failed}/${seen} verified`);
-        void client.endAsync(true).catch(() => {}).then(() => resolve(failed || seen === 0 ? 1 : 0));
+        void client
+          .endAsync(true)
+          .catch(() => {})
+          .then(() => resolve(failed || seen === 0 ? 1 : 0));
       };
       const timer = Number.isFinite(timeoutMs) ? setTimeout(finish, timeoutMs) : undefined;
       process.on('SIGINT', finish);

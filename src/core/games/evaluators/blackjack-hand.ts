@@ -15,7 +15,7 @@ export interface BlackjackTotal {
 /** Card value with the ace as 1. */
 export function blackjackValue(card: Card): number {
   const n = rankNumber(card);
-  return Math.min(n , 10);
+  return Math.min(n, 10);
 }
 
 export function blackjackTotal(cards: readonly Card[]): BlackjackTotal {

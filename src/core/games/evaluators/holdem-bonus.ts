@@ -15,14 +15,7 @@
  */
 import { rankOf, suitOf, type Card } from '../../vocabulary/card.js';
 
-export type HoldemBonus =
-  | 'aa'
-  | 'ak-suited'
-  | 'aq-aj-suited'
-  | 'ak-offsuit'
-  | 'kk-qq-jj'
-  | 'aq-aj-offsuit'
-  | 'pair-2-10';
+export type HoldemBonus = 'aa' | 'ak-suited' | 'aq-aj-suited' | 'ak-offsuit' | 'kk-qq-jj' | 'aq-aj-offsuit' | 'pair-2-10';
 
 export function holdemBonus(hole: readonly Card[]): HoldemBonus | null {
   if (hole.length !== 2) throw new RangeError(`hold'em hole cards are 2, got ${hole.length}`);

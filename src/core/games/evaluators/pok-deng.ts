@@ -60,11 +60,7 @@ export interface PokDengVersus {
 }
 
 /** Player vs banker; hands or their two cards. */
-export function pokDengVersus(
-  player: PokDengHand | readonly Card[],
-  banker: PokDengHand | readonly Card[],
-  options?: PokDengOptions,
-): PokDengVersus {
+export function pokDengVersus(player: PokDengHand | readonly Card[], banker: PokDengHand | readonly Card[], options?: PokDengOptions): PokDengVersus {
   const p = Array.isArray(player) ? pokDengHand(player as readonly Card[], options) : (player as PokDengHand);
   const b = Array.isArray(banker) ? pokDengHand(banker as readonly Card[], options) : (banker as PokDengHand);
   const vp = value(p);

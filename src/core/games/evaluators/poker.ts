@@ -186,7 +186,10 @@ function flushSuit(counts: number): number {
 export function scoreBest(cards: readonly Card[]): number {
   const n = cards.length;
   if (n < 5 || n > 7) throw new RangeError(`scoreBest needs 5 to 7 cards, got ${n}`);
-  let m1 = 0, m2 = 0, m3 = 0, m4 = 0;
+  let m1 = 0,
+    m2 = 0,
+    m3 = 0,
+    m4 = 0;
   let counts = 0;
   for (let i = 0; i < n; i++) {
     const c = cards[i];
@@ -223,7 +226,10 @@ export function cardId(card: Card): number {
 /** `scoreBest` over integer card ids (see `cardId`); 5..7 ids, first `n` of `ids` when given. */
 export function scoreBestIds(ids: ArrayLike<number>, n: number = ids.length): number {
   if (n < 5 || n > 7) throw new RangeError(`scoreBestIds needs 5 to 7 cards, got ${n}`);
-  let m1 = 0, m2 = 0, m3 = 0, m4 = 0;
+  let m1 = 0,
+    m2 = 0,
+    m3 = 0,
+    m4 = 0;
   let counts = 0;
   for (let i = 0; i < n; i++) {
     const id = ids[i];
@@ -318,14 +324,7 @@ export function isAtLeastFive(category: FiveCardCategory, min: FiveCardCategory)
 export type ThreeCardCategory = 'straight-flush' | 'three-of-a-kind' | 'straight' | 'flush' | 'pair' | 'high-card';
 
 /** Three-card categories from lowest (index 0) to highest: a straight beats a flush here. */
-export const THREE_CARD_CATEGORIES: readonly ThreeCardCategory[] = [
-  'high-card',
-  'pair',
-  'flush',
-  'straight',
-  'three-of-a-kind',
-  'straight-flush',
-];
+export const THREE_CARD_CATEGORIES: readonly ThreeCardCategory[] = ['high-card', 'pair', 'flush', 'straight', 'three-of-a-kind', 'straight-flush'];
 
 const T_HIGH = 0;
 const T_PAIR = 1;
@@ -349,7 +348,9 @@ export interface ThreeCardHand {
  */
 export function scoreThreeCard(cards: readonly Card[]): number {
   if (cards.length !== 3) throw new RangeError(`a three-card hand needs 3 cards, got ${cards.length}`);
-  const c0 = cards[0], c1 = cards[1], c2 = cards[2];
+  const c0 = cards[0],
+    c1 = cards[1],
+    c2 = cards[2];
   let a = RANK_BIT[c0.charCodeAt(0) & 127];
   let b = RANK_BIT[c1.charCodeAt(0) & 127];
   let c = RANK_BIT[c2.charCodeAt(0) & 127];
@@ -361,9 +362,21 @@ export function scoreThreeCard(cards: readonly Card[]): number {
   if (c < 0 || sc < 0 || c2.length !== 2) badCard(c2);
   // sort descending: a >= b >= c (rank bit indices, 0 = deuce, 12 = ace)
   let t: number;
-  if (a < b) { t = a; a = b; b = t; }
-  if (b < c) { t = b; b = c; c = t; }
-  if (a < b) { t = a; a = b; b = t; }
+  if (a < b) {
+    t = a;
+    a = b;
+    b = t;
+  }
+  if (b < c) {
+    t = b;
+    b = c;
+    c = t;
+  }
+  if (a < b) {
+    t = a;
+    a = b;
+    b = t;
+  }
   const flush = sa === sb && sb === sc;
   if (a === c) return (T_TRIPS << 20) | ((a + 2) << 16);
   if (a === b) return (T_PAIR << 20) | ((a + 2) << 16) | ((c + 2) << 12);

@@ -9,11 +9,7 @@
 import { baccaratPoints, isPicture, type Card } from '../../vocabulary/card.js';
 import { pairPlusCategory, type ThreeCardCategory } from './poker.js';
 
-export type ThreePicturesRankName =
-  | 'three-knights'
-  | `double-knights-${number}`
-  | `single-knight-${number}`
-  | `plain-${number}`;
+export type ThreePicturesRankName = 'three-knights' | `double-knights-${number}` | `single-knight-${number}` | `plain-${number}`;
 
 export interface ThreePicturesHand {
   /** 1 (three pictures) … 31 (plain 0). */
@@ -83,6 +79,6 @@ export function winWith6(player: HandOrCards | number, banker: HandOrCards | num
   const p = rankOfHand(player);
   const b = rankOfHand(banker);
   if (p === b) return false;
-  const winner = Math.min(p , b);
+  const winner = Math.min(p, b);
   return winner >= 11 && winner <= 13;
 }

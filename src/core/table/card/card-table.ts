@@ -35,10 +35,14 @@ function gameFrame(ctx: CardContext, s: CardTableState, deviceId: string, f: Dev
     return s;
   }
   switch (f.type) {
-    case 'CARD': return cardRead(ctx, s, deviceId, f.card, f.rescan, f.uid);
-    case 'MISREAD': return misread(ctx, s, deviceId);
-    case 'CUT': return cut(ctx, s, deviceId);
-    case 'DROP': return drop(ctx, s, deviceId);
+    case 'CARD':
+      return cardRead(ctx, s, deviceId, f.card, f.rescan, f.uid);
+    case 'MISREAD':
+      return misread(ctx, s, deviceId);
+    case 'CUT':
+      return cut(ctx, s, deviceId);
+    case 'DROP':
+      return drop(ctx, s, deviceId);
     case 'STATE':
       ctx.event('shoe-state', { deviceId, state: f.state });
       return f.state === 'LOADED' ? startNewShoe(ctx, s, `shoe ${deviceId} reported LOADED`) : s;

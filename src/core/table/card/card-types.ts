@@ -133,4 +133,3 @@ export interface ShufflerStateData {
   /** single-deck games: a READY after a COUNT came during a round: the fresh deck starts when it ends */
   freshDeckAfterRound?: boolean;
 }
-

@@ -21,9 +21,19 @@ export function correctCompleted(ctx: CardContext, s: CardTableState, args: Reco
   const ids = { shoeId: entry.shoeId, roundId: entry.id };
   if (kind === 'void') {
     ctx.alert('round-void', `the pit (${by}) voided completed round ${roundId}: ${reason}`, { by });
-    const env = ctx.publish('result', {
-      status: 'void', reason: 'round-void', detail: reason, cards: cardsOf(ctx, entry.game, entry.burns), outcome: null, supersedesSeq: entry.resultSeq, correction,
-    }, ids);
+    const env = ctx.publish(
+      'result',
+      {
+        status: 'void',
+        reason: 'round-void',
+        detail: reason,
+        cards: cardsOf(ctx, entry.game, entry.burns),
+        outcome: null,
+        supersedesSeq: entry.resultSeq,
+        correction,
+      },
+      ids,
+    );
     s.completed = list.map((x, i) => (i === index ? { ...x, status: 'void', resultSeq: env.seq } : x));
     return { data: { roundId, supersedesSeq: entry.resultSeq } };
   }
@@ -40,9 +50,17 @@ export function correctCompleted(ctx: CardContext, s: CardTableState, args: Reco
   }
   const outcome = g.outcome(game);
   ctx.event('correction', { correction: kind, by, roundId });
-  const env = ctx.publish('result', {
-    status: 'corrected', cards: cardsOf(ctx, game, entry.burns), outcome, supersedesSeq: entry.resultSeq, correction,
-  }, ids);
+  const env = ctx.publish(
+    'result',
+    {
+      status: 'corrected',
+      cards: cardsOf(ctx, game, entry.burns),
+      outcome,
+      supersedesSeq: entry.resultSeq,
+      correction,
+    },
+    ids,
+  );
   s.completed = list.map((x, i) => (i === index ? { ...x, status: 'corrected', resultSeq: env.seq, game } : x));
   ctx.log('info', `${roundId} corrected by ${by} (${kind}): ${roundSummary(roundId, cardsOf(ctx, game, entry.burns), outcome)}`);
   return { data: { roundId, supersedesSeq: entry.resultSeq } };
@@ -103,7 +121,8 @@ function rebuildFromCards(ctx: CardContext, table: CardTableState, raw: unknown,
   if (g.expect(s).kind !== 'complete') return { error: 'the corrected cards do not make a complete round' };
   for (const [pos, list] of Object.entries(want)) {
     const got = g.cards(s)[pos] ?? [];
-    if (got.length !== list.length || got.some((c, i) => c !== list[i])) return { error: `the corrected cards do not fit ${g.id}: ${pos} would be dealt [${got.join(', ')}], not [${list.join(', ')}]` };
+    if (got.length !== list.length || got.some((c, i) => c !== list[i]))
+      return { error: `the corrected cards do not fit ${g.id}: ${pos} would be dealt [${got.join(', ')}], not [${list.join(', ')}]` };
   }
   return { game: s };
 }

@@ -54,7 +54,7 @@ function takeDecision(ctx: CardContext, s: CardTableState, args: RequestArgs<'de
   if (!r) return { code: 'wrong-phase', error: 'no round is in progress' };
   if (!g.decide) return { code: 'wrong-phase', error: `${g.id} takes no player decisions` };
   if (r.bettingOpen) return { code: 'wrong-phase', error: 'betting is still open' };
-  if (r.burns.length < r.burnsNeeded) return { code: 'wrong-phase', error: 'the round\'s burn cards have not been drawn yet' };
+  if (r.burns.length < r.burnsNeeded) return { code: 'wrong-phase', error: "the round's burn cards have not been drawn yet" };
   const keepStanding = args.keepStanding === true;
   if (keepStanding && g.id !== 'blackjack') return { code: 'invalid-args', error: `keepStanding means nothing in ${g.id} (blackjack shared seats only)` };
   const next = g.decide(r.game, args.seat, args.action, keepStanding ? { keepStanding } : {});

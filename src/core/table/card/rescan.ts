@@ -26,7 +26,10 @@ export function cardRead(ctx: CardContext, s: CardTableState, deviceId: string, 
     clearPending(ctx, s);
     ctx.event('rescan', { deviceId, card: isHiddenNext(ctx, s) ? null : card });
   } else if (s.pending) {
-    ctx.alert('out-of-order-card', `a card arrived from ${deviceId} while a rescan is pending: neither dealt nor counted, the round is held`, { deviceId, card: publicCard(ctx, s, card) });
+    ctx.alert('out-of-order-card', `a card arrived from ${deviceId} while a rescan is pending: neither dealt nor counted, the round is held`, {
+      deviceId,
+      card: publicCard(ctx, s, card),
+    });
     return s;
   }
   dealCard(ctx, s, deviceId, card, uid);
@@ -40,7 +43,9 @@ export function misread(ctx: CardContext, s: CardTableState, deviceId: string): 
   const sh = s.shoe;
   if (sh.state === 'closed' || sh.state === 'void') {
     // no card can be dealt after the last round: nothing to wait for (docs/FAULTS.md, question 9)
-    ctx.alert('misread', `card could not be read by ${deviceId} after the last round of shoe ${sh.id} (${sh.state}): not dealt to anyone, no rescan`, { deviceId });
+    ctx.alert('misread', `card could not be read by ${deviceId} after the last round of shoe ${sh.id} (${sh.state}): not dealt to anyone, no rescan`, {
+      deviceId,
+    });
     return s;
   }
   ctx.alert('misread', `card could not be read by ${deviceId}: rescan required`, { deviceId });
@@ -85,7 +90,9 @@ export function rescanTimer(ctx: CardContext, s: CardTableState, name: string): 
     ctx.command(p.deviceId, 'RESCAN');
     if (p.retriesSent + 1 < ctx.settings.rescanRetries) ctx.setTimer(name, ctx.at + ctx.settings.rescanIntervalMs);
   } else if (kind === 'rescan-overdue') {
-    ctx.alert('rescan-overdue', `no rescan ${ctx.at - p.since} ms after the misread on ${p.deviceId}: the dealer must rescan the card`, { deviceId: p.deviceId });
+    ctx.alert('rescan-overdue', `no rescan ${ctx.at - p.since} ms after the misread on ${p.deviceId}: the dealer must rescan the card`, {
+      deviceId: p.deviceId,
+    });
   }
   return s;
 }
@@ -116,7 +123,11 @@ export function drop(ctx: CardContext, s: CardTableState, deviceId: string): Car
     return s;
   }
   const burn = r ? !!r.last?.burn : s.shoe.state === 'burning';
-  ctx.event('drop', { deviceId, read: true, detail: burn ? 'a burn card was dropped: picked up, it counts as that burn' : 'the dropped card had been read: it counts and play goes on' });
+  ctx.event('drop', {
+    deviceId,
+    read: true,
+    detail: burn ? 'a burn card was dropped: picked up, it counts as that burn' : 'the dropped card had been read: it counts and play goes on',
+  });
   return s;
 }
 

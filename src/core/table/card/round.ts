@@ -51,7 +51,11 @@ export function roundCard(ctx: CardContext, s: CardTableState, deviceId: string,
     r.game = ctx.settings.game.place(r.game, card);
     ctx.event('card', { deviceId, role: e.position, card, faceDown: false, cardNo: sh.cardsDealt, exposed: true });
     const shoeToo = ctx.settings.exposedCardVoidsShoe;
-    ctx.alert('exposed-card', `${card} was dealt face up to ${e.position} while betting was open: the round${shoeToo ? ' and the rest of the shoe are' : ' is'} void`, { deviceId, card });
+    ctx.alert(
+      'exposed-card',
+      `${card} was dealt face up to ${e.position} while betting was open: the round${shoeToo ? ' and the rest of the shoe are' : ' is'} void`,
+      { deviceId, card },
+    );
     voidRound(ctx, s, 'exposed-card', `${card} exposed during betting`);
     // games.md Exposed card, sheet 000: "the game and the shoe are void" (baccarat, 7 Up, Dragon Tiger)
     if (shoeToo) voidShoe(ctx, s, `exposed card ${card}`, deviceId);

@@ -53,7 +53,7 @@ export function cut(ctx: CardContext, s: CardTableState, deviceId: string): Card
     ctx.event('cut', { deviceId, when: 'between-rounds' });
     ctx.log('info', `cut card between rounds: shoe ${sh.id} closed`);
     if (r) {
-      const detail = 'the cut card came out before this round\'s first card: no further round in this shoe';
+      const detail = "the cut card came out before this round's first card: no further round in this shoe";
       ctx.alert('round-void', `round ${r.id}: ${detail}`, { deviceId });
       voidRound(ctx, s, 'round-void', detail);
     }
@@ -76,7 +76,11 @@ export function dealCard(ctx: CardContext, s: CardTableState, deviceId: string, 
   const e = expectation(ctx, s);
   if (e && (e.kind === 'decision' || e.kind === 'close-decisions')) {
     const shown = publicCard(ctx, s, card);
-    ctx.alert('out-of-order-card', `${shown ?? 'a card (value withheld)'} arrived while the round waits for ${e.kind === 'decision' ? `a decision of ${e.seat}` : 'close-decisions'}: not dealt`, { deviceId, card: shown });
+    ctx.alert(
+      'out-of-order-card',
+      `${shown ?? 'a card (value withheld)'} arrived while the round waits for ${e.kind === 'decision' ? `a decision of ${e.seat}` : 'close-decisions'}: not dealt`,
+      { deviceId, card: shown },
+    );
     return;
   }
   // Counting: more copies than the shoe holds, or twice in one round of a single-deck game.
@@ -142,7 +146,11 @@ export function unnecessaryCard(ctx: CardContext, s: CardTableState, deviceId: s
   sh.carriedBurns.push(card);
   const voids = sh.carriedBurns.length >= 2;
   ctx.event('card', { deviceId, role: voids ? 'discard' : 'burn', card, faceDown: false, cardNo: sh.cardsDealt, unnecessary: true });
-  ctx.alert('unnecessary-card', `${card} was drawn when no card was expected${voids ? '' : ': it becomes a burn card of the next round'}`, { deviceId, card, count: sh.carriedBurns.length });
+  ctx.alert('unnecessary-card', `${card} was drawn when no card was expected${voids ? '' : ': it becomes a burn card of the next round'}`, {
+    deviceId,
+    card,
+    count: sh.carriedBurns.length,
+  });
   if (voids) voidShoe(ctx, s, `${sh.carriedBurns.length} unnecessary cards`, deviceId);
 }
 

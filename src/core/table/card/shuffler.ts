@@ -24,7 +24,12 @@ function shufflerData(s: CardTableState, deviceId: string): ShufflerStateData {
 }
 
 /** a shuffler's `STATE` or `COUNT` frame */
-export function shufflerFrame(ctx: CardContext, s: CardTableState, deviceId: string, f: Extract<DeviceFrame, { type: 'SHUF_STATE' | 'COUNT' }>): CardTableState {
+export function shufflerFrame(
+  ctx: CardContext,
+  s: CardTableState,
+  deviceId: string,
+  f: Extract<DeviceFrame, { type: 'SHUF_STATE' | 'COUNT' }>,
+): CardTableState {
   onShufflerFrame(ctx, s, deviceId, f);
   return s;
 }
@@ -36,7 +41,12 @@ function onShufflerFrame(ctx: CardContext, s: CardTableState, deviceId: string, 
     const ok = f.count === expected;
     s.shuffler = { ...prev, deviceId, lastCount: f.count, countPending: true };
     ctx.event('shuffler', { deviceId, count: f.count, expected, ok });
-    if (!ok) ctx.alert('card-count-mismatch', `shuffler ${deviceId} counted ${f.count} cards, ${expected} expected: check the deck`, { deviceId, count: f.count, expected });
+    if (!ok)
+      ctx.alert('card-count-mismatch', `shuffler ${deviceId} counted ${f.count} cards, ${expected} expected: check the deck`, {
+        deviceId,
+        count: f.count,
+        expected,
+      });
     return;
   }
   const state = f.state;
@@ -85,7 +95,11 @@ export function shufflerHoldsDealing(ctx: CardContext, s: CardTableState, device
   const sh = s.shuffler;
   if (!sh?.blocked) return false;
   const shown = card ? publicCard(ctx, s, card) : null;
-  const what = card ? shown ?? 'a card (value withheld)' : 'an unread card (MISREAD)';
-  ctx.alert('out-of-order-card', `${what} arrived from ${deviceId} while shuffler ${sh.deviceId} reports ${sh.state}: not dealt`, { deviceId, card: shown, held: 'shuffler' });
+  const what = card ? (shown ?? 'a card (value withheld)') : 'an unread card (MISREAD)';
+  ctx.alert('out-of-order-card', `${what} arrived from ${deviceId} while shuffler ${sh.deviceId} reports ${sh.state}: not dealt`, {
+    deviceId,
+    card: shown,
+    held: 'shuffler',
+  });
   return true;
 }

@@ -76,10 +76,10 @@ export function publishRound(ctx: CardContext, s: CardTableState, phaseOverride?
     roundNo: r?.no ?? null,
     cards: r ? visibleCards(ctx, r) : {},
     // a game's expectation as it is: its `actions` are read-only there, the message's type copies nothing
-    expect: s.pending ? { kind: 'rescan' } : (e as CardRoundBody['expect']) ?? null,
+    expect: s.pending ? { kind: 'rescan' } : ((e as CardRoundBody['expect']) ?? null),
     ...extra,
   };
-  ctx.publish('round', body, { roundId: r ? r.id : s.lastRound?.id ?? null });
+  ctx.publish('round', body, { roundId: r ? r.id : (s.lastRound?.id ?? null) });
 }
 
 export function isCardReader(s: CardTableState, deviceId: string): boolean {

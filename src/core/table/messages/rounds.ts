@@ -6,31 +6,42 @@ import { message, visibleCardSchema } from './envelope.js';
 
 export const roundPhaseSchema = z.enum(['idle', 'betting', 'dealing', 'awaiting-rescan', 'awaiting-decision', 'held', 'complete', 'void']);
 
-export const expectationSchema = z.union([
-  z.object({ kind: z.literal('card'), position: z.string(), faceDown: z.boolean(), revealAt: z.enum(['close-betting', 'close-decisions', 'result']).optional() }).strict(),
-  z.object({ kind: z.literal('decision'), seat: z.string(), actions: z.array(z.string()) }).strict(),
-  z.object({ kind: z.literal('close-decisions') }).strict(),
-  z.object({ kind: z.literal('complete') }).strict(),
-  z.object({ kind: z.literal('rescan') }).strict(),
-]).describe('what the gateway expects next');
+export const expectationSchema = z
+  .union([
+    z
+      .object({
+        kind: z.literal('card'),
+        position: z.string(),
+        faceDown: z.boolean(),
+        revealAt: z.enum(['close-betting', 'close-decisions', 'result']).optional(),
+      })
+      .strict(),
+    z.object({ kind: z.literal('decision'), seat: z.string(), actions: z.array(z.string()) }).strict(),
+    z.object({ kind: z.literal('close-decisions') }).strict(),
+    z.object({ kind: z.literal('complete') }).strict(),
+    z.object({ kind: z.literal('rescan') }).strict(),
+  ])
+  .describe('what the gateway expects next');
 
-const roundNo = z.union([z.number().int().min(1), z.null()]).describe('the round\'s number (in the shoe for card games); null when no round was played yet');
+const roundNo = z.union([z.number().int().min(1), z.null()]).describe("the round's number (in the shoe for card games); null when no round was played yet");
 const voidReason = z.string().optional().describe('why the round is void (phase `void`)');
 
 export const cardRoundMessageSchema = message('round', {
   phase: roundPhaseSchema,
   roundNo,
-  cards: z.record(z.string(), z.array(visibleCardSchema)).describe('position -> cards so far (face-down cards as null); `burn` holds the round\'s burns'),
+  cards: z.record(z.string(), z.array(visibleCardSchema)).describe("position -> cards so far (face-down cards as null); `burn` holds the round's burns"),
   expect: z.union([expectationSchema, z.null()]),
   reason: voidReason,
 }).describe('card games: snapshot of the round in progress (or of the last one)');
 
 export const die = z.number().int().min(1).max(6);
-const diceAttemptSchema = z.object({
-  kind: z.enum(['no-bounce', 'cocked', 'noread']),
-  dice: z.tuple([die, die, die]).optional(),
-  bounces: z.number().int().min(0).optional(),
-}).strict();
+const diceAttemptSchema = z
+  .object({
+    kind: z.enum(['no-bounce', 'cocked', 'noread']),
+    dice: z.tuple([die, die, die]).optional(),
+    bounces: z.number().int().min(0).optional(),
+  })
+  .strict();
 
 export const diceRoundMessageSchema = message('round', {
   phase: z.enum(['idle', 'betting', 'dealing', 'complete', 'void']),
@@ -57,5 +68,6 @@ export const kenoRoundMessageSchema = message('round', {
   reason: voidReason,
 }).describe('keno: snapshot of the draw in progress (or of the last one)');
 
-export const roundMessageSchema = z.union([cardRoundMessageSchema, diceRoundMessageSchema, kenoRoundMessageSchema])
+export const roundMessageSchema = z
+  .union([cardRoundMessageSchema, diceRoundMessageSchema, kenoRoundMessageSchema])
   .describe('snapshot of the round in progress (or of the last one), by kind of table');

@@ -126,14 +126,27 @@ function drawEnd(ctx: Ctx, s: KenoTableState, deviceId: string): void {
   }
   const balls = [...r.balls];
   const outcome = kenoOutcome(balls);
-  completeRound(ctx, s, { status: 'complete', balls, outcome }, balls, { balls }, `${balls.join(' ')} -> sum ${outcome.sum} ${outcome.bigSmall} ${outcome.element}`);
+  completeRound(
+    ctx,
+    s,
+    { status: 'complete', balls, outcome },
+    balls,
+    { balls },
+    `${balls.join(' ')} -> sum ${outcome.sum} ${outcome.bigSmall} ${outcome.element}`,
+  );
 }
 
 function frame(ctx: Ctx, s: KenoTableState, deviceId: string, f: DeviceFrame): KenoTableState {
   switch (f.type) {
-    case 'START': drawStart(ctx, s, deviceId); return s;
-    case 'BALL': ball(ctx, s, deviceId, f.ball); return s;
-    case 'END': drawEnd(ctx, s, deviceId); return s;
+    case 'START':
+      drawStart(ctx, s, deviceId);
+      return s;
+    case 'BALL':
+      ball(ctx, s, deviceId, f.ball);
+      return s;
+    case 'END':
+      drawEnd(ctx, s, deviceId);
+      return s;
     default:
       ctx.log('warn', `frame type ${f.type} from ${deviceId} is not used by a keno table`);
       return s;
@@ -154,7 +167,13 @@ export const KENO: NumberedGame<KenoTableState, KenoTableSettings> = {
   /** as a voided card round carries its cards: the balls as drawn (the keno result schema wants the array) */
   voidedValues: (values) => ({ balls: [...values] }),
   initial: (settings, persisted) => ({
-    kind: 'keno', seq: persisted.seq ?? 0, roundNo: persisted.roundNo ?? 0, round: null, lastRound: null, strayDraw: false, devices: initialDevices(settings),
+    kind: 'keno',
+    seq: persisted.seq ?? 0,
+    roundNo: persisted.roundNo ?? 0,
+    round: null,
+    lastRound: null,
+    strayDraw: false,
+    devices: initialDevices(settings),
   }),
   copy: (prev) => ({ ...prev, round: prev.round ? { ...prev.round, balls: [...prev.round.balls] } : null, devices: { ...prev.devices } }),
   newRound: (ctx, id, no) => ({ id, no, bettingOpen: ctx.settings.engine, started: false, balls: [] }),

@@ -15,7 +15,8 @@ type Ctx = NumberedContext<NumberedState, NumberedSettings>;
 
 function openBetting(ctx: Ctx, s: NumberedState, args: RequestArgs<'open-betting'>): RequestAnswer {
   const r = s.round;
-  if (!ctx.settings.engine) return { code: 'wrong-phase', error: `this table runs without an engine (betting: none): rounds start with ${ctx.kind.roundStartsWith}` };
+  if (!ctx.settings.engine)
+    return { code: 'wrong-phase', error: `this table runs without an engine (betting: none): rounds start with ${ctx.kind.roundStartsWith}` };
   if (r) return { code: 'wrong-phase', error: `round ${r.id} is still in progress` };
   const round = openRound(ctx, s, args.roundId);
   publishRound(ctx, s);
@@ -32,7 +33,9 @@ function closeBetting(ctx: Ctx, s: NumberedState): RequestAnswer {
 
 function voidRoundAsked(ctx: Ctx, s: NumberedState, args: RequestArgs<'void-round'>): RequestAnswer {
   if (args.roundId !== undefined && args.roundId !== s.round?.id) return correctCompleted(ctx, s, { ...args, kind: 'void' });
-  return pitVoid(ctx, s.round?.id, args.reason, () => (ctx.kind.pitVoid ? ctx.kind.pitVoid(ctx, s, args.reason) : voidRound(ctx, s, 'round-void', args.reason)));
+  return pitVoid(ctx, s.round?.id, args.reason, () =>
+    ctx.kind.pitVoid ? ctx.kind.pitVoid(ctx, s, args.reason) : voidRound(ctx, s, 'round-void', args.reason),
+  );
 }
 
 function correctionAsked(ctx: Ctx, s: NumberedState, args: RequestArgs<'correction'>): RequestAnswer {
@@ -48,7 +51,15 @@ function correctCompleted(ctx: Ctx, s: NumberedState, args: Record<string, unkno
   const correction = { kind, by, reason };
   if (kind === 'void') {
     ctx.alert('round-void', `the pit (${by}) voided completed round ${roundId}: ${reason}`, { by });
-    const body: MessageBody<'result'> = { status: 'void', reason: 'round-void', detail: reason, ...ctx.kind.voidedValues(entry.values), outcome: null, supersedesSeq: entry.resultSeq, correction };
+    const body: MessageBody<'result'> = {
+      status: 'void',
+      reason: 'round-void',
+      detail: reason,
+      ...ctx.kind.voidedValues(entry.values),
+      outcome: null,
+      supersedesSeq: entry.resultSeq,
+      correction,
+    };
     const env = ctx.publish('result', body, { roundId });
     s.completed = list.map((x, i) => (i === index ? { ...x, status: 'void', resultSeq: env.seq } : x));
     return { data: { roundId, supersedesSeq: entry.resultSeq } };
@@ -58,10 +69,11 @@ function correctCompleted(ctx: Ctx, s: NumberedState, args: Record<string, unkno
   if (problem) return { code: 'invalid-args', error: problem };
   const values = [...(args[field] as number[])];
   const outcome = ctx.kind.outcomeOf(values);
-  const body: MessageBody<'result'> = field === 'dice'
-    // checkCorrection passed: three faces
-    ? { status: 'corrected', dice: values as [number, number, number], outcome, supersedesSeq: entry.resultSeq, correction }
-    : { status: 'corrected', balls: values, outcome, supersedesSeq: entry.resultSeq, correction };
+  const body: MessageBody<'result'> =
+    field === 'dice'
+      ? // checkCorrection passed: three faces
+        { status: 'corrected', dice: values as [number, number, number], outcome, supersedesSeq: entry.resultSeq, correction }
+      : { status: 'corrected', balls: values, outcome, supersedesSeq: entry.resultSeq, correction };
   const env = ctx.publish('result', body, { roundId });
   s.completed = list.map((x, i) => (i === index ? { ...x, status: 'corrected', resultSeq: env.seq, values } : x));
   ctx.log('info', `${roundId} corrected by ${by}: ${field} ${values.join(' ')}`);

@@ -35,16 +35,24 @@ export function openRound<S extends NumberedState, Se extends NumberedSettings>(
 
 /** the `round` snapshot; `phaseOverride` for the round that has just finished */
 export function publishRound<S extends NumberedState, Se extends NumberedSettings>(
-  ctx: NumberedContext<S, Se>, s: S, phaseOverride?: 'complete' | 'void', extra: Record<string, unknown> = {},
+  ctx: NumberedContext<S, Se>,
+  s: S,
+  phaseOverride?: 'complete' | 'void',
+  extra: Record<string, unknown> = {},
 ): void {
   const r = s.round;
   const body = { phase: phaseOverride ?? phase(s), roundNo: r?.no ?? null, ...ctx.kind.roundFields(ctx, s, !!phaseOverride), ...extra } as MessageBody<'round'>;
-  ctx.publish('round', body, { roundId: r ? r.id : s.lastRound?.id ?? null });
+  ctx.publish('round', body, { roundId: r ? r.id : (s.lastRound?.id ?? null) });
 }
 
 /** the round's result (status `complete`), its final snapshot, the round finished */
 export function completeRound<S extends NumberedState, Se extends NumberedSettings>(
-  ctx: NumberedContext<S, Se>, s: S, result: MessageBody<'result'>, values: number[], roundExtra: Record<string, unknown>, summary: string,
+  ctx: NumberedContext<S, Se>,
+  s: S,
+  result: MessageBody<'result'>,
+  values: number[],
+  roundExtra: Record<string, unknown>,
+  summary: string,
 ): void {
   const round = s.round!;
   const env = ctx.publish('result', result);

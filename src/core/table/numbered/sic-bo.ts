@@ -49,7 +49,11 @@ function roll(ctx: Ctx, s: DiceTableState, deviceId: string, dice: [number, numb
   const valid = bounces >= ctx.settings.minBounces;
   ctx.event('dice', { deviceId, action: 'roll', dice: [...dice], bounces, valid });
   if (!valid) {
-    ctx.alert('dice-no-bounce', `roll ${dice.join('-')} with ${bounces} bounce(s), at least ${ctx.settings.minBounces} needed: void, re-shake`, { deviceId, dice: [...dice], bounces });
+    ctx.alert('dice-no-bounce', `roll ${dice.join('-')} with ${bounces} bounce(s), at least ${ctx.settings.minBounces} needed: void, re-shake`, {
+      deviceId,
+      dice: [...dice],
+      bounces,
+    });
     if (r) {
       r.attempts.push({ kind: 'no-bounce', dice: [...dice], bounces });
       publishRound(ctx, s);
@@ -67,8 +71,14 @@ function roll(ctx: Ctx, s: DiceTableState, deviceId: string, dice: [number, numb
     return;
   }
   const outcome = sicBoOutcome(dice);
-  completeRound(ctx, s, { status: 'complete', dice: [...dice], bounces, outcome, attempts: r.attempts.length }, dice, { dice: [...dice], bounces },
-    `${dice.join('-')} (${bounces} bounces) -> ${outcome.total} ${outcome.size ?? `triple ${outcome.triple}`}`);
+  completeRound(
+    ctx,
+    s,
+    { status: 'complete', dice: [...dice], bounces, outcome, attempts: r.attempts.length },
+    dice,
+    { dice: [...dice], bounces },
+    `${dice.join('-')} (${bounces} bounces) -> ${outcome.total} ${outcome.size ?? `triple ${outcome.triple}`}`,
+  );
 }
 
 function frame(ctx: Ctx, s: DiceTableState, deviceId: string, f: DeviceFrame): DiceTableState {
@@ -84,9 +94,15 @@ function frame(ctx: Ctx, s: DiceTableState, deviceId: string, f: DeviceFrame): D
       publishRound(ctx, s);
       return s;
     }
-    case 'ROLL': roll(ctx, s, deviceId, f.dice, f.bounces); return s;
-    case 'COCKED': voidAttempt(ctx, s, deviceId, 'cocked', 'cocked-dice', 'a die rests against another die or the dome: re-shake'); return s;
-    case 'NOREAD': voidAttempt(ctx, s, deviceId, 'noread', 'dice-noread', 'the sensor could not read the dice: re-read or re-shake'); return s;
+    case 'ROLL':
+      roll(ctx, s, deviceId, f.dice, f.bounces);
+      return s;
+    case 'COCKED':
+      voidAttempt(ctx, s, deviceId, 'cocked', 'cocked-dice', 'a die rests against another die or the dome: re-shake');
+      return s;
+    case 'NOREAD':
+      voidAttempt(ctx, s, deviceId, 'noread', 'dice-noread', 'the sensor could not read the dice: re-read or re-shake');
+      return s;
     default:
       ctx.log('warn', `frame type ${f.type} from ${deviceId} is not used by a sic bo table`);
       return s;
@@ -99,12 +115,18 @@ export const SIC_BO: NumberedGame<DiceTableState, DiceTableSettings> = {
   roundStartsWith: 'the dice',
   correctionField: 'dice',
   /** corrected dice: three faces 1-6 */
-  checkCorrection: (v) => (Array.isArray(v) && v.length === 3 && v.every((d) => Number.isInteger(d) && d >= 1 && d <= 6) ? null : '`dice` must be three faces 1-6'),
+  checkCorrection: (v) =>
+    Array.isArray(v) && v.length === 3 && v.every((d) => Number.isInteger(d) && d >= 1 && d <= 6) ? null : '`dice` must be three faces 1-6',
   outcomeOf: (values) => sicBoOutcome(values),
   /** as every void roll */
   voidedValues: () => ({ dice: null }),
   initial: (settings, persisted) => ({
-    kind: 'sic-bo', seq: persisted.seq ?? 0, roundNo: persisted.roundNo ?? 0, round: null, lastRound: null, devices: initialDevices(settings),
+    kind: 'sic-bo',
+    seq: persisted.seq ?? 0,
+    roundNo: persisted.roundNo ?? 0,
+    round: null,
+    lastRound: null,
+    devices: initialDevices(settings),
   }),
   copy: (prev) => ({ ...prev, round: prev.round ? { ...prev.round, attempts: [...prev.round.attempts] } : null, devices: { ...prev.devices } }),
   newRound: (ctx, id, no) => ({ id, no, bettingOpen: ctx.settings.engine, shakes: 0, attempts: [] }),

@@ -39,9 +39,7 @@ describe('kenoOutcome', () => {
   });
 
   it('element boundaries', () => {
-    expect([695, 696, 763, 764, 855, 856, 923, 924].map(kenoElement)).toEqual([
-      'gold', 'wood', 'wood', 'water', 'water', 'fire', 'fire', 'earth',
-    ]);
+    expect([695, 696, 763, 764, 855, 856, 923, 924].map(kenoElement)).toEqual(['gold', 'wood', 'wood', 'water', 'water', 'fire', 'fire', 'earth']);
     expect(kenoElement(210)).toBe('gold');
     expect(kenoElement(1410)).toBe('earth');
   });

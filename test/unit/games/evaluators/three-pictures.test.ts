@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { oneDeck, type Card } from '../../../../src/core/vocabulary/card.js';
-import {
-  compareThreePictures,
-  evaluateThreePictures,
-  threePicturesRankName,
-  winWith6,
-} from '../../../../src/core/games/evaluators/three-pictures.js';
+import { compareThreePictures, evaluateThreePictures, threePicturesRankName, winWith6 } from '../../../../src/core/games/evaluators/three-pictures.js';
 
 const h = (s: string): Card[] => s.split(' ') as Card[];
 const DECK = oneDeck();
