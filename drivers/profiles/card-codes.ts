@@ -23,7 +23,8 @@ export interface CardCodeOptions {
   table?: Record<string, string>;
 }
 
-const RANK_OF: Record<string, Rank> = {
+/** a card's rank as written (`A` or `1`, `T` or `10`, ...) -> its rank letter */
+export const RANK_OF: Record<string, Rank> = {
   A: 'A',
   '1': 'A',
   '2': '2',

@@ -6,6 +6,8 @@
  * listed. Pure: text in, events or a reason out.
  */
 
+import { RANK_OF } from '../../../drivers/profiles/card-codes.js';
+
 export type ScriptEvent =
   | { type: 'CARD'; card: string; rescan: boolean }
   | { type: 'MISREAD' | 'CUT' | 'DROP' | 'START' | 'END' }
@@ -15,29 +17,11 @@ export type ScriptEvent =
 
 export type ScriptParse = { ok: true; events: ScriptEvent[] } | { ok: false; code: 'script-bad-token' | 'script-empty'; reason: string };
 
-const RANK: Record<string, string> = {
-  A: 'A',
-  '1': 'A',
-  '2': '2',
-  '3': '3',
-  '4': '4',
-  '5': '5',
-  '6': '6',
-  '7': '7',
-  '8': '8',
-  '9': '9',
-  T: 'T',
-  '10': 'T',
-  J: 'J',
-  Q: 'Q',
-  K: 'K',
-};
-
 /** `AS`, `10h`, `th` -> `AS`, `TH`; null when it is no card */
 export function scriptCard(token: string): string | null {
   const m = /^(10|[1-9AaTtJjQqKk])([SHDCshdc])$/.exec(token);
   if (!m) return null;
-  return RANK[m[1].toUpperCase()] + m[2].toUpperCase();
+  return RANK_OF[m[1].toUpperCase()] + m[2].toUpperCase();
 }
 
 /** one line per event as `frameKey` of profile-learn.ts writes a decoded frame: `CARD AS`, `CARD AS R`, `STATE LOADED` */
