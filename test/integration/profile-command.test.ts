@@ -1,33 +1,11 @@
-/**
- * `tablegw profile check` and `profile list` through the real command line (a child process, as an
- * installer runs them): exit codes, key-path errors, the frame and reject lines, --json.
- */
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { chunkLine, headerLine } from '../../src/app/tools/capture-file.js';
 import { cleanupTempDirs, makeTempDir } from '../../dev/rig/temp-dir.js';
+import { tablegw } from '../helpers/tablegw-cli.js';
 
 afterAll(cleanupTempDirs);
-
-const ROOT = join(import.meta.dirname, '..', '..');
-
-function tablegw(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'app', 'cli', 'main.ts'), ...args], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (b: Buffer) => {
-    stdout += b.toString();
-  });
-  child.stderr.on('data', (b: Buffer) => {
-    stderr += b.toString();
-  });
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-}
 
 async function captureFile(chunks: Array<[number, string]>): Promise<string> {
   const file = join(await makeTempDir('teg-profile-cli-'), 'c.jsonl');

@@ -1,9 +1,3 @@
-/**
- * `tablegw profile learn` and `tablegw capture show` through the real command line (a child
- * process, as an installer runs them): a learned profile written and then checked, the exits of a
- * mismatching script, a bad script, a missing file, the hex view of a capture.
- */
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,26 +5,9 @@ import { loadProfileFile } from '../../drivers/profiles/profile-schema.js';
 import { dealCapture, shuffledDeck } from '../../simulators/devices/deal-capture.js';
 import { chunkLine, headerLine } from '../../src/app/tools/capture-file.js';
 import { cleanupTempDirs, makeTempDir } from '../../dev/rig/temp-dir.js';
+import { ROOT, tablegw } from '../helpers/tablegw-cli.js';
 
 afterAll(cleanupTempDirs);
-
-const ROOT = join(import.meta.dirname, '..', '..');
-
-function tablegw(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'app', 'cli', 'main.ts'), ...args], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (b: Buffer) => {
-    stdout += b.toString();
-  });
-  child.stderr.on('data', (b: Buffer) => {
-    stderr += b.toString();
-  });
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-}
 
 const header = {
   format: 'tablegw-capture',

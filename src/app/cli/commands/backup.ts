@@ -51,26 +51,35 @@ function refused(name: string, e: unknown): number {
 
 const args = (argv: string[]) => parseArgs({ args: argv, allowPositionals: true, options: { config: { type: 'string' } } });
 
+/** the one backup file and the config file of `backup` / `restore`, or the exit code of a usage error */
+function fileArg(name: string, help: string, argv: string[]): { file: string; config: string } | number {
+  const parsed = parsedOrNull(name, help, () => args(argv));
+  if (!parsed) return 2;
+  const file = parsed.positionals[0];
+  if (!file || parsed.positionals.length > 1) {
+    console.error(`${name}: give one backup file\n\n${help}`);
+    return 2;
+  }
+  return { file, config: parsed.values.config ?? 'config/default.yaml' };
+}
+
+/** the gateway's signing key, or a refusal with `code` saying why it is needed */
+function keyOrRefuse(cfg: GatewayConfig, code: ConstructorParameters<typeof BackupError>[0], why: string) {
+  const k = key(cfg);
+  if (!k) throw new BackupError(code, 'signing.privateKeyFile', why);
+  return k;
+}
+
 export const command: CliCommand = {
   summary: 'copy the journal while the gateway runs, with a signed manifest',
   help: backupHelp,
   async run(argv) {
-    const parsed = parsedOrNull('backup', backupHelp, () => args(argv));
-    if (!parsed) return 2;
-    const file = parsed.positionals[0];
-    if (!file || parsed.positionals.length > 1) {
-      console.error(`backup: give one backup file\n\n${backupHelp}`);
-      return 2;
-    }
+    const a = fileArg('backup', backupHelp, argv);
+    if (typeof a === 'number') return a;
+    const { file } = a;
     try {
-      const cfg = loadConfigFile(parsed.values.config ?? 'config/default.yaml');
-      const k = key(cfg);
-      if (!k)
-        throw new BackupError(
-          'backup-no-key',
-          'signing.privateKeyFile',
-          "a backup is signed with the gateway's key: configure signing (tablegw keygen --out <name>)",
-        );
+      const cfg = loadConfigFile(a.config);
+      const k = keyOrRefuse(cfg, 'backup-no-key', "a backup is signed with the gateway's key: configure signing (tablegw keygen --out <name>)");
       const m = await takeBackup(resolve(cfg.dataDir), resolve(file), k);
       console.log(
         `backup: ${resolve(file)} (${m.database.bytes} bytes), manifest ${manifestPathOf(resolve(file))}: ${m.tables.map((t) => `${t.id} seq ${t.lastSeq}`).join(', ') || 'no tables'}`,
@@ -86,22 +95,16 @@ export const restoreCommand: CliCommand = {
   summary: "make a signed backup the data dir's journal (the streams go on above it)",
   help: restoreHelp,
   async run(argv) {
-    const parsed = parsedOrNull('restore', restoreHelp, () => args(argv));
-    if (!parsed) return 2;
-    const file = parsed.positionals[0];
-    if (!file || parsed.positionals.length > 1) {
-      console.error(`restore: give one backup file\n\n${restoreHelp}`);
-      return 2;
-    }
+    const a = fileArg('restore', restoreHelp, argv);
+    if (typeof a === 'number') return a;
+    const { file } = a;
     try {
-      const cfg = loadConfigFile(parsed.values.config ?? 'config/default.yaml');
-      const k = key(cfg);
-      if (!k)
-        throw new BackupError(
-          'restore-unsigned',
-          'signing.privateKeyFile',
-          "a restore checks the backup's signature with the gateway's key: configure signing with the key the backup was made with",
-        );
+      const cfg = loadConfigFile(a.config);
+      const k = keyOrRefuse(
+        cfg,
+        'restore-unsigned',
+        "a restore checks the backup's signature with the gateway's key: configure signing with the key the backup was made with",
+      );
       const r = restoreBackup(resolve(cfg.dataDir), resolve(file), createPublicKey(k.privateKey));
       for (const t of r.tables) console.log(`restore: table ${t.id}: epoch ${t.epoch}, backup at seq ${t.backupSeq}, goes on above seq ${t.startsAbove}`);
       if (r.keptAs) console.log(`restore: the previous journal is kept as ${r.keptAs}`);
