@@ -5,8 +5,8 @@
  * `nobody` (root may open anything), otherwise as the test's user with the port's mode 0000.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, mkdirSync, realpathSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPtyPair } from '../../dev/rig/pty-pair.js';
 import { cleanupTempDirs, makeTempDir } from '../../dev/rig/temp-dir.js';
@@ -14,8 +14,28 @@ import { realIoOrSkip } from '../helpers/real-io.js';
 
 afterAll(cleanupTempDirs);
 const io = realIoOrSkip(['socat', 'setpriv']);
-const ROOT = join(import.meta.dirname, '..', '..');
+const ROOT = resolve(import.meta.dirname, '..', '..');
 const asRoot = process.getuid?.() === 0;
+
+/**
+ * As root the check runs as `nobody`, which must reach the checkout's sources and node_modules: a
+ * checkout in a private folder (mktemp -d, mode 0700) gets search permission for others on ROOT
+ * and the folders above it for the test's duration, and its modes back after it.
+ */
+const restoreModes: Array<() => void> = [];
+if (asRoot) {
+  for (let d = ROOT; ; d = dirname(d)) {
+    const mode = statSync(d).mode & 0o7777;
+    if ((mode & 0o001) === 0) {
+      chmodSync(d, mode | 0o001);
+      restoreModes.push(() => chmodSync(d, mode));
+    }
+    if (dirname(d) === d) break;
+  }
+}
+afterAll(() => {
+  for (const restore of restoreModes) restore();
+});
 
 function checkConfig(file: string): { code: number | null; out: string } {
   const cli = [process.execPath, '--import', 'tsx', join(ROOT, 'src/app/cli/main.ts'), 'check-config', file];
