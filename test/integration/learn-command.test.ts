@@ -11,6 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { loadProfileFile } from '../../drivers/profiles/profile-schema.js';
+import { dleCrc16Shoe } from '../../dev/corpus/encoders.js';
 import { dealCapture, shuffledDeck } from '../../simulators/devices/deal-capture.js';
 import { profileWire } from '../../simulators/devices/wire.js';
 import { parseCapture } from '../../src/app/tools/capture-file.js';
@@ -161,6 +162,79 @@ describe.skipIf(!io.available)('tablegw learn over a real pty', () => {
     const offline = await tablegw(['profile', 'learn', join(dir, 'my-shoe.capture.jsonl'), '--deal', join(dir, 'my-shoe.deal.txt'), '--name', 'my-shoe']);
     expect(offline.code, offline.stderr).toBe(0);
     expect(offline.stdout).toBe(readFileSync(out, 'utf8'));
+  }, 120_000);
+
+  it('a binary corpus shoe (DLE-stuffed, CRC-16 after DLE ETX, cards 1..52, no rescan message): the card after the misread is learned as a plain card', async () => {
+    const pty = await createPtyPair();
+    ptys.push(pty);
+    // the corpus encoder, written independently of the profile engine; the SEQ wraps at 255
+    let seq = 1;
+    const send = async (e: Parameters<typeof dleCrc16Shoe.frame>[0], damaged = false): Promise<void> => {
+      const f = dleCrc16Shoe.frame(e, seq)!;
+      if (!damaged) seq = dleCrc16Shoe.next(seq);
+      await pty.write(damaged ? dleCrc16Shoe.badCheck(f) : f);
+    };
+    timers.push(setInterval(() => void send({ k: 'hb' }).catch(() => {}), 400));
+    const dir = await makeTempDir('teg-learn-live-');
+    const out = join(dir, 'dle-shoe.yaml');
+    const r = learn([pty.gatewayPath, '--out', out, '--idle-seconds', '1.2']);
+    const heardRows = (): number => count(r.out(), '\n  heard ') - 1;
+    await waitUntil('the load step', () => r.out().includes('Load the shoe'), r);
+    // the heartbeat as a hex row: DLE STX 03 <seq> DLE ETX <crc lo> <crc hi>
+    expect(r.out()).toMatch(/ {2}heard +1 +[\d.]+ +0{8} {2}10 02 03 [0-9a-f]{2} 10 03 [0-9a-f]{2} [0-9a-f]{2} /);
+    let before = heardRows();
+    await send({ k: 'loaded' });
+    await waitUntil('the load heard', () => heardRows() > before, r);
+    r.type('');
+    await waitUntil('the deal step', () => r.out().includes('Deal the cards one by one'), r);
+    const deck = shuffledDeck(43);
+    for (const [k, card] of deck.entries()) {
+      if (k === 9) await pty.write(dleCrc16Shoe.noise());
+      if (k === 30) await send({ k: 'card', card }, true);
+      before = heardRows();
+      await send({ k: 'card', card });
+      await waitUntil(`card ${k + 1} heard`, () => heardRows() > before, r);
+      r.type(card);
+    }
+    await waitUntil('the last entry', () => r.out().includes('(cards so far: 52;'), r);
+    r.type('done');
+    await waitUntil('the misread step', () => r.out().includes('Cause a misread'), r, 60_000);
+    // this shoe has no rescan: the card is dealt again and read as a card
+    await send({ k: 'misread' });
+    r.type('MISREAD');
+    await waitUntil('the rescan prompt', () => r.out().includes('Now rescan the card'), r);
+    before = heardRows();
+    await send({ k: 'card', card: 'JD' });
+    await waitUntil('the card heard', () => heardRows() > before, r);
+    r.type('jd');
+    const code = await r.exited;
+    expect(code, r.out()).toBe(0);
+    const script = parseScript(readFileSync(join(dir, 'dle-shoe.deal.txt'), 'utf8'));
+    expect(script.ok && script.events.map((e) => (e.type === 'CARD' ? (e.rescan ? `RESCAN:${e.card}` : e.card) : e.type))).toEqual([
+      'STATE',
+      ...deck,
+      'MISREAD',
+      'JD',
+    ]);
+    // a fresh deal in the corpus encoder's bytes, with noise and a damaged frame, decodes to exactly its cards
+    const learned = loadProfileFile(out);
+    const fresh = shuffledDeck(44);
+    let s2 = 200;
+    const bytes: Buffer[] = [];
+    for (const [k, card] of fresh.entries()) {
+      if (k === 5) bytes.push(dleCrc16Shoe.noise());
+      if (k === 12) bytes.push(dleCrc16Shoe.badCheck(dleCrc16Shoe.frame({ k: 'card', card: '2C' }, s2)!));
+      if (k % 10 === 0) {
+        bytes.push(dleCrc16Shoe.frame({ k: 'hb' }, s2)!);
+        s2 = dleCrc16Shoe.next(s2);
+      }
+      bytes.push(dleCrc16Shoe.frame({ k: 'card', card }, s2)!);
+      s2 = dleCrc16Shoe.next(s2);
+    }
+    const decoded = decodeCapture(learned, [{ t: 0, bytes: Buffer.concat(bytes) }]);
+    const cards = decoded.items.flatMap((it) => ('frame' in it && it.frame.type === 'CARD' ? [it.frame.card] : []));
+    expect(cards).toEqual(fresh);
+    expect(decoded.summary.rejects).toBeGreaterThanOrEqual(2);
   }, 120_000);
 
   it('a device that says nothing: exit 1 saying nothing was heard, no profile', async () => {

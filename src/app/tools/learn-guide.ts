@@ -445,12 +445,15 @@ export function guideStep(o: GuideOptions, state: GuideState, input: GuideInput)
       else if (s.phase === 'learning') out.push(say('Wait: learning.'));
       else if (s.phase === 'load') {
         const w = input.text.trim().toLowerCase();
+        const dealing = parseTyped(o.kind, input.text, false);
         if (w === 'skip') s = enter(o, s, 'deal', input.now, out);
-        else if (w === '') {
+        else if (w === '' || (dealing.do === 'events' && dealing.events.some(isItem))) {
           // a shoe may announce the load, or not: the learner tells which
           const e: GuideEvent = { choices: ['LOADED', ''], said: 'loaded' };
           out.push({ type: 'script', line: scriptLine(e) });
           s = enter(o, { ...s, events: [...s.events, e] }, 'deal', input.now, out);
+          // cards typed straight away: the shoe was loaded and the deal has begun
+          if (w !== '') s = typed(o, s, input.text, input.now, out);
         } else out.push(say('Press Enter once the shoe is loaded, or type skip.'));
       } else if (s.phase === 'misread' && input.text.trim().toLowerCase() === 'finish') s = finishWithLast(s, out);
       else s = typed(o, s, input.text, input.now, out);

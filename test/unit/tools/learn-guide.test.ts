@@ -142,6 +142,15 @@ describe('the guide: steps and prompts', () => {
     ]);
   });
 
+  it('cards typed at the load step: the shoe was loaded and the deal has begun', () => {
+    const s = session(shoe());
+    s.feed({ type: 'start', now: 0 });
+    s.wait(1000);
+    s.type('AS 10d');
+    expect(s.state().phase).toBe('deal');
+    expect(s.script()).toEqual(['LOADED   # or nothing, if the device did not report it so', 'AS', 'TD']);
+  });
+
   it('parseTyped: dice rolls and balls', () => {
     expect(parseTyped('dice', '1 4 6', false)).toEqual({ do: 'events', events: [{ choices: ['ROLL:1,4,6'], said: '1 4 6' }] });
     expect(parseTyped('dice', '146', false)).toMatchObject({ do: 'events', events: [{ choices: ['ROLL:1,4,6'] }] });
