@@ -141,6 +141,9 @@ const DEAL_HELP: Record<LearnKind, string> = {
     '(17), END when the draw is over. Each frame the reader sends shows as a hex row. undo takes back the last entry, done when finished.',
 };
 
+/** the most bytes shown as one burst */
+export const MAX_BURST = 256;
+
 const say = (text: string): GuideOutput => ({ type: 'say', text });
 const seconds = (ms: number): string => String(Math.round(ms / 100) / 10);
 
@@ -417,7 +420,8 @@ export function guideStep(o: GuideOptions, state: GuideState, input: GuideInput)
       break;
     }
     case 'bytes': {
-      if (s.burst && input.t - s.burst.last > o.burstGapMs) s = closeBurst(o, s, out);
+      // a device that never pauses still gets rows: a burst ends after MAX_BURST bytes
+      if (s.burst && (input.t - s.burst.last > o.burstGapMs || s.burst.bytes.length >= MAX_BURST)) s = closeBurst(o, s, out);
       const bytes = [...input.bytes];
       s = s.burst
         ? { ...s, burst: { ...s.burst, last: input.t, bytes: [...s.burst.bytes, ...bytes] }, bytes: s.bytes + bytes.length }

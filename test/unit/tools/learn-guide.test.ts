@@ -104,6 +104,17 @@ describe('the guide: steps and prompts', () => {
     expect(s.said()).toContain('Deal the cards one by one');
   });
 
+  it('a device that never pauses: a burst ends after MAX_BURST bytes', () => {
+    const s = session(shoe());
+    s.feed({ type: 'start', now: 0 });
+    for (let t = 0; t < 60; t++) s.feed({ type: 'bytes', t, bytes: new Uint8Array(10).fill(0x41) });
+    s.wait(100);
+    const groups = s.outputs.filter((x) => x.type === 'say' && x.text.startsWith('  heard '));
+    // 600 bytes in 10-byte chunks: 260 + 260 + 80
+    expect(groups.map((g) => (g as { text: string }).text.split('\n').length)).toEqual([17, 17, 5]);
+    expect(s.state().bytes).toBe(600);
+  });
+
   it('a silent idle device is told as such and the guide goes on', () => {
     const s = session({ ...GUIDE_DEFAULTS, kind: 'dice', idleMs: 200 });
     s.feed({ type: 'start', now: 0 });
