@@ -396,7 +396,8 @@ function learnedNext(o: GuideOptions, s: GuideState, now: number, out: GuideOutp
       out.push(say(`Keep dealing (another deck if you have one): the more ${NOUN[o.kind].item}s, the fewer profiles fit. Type done when finished.`));
       return { ...s, phase: 'deal', phaseAt: now, inPhase: 0 };
     }
-    out.push(say(`${r.reason}.`));
+    out.push(say(`Several profiles fit: ${r.reason}.`));
+    for (const c of r.candidates) out.push(say(`  candidate: ${c.description}${c.problem ? ` (${c.problem})` : ''}`));
     return finish(s, 3, 'ambiguous', out);
   }
   out.push(say(`No profile fits: ${r.reason}.`));

@@ -222,7 +222,7 @@ describe('the guide: steps and prompts', () => {
       status: 'ambiguous',
       reason: 'the deal does not say every card code',
       tellApart: ['deal more cards: the card codes fit no preset, and an explicit table needs all 52 cards (12 seen)'],
-      candidates: [],
+      candidates: [{ description: 'start 0x02, end 0x03; xor8 binary-be after-end', matched: 2 }],
     };
     let runs = 0;
     const s = session({ ...shoe(), maxRounds: 2 }, () => {
@@ -242,6 +242,7 @@ describe('the guide: steps and prompts', () => {
     s.type('done');
     expect(runs).toBe(2);
     expect(s.finished()).toMatchObject({ exit: 3, reason: 'ambiguous', script: 'AS KD\n' });
+    expect(s.said()).toContain('Several profiles fit: the deal does not say every card code.\n  candidate: start 0x02, end 0x03; xor8 binary-be after-end');
   });
 
   it('learnVariants keeps the first reading that learns, else the first ambiguous, else the preferred failure', () => {
