@@ -254,6 +254,28 @@ describe.skipIf(!io.available)('tablegw learn over a real pty', () => {
     expect(existsSync(out)).toBe(false);
   }, 60_000);
 
+  it('the device unplugged mid-deal: exit 1 saying so, no profile; the capture and the script keep what came', async () => {
+    const pty = await createPtyPair();
+    ptys.push(pty);
+    const dev = shoe(pty);
+    const dir = await makeTempDir('teg-learn-live-');
+    const out = join(dir, 'pulled.yaml');
+    const r = learn([pty.gatewayPath, '--out', out, '--idle-seconds', '0.5']);
+    await waitUntil('the load step', () => r.out().includes('Load the shoe'), r);
+    r.type('skip');
+    await waitUntil('the deal step', () => r.out().includes('Deal the cards'), r);
+    await dev.send('CARD', ['QS']);
+    r.type('QS');
+    await waitUntil('the card', () => r.out().includes('cards so far: 1'), r);
+    for (const t of timers.splice(0)) clearInterval(t);
+    await pty.close(); // the cable is pulled: socat and the pty go away
+    expect(await r.exited).toBe(1);
+    expect(r.out()).toContain(`the device went away: ${pty.gatewayPath} closed (device unplugged?); no profile written`);
+    expect(existsSync(out)).toBe(false);
+    const script = parseScript(readFileSync(join(dir, 'pulled.deal.txt'), 'utf8'));
+    expect(script.ok && script.events).toEqual([{ type: 'CARD', card: 'QS', rescan: false }]);
+  }, 60_000);
+
   it('Ctrl-C leaves no profile; the capture and the script keep what was recorded', async () => {
     const pty = await createPtyPair();
     ptys.push(pty);
