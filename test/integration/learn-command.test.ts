@@ -1,10 +1,11 @@
 /**
  * `tablegw learn <port>` through the real command line over a socat pty (the real serialport
- * bindings): a simulated shoe speaking a shipped profile (stx-etx-bcc-shoe: STX body ETX BCC) on
- * the device end, the technician's answers written to the command's stdin as the prompts come.
- * The learned profile then decodes a fresh deal, with line faults, to exactly its cards; the saved
- * capture and script learn the same again offline. Bad input: an absent port, a bad --kind, a
- * silent device, Ctrl-C.
+ * bindings): a simulated shoe on the device end — speaking a shipped profile (stx-etx-bcc-shoe:
+ * STX body ETX BCC), or a corpus format through its independent encoder (dle-crc16-shoe) — and the
+ * technician's answers written to the command's stdin as the prompts come. The learned profile
+ * then decodes a fresh deal, with line faults, to exactly its cards; the saved capture and script
+ * learn the same again offline. Bad input: an absent port, a bad --kind, an existing file, a
+ * silent device, a device unplugged mid-deal, Ctrl-C.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
