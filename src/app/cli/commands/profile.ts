@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { hex4 } from '../../../../drivers/transports/hid-loader.js';
 import { CaptureFileError, readCaptureFile } from '../../tools/capture-file.js';
 import { checkProfile, decodeCapture, formatDecode, hintFor, listShippedProfiles, rechunkCheck, verdict } from '../../tools/profile-check.js';
-import { parseScript } from '../../tools/learn-script.js';
+import { parseScript } from '../../tools/learn/script.js';
 import { LEARN_KINDS, type LearnKind, learnProfile } from '../../tools/profile-learn.js';
 import type { CliCommand } from './command.js';
 

@@ -6,7 +6,7 @@
  * listed. Pure: text in, events or a reason out.
  */
 
-import { RANK_OF } from '../../../drivers/profiles/card-codes.js';
+import { RANK_OF } from '../../../../drivers/profiles/card-codes.js';
 
 export type ScriptEvent =
   | { type: 'CARD'; card: string; rescan: boolean }
