@@ -42,12 +42,9 @@ async function learn(e: CorpusEntry, captureText: string, script: string): Promi
  * passed), each with what the learner lacks for it: the learner's search does not yet cover
  * them (issue 32 point 6 is met for these three only).
  */
-const LEARNED_TODAY = new Set(['stx-etx-lrc-shoe', 'dle-crc16-shoe', 'index52-shoe']);
+const LEARNED_TODAY = new Set(['stx-etx-lrc-shoe', 'dle-crc16-shoe', 'index52-shoe', 'length-le-shoe', 'sync-keno', 'modbus-rtu-shoe']);
 const NOT_YET: Record<string, string> = {
   'ascii-crlf-shoe': 'the learned profile decodes the capture differently from the hand-written one',
-  'length-le-shoe': 'no framing candidate: length fields with a little-endian CRC',
-  'sync-keno': 'no framing candidate: fixed-length frames with a sync word',
-  'modbus-rtu-shoe': 'no framing candidate: Modbus-RTU-like frames',
   'hex-trailer-shuffler': 'the script has no shuffler tokens (SHUF:<state>, COUNT:<n>)',
   'decimal-sum-shoe': 'no integrity candidate: a decimal checksum',
   'table-char-shoe': 'exit 3: a one-character code table needs every card dealt',

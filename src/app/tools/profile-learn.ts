@@ -20,6 +20,7 @@
 import { parse as parseYaml } from 'yaml';
 import { type DeviceProfile, ProfileError, validateProfile } from '../../../drivers/profiles/profile-schema.js';
 import type { CaptureChunk } from './capture-file.js';
+import { endsByLength, payloadCounted, splitResync } from './learn/binary-framing.js';
 import { describeFraming, framingCandidates, printable, split } from './learn/framing.js';
 import { bestIntegrity, describeIntegrity, type Integrity, verifyFrame } from './learn/integrity.js';
 import type { LearnKind } from './learn/kinds.js';
@@ -112,7 +113,9 @@ export function learnProfile(input: LearnInput): LearnResult {
     const { best, verified } = bestIntegrity(frames, f);
     const integ = best[0];
     const valid: Valid[] = [];
-    for (const fr of frames) {
+    // frames that end by their length: cut again as the decoder does, resyncing inside a frame that fails its check
+    const cut = endsByLength(f) && integ.algorithm !== 'none' ? splitResync(stream, f, (fr) => verifyFrame(fr, integ) !== null) : frames;
+    for (const fr of cut) {
       const p = verifyFrame(fr, integ);
       if (p) valid.push({ payload: p });
     }
@@ -137,13 +140,14 @@ export function learnProfile(input: LearnInput): LearnResult {
       continue;
     }
     const maxFrame = Math.max(...frames.map((fr) => fr.start.length + fr.innerStuffed.length + fr.end.length + fr.trailer.length));
-    const data = profileData(name, kind, f, integ, learned, text, maxFrame);
+    const said = payloadCounted(f, integ);
+    const data = profileData(name, kind, said, integ, learned, text, maxFrame);
     const header = [
       `Learned by tablegw profile learn from a capture of ${stream.length} bytes (${chunks.length} chunks) and a script of ${events.length} events.`,
       `Verified: it decodes the capture, as it arrived and re-chunked (1-byte chunks, random cuts, all at once), to exactly the script's events.`,
     ];
     const notes = [
-      `framing: ${describeFraming(f)}, from ${frames.length} frames`,
+      `framing: ${describeFraming(said)}, from ${frames.length} frames`,
       integ.algorithm === 'none'
         ? `integrity: none (no check value verifies most of the ${frames.length} frames)`
         : `integrity: ${describeIntegrity(integ)}, verified on ${verified} of ${frames.length} frames (the others are rejects)`,
