@@ -8,13 +8,15 @@
  * The search prunes early, from the bytes themselves:
  * 1. framings: end sequences that occur, the byte that follows an end (plus a trailer of 0..4
  *    bytes) as the start, DLE / escape stuffing where its marks occur, a length field after a
- *    frequent byte whose value points at the next frame, a fixed length between sync bytes;
+ *    frequent byte whose value points at the next frame, a fixed length between sync bytes (frames
+ *    that end by their length are cut again once the check is known, resyncing inside a frame
+ *    that fails it, as the decoder does: learn/binary-framing.ts);
  * 2. per framing, the integrity variants (algorithm x encoding x place x covered parts) that
  *    verify the most frames (none only when no algorithm verifies most of them);
  * 3. per framing and integrity, the SEQ field (the number that counts up), the heartbeat (the
  *    body that repeats) and the messages, by aligning the other frames with the script's events;
  *    the card codes from a preset or, failing every preset, an explicit table solved from the
- *    known cards;
+ *    known cards (binary numbers built from suit and rank: from a rule, learn/card-rule.ts);
  * 4. each candidate profile decoded for real (profile-check.ts decodeCapture, rechunkCheck).
  */
 import { parse as parseYaml } from 'yaml';
