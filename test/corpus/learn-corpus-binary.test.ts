@@ -2,7 +2,8 @@
  * The profiles `tablegw profile learn` finds for the binary corpus formats read more than the deal
  * they were learned from: a whole deck (the length-prefixed shoe's card table comes from a rule
  * fitted to 17 cards), SEQs past 255 or wrapped (learned from a capture whose SEQ never passed 24) and a keno
- * draw of every ball, with line faults, exactly as the hand-written profiles do.
+ * draw of every ball, with line faults, exactly as the hand-written profiles do; and the Modbus-like
+ * shoe is learned from a line where a master's polls sit between its answers.
  */
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
@@ -10,7 +11,8 @@ import { compileProfile, type DecodedItem } from '../../drivers/profiles/profile
 import { type DeviceProfile, loadProfileFile, validateProfile } from '../../drivers/profiles/profile-schema.js';
 import { parseCapture } from '../../src/app/tools/capture-file.js';
 import { learnProfile } from '../../src/app/tools/profile-learn.js';
-import { buildCapture, CORPUS, type CorpusEntry, type DealStep, describeItem } from '../../dev/corpus/index.js';
+import { checksum } from '../../drivers/profiles/checksums.js';
+import { buildCapture, buildDeal, CORPUS, type CorpusEntry, type DealStep, describeItem } from '../../dev/corpus/index.js';
 
 const faults: DealStep[] = [{ fault: 'noise' }, { fault: 'truncated' }, { fault: 'bad-check' }];
 
@@ -73,3 +75,24 @@ describe.each(['length-le-shoe', 'modbus-rtu-shoe', 'sync-keno'].map((n) => [n, 
     });
   },
 );
+
+describe('the Modbus-RTU-like shoe on a line a master polls', () => {
+  it("is learned from a capture with the master's poll before every answer, and reads the answers as the hand-written profile does", () => {
+    const e = CORPUS.find((x) => x.name === 'modbus-rtu-shoe')!;
+    // read input registers 0..2 of slave 247, as a master on the same RS-485 pair sends it
+    const request = [0xf7, 0x04, 0x00, 0x00, 0x00, 0x03];
+    const c = checksum('crc16-modbus', request, 0, request.length);
+    const poll = Buffer.from([...request, c & 0xff, c >> 8]);
+    const built = buildDeal(e);
+    const chunks = built.writes.map((w, i) => ({ t: i * 40, bytes: Buffer.concat([poll, w]) }));
+    const r = learnProfile({ capture: chunks, script: built.script, kind: 'card-shoe' });
+    if (r.exit !== 0) throw new Error(`learn exit ${r.exit}: ${r.reason}`);
+    expect(r.notes[0]).toMatch(/^framing: start 0xf7, length field at 2 \(1 byte, payload\)/);
+    const learnedProfile = validateProfile('learned', parseYaml(r.yaml));
+    const bytes = chunks.map((x) => x.bytes);
+    const want = decode(loadProfileFile(e.profilePath), bytes);
+    expect(want.filter((x) => !x.startsWith('reject ')).length).toBe(built.expected.filter((x) => !x.startsWith('reject ')).length);
+    expect(decode(learnedProfile, bytes)).toEqual(want);
+    expect(decode(learnedProfile, [Buffer.concat(bytes)])).toEqual(want);
+  });
+});

@@ -22,7 +22,7 @@
 import { parse as parseYaml } from 'yaml';
 import { type DeviceProfile, ProfileError, validateProfile } from '../../../drivers/profiles/profile-schema.js';
 import type { CaptureChunk } from './capture-file.js';
-import { endsByLength, payloadCounted, splitResync } from './learn/binary-framing.js';
+import { endsByLength, payloadCounted, splitResync, withCheckedLengths } from './learn/binary-framing.js';
 import { describeFraming, framingCandidates, printable, split } from './learn/framing.js';
 import { bestIntegrity, describeIntegrity, type Integrity, verifyFrame } from './learn/integrity.js';
 import type { LearnKind } from './learn/kinds.js';
@@ -106,7 +106,7 @@ export function learnProfile(input: LearnInput): LearnResult {
   const name = input.name ?? `learned-${kind}`;
   const tried: Array<CandidateSummary & { rank: number }> = [];
   const passing: Passing[] = [];
-  for (const f of framingCandidates(stream)) {
+  for (const f of withCheckedLengths(framingCandidates(stream), stream)) {
     const frames = split(stream, f);
     if (frames.length < Math.min(3, events.length)) {
       tried.push({ description: describeFraming(f), matched: 0, problem: `only ${frames.length} frames`, rank: -f.cost });

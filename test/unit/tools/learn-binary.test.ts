@@ -5,7 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { cardDecoder } from '../../../drivers/profiles/card-codes.js';
-import { payloadCounted, splitResync } from '../../../src/app/tools/learn/binary-framing.js';
+import { checkedLengthCandidates, payloadCounted, splitResync } from '../../../src/app/tools/learn/binary-framing.js';
+import { checksum } from '../../../drivers/profiles/checksums.js';
+import { describeFraming } from '../../../src/app/tools/learn/framing.js';
 import { solveCardRule } from '../../../src/app/tools/learn/card-rule.js';
 import type { Framing } from '../../../src/app/tools/learn/framing.js';
 import { type Integrity, NONE } from '../../../src/app/tools/learn/integrity.js';
@@ -119,5 +121,24 @@ describe('findSeq on binary frames', () => {
         false,
       ),
     ).toEqual({ at: 1, width: 1, order: 'be', wrap: 255 });
+  });
+});
+
+describe('checkedLengthCandidates', () => {
+  /** <0x11> <fn> <n> <n bytes> <CRC-16/MODBUS, low byte first> over all of it */
+  const rtu = (fn: number, ...d: number[]): number[] => {
+    const b = [0x11, fn, d.length, ...d];
+    const c = checksum('crc16-modbus', b, 0, b.length);
+    return [...b, c & 0xff, c >> 8];
+  };
+  const junk = [0x11, 0x03, 0x00, 0x6b, 0x00, 0x03, 0x76, 0x87];
+  it('finds the length whose cut the check value verifies, with other traffic between the frames', () => {
+    const s = Buffer.from([...junk, ...rtu(3, 1, 2), ...junk, ...rtu(3, 7, 7, 7, 7), ...junk, ...rtu(3, 0x11, 0), ...junk, ...rtu(3, 9)]);
+    const found = checkedLengthCandidates(s).map(describeFraming);
+    expect(found).toContain('start 0x11, length field at 2 (1 byte, following +2)');
+  });
+  it('finds none where no check value verifies', () => {
+    const s = Buffer.from([...junk, 0x11, 0x03, 0x02, 1, 2, 0, 0, ...junk, 0x11, 0x03, 0x01, 5, 1, 1, ...junk, 0x11, 0x03, 0x01, 5, 2, 2]);
+    expect(checkedLengthCandidates(s).filter((f) => f.start?.[0] === 0x11 && f.lengthField?.offset === 2 && f.lengthField.adjust === 2)).toEqual([]);
   });
 });
