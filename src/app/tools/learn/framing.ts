@@ -194,7 +194,7 @@ export function framingCandidates(s: Buffer): Framing[] {
   for (const x of s) freq[x]++;
   const endCands: Buffer[] = [Buffer.from('\r\n', 'latin1')];
   for (let b = 0; b < 256; b++)
-    if (freq[b] >= minHits && (b < 0x20 || b === 0x7f || (textish && ';#|!'.includes(String.fromCharCode(b))))) endCands.push(Buffer.of(b));
+    if (freq[b] >= minHits && (b < 0x20 || b === 0x7f || (textish && ';#|!}'.includes(String.fromCharCode(b))))) endCands.push(Buffer.of(b));
   // an end sequence with a constant punctuation byte before it is longer (`>` CR LF)
   for (const e of [...endCands]) {
     const before = new Map<number, number>();

@@ -269,7 +269,7 @@ export function learnMessages(valid: Valid[], events: readonly ScriptEvent[], te
       const template = `${ms[0].slice(0, pre)}\u0001${ms[0].slice(ms[0].length - suf)}`;
       if (ms.some((m) => m.slice(0, pre) !== ms[0].slice(0, pre) || m.slice(m.length - suf) !== ms[0].slice(ms[0].length - suf)))
         return fail(`${cl.key}: the frames differ beyond the card`);
-      const klass = cards.preset === 'table' ? codeClass(Object.keys(cards.table ?? {})) : cl.key !== 'card' && cardClass ? cardClass : codeClass(codes);
+      const klass = cards.preset === 'table' ? codeClass(Object.keys(cards.table ?? {})) : cl.key !== 'card' && cardClass ? cardClass : presetClass(cards);
       if (cl.key === 'card') cardClass = klass;
       messages.push({
         name: cl.key,
@@ -376,7 +376,18 @@ export function learnMessages(valid: Valid[], events: readonly ScriptEvent[], te
   );
   if (events.some((e) => e.type === 'CARD') && !events.some((e) => e.type === 'MISREAD'))
     warnings.push('include a misread: the deal had no MISREAD, so the profile has no message for a misread (or its rescan) and would reject them');
-  return { messages, cards, seq, heartbeats, notes, warnings, cardAlternatives };
+  return { messages: constantsFirst(messages, classes), cards, seq, heartbeats, notes, warnings, cardAlternatives };
+}
+
+/** every card of the deck as the preset spells it, not only the cards dealt: a ten or an ace not in the deal still matches */
+export function presetClass(cards: CardCodeOptions): string {
+  return codeClass([...'SHDC'].flatMap((s) => [...'A23456789TJQK'].flatMap((r) => cardSpellings(r + s, cards))));
+}
+
+/** the messages with a fixed body before those with a field: a card pattern never takes a heartbeat's (or any constant message's) frame */
+export function constantsFirst(messages: Message[], classes: Map<string, EventClass>): Message[] {
+  const varies = (m: Message): boolean => classes.get(m.name)?.variable !== undefined;
+  return [...messages.filter((m) => !varies(m)), ...messages.filter(varies)];
 }
 
 export const ordinal = (n: number): string => ['first', 'second', 'third'][n] ?? `#${n + 1}`;
