@@ -199,7 +199,8 @@ export const CORPUS: CorpusEntry[] = [
   ),
   entry('decimal-sum-shoe', 'card-shoe', 'shoes sending suit_rank codes with a decimal checksum', E.decimalSumShoe, shoeDeal(), usual),
   entry('index52-shoe', 'card-shoe', 'shoes numbering the deck 1..52, with a CRC-8 in hex', E.index52Shoe, shoeDeal(), usual),
-  entry('table-char-shoe', 'card-shoe', 'compact shoes sending a vendor character per card (an explicit code table)', E.tableCharShoe, shoeDeal(), usual),
+  // an explicit code table is learned from a whole deck: its deal shows every card's code
+  entry('table-char-shoe', 'card-shoe', 'compact shoes sending a vendor character per card (an explicit code table)', E.tableCharShoe, fullDeckDeal(), usual),
   entry('hid-card-reader', 'card-shoe', 'USB HID card readers reporting one card per vendor input report', E.hidCardReader, shoeDeal(), unmarked),
   entry('bitfield-dice', 'dice-sensor', 'sic bo dice readers packing the dice in bit fields, HDLC-style escaped frames', E.bitfieldDice, DICE_DEAL, noiseTwice),
 ];
