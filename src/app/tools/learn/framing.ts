@@ -218,7 +218,8 @@ export function framingCandidates(s: Buffer): Framing[] {
         if (b !== undefined) after.set(b, (after.get(b) ?? 0) + 1);
       }
       const best = [...after.entries()].sort((a, b) => b[1] - a[1])[0];
-      const isEndByte = best && end.includes(best[0]);
+      // nor the second half of a longer end sequence (CR as the end and LF as the start of CR LF lines)
+      const isEndByte = best && (end.includes(best[0]) || (trailer === 0 && endCands.some((e2) => e2.equals(Buffer.concat([end, Buffer.of(best[0])])))));
       if (best && best[1] >= Math.max(minHits, hits * 0.4) && !isEndByte) {
         add({ start: Buffer.of(best[0]), end, trailer, resync: textish || printable(best[0]), cost: 1 + end.length / 10 + trailer / 10 });
         if (!printable(best[0])) add({ start: Buffer.of(best[0]), end, trailer, resync: false, cost: 1.05 + end.length / 10 + trailer / 10 });

@@ -14,6 +14,10 @@ export function frameKey(f: DeviceFrame): string {
       return `ROLL ${f.dice.join(',')}`;
     case 'BALL':
       return `BALL ${f.ball}`;
+    case 'SHUF_STATE':
+      return `SHUF_STATE ${f.state}`;
+    case 'COUNT':
+      return `COUNT ${f.count}`;
     default:
       return f.type;
   }
