@@ -143,6 +143,10 @@ describe('profile learn: shufflers', () => {
       if (r.exit !== 0) throw new Error(`exit ${r.exit}: ${JSON.stringify(r, null, 1)}`);
       expect(r.profile.talker).toBe('SHUF');
       expect(r.yaml).toMatch(/^# - count: .* from 3 counts$/m);
+      // the deal never showed ERROR: said, since the profile rejects it
+      expect(r.warnings).toContain(
+        'the deal showed no SHUF:ERROR: the profile has no message for them and would reject them (make the shuffler show them while recording, and list them)',
+      );
       expect(frames(r.profile, cap.chunks)).toEqual(frames(hand, cap.chunks));
       const other = dealCapture(hand, ['SHUF:SHUFFLING', 'COUNT:7', 'SHUF:READY', 'SHUF:IDLE', 'SHUF:SHUFFLING', 'COUNT:260', 'SHUF:JAM'], {
         seed: 9,

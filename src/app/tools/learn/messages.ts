@@ -6,7 +6,7 @@ import type { ScriptEvent } from './script.js';
 import { CARD_PRESETS, solveCards } from './cards.js';
 import { findSeq, masked, type SeqField, type Valid } from './seq.js';
 import { pickHeartbeat } from './heartbeat.js';
-import { learnCount } from './shuffler.js';
+import { learnCount, shufflerWarnings } from './shuffler.js';
 
 export const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -404,6 +404,7 @@ export function learnMessages(valid: Valid[], events: readonly ScriptEvent[], te
   );
   if (events.some((e) => e.type === 'CARD') && !events.some((e) => e.type === 'MISREAD'))
     warnings.push('include a misread: the deal had no MISREAD, so the profile has no message for a misread (or its rescan) and would reject them');
+  warnings.push(...shufflerWarnings(events));
   return { messages: constantsFirst(messages, classes), cards, seq, heartbeats, notes, warnings, cardAlternatives };
 }
 

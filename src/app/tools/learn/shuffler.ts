@@ -115,3 +115,16 @@ export function learnCount(
     note: `count: ${f.width === 2 ? `a 16-bit ${f.order} word` : 'the byte'} at offset ${f.at}, from ${counts.length} counts`,
   };
 }
+
+/** advice when a shuffler's deal left out states or the count: the learned profile rejects what it never saw */
+export function shufflerWarnings(events: readonly { type: string; state?: string }[]): string[] {
+  const shuf = events.filter((e) => e.type === 'SHUF_STATE' || e.type === 'COUNT');
+  if (shuf.length === 0) return [];
+  const seen = new Set(shuf.map((e) => (e.type === 'COUNT' ? 'COUNT' : e.state)));
+  const missing = [...SHUFFLER_STATES.map((s) => `SHUF:${s}`), 'COUNT:<n>'].filter((t) => !seen.has(t === 'COUNT:<n>' ? 'COUNT' : t.slice(5)));
+  return missing.length === 0
+    ? []
+    : [
+        `the deal showed no ${missing.join(', ')}: the profile has no message for them and would reject them (make the shuffler show them while recording, and list them)`,
+      ];
+}
