@@ -40,7 +40,7 @@ async function learn(e: CorpusEntry, captureText: string, script: string): Promi
 /**
  * The corpus formats the learner takes today. The others are `todo` (listed, never counted as
  * passed), each with what the learner lacks for it: the learner's search does not yet cover
- * them (issue 32 point 6 is met for these three only).
+ * them (issue 32 point 6 is met for the formats of LEARNED_TODAY only).
  */
 const LEARNED_TODAY = new Set([
   'stx-etx-lrc-shoe',
