@@ -253,7 +253,11 @@ export function learnMessages(valid: Valid[], events: readonly ScriptEvent[], te
       } else {
         // few frames (a rescan): the card's spelling under the coding learned from the plain cards
         const spelled = ms.map((m, k) => {
-          const sp = cardSpellings(known[k], cards!).find((x) => m.includes(x));
+          // the spelling the plain cards use (`07`, not the `7` inside it), else the longest
+          const fits = cardClass === undefined ? null : new RegExp(`^${cardClass}$`);
+          const sp = cardSpellings(known[k], cards!)
+            .filter((x) => m.includes(x))
+            .sort((a, b) => Number(fits?.test(b) ?? 0) - Number(fits?.test(a) ?? 0) || b.length - a.length)[0];
           return sp === undefined ? undefined : { pre: m.indexOf(sp), suf: m.length - m.indexOf(sp) - sp.length };
         });
         if (spelled.some((x) => x === undefined)) return fail(`${cl.key}: the card's code is not in its frame`);
