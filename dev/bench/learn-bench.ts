@@ -2,14 +2,15 @@
  * `tablegw profile learn` on a two-deck capture (device-protocols.md §3.2; target: under 10 s on
  * the 2-core bench machine): for the shipped stx-etx-bcc-shoe and reference-shoe and the binary
  * formats of test/helpers/learn-formats.ts, a two-deck deal with a misread, noise and bad checks
- * written by the profile encoder, learned from scratch; prints the wall time of each and whether
- * it learned; then the binary corpus formats (dev/corpus/) on two decks (or five keno draws) written by
- * their independent encoders with line faults. Run: npm run bench:learn
+ * written by the profile encoder, and text formats of the device corpus (dev/corpus/) written by
+ * their own encoders, learned from scratch; prints the wall time of each and whether it learned;
+ * then the binary corpus formats on two decks (or five keno draws) written by their independent
+ * encoders with line faults. Run: npm run bench:learn
  */
 import { type DeviceProfile, loadProfileFile } from '../../drivers/profiles/profile-schema.js';
 import { dealCapture, shuffledDeck } from '../../simulators/devices/deal-capture.js';
 import { parseCapture } from '../../src/app/tools/capture-file.js';
-import { buildCapture, CORPUS, type CorpusEntry, type DealStep } from '../corpus/index.js';
+import { buildCapture, CORPUS, type CorpusEntry, type DealStep, fullDeckDeal } from '../corpus/index.js';
 import { learnProfile } from '../../src/app/tools/profile-learn.js';
 import { dleCrcShoe, learnDeal, lengthTableShoe } from '../../test/helpers/learn-formats.js';
 
@@ -34,6 +35,21 @@ for (const [name, profile] of formats) {
     `profile learn  ${name.padEnd(24)} two decks, ${String(cap.chunks.length).padStart(4)} chunks, ${String(bytes).padStart(5)} bytes: ${ms.toFixed(0).padStart(6)} ms  exit ${r.exit}${r.exit === 0 ? '' : ` (${r.exit === 1 ? r.reason : r.tellApart.join('; ')})`}`,
   );
 }
+// corpus formats (dev/corpus/), written by their independent encoders: two whole decks with line faults
+for (const name of ['ascii-crlf-shoe', 'decimal-sum-shoe', 'table-char-shoe']) {
+  const e = CORPUS.find((x) => x.name === name)!;
+  const built = buildCapture(e, [...fullDeckDeal(), ...fullDeckDeal().filter((s) => !('k' in s) || s.k !== 'loaded')]);
+  const chunks = parseCapture(built.text, name).chunks;
+  const bytes = chunks.reduce((n, c) => n + c.bytes.length, 0);
+  const t0 = performance.now();
+  const r = learnProfile({ capture: chunks, script: built.script, kind: 'card-shoe' });
+  const ms = performance.now() - t0;
+  worst = Math.max(worst, ms);
+  console.log(
+    `profile learn  ${`corpus ${name}`.padEnd(24)} two decks, ${String(chunks.length).padStart(4)} chunks, ${String(bytes).padStart(5)} bytes: ${ms.toFixed(0).padStart(6)} ms  exit ${r.exit}${r.exit === 0 ? '' : ` (${r.exit === 1 ? r.reason : r.tellApart.join('; ')})`}`,
+  );
+}
+
 /** two decks (a ball reader: five draws of 20) with a heartbeat, noise, cut-short frames and bad checks among them */
 function twoDecks(e: CorpusEntry): DealStep[] {
   const faults: DealStep[] = [{ fault: 'noise' }, { fault: 'truncated' }, { fault: 'bad-check' }];
