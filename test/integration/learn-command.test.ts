@@ -16,7 +16,7 @@ import { dleCrc16Shoe } from '../../dev/corpus/encoders.js';
 import { dealCapture, shuffledDeck } from '../../simulators/devices/deal-capture.js';
 import { profileWire } from '../../simulators/devices/wire.js';
 import { parseCapture } from '../../src/app/tools/capture-file.js';
-import { parseScript } from '../../src/app/tools/learn-script.js';
+import { parseScript } from '../../src/app/tools/learn/script.js';
 import { decodeCapture } from '../../src/app/tools/profile-check.js';
 import { createPtyPair, type PtyPair } from '../../dev/rig/pty-pair.js';
 import { cleanupTempDirs, makeTempDir } from '../../dev/rig/temp-dir.js';
@@ -292,6 +292,8 @@ describe.skipIf(!io.available)('tablegw learn over a real pty', () => {
       r.type(card);
     }
     await waitUntil('the third card', () => r.out().includes('cards so far: 3'), r);
+    // the three frames are in the capture once they show as hex rows
+    await waitUntil('the three frames heard', () => ['AS', 'KD', '10H'].every((c) => r.out().includes(`,C,${c}.`)), r);
     r.child.kill('SIGINT');
     expect(await r.exited).toBe(130);
     expect(r.out()).toContain('interrupted (SIGINT): no profile written');
@@ -314,7 +316,7 @@ describe('tablegw learn: bad arguments', () => {
     expect(existsSync(join(dir, 'a.yaml'))).toBe(false);
     const k = await tablegw(['learn', absent, '--kind', 'roulette']);
     expect(k.code).toBe(2);
-    expect(k.stderr).toContain('--kind must be one of card-shoe, dice, ball-reader (got "roulette")');
+    expect(k.stderr).toContain('--kind must be one of card-shoe, dice, ball-reader, shuffler (got "roulette")');
     const h = await tablegw(['learn', 'hid:0c2e:0b61']);
     expect(h.code).toBe(2);
     const exists = join(dir, 'taken.capture.jsonl');

@@ -17,7 +17,8 @@
  */
 import { chunkRows } from './capture-show.js';
 import type { LearnKind, LearnResult } from './profile-learn.js';
-import { parseScript, scriptCard } from './learn-script.js';
+import { SHUFFLER_STATES } from '../../../drivers/codecs/shuffler-codec.js';
+import { parseScript, scriptCard } from './learn/script.js';
 
 export interface GuideOptions {
   kind: LearnKind;
@@ -124,6 +125,7 @@ const NOUN: Record<LearnKind, { device: string; item: string }> = {
   'card-shoe': { device: 'shoe', item: 'card' },
   dice: { device: 'dice reader', item: 'roll' },
   'ball-reader': { device: 'ball reader', item: 'ball' },
+  shuffler: { device: 'shuffler', item: 'report' },
 };
 
 const DEAL_HELP: Record<LearnKind, string> = {
@@ -139,6 +141,10 @@ const DEAL_HELP: Record<LearnKind, string> = {
   'ball-reader':
     "Draw the balls one at a time (a whole draw if you can). Type START when the draw begins, each ball's number as it is read " +
     '(17), END when the draw is over. Each frame the reader sends shows as a hex row. undo takes back the last entry, done when finished.',
+  shuffler:
+    'Run the shuffler through its cycles (load it, shuffle, take the cards out; open the door once if you can). Type each state as the ' +
+    `shuffler shows it (${SHUFFLER_STATES.join(', ')}) and the number of cards it counted (52). Each frame the shuffler sends ` +
+    'shows as a hex row. undo takes back the last entry, done when finished.',
 };
 
 /** the most bytes shown as one burst */
@@ -210,6 +216,19 @@ export function parseTyped(kind: LearnKind, text: string, afterMisread: boolean)
       events.push({ choices: [`BALL:${n}`], said: raw });
       continue;
     }
+    if (kind === 'shuffler') {
+      const state = tok === 'DOOR' ? 'DOOR_OPEN' : tok.replace(/^SHUF:/, '');
+      if ((SHUFFLER_STATES as readonly string[]).includes(state)) {
+        events.push({ choices: [`SHUF:${state}`], said: raw });
+        continue;
+      }
+      const n = /^(?:COUNT:)?(\d{1,3})$/.exec(tok);
+      if (n) {
+        events.push({ choices: [`COUNT:${Number(n[1])}`], said: raw });
+        continue;
+      }
+      return { do: 'bad', why: `"${raw}": not a shuffler state (${SHUFFLER_STATES.join(', ')}) nor a count (0..999)` };
+    }
     const card = scriptCard(tok);
     if (card && kind === 'card-shoe') {
       // the card after a misread: its rescan, or (a shoe without rescans) the card read again
@@ -238,6 +257,7 @@ export function parseTyped(kind: LearnKind, text: string, afterMisread: boolean)
       events.push({ choices: [t, ''], said: raw });
     } else if (e.type === 'BALL') events.push({ choices: [`BALL:${e.ball}`], said: raw });
     else if (e.type === 'ROLL') events.push({ choices: [`ROLL:${e.dice.join(',')}`], said: raw });
+    else return { do: 'bad', why: `"${raw}": not a ${NOUN[kind].item} of a ${NOUN[kind].device}` };
   }
   return { do: 'events', events };
 }
@@ -311,7 +331,7 @@ function done(o: GuideOptions, s: GuideState, now: number, out: GuideOutput[]): 
   return learn(s, now, out);
 }
 
-const isItem = (e: GuideEvent): boolean => /^(?:RESCAN:)?[A2-9TJQK][SHDC]$|^ROLL:|^BALL:/.test(e.choices[0]);
+const isItem = (e: GuideEvent): boolean => /^(?:RESCAN:)?[A2-9TJQK][SHDC]$|^ROLL:|^BALL:|^SHUF:|^COUNT:/.test(e.choices[0]);
 
 function typed(o: GuideOptions, s: GuideState, text: string, now: number, out: GuideOutput[]): GuideState {
   const inMisread = s.phase === 'misread';

@@ -328,4 +328,60 @@ describe('the guide with the real learner', () => {
     if (fin?.type !== 'finish') throw new Error('not finished');
     expect(fin.script.split(/\s+/).filter(Boolean)).toEqual(['START', ...balls.map((b) => `BALL:${b}`)]);
   });
+
+  it('a shuffler (ascii-shuffler): states and counts typed as the shuffler shows them', () => {
+    const profile = loadProfileFile(join(ROOT, 'drivers/profiles/shipped/ascii-shuffler.yaml'));
+    const wire = profileWire(profile);
+    let seq = 1;
+    const frame = (type: string, fields: string[] = []): Buffer => {
+      const b = wire.encode('SHUF', seq++, type, fields);
+      if (b === null) throw new Error(`ascii-shuffler cannot say ${type}`);
+      return Buffer.isBuffer(b) ? b : Buffer.from(b, 'latin1');
+    };
+    let captured: CaptureChunk[] = [];
+    const s = session({ ...GUIDE_DEFAULTS, kind: 'shuffler', idleMs: 1000 }, (scripts) =>
+      learnVariants(scripts, (script) => learnProfile({ capture: captured, script, kind: 'shuffler', name: 'guided-shuffler' })),
+    );
+    captured = s.chunks;
+    s.feed({ type: 'start', now: 0 });
+    for (let k = 0; k < 4; k++) s.hear(frame('HB'), 250);
+    expect(s.said()).toContain('Run the shuffler through its cycles');
+    const cycle: Array<[string, string[], string]> = [
+      ['STATE', ['SHUFFLING'], 'shuffling'],
+      ['COUNT', ['52'], '52'],
+      ['STATE', ['READY'], 'READY'],
+      ['STATE', ['IDLE'], 'idle'],
+      ['STATE', ['SHUFFLING'], 'shuffling'],
+      ['STATE', ['JAM'], 'jam'],
+      ['STATE', ['DOOR_OPEN'], 'door'],
+      ['STATE', ['SHUFFLING'], 'shuffling'],
+      ['COUNT', ['51'], 'COUNT:51'],
+      ['STATE', ['READY'], 'ready'],
+      ['STATE', ['IDLE'], 'idle'],
+    ];
+    for (const [type, fields, typedAs] of cycle) {
+      s.hear(frame(type, fields));
+      s.type(typedAs);
+    }
+    s.type('PAUSED');
+    expect(s.said()).toContain('Not understood: "PAUSED": not a shuffler state');
+    s.hear(frame('HB'));
+    s.type('done');
+    const fin = s.finished();
+    expect(fin, s.said()).toMatchObject({ exit: 0, reason: 'learned' });
+    if (fin?.type !== 'finish') throw new Error('not finished');
+    expect(fin.script.split(/\s+/).filter(Boolean)).toEqual([
+      'SHUF:SHUFFLING',
+      'COUNT:52',
+      'SHUF:READY',
+      'SHUF:IDLE',
+      'SHUF:SHUFFLING',
+      'SHUF:JAM',
+      'SHUF:DOOR_OPEN',
+      'SHUF:SHUFFLING',
+      'COUNT:51',
+      'SHUF:READY',
+      'SHUF:IDLE',
+    ]);
+  });
 });

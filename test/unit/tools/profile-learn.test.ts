@@ -3,7 +3,7 @@ import { parse as parseYaml } from 'yaml';
 import { type DeviceProfile, loadProfileFile, validateProfile } from '../../../drivers/profiles/profile-schema.js';
 import { dleCrcShoe, lengthTableShoe } from '../../helpers/learn-formats.js';
 import { type DealStep, dealCapture, shuffledDeck } from '../../../simulators/devices/deal-capture.js';
-import { parseScript } from '../../../src/app/tools/learn-script.js';
+import { parseScript } from '../../../src/app/tools/learn/script.js';
 import { decodeCapture } from '../../../src/app/tools/profile-check.js';
 import { learnProfile } from '../../../src/app/tools/profile-learn.js';
 

@@ -18,19 +18,20 @@ import { LEARN_KINDS, type LearnKind, learnProfile } from '../../tools/profile-l
 import { serialSettingsFrom } from './capture.js';
 import type { CliCommand } from './command.js';
 
-const HELP = `Usage: tablegw learn <serial-port> [--kind card-shoe|dice|ball-reader] [--out <profile.yaml>] [--name <name>]
+const HELP = `Usage: tablegw learn <serial-port> [--kind ${LEARN_KINDS.join('|')}] [--out <profile.yaml>] [--name <name>]
                      [--idle-seconds 5] [--baud <rate>] [--data-bits 8] [--parity none] [--stop-bits 1]
        tablegw learn /dev/serial/by-id/usb-FTDI_FT232R-if00-port0 --kind card-shoe --out my-shoe.yaml
 
 Teaches the gateway a device whose format it does not know, live: it records the port and tells
 you step by step what to do — leave the device idle a few seconds, load the shoe, deal and type
-each card (AS, 10H or TH, KD), roll and type the dice (1 4 6), or draw and type the balls (17) —
+each card (AS, 10H or TH, KD), roll and type the dice (1 4 6), draw and type the balls (17), or
+run a shuffler and type its states and counts (READY, 52) —
 showing every frame the device sends as a hex row. "done" ends the deal and runs the learner of
 "tablegw profile learn"; when it needs more (more cards, a misread) it asks for exactly that. The
 profile is written only once the learner has verified it on the capture as it arrived and
 re-chunked. Beside it stay the capture (<out>.capture.jsonl) and the script of what was dealt
 (<out>.deal.txt), so "tablegw profile learn <capture> --deal <script>" can rerun it offline.
-  --kind <kind>      card-shoe (default), dice or ball-reader
+  --kind <kind>      card-shoe (default), dice, ball-reader or shuffler
   --out <file>       the profile (default learned-<kind>.yaml here); none of the three files may exist
   --name <name>      the profile's name (default: the --out file's name)
   --idle-seconds <s> how long the device is left idle at the start (default 5)
