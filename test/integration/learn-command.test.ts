@@ -292,8 +292,12 @@ describe.skipIf(!io.available)('tablegw learn over a real pty', () => {
       r.type(card);
     }
     await waitUntil('the third card', () => r.out().includes('cards so far: 3'), r);
-    // the three frames are in the capture once they show as hex rows
-    await waitUntil('the three frames heard', () => ['AS', 'KD', '10H'].every((c) => r.out().includes(`,C,${c}.`)), r);
+    // the three frames have reached the capture (the OS may hand the typed lines over first)
+    const captured = (): string =>
+      existsSync(join(dir, 'cut-short.capture.jsonl'))
+        ? Buffer.concat(parseCapture(readFileSync(join(dir, 'cut-short.capture.jsonl'), 'utf8')).chunks.map((c) => c.bytes)).toString('latin1')
+        : '';
+    await waitUntil('the three frames captured', () => ['AS', 'KD', '10H'].every((c) => captured().includes(`,C,${c}\x03`)), r);
     r.child.kill('SIGINT');
     expect(await r.exited).toBe(130);
     expect(r.out()).toContain('interrupted (SIGINT): no profile written');
@@ -301,8 +305,8 @@ describe.skipIf(!io.available)('tablegw learn over a real pty', () => {
     expect(existsSync(`${out}.${r.child.pid}.tmp`)).toBe(false);
     const script = parseScript(readFileSync(join(dir, 'cut-short.deal.txt'), 'utf8'));
     expect(script.ok && script.events.map((e) => (e.type === 'CARD' ? e.card : e.type))).toEqual(['AS', 'KD', 'TH']);
-    const bytes = Buffer.concat(parseCapture(readFileSync(join(dir, 'cut-short.capture.jsonl'), 'utf8')).chunks.map((c) => c.bytes)).toString('latin1');
-    for (const card of ['AS', 'KD', '10H']) expect(bytes).toContain(`,C,${card}\x03`);
+    // the capture still reads as a whole file after the interrupt
+    expect(parseCapture(readFileSync(join(dir, 'cut-short.capture.jsonl'), 'utf8')).header.port).toBe(pty.gatewayPath);
   }, 60_000);
 });
 
