@@ -4,6 +4,7 @@ import { cardSpellings } from '../../../../drivers/profiles/profile-encoder.js';
 import type { BinaryField, DeviceProfile } from '../../../../drivers/profiles/profile-schema.js';
 import type { ScriptEvent } from './script.js';
 import { CARD_PRESETS, solveCards } from './cards.js';
+import { diceMessage } from './dice.js';
 import { findSeq, masked, type SeqField, type Valid } from './seq.js';
 
 export const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -209,6 +210,13 @@ export function learnMessages(valid: Valid[], events: readonly ScriptEvent[], te
         });
         notes.push(`balls: the byte at offset ${at}, from ${balls.length} balls`);
       }
+      continue;
+    }
+    if (cl.variable === 'dice' && !text) {
+      const d = diceMessage(cl, seq);
+      if ('problem' in d) return fail(d.problem);
+      messages.push(d.message);
+      notes.push(d.note);
       continue;
     }
     if (cl.variable !== 'card') return fail(`${cl.key}: learning ${cl.variable} fields is not supported yet`);

@@ -2,7 +2,7 @@
  * The technician's script for `tablegw profile learn` (device-protocols.md §3.2): what was done,
  * in order. Tokens are separated by whitespace or commas, `#` starts a comment: a card in the
  * gateway's notation (`AS`, `TH`, `10H`, `9C`), `MISREAD`, `RESCAN:<card>`, `CUT`, `LOADED`,
- * `DROP`; for dice `ROLL:<a>,<b>,<c>`; for balls `BALL:<n>`, `START`, `END`. Heartbeats are not
+ * `DROP`; for dice `ROLL:<a>,<b>,<c>` and `NOREAD` (the reader could not read the dice); for balls `BALL:<n>`, `START`, `END`. Heartbeats are not
  * listed. Pure: text in, events or a reason out.
  */
 
@@ -10,7 +10,7 @@ import { RANK_OF } from '../../../../drivers/profiles/card-codes.js';
 
 export type ScriptEvent =
   | { type: 'CARD'; card: string; rescan: boolean }
-  | { type: 'MISREAD' | 'CUT' | 'DROP' | 'START' | 'END' }
+  | { type: 'MISREAD' | 'CUT' | 'DROP' | 'START' | 'END' | 'NOREAD' }
   | { type: 'STATE'; state: 'LOADED' }
   | { type: 'ROLL'; dice: [number, number, number] }
   | { type: 'BALL'; ball: number };
@@ -54,7 +54,7 @@ export function parseScript(text: string): ScriptParse {
         events.push({ type: 'CARD', card, rescan: false });
         continue;
       }
-      if (tok === 'MISREAD' || tok === 'CUT' || tok === 'DROP' || tok === 'START' || tok === 'END') {
+      if (tok === 'MISREAD' || tok === 'CUT' || tok === 'DROP' || tok === 'START' || tok === 'END' || tok === 'NOREAD') {
         events.push({ type: tok });
         continue;
       }
@@ -80,7 +80,7 @@ export function parseScript(text: string): ScriptParse {
         events.push({ type: 'BALL', ball: n });
         continue;
       }
-      return bad('not a card (AS, TH, 10H), MISREAD, RESCAN:<card>, CUT, LOADED, DROP, ROLL:<a>,<b>,<c>, BALL:<n>, START or END');
+      return bad('not a card (AS, TH, 10H), MISREAD, RESCAN:<card>, CUT, LOADED, DROP, ROLL:<a>,<b>,<c>, NOREAD, BALL:<n>, START or END');
     }
   }
   if (events.length === 0) return { ok: false, code: 'script-empty', reason: 'the script lists no event (one token per card read, MISREAD, CUT, ...)' };

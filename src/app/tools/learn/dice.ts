@@ -1,0 +1,203 @@
+/**
+ * Dice fields of the learner: where a dice reader's binary frame (or HID report) carries the three
+ * dice of each roll, searched as byte offset x bit position x width (a whole byte, three bits of a
+ * byte, or three bits across two bytes read as a 16-bit word in either order), so dice packed in
+ * bit fields are found as well as dice in bytes of their own. The bits beside the dice that change
+ * from roll to roll are the bounce count (the script does not list bounces). Pure.
+ */
+import type { BinaryField } from '../../../../drivers/profiles/profile-schema.js';
+import type { EventClass, Message } from './messages.js';
+import type { ScriptEvent } from './script.js';
+import type { SeqField } from './seq.js';
+
+export interface DiceMember {
+  payload: Buffer;
+  dice: readonly [number, number, number];
+}
+
+export interface DiceFields {
+  /** d1, d2, d3 and (when bits beside the dice change) bounces */
+  fields: Record<string, BinaryField>;
+  /** the bytes that hold a field's bits (the others may be matched as constants) */
+  used: Set<number>;
+  note: string;
+}
+
+/** a candidate place: the (byte, bit) pairs from the least significant up, and how a profile says it */
+interface Place {
+  bits: Array<[number, number]>;
+  field: BinaryField;
+}
+
+const key = (p: Place): string => p.bits.map(([b, i]) => `${b}.${i}`).join(',');
+const read = (p: Place, b: Buffer): number => p.bits.reduce((v, [at, bit], k) => v | (((b[at] >> bit) & 1) << k), 0);
+
+/** the bits of a 16-bit word at `at` in `order`, bit k of the word as (byte, bit) */
+function wordBit(at: number, order: 'le' | 'be', k: number): [number, number] {
+  const low = order === 'le' ? at : at + 1;
+  const high = order === 'le' ? at + 1 : at;
+  return k < 8 ? [low, k] : [high, k - 8];
+}
+
+/** every place of `width` bits: within one byte, or across two bytes as a word in either order */
+function places(len: number, width: number, skip: (at: number) => boolean): Place[] {
+  const out: Place[] = [];
+  for (let at = 0; at < len; at++) {
+    if (skip(at)) continue;
+    for (let lo = 0; lo + width <= 8; lo++)
+      out.push({
+        bits: Array.from({ length: width }, (_, k) => [at, lo + k] as [number, number]),
+        field: { at, width: 1, order: 'be', as: 'number', ...(width === 8 ? {} : { bits: [lo, lo + width - 1] as [number, number] }) },
+      });
+    if (at + 1 >= len || skip(at + 1)) continue;
+    for (const order of ['le', 'be'] as const)
+      for (let lo = 9 - width; lo < 8; lo++)
+        out.push({
+          bits: Array.from({ length: width }, (_, k) => wordBit(at, order, lo + k)),
+          field: { at, width: 2, order, as: 'number', bits: [lo, lo + width - 1] },
+        });
+  }
+  return out;
+}
+
+const bitText = (f: BinaryField): string => {
+  const where = f.width === 2 ? `of the ${f.order === 'le' ? 'little' : 'big'}-endian word at offset ${f.at}` : `of the byte at offset ${f.at}`;
+  return f.bits ? `bits ${f.bits[0]}-${f.bits[1]} ${where}` : `the byte at offset ${f.at}`;
+};
+
+/** the same bits as a field of the word at `at` in `order`, when they lie in it */
+function asWord(p: Place, at: number, order: 'le' | 'be'): BinaryField | undefined {
+  const ks = p.bits.map(([b, i]) => {
+    for (let k = 0; k < 16; k++) {
+      const [wb, wi] = wordBit(at, order, k);
+      if (wb === b && wi === i) return k;
+    }
+    return -1;
+  });
+  if (ks.some((k) => k < 0) || ks.some((k, n) => n > 0 && k !== ks[n - 1] + 1)) return undefined;
+  return { at, width: 2, order, as: 'number', bits: [ks[0], ks[ks.length - 1]] };
+}
+
+/**
+ * Where the dice are in the rolls' frames, with `skip` the bytes that are not theirs (the SEQ).
+ * A problem names what is missing: `roll more dice` when the rolls seen fit more than one place.
+ */
+export function learnDiceFields(members: readonly DiceMember[], skip: (at: number) => boolean): DiceFields | { problem: string } {
+  const len = members[0].payload.length;
+  if (members.some((m) => m.payload.length !== len)) return { problem: 'roll: frames of different lengths' };
+  for (let j = 0; j < 3; j++) {
+    const seen = new Set(members.map((m) => m.dice[j]));
+    if (seen.size < 2)
+      return { problem: `roll more dice: die ${j + 1} showed only ${[...seen].join('')} in the ${members.length} rolls, which cannot say where it is` };
+  }
+  const three = places(len, 3, skip);
+  const whole = places(len, 8, skip);
+  const chosen: Place[] = [];
+  for (let j = 0; j < 3; j++) {
+    const fits = (p: Place): boolean => members.every((m) => read(p, m.payload) === m.dice[j]);
+    const byte = whole.filter(fits);
+    if (byte.length === 1) {
+      chosen.push(byte[0]);
+      continue;
+    }
+    const fit = byte.length > 1 ? byte : three.filter(fits);
+    const distinct = [...new Map(fit.map((p) => [key(p), p])).values()];
+    if (distinct.length === 0) return { problem: `roll: no byte or bit field says die ${j + 1} of the script's rolls` };
+    if (distinct.length > 1)
+      return {
+        problem: `roll more dice: die ${j + 1} of the ${members.length} rolls fits ${distinct
+          .slice(0, 3)
+          .map((p) => bitText(p.field))
+          .join(' and ')}`,
+      };
+    chosen.push(distinct[0]);
+  }
+  const taken = new Set(chosen.flatMap((p) => p.bits.map(([b, i]) => `${b}.${i}`)));
+  if (taken.size !== chosen.reduce((n, p) => n + p.bits.length, 0)) return { problem: 'roll more dice: two dice fit the same bits' };
+  // the bits that change beside the dice: the bounce count
+  const vary: Array<[number, number]> = [];
+  for (let at = 0; at < len; at++) {
+    if (skip(at)) continue;
+    for (let i = 0; i < 8; i++) if (!taken.has(`${at}.${i}`) && new Set(members.map((m) => (m.payload[at] >> i) & 1)).size > 1) vary.push([at, i]);
+  }
+  const fields: Record<string, BinaryField> = {};
+  // a word one die straddles: the dice in its two bytes are written as bits of it too
+  const word = chosen.find((p) => p.field.width === 2)?.field;
+  chosen.forEach((p, j) => {
+    const inWord = word && p.field.bits !== undefined ? asWord(p, word.at, word.order) : undefined;
+    fields[`d${j + 1}`] = inWord ?? p.field;
+  });
+  let bouncesNote = 'no bounce count (no other bit changes)';
+  if (vary.length > 0) {
+    const bytes = [...new Set(vary.map(([b]) => b))];
+    const diceBytes = new Set(chosen.flatMap((p) => p.bits.map(([b]) => b)));
+    let f: BinaryField | undefined;
+    if (bytes.length === 1 && !diceBytes.has(bytes[0])) f = { at: bytes[0], width: 1, order: 'be', as: 'number' };
+    else {
+      // the lowest to the highest changing bit, as bits of one byte or of a word, clear of the dice
+      const lo = Math.min(...bytes);
+      const tries: Array<{ at: number; order: 'le' | 'be' }> = [
+        ...(word ? [{ at: word.at, order: word.order }] : []),
+        { at: lo, order: 'le' },
+        { at: lo, order: 'be' },
+        { at: lo - 1, order: 'le' },
+        { at: lo - 1, order: 'be' },
+      ];
+      for (const t of tries) {
+        if (t.at < 0 || t.at + 1 >= len) continue;
+        const ks = vary.map(([b, i]) => {
+          for (let k = 0; k < 16; k++) {
+            const [wb, wi] = wordBit(t.at, t.order, k);
+            if (wb === b && wi === i) return k;
+          }
+          return -1;
+        });
+        if (ks.some((k) => k < 0)) continue;
+        const [a, z] = [Math.min(...ks), Math.max(...ks)];
+        let clear = true;
+        for (let k = a; k <= z; k++) if (taken.has(wordBit(t.at, t.order, k).join('.'))) clear = false;
+        if (!clear) continue;
+        const single = !word && bytes.length === 1 && a >= 0 && z < 16 && wordBit(t.at, t.order, a)[0] === wordBit(t.at, t.order, z)[0];
+        if (single) {
+          const [b, ia] = wordBit(t.at, t.order, a);
+          f = { at: b, width: 1, order: 'be', as: 'number', bits: [ia, wordBit(t.at, t.order, z)[1]] };
+        } else f = { at: t.at, width: 2, order: t.order, as: 'number', bits: [a, z] };
+        break;
+      }
+    }
+    if (!f) return { problem: `roll: bits change beside the dice in bytes ${bytes.join(', ')}, in no one field (a bounce count would be one)` };
+    fields.bounces = f;
+    bouncesNote = `bounces ${bitText(f)} (the other bits that change; the script does not list bounces: check one roll's count)`;
+  }
+  const used = new Set<number>();
+  for (const p of chosen) for (const [b] of p.bits) used.add(b);
+  for (const [b] of vary) used.add(b);
+  const diceText = chosen.map((_, j) => `d${j + 1} ${bitText(fields[`d${j + 1}`])}`).join(', ');
+  return { fields, used, note: `dice: ${diceText}; ${bouncesNote}; from ${members.length} rolls` };
+}
+
+/** the roll message of a binary frame: the dice fields, the SEQ, and the bytes that stay the same as matches */
+export function diceMessage(cl: EventClass, seq: SeqField | undefined): { message: Message; note: string } | { problem: string } {
+  const isSeq = (at: number): boolean => seq?.at !== undefined && at >= seq.at && at < seq.at + (seq.width ?? 1);
+  const members = cl.members.map((m) => ({ payload: m.payload, dice: (m.event as Extract<ScriptEvent, { type: 'ROLL' }>).dice }));
+  const r = learnDiceFields(members, isSeq);
+  if ('problem' in r) return r;
+  const b = members[0].payload;
+  const match = [...b]
+    .map((value, at) => ({ at, value, mask: 0xff }))
+    .filter((x) => !isSeq(x.at) && !r.used.has(x.at) && members.every((m) => m.payload[x.at] === x.value));
+  const seqField: Record<string, BinaryField> =
+    seq?.at !== undefined ? { seq: { at: seq.at, width: seq.width ?? 1, order: seq.order ?? 'be', as: 'number' } } : {};
+  return {
+    message: {
+      name: cl.key,
+      bytes: { length: b.length, match, fields: { ...seqField, ...r.fields } },
+      type: 'ROLL',
+      fields: cl.fields,
+      map: {},
+      ranges: {},
+      ...(seq ? { seq: 'seq' } : {}),
+    },
+    note: r.note,
+  };
+}
