@@ -91,7 +91,7 @@ export function learnDiceFields(members: readonly DiceMember[], skip: (at: numbe
       return { problem: `roll more dice: die ${j + 1} showed only ${[...seen].join('')} in the ${members.length} rolls, which cannot say where it is` };
   }
   const three = places(len, 3, skip);
-  const whole = places(len, 8, skip);
+  const whole = places(len, 8, skip).filter((p) => p.field.width === 1);
   const chosen: Place[] = [];
   for (let j = 0; j < 3; j++) {
     const fits = (p: Place): boolean => members.every((m) => read(p, m.payload) === m.dice[j]);
@@ -172,6 +172,14 @@ export function learnDiceFields(members: readonly DiceMember[], skip: (at: numbe
   const used = new Set<number>();
   for (const p of chosen) for (const [b] of p.bits) used.add(b);
   for (const [b] of vary) used.add(b);
+  const where = (f: BinaryField): string =>
+    f.width === 2 ? `the ${f.order === 'le' ? 'little' : 'big'}-endian word at offset ${f.at}` : `the byte at offset ${f.at}`;
+  const all = Object.values(fields);
+  if (all.every((f) => f.bits && where(f) === where(all[0]))) {
+    const list = Object.entries(fields).map(([k, f]) => `${k} bits ${f.bits![0]}-${f.bits![1]}`);
+    const more = fields.bounces ? " (bounces: the other bits that change; the script does not list bounces: check one roll's count)" : '';
+    return { fields, used, note: `dice: ${list.join(', ')} of ${where(all[0])}${more}, from ${members.length} rolls` };
+  }
   const diceText = chosen.map((_, j) => `d${j + 1} ${bitText(fields[`d${j + 1}`])}`).join(', ');
   return { fields, used, note: `dice: ${diceText}; ${bouncesNote}; from ${members.length} rolls` };
 }
