@@ -5,8 +5,7 @@
  * bit fields are found as well as dice in bytes of their own. The bits beside the dice that change
  * from roll to roll are the bounce count (the script does not list bounces). Pure.
  */
-import type { BinaryField } from '../../../../drivers/profiles/profile-schema.js';
-import type { EventClass, Message } from './messages.js';
+import type { BinaryField, DeviceProfile } from '../../../../drivers/profiles/profile-schema.js';
 import type { ScriptEvent } from './script.js';
 import type { SeqField } from './seq.js';
 
@@ -184,8 +183,15 @@ export function learnDiceFields(members: readonly DiceMember[], skip: (at: numbe
   return { fields, used, note: `dice: ${diceText}; ${bouncesNote}; from ${members.length} rolls` };
 }
 
+/** the roll frames of the script's events (messages.ts EventClass) */
+export interface RollClass {
+  key: string;
+  fields: Record<string, string | number | boolean>;
+  members: ReadonlyArray<{ payload: Buffer; event: ScriptEvent }>;
+}
+
 /** the roll message of a binary frame: the dice fields, the SEQ, and the bytes that stay the same as matches */
-export function diceMessage(cl: EventClass, seq: SeqField | undefined): { message: Message; note: string } | { problem: string } {
+export function diceMessage(cl: RollClass, seq: SeqField | undefined): { message: DeviceProfile['messages'][number]; note: string } | { problem: string } {
   const isSeq = (at: number): boolean => seq?.at !== undefined && at >= seq.at && at < seq.at + (seq.width ?? 1);
   const members = cl.members.map((m) => ({ payload: m.payload, dice: (m.event as Extract<ScriptEvent, { type: 'ROLL' }>).dice }));
   const r = learnDiceFields(members, isSeq);

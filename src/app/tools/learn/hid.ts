@@ -15,7 +15,6 @@ import { checksum, checksumBytes, INTEGRITY_ALGORITHMS, type IntegrityAlgorithm 
 import type { CardCodeOptions } from '../../../../drivers/profiles/card-codes.js';
 import { type BinaryField, type DeviceProfile, ProfileError, validateProfile } from '../../../../drivers/profiles/profile-schema.js';
 import type { CaptureChunk } from '../capture-file.js';
-import type { CandidateSummary, LearnResult } from '../profile-learn.js';
 import { solveCards } from './cards.js';
 import { learnDiceFields } from './dice.js';
 import { type LearnKind, TALKER } from './kinds.js';
@@ -24,6 +23,19 @@ import { toYaml } from './profile-output.js';
 import type { ScriptEvent } from './script.js';
 import { findSeq } from './seq.js';
 import { verify } from './verify.js';
+
+/** one candidate tried (profile-learn.ts CandidateSummary) */
+interface CandidateSummary {
+  description: string;
+  matched: number;
+  problem?: string;
+}
+
+/** what the learner answers (profile-learn.ts LearnResult, whose HID part this is) */
+export type HidLearnResult =
+  | { exit: 0; status: 'learned'; profile: DeviceProfile; yaml: string; notes: string[]; warnings: string[]; equivalent: number }
+  | { exit: 3; status: 'ambiguous'; reason: string; tellApart: string[]; candidates: CandidateSummary[] }
+  | { exit: 1; status: 'failed'; code: 'no-profile'; reason: string; closest: CandidateSummary[] };
 
 /** the longest HID report a layout states (profile-schema.ts reportLayoutSchema) */
 const MAX_REPORT = 64;
@@ -264,9 +276,15 @@ function learnLayout(valid: Buffer[], events: readonly ScriptEvent[], L: number,
 }
 
 /** Learns a HID report layout (`input: hid-report`) from a capture of reports and the script's events. */
-export function learnHidProfile(chunks: readonly CaptureChunk[], events: readonly ScriptEvent[], want: string[], kind: LearnKind, name: string): LearnResult {
+export function learnHidProfile(
+  chunks: readonly CaptureChunk[],
+  events: readonly ScriptEvent[],
+  want: string[],
+  kind: LearnKind,
+  name: string,
+): HidLearnResult {
   const { length: L } = reportLength(chunks);
-  const failed = (reason: string, closest: CandidateSummary[]): LearnResult => ({ exit: 1, status: 'failed', code: 'no-profile', reason, closest });
+  const failed = (reason: string, closest: CandidateSummary[]): HidLearnResult => ({ exit: 1, status: 'failed', code: 'no-profile', reason, closest });
   if (L === 0) return failed('no chunk of the capture is a HID report of 2..64 bytes (is it a capture of this device?)', []);
   const reports = chunks.filter((c) => c.bytes.length === L).map((c) => c.bytes);
   if (reports.length < events.length)
