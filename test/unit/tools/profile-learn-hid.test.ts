@@ -257,6 +257,38 @@ describe('learnProfile on the dice reader with bit fields', () => {
     expect(decoded(p, chunks)).toEqual(want);
   });
 
+  it('learns dice as text (the shipped reference dice sensor, §1 DICE): the numbers that are the dice, bounces the one beside them', () => {
+    const hand = loadProfileFile('drivers/profiles/shipped/reference-dice-sensor.yaml');
+    const wire = profileWire(hand);
+    const capture = (rolls: Array<number[] | 'NOREAD'>, seq0: number): { chunks: Chunks; script: string } => {
+      const bytes: Buffer[] = [];
+      let seq = seq0;
+      const put = (type: string, fields: number[] = []): void => {
+        bytes.push(Buffer.from(wire.encode('DICE', seq++, type, fields) as string, 'latin1'));
+      };
+      rolls.forEach((r, k) => {
+        if (k % 3 === 0) put('HB');
+        if (k % 4 === 1) bytes.push(Buffer.from('\x00zz\r\n', 'latin1'));
+        if (r === 'NOREAD') put('NOREAD');
+        else put('ROLL', r);
+      });
+      put('HB');
+      // as a serial port delivers it: cut across the frames
+      const all = Buffer.concat(bytes);
+      const chunks: Chunks = [];
+      for (let at = 0, k = 0; at < all.length; at += 7 + (k % 11), k++) chunks.push({ t: k * 20, bytes: all.subarray(at, at + 7 + (k % 11)) });
+      return { chunks, script: rolls.map((r) => (r === 'NOREAD' ? 'NOREAD' : `ROLL:${r.slice(0, 3).join(',')}`)).join(' ') };
+    };
+    const cap = capture([[1, 4, 6, 3], [3, 3, 5, 0], 'NOREAD', [6, 6, 6, 21], [2, 5, 1, 7], [5, 2, 4, 12], 'NOREAD', [4, 1, 3, 9]], 5);
+    const r = learnProfile({ capture: cap.chunks, script: cap.script, kind: 'dice-sensor' });
+    const p = learned(r);
+    const roll = p.messages.find((m) => m.type === 'ROLL')!;
+    expect(roll.pattern).toBe('DICE,(?<seq>\\d{1,5}),ROLL,(?<d1>[1-6]),(?<d2>[1-6]),(?<d3>[1-6]),(?<bounces>\\d{1,2})');
+    expect(roll.emit).toBe('DICE,{seq},ROLL,{d1},{d2},{d3},{bounces}');
+    const other = capture([[6, 1, 2, 40], 'NOREAD', [3, 6, 4, 2], [2, 2, 5, 0], [1, 1, 1, 99]], 900);
+    expect(decoded(p, other.chunks)).toEqual(decoded(hand, other.chunks));
+  });
+
   it('rolls too few to place the dice are exit 3, "roll more dice"', () => {
     const steps: DealStep[] = [{ k: 'hb' }, { k: 'roll', dice: [2, 2, 5], bounces: 1 }, { k: 'hb' }, { k: 'roll', dice: [4, 4, 5], bounces: 2 }, { k: 'hb' }];
     const d = buildDeal(DICE, steps);

@@ -7,7 +7,7 @@
  */
 import type { BinaryField, DeviceProfile } from '../../../../drivers/profiles/profile-schema.js';
 import type { ScriptEvent } from './script.js';
-import type { SeqField } from './seq.js';
+import { masked, type SeqField } from './seq.js';
 
 export interface DiceMember {
   payload: Buffer;
@@ -213,5 +213,75 @@ export function diceMessage(cl: RollClass, seq: SeqField | undefined): { message
       ...(seq ? { seq: 'seq' } : {}),
     },
     note: r.note,
+  };
+}
+
+const escapeText = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The roll message of a text frame: the digit runs of the body (SEQ aside) that are the script's
+ * dice, one digit each, the run that changes beside them the bounces, the rest literal.
+ */
+export function textDiceMessage(cl: RollClass, seq: SeqField | undefined): { message: DeviceProfile['messages'][number]; note: string } | { problem: string } {
+  const texts = cl.members.map((m) => masked(m.payload, seq, true));
+  const split = texts.map((t) => t.split(/(\d+)/));
+  const shape = (parts: string[]): string => parts.map((p, k) => (k % 2 ? '#' : p)).join('');
+  if (new Set(split.map(shape)).size !== 1)
+    return {
+      problem: `roll: the frames differ beyond their numbers (${texts
+        .slice(0, 2)
+        .map((t) => JSON.stringify(t))
+        .join(' / ')})`,
+    };
+  const runs = (split[0].length - 1) / 2;
+  const dice = cl.members.map((m) => (m.event as Extract<ScriptEvent, { type: 'ROLL' }>).dice);
+  for (let j = 0; j < 3; j++) {
+    const seen = new Set(dice.map((d) => d[j]));
+    if (seen.size < 2)
+      return { problem: `roll more dice: die ${j + 1} showed only ${[...seen].join('')} in the ${dice.length} rolls, which cannot say where it is` };
+  }
+  const run = (m: number, r: number): string => split[m][2 * r + 1];
+  const role: string[] = [];
+  for (let j = 0; j < 3; j++) {
+    const fit = [...Array(runs).keys()].filter((r) => split.every((_, m) => run(m, r) === String(dice[m][j])));
+    if (fit.length === 0) return { problem: `roll: no number of the frames says die ${j + 1} of the script's rolls` };
+    if (fit.length > 1)
+      return { problem: `roll more dice: die ${j + 1} of the ${dice.length} rolls fits the ${fit.map((r) => `#${r + 1}`).join(' and ')} numbers of the frame` };
+    if (role[fit[0]]) return { problem: 'roll more dice: two dice fit the same number' };
+    role[fit[0]] = `d${j + 1}`;
+  }
+  const changing = [...Array(runs).keys()].filter((r) => !role[r] && new Set(split.map((_, m) => run(m, r))).size > 1);
+  if (changing.length > 1) return { problem: `roll: ${changing.length} numbers beside the dice change (a bounce count would be one)` };
+  if (changing.length === 1) role[changing[0]] = 'bounces';
+  const seqRe = seq?.digits ? `(?<seq>\\d{${seq.digits}})` : '(?<seq>\\d{1,5})';
+  const lit = (t: string, re: boolean): string =>
+    t
+      .split('\u0000')
+      .map((x) => (re ? escapeText(x) : x))
+      .join(re ? seqRe : '{seq}');
+  const build = (re: boolean): string =>
+    split[0]
+      .map((p, k) => {
+        if (k % 2 === 0) return lit(p, re);
+        const r = (k - 1) / 2;
+        const name = role[r];
+        if (!name) return p;
+        if (!re) return `{${name}}`;
+        return name === 'bounces' ? '(?<bounces>\\d{1,2})' : `(?<${name}>[1-6])`;
+      })
+      .join('');
+  const names = ['d1', 'd2', 'd3'].map((d) => `#${role.indexOf(d) + 1}`);
+  return {
+    message: {
+      name: cl.key,
+      pattern: build(true),
+      type: 'ROLL',
+      fields: cl.fields,
+      map: {},
+      ranges: {},
+      ...(seq ? { seq: 'seq' } : {}),
+      emit: build(false),
+    },
+    note: `dice: the ${names.join(', ')} numbers of the body (SEQ aside)${role.includes('bounces') ? `, bounces the #${role.indexOf('bounces') + 1} (the number that changes beside them; the script does not list bounces: check one roll's count)` : ''}, from ${dice.length} rolls`,
   };
 }

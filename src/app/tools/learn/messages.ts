@@ -4,7 +4,7 @@ import { cardSpellings } from '../../../../drivers/profiles/profile-encoder.js';
 import type { BinaryField, DeviceProfile } from '../../../../drivers/profiles/profile-schema.js';
 import type { ScriptEvent } from './script.js';
 import { CARD_PRESETS, solveCards } from './cards.js';
-import { diceMessage } from './dice.js';
+import { diceMessage, textDiceMessage } from './dice.js';
 import { findSeq, masked, type SeqField, type Valid } from './seq.js';
 
 export const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -212,8 +212,8 @@ export function learnMessages(valid: Valid[], events: readonly ScriptEvent[], te
       }
       continue;
     }
-    if (cl.variable === 'dice' && !text) {
-      const d = diceMessage(cl, seq);
+    if (cl.variable === 'dice') {
+      const d = text ? textDiceMessage(cl, seq) : diceMessage(cl, seq);
       if ('problem' in d) return fail(d.problem);
       messages.push(d.message);
       notes.push(d.note);
