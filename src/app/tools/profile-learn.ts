@@ -111,9 +111,10 @@ export function learnProfile(input: LearnInput): LearnResult {
   if (input.transport === 'hid') return learnHidProfile(chunks, events, want, kind, name);
   if (input.transport === undefined && looksLikeReports(chunks)) {
     const hid = learnHidProfile(chunks, events, want, kind, name);
-    if (hid.exit !== 1) return hid;
+    if (hid.exit === 0) return hid;
     const serial = learnProfile({ ...input, script: events, transport: 'serial' });
-    return serial.exit === 1 ? { ...hid, closest: [...hid.closest, ...serial.closest].slice(0, 3) } : serial;
+    if (serial.exit === 0 || (serial.exit === 3 && hid.exit === 1)) return serial;
+    return hid.exit === 3 || serial.exit !== 1 ? hid : { ...hid, closest: [...hid.closest, ...serial.closest].slice(0, 3) };
   }
   const tried: Array<CandidateSummary & { rank: number }> = [];
   const passing: Passing[] = [];
