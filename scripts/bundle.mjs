@@ -20,7 +20,8 @@ export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export async function bundleInto(outDir, entryPoints) {
   const result = await build({
     absWorkingDir: ROOT,
-    entryPoints,
+    // the export's thread (src/adapters/store/scheduled-export.ts) starts its module by path, beside the journal writer's
+    entryPoints: [...entryPoints, { in: 'src/adapters/store/export-worker.ts', out: 'src/adapters/store/export-worker' }],
     outdir: outDir,
     // chunks beside <outDir>/src/app/cli/, see above
     chunkNames: 'src/app/chunks/[name]-[hash]',

@@ -74,6 +74,29 @@ export function shoeDeal(misread = true): DealStep[] {
   return d;
 }
 
+/** the 35 cards of a deck that `BACCARAT_CARDS` leaves out, in a fixed scrambled order */
+export const REST_OF_DECK: string[] = (() => {
+  const rest = [...'SHDC'].flatMap((s) => [...'A23456789TJQK'].map((r) => r + s)).filter((c) => !BACCARAT_CARDS.includes(c));
+  return rest.map((_, k) => rest[(k * 11) % rest.length]);
+})();
+
+/**
+ * A shoe's deal of a whole deck: `shoeDeal` (its rounds and line faults), then the rest of the
+ * deck with a heartbeat and more line faults among them; every card's code is on the wire once
+ * (what an explicit code table is learned from).
+ */
+export function fullDeckDeal(misread = true): DealStep[] {
+  const d = shoeDeal(misread);
+  REST_OF_DECK.forEach((c, i) => {
+    if (i === 5) d.push(noise);
+    if (i === 12) d.push(badCheck);
+    if (i === 20) d.push({ k: 'hb' }, truncated);
+    d.push(card(c));
+  });
+  d.push({ k: 'hb' });
+  return d;
+}
+
 const DICE_DEAL: DealStep[] = [
   { k: 'hb' },
   noise,
@@ -176,7 +199,8 @@ export const CORPUS: CorpusEntry[] = [
   ),
   entry('decimal-sum-shoe', 'card-shoe', 'shoes sending suit_rank codes with a decimal checksum', E.decimalSumShoe, shoeDeal(), usual),
   entry('index52-shoe', 'card-shoe', 'shoes numbering the deck 1..52, with a CRC-8 in hex', E.index52Shoe, shoeDeal(), usual),
-  entry('table-char-shoe', 'card-shoe', 'compact shoes sending a vendor character per card (an explicit code table)', E.tableCharShoe, shoeDeal(), usual),
+  // an explicit code table is learned from a whole deck: its deal shows every card's code
+  entry('table-char-shoe', 'card-shoe', 'compact shoes sending a vendor character per card (an explicit code table)', E.tableCharShoe, fullDeckDeal(), usual),
   entry('hid-card-reader', 'card-shoe', 'USB HID card readers reporting one card per vendor input report', E.hidCardReader, shoeDeal(), unmarked),
   entry('bitfield-dice', 'dice-sensor', 'sic bo dice readers packing the dice in bit fields, HDLC-style escaped frames', E.bitfieldDice, DICE_DEAL, noiseTwice),
 ];

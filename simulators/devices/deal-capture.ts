@@ -8,7 +8,7 @@
 import type { DeviceProfile } from '../../drivers/profiles/profile-schema.js';
 import { damagedFrame, profileWire } from './wire.js';
 
-/** one event of a deal, in the script's words: a card (`AS`), `RESCAN:AS`, `MISREAD`, `CUT`, `LOADED`, `DROP`; `BALL:<n>`, `START`, `END` */
+/** one event of a deal, in the script's words: a card (`AS`), `RESCAN:AS`, `MISREAD`, `CUT`, `LOADED`, `DROP`; `BALL:<n>`, `START`, `END`; `SHUF:<state>`, `COUNT:<n>` */
 export type DealStep = string;
 
 export interface DealCaptureOptions {
@@ -33,6 +33,9 @@ function typeOf(step: DealStep): { type: string; fields: string[] } {
   if (step === 'LOADED') return { type: 'STATE', fields: ['LOADED'] };
   if (step === 'START' || step === 'END') return { type: step, fields: [] };
   if (step.startsWith('BALL:')) return { type: 'BALL', fields: [step.slice(5)] };
+  // a shuffler's state is the reference protocol's STATE of talker SHUF
+  if (step.startsWith('SHUF:')) return { type: 'STATE', fields: [step.slice(5)] };
+  if (step.startsWith('COUNT:')) return { type: 'COUNT', fields: [step.slice(6)] };
   if (step.startsWith('RESCAN:')) return { type: 'CARD', fields: [step.slice(7), 'R'] };
   return { type: 'CARD', fields: [step] };
 }

@@ -431,7 +431,7 @@ async function startOnLockedDataDir(cfg: GatewayConfig, opts: GatewayOptions): P
       clockWatch.stop();
       backups?.stop();
       clockSync.stop();
-      scheduledExport?.stop();
+      await scheduledExport?.stop();
       await store.closeAsync();
       await Promise.all([...links, gatewayLink].map((l) => l.close()));
       await observability.stop();

@@ -134,7 +134,7 @@ describe.skipIf(!io.available)('audit export beside a running gateway', () => {
     expect((await cli(['verify-export', '--public-key', otherPub, archive])).code).toBe(EXPORT_EXIT_CODES['export-signature-bad']);
 
     // the scheduled export into its directory, from the start of the journal
-    const first = gw.scheduledExport!.runOnce();
+    const first = await gw.scheduledExport!.runOnce();
     expect(first?.trailer.inputs).toBeGreaterThan(0);
     expect(readdirSync(share)).toHaveLength(1);
     expect(verifyExport(readFileSync(first!.file), readFileSync(pubFile)).ok).toBe(true);
@@ -145,7 +145,7 @@ describe.skipIf(!io.available)('audit export beside a running gateway', () => {
     writeFileSync(share, '');
     // the tables commit more meanwhile (the export has something new to write)
     await new Promise((r) => setTimeout(r, 500));
-    expect(gw.scheduledExport!.runOnce()).toBeNull();
+    expect(await gw.scheduledExport!.runOnce()).toBeNull();
     expect(gw.scheduledExport!.copiedThrough(TABLES[0])).toBe(first!.trailer.throughInputId);
     for (const t of TABLES) {
       const a = await sub.waitFor((m) => m.topic === `casino/${t}/alerts` && m.payload?.kind === 'export-failed', 5_000, `the export-failed alert on ${t}`);

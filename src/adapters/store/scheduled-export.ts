@@ -9,11 +9,17 @@
  * prune deletes nothing above the last input exported, so nothing leaves the PC's journal before
  * it is on the share. A failed export (a full disk, the share gone) changes nothing in the journal,
  * leaves no archive, and is reported (the gateway raises an `export-failed` alert).
+ *
+ * The archive is written by a thread of its own (export-worker.ts), never on the gateway's event
+ * loop; one export at a time (a period that comes while one runs is skipped, the next export
+ * continues from where the running one ends).
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KeyObject } from 'node:crypto';
-import { exportJournal, openJournalReadOnly, type ExportResult } from './journal-export.js';
+import { Worker } from 'node:worker_threads';
+import type { ExportWorkerReply } from './export-worker.js';
+import { type ExportOptions, type ExportResult, openJournalReadOnly } from './journal-export.js';
 import type { RetentionHold } from './journal-prune.js';
 
 export const EXPORT_STATE_FILE = 'export-state.json';
@@ -70,8 +76,20 @@ export class ScheduledExport implements RetentionHold {
     return readExportState(this.o.dataDir)?.throughInputId ?? null;
   }
 
-  /** exports what is above the last export; null when there is nothing new; throws nothing (onFailed) */
-  runOnce(): ExportResult | null {
+  private running: Promise<ExportResult | null> | null = null;
+
+  /**
+   * exports what is above the last export, in the export's thread; null when there is nothing new
+   * (or when an export is already running: its promise is returned); rejects never (onFailed)
+   */
+  runOnce(): Promise<ExportResult | null> {
+    this.running ??= this.exportAbove().finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  private async exportAbove(): Promise<ExportResult | null> {
     const state = readExportState(this.o.dataDir);
     const after = state?.throughInputId ?? 0;
     try {
@@ -86,7 +104,7 @@ export class ScheduledExport implements RetentionHold {
       const now = this.o.now?.() ?? Date.now();
       const stamp = new Date(now).toISOString().replace(/[:.]/g, '-');
       const file = join(this.o.dir, `tablegw-${this.o.gatewayId}-${stamp}-after-${after}.jsonl`);
-      const r = exportJournal({ dataDir: this.o.dataDir, file, range: { afterInputId: after }, gatewayId: this.o.gatewayId, key: this.o.key, now });
+      const r = await exportInThread({ dataDir: this.o.dataDir, file, range: { afterInputId: after }, gatewayId: this.o.gatewayId, key: this.o.key, now });
       if (r.trailer.throughInputId !== null) {
         const next: ExportState = { throughInputId: r.trailer.throughInputId, file, at: new Date(now).toISOString() };
         const p = join(this.o.dataDir, EXPORT_STATE_FILE);
@@ -104,12 +122,47 @@ export class ScheduledExport implements RetentionHold {
   }
 
   start(): void {
-    this.timer = setInterval(() => this.runOnce(), this.o.everyMs);
+    this.timer = setInterval(() => void this.runOnce(), this.o.everyMs);
     this.timer.unref();
   }
 
-  stop(): void {
+  /** no more exports; resolves when a running one has ended (its archive complete, or failed and removed) */
+  async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    await this.running;
   }
+}
+
+/** an error of the export's thread, with the code and file it had there (`export-write-failed`, ...) */
+class ExportThreadError extends Error {
+  constructor(r: Extract<ExportWorkerReply, { ok: false }>) {
+    super(r.message);
+    this.name = r.name;
+    if (r.code) Object.assign(this, { code: r.code });
+    if (r.file) Object.assign(this, { file: r.file });
+  }
+}
+
+/** runs exportJournal in a thread of its own (the sources under tsx, the bundle as compiled: scripts/bundle.mjs) */
+function exportInThread(options: Omit<ExportOptions, 'fs'>): Promise<ExportResult> {
+  const source = import.meta.url.endsWith('.ts');
+  // `../../adapters/store/`: the same folder from src/adapters/store/ and from the bundle's dist/src/app/{cli,chunks}/
+  const module = new URL(`../../adapters/store/export-worker.${source ? 'ts' : 'js'}`, import.meta.url).href;
+  return new Promise((resolve, reject) => {
+    const w = new Worker(new URL('../../adapters/store/worker-boot.mjs', import.meta.url), { workerData: { module, options } });
+    let settled = false;
+    w.once('message', (r: ExportWorkerReply) => {
+      settled = true;
+      if (r.ok) resolve(r.result);
+      else reject(new ExportThreadError(r));
+    });
+    w.once('error', (e) => {
+      settled = true;
+      reject(e);
+    });
+    w.once('exit', (code) => {
+      if (!settled) reject(new Error(`the export's thread ended (exit ${code}) without an answer`));
+    });
+  });
 }

@@ -180,7 +180,7 @@ export function learnProfile(input: LearnInput): LearnResult {
       tried.push({ description: desc, matched: 0, problem: `the profile it makes is invalid: ${e.message.split('\n')[0]}`, rank: 400 - f.cost });
       continue;
     }
-    const v = verify(profile, chunks, want);
+    const v = verify(profile, chunks, want, learned.heartbeats);
     if (!v.ok) {
       tried.push({ description: desc, matched: v.matched, problem: v.problem, rank: 1000 + v.matched - f.cost });
       continue;

@@ -17,7 +17,7 @@ const { privateKey, publicKey } = generateKeyPairSync('ed25519');
 const PUB = publicKey.export({ type: 'spki', format: 'pem' }).toString();
 
 describe('the scheduled export', () => {
-  it('continues each archive from the last input exported; the prune may delete only what is exported', () => {
+  it('continues each archive from the last input exported; the prune may delete only what is exported', async () => {
     const j = buildJournal(['sic-bo'], { steps: 30 });
     const dir = mkdtempSync(join(tmpdir(), 'share-'));
     const failures: Error[] = [];
@@ -30,17 +30,17 @@ describe('the scheduled export', () => {
       onFailed: (e) => failures.push(e),
     });
     expect(sx.copiedThrough('sic-bo-1')).toBeNull();
-    const a = sx.runOnce();
+    const a = await sx.runOnce();
     expect(a?.trailer.inputs).toBe(30);
     expect(sx.copiedThrough('sic-bo-1')).toBe(a?.trailer.throughInputId);
-    expect(sx.runOnce()).toBeNull();
+    expect(await sx.runOnce()).toBeNull();
     const store = new GatewayStore(j.dir, { synchronous: 'normal', retentionDays: 3650, writer: 'inline' });
     for (let i = 0; i < 5; i++) {
       store.enqueue({ tableId: 'sic-bo-1', input: { type: 'timer', at: j.lastAt + 1 + i, name: `t${i}` } as never, messages: [] }, () => {});
       store.flush();
     }
     store.close();
-    const b = sx.runOnce();
+    const b = await sx.runOnce();
     expect(b?.trailer.inputs).toBe(5);
     expect(b?.trailer.throughInputId).toBe(a!.trailer.throughInputId! + 5);
     const files = readdirSync(dir).sort();
@@ -58,7 +58,7 @@ describe('the scheduled export', () => {
     expect(failures).toEqual([]);
   });
 
-  it('a share that cannot be written: reported, no state advanced, the journal untouched', () => {
+  it('a share that cannot be written: reported, no state advanced, the journal untouched', async () => {
     const j = buildJournal(['sic-bo'], { steps: 10 });
     const before = readFileSync(join(j.dir, 'gateway.db'));
     const failures: Error[] = [];
@@ -70,14 +70,14 @@ describe('the scheduled export', () => {
       key: null,
       onFailed: (e) => failures.push(e),
     });
-    expect(sx.runOnce()).toBeNull();
+    expect(await sx.runOnce()).toBeNull();
     expect(failures.map((e) => (e as { code?: string }).code)).toEqual(['export-write-failed']);
     expect(existsSync(join(j.dir, EXPORT_STATE_FILE))).toBe(false);
     expect(sx.copiedThrough('sic-bo-1')).toBeNull();
     expect(readFileSync(join(j.dir, 'gateway.db')).equals(before)).toBe(true);
   });
 
-  it("as the prune's hold: nothing is deleted before the first export, nothing above the last input exported after", () => {
+  it("as the prune's hold: nothing is deleted before the first export, nothing above the last input exported after", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'hold-'));
     const share = mkdtempSync(join(tmpdir(), 'share-'));
     const sx = new ScheduledExport({ dataDir: dir, dir: share, everyMs: 60_000, gatewayId: 'gw-1', key: { privateKey, keyId: 'k1' } });
@@ -111,7 +111,7 @@ describe('the scheduled export', () => {
     const now = T0 + 40 * 86_400_000;
     // shoes 0 and 1 are past the retention and not the current or previous shoe: only the hold keeps them
     expect(store.prune(now).inputs).toBe(0);
-    sx.runOnce();
+    await sx.runOnce();
     const exported = sx.copiedThrough('t1')!;
     expect(exported).toBe(100);
     addShoes(4, 4);
@@ -119,9 +119,34 @@ describe('the scheduled export', () => {
     // without the hold shoes 0-5 could go (up to input 150); with it only what was exported
     expect(r.inputs).toBeGreaterThan(0);
     expect(r.tables.t1.toInputId).toBeLessThanOrEqual(exported);
-    sx.runOnce();
+    await sx.runOnce();
     expect(store.prune(now).tables.t1.toInputId).toBeGreaterThan(exported);
     store.close();
+  });
+
+  it("runs in a thread of its own: the gateway's event loop keeps turning while it exports; one export at a time", async () => {
+    const j = buildJournal(['sic-bo', 'baccarat']);
+    const dir = mkdtempSync(join(tmpdir(), 'share-'));
+    const sx = new ScheduledExport({ dataDir: j.dir, dir, everyMs: 3_600_000, gatewayId: 'gw-1', key: { privateKey, keyId: 'k1' } });
+    // an export on this thread would let no setImmediate run before it ends
+    let turns = 0;
+    let spinning = true;
+    const spin = (): void => {
+      turns++;
+      if (spinning) setImmediate(spin);
+    };
+    setImmediate(spin);
+    const first = sx.runOnce();
+    // a second call while it runs is the same export, not a second archive
+    expect(sx.runOnce()).toBe(first);
+    const r = await first;
+    spinning = false;
+    expect(turns).toBeGreaterThan(10);
+    expect(r?.trailer.inputs).toBe(j.inputs);
+    expect(r?.trailer.messages).toBe(j.messages);
+    expect(readdirSync(dir)).toHaveLength(1);
+    expect(verifyExport(readFileSync(r!.file), PUB).ok).toBe(true);
+    await sx.stop();
   });
 
   it('export.every: minutes, hours, days', () => {

@@ -37,8 +37,8 @@ check   Validates a device profile — a shipped profile's name or the path of a
         profile without integrity check, frames ended by silence although the grammar says where
         they end, keys of profile language v1 (read in their v1.2 form).
 learn   Learns a profile from a capture of a known deal (tablegw capture) and the script of what
-        was dealt, in order (cards as AS TH 9C, MISREAD, RESCAN:<card>, CUT, LOADED, DROP; # starts
-        a comment; heartbeats are not listed). It searches the frame grammar for the profiles that
+        was dealt, in order (cards as AS TH 9C, MISREAD, RESCAN:<card>, CUT, LOADED, DROP; a
+        shuffler's SHUF:<state> and COUNT:<n>; # starts a comment; heartbeats are not listed). It searches the frame grammar for the profiles that
         decode the capture to exactly the script's events, keeps the simplest, verifies it on the
         capture as it arrived and re-chunked, and writes it to --out (or prints it) with comments
         saying what was inferred from how many frames. --kind: ${LEARN_KINDS.join(', ')}.

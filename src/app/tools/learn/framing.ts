@@ -194,7 +194,7 @@ export function framingCandidates(s: Buffer): Framing[] {
   for (const x of s) freq[x]++;
   const endCands: Buffer[] = [Buffer.from('\r\n', 'latin1')];
   for (let b = 0; b < 256; b++)
-    if (freq[b] >= minHits && (b < 0x20 || b === 0x7f || (textish && ';#|!'.includes(String.fromCharCode(b))))) endCands.push(Buffer.of(b));
+    if (freq[b] >= minHits && (b < 0x20 || b === 0x7f || (textish && ';#|!}'.includes(String.fromCharCode(b))))) endCands.push(Buffer.of(b));
   // an end sequence with a constant punctuation byte before it is longer (`>` CR LF)
   for (const e of [...endCands]) {
     const before = new Map<number, number>();
@@ -218,7 +218,8 @@ export function framingCandidates(s: Buffer): Framing[] {
         if (b !== undefined) after.set(b, (after.get(b) ?? 0) + 1);
       }
       const best = [...after.entries()].sort((a, b) => b[1] - a[1])[0];
-      const isEndByte = best && end.includes(best[0]);
+      // nor the second half of a longer end sequence (CR as the end and LF as the start of CR LF lines)
+      const isEndByte = best && (end.includes(best[0]) || (trailer === 0 && endCands.some((e2) => e2.equals(Buffer.concat([end, Buffer.of(best[0])])))));
       if (best && best[1] >= Math.max(minHits, hits * 0.4) && !isEndByte) {
         add({ start: Buffer.of(best[0]), end, trailer, resync: textish || printable(best[0]), cost: 1 + end.length / 10 + trailer / 10 });
         if (!printable(best[0])) add({ start: Buffer.of(best[0]), end, trailer, resync: false, cost: 1.05 + end.length / 10 + trailer / 10 });

@@ -6,6 +6,8 @@ import type { ScriptEvent } from './script.js';
 import { CARD_PRESETS, solveCards } from './cards.js';
 import { diceMessage, textDiceMessage } from './dice.js';
 import { findSeq, masked, type SeqField, type Valid } from './seq.js';
+import { pickHeartbeat } from './heartbeat.js';
+import { learnCount, shufflerWarnings } from './shuffler.js';
 
 export const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -28,7 +30,7 @@ export interface EventClass {
   key: string;
   type: DeviceProfile['messages'][number]['type'];
   fields: Record<string, string | number | boolean>;
-  variable: 'card' | 'ball' | 'dice' | undefined;
+  variable: 'card' | 'ball' | 'dice' | 'count' | undefined;
   members: Array<{ payload: Buffer; event: ScriptEvent }>;
 }
 
@@ -44,6 +46,10 @@ export function classOf(e: ScriptEvent): Omit<EventClass, 'members'> {
       return { key: 'ball', type: 'BALL', fields: {}, variable: 'ball' };
     case 'ROLL':
       return { key: 'roll', type: 'ROLL', fields: {}, variable: 'dice' };
+    case 'SHUF_STATE':
+      return { key: e.state.toLowerCase().replace('_', '-'), type: 'SHUF_STATE', fields: { state: e.state }, variable: undefined };
+    case 'COUNT':
+      return { key: 'count', type: 'COUNT', fields: {}, variable: 'count' };
     default:
       return { key: e.type.toLowerCase(), type: e.type, fields: {}, variable: undefined };
   }
@@ -99,7 +105,13 @@ export function learnMessages(valid: Valid[], events: readonly ScriptEvent[], te
   for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1);
   const hbCands = [...counts.entries()].filter(([, n]) => n >= 2 && valid.length - n === events.length).sort((x, y) => y[1] - x[1]);
   let hbKey: string | undefined;
-  if (hbCands.length > 0) hbKey = hbCands[0][0];
+  if (hbCands.length > 0)
+    hbKey = pickHeartbeat(
+      hbCands.map((c) => c[0]),
+      keys,
+      events,
+      (e) => (classOf(e).variable ? undefined : classOf(e).key),
+    );
   else if (valid.length !== events.length)
     return fail(`${valid.length} frames verify, the script has ${events.length} events and no repeating frame makes up the difference`);
   const others = valid.filter((_, k) => keys[k] !== hbKey);
@@ -219,6 +231,22 @@ export function learnMessages(valid: Valid[], events: readonly ScriptEvent[], te
       notes.push(d.note);
       continue;
     }
+    if (cl.variable === 'count') {
+      const counts = cl.members.map((m) => (m.event as { count: number }).count);
+      const r = learnCount(
+        cl.key,
+        ms,
+        cl.members.map((m) => m.payload),
+        counts,
+        text,
+        seq,
+        (t, mid) => textPattern(t, seq, mid),
+      );
+      if (!r.message) return fail(r.problem ?? `${cl.key}: no count field`);
+      messages.push(r.message);
+      notes.push(r.note!);
+      continue;
+    }
     if (cl.variable !== 'card') return fail(`${cl.key}: learning ${cl.variable} fields is not supported yet`);
     const known = cl.members.map((m) => (m.event as { card: string }).card);
     if (text) {
@@ -233,7 +261,11 @@ export function learnMessages(valid: Valid[], events: readonly ScriptEvent[], te
       } else {
         // few frames (a rescan): the card's spelling under the coding learned from the plain cards
         const spelled = ms.map((m, k) => {
-          const sp = cardSpellings(known[k], cards!).find((x) => m.includes(x));
+          // the spelling the plain cards use (`07`, not the `7` inside it), else the longest
+          const fits = cardClass === undefined ? null : new RegExp(`^${cardClass}$`);
+          const sp = cardSpellings(known[k], cards!)
+            .filter((x) => m.includes(x))
+            .sort((a, b) => Number(fits?.test(b) ?? 0) - Number(fits?.test(a) ?? 0) || b.length - a.length)[0];
           return sp === undefined ? undefined : { pre: m.indexOf(sp), suf: m.length - m.indexOf(sp) - sp.length };
         });
         if (spelled.some((x) => x === undefined)) return fail(`${cl.key}: the card's code is not in its frame`);
@@ -277,7 +309,7 @@ export function learnMessages(valid: Valid[], events: readonly ScriptEvent[], te
       const template = `${ms[0].slice(0, pre)}\u0001${ms[0].slice(ms[0].length - suf)}`;
       if (ms.some((m) => m.slice(0, pre) !== ms[0].slice(0, pre) || m.slice(m.length - suf) !== ms[0].slice(ms[0].length - suf)))
         return fail(`${cl.key}: the frames differ beyond the card`);
-      const klass = cards.preset === 'table' ? codeClass(Object.keys(cards.table ?? {})) : cl.key !== 'card' && cardClass ? cardClass : codeClass(codes);
+      const klass = cards.preset === 'table' ? codeClass(Object.keys(cards.table ?? {})) : cl.key !== 'card' && cardClass ? cardClass : presetClass(cards);
       if (cl.key === 'card') cardClass = klass;
       messages.push({
         name: cl.key,
@@ -384,7 +416,19 @@ export function learnMessages(valid: Valid[], events: readonly ScriptEvent[], te
   );
   if (events.some((e) => e.type === 'CARD') && !events.some((e) => e.type === 'MISREAD'))
     warnings.push('include a misread: the deal had no MISREAD, so the profile has no message for a misread (or its rescan) and would reject them');
-  return { messages, cards, seq, heartbeats, notes, warnings, cardAlternatives };
+  warnings.push(...shufflerWarnings(events));
+  return { messages: constantsFirst(messages, classes), cards, seq, heartbeats, notes, warnings, cardAlternatives };
+}
+
+/** every card of the deck as the preset spells it, not only the cards dealt: a ten or an ace not in the deal still matches */
+export function presetClass(cards: CardCodeOptions): string {
+  return codeClass([...'SHDC'].flatMap((s) => [...'A23456789TJQK'].flatMap((r) => cardSpellings(r + s, cards))));
+}
+
+/** the messages with a fixed body before those with a field: a card pattern never takes a heartbeat's (or any constant message's) frame */
+export function constantsFirst(messages: Message[], classes: Map<string, EventClass>): Message[] {
+  const varies = (m: Message): boolean => classes.get(m.name)?.variable !== undefined;
+  return [...messages.filter((m) => !varies(m)), ...messages.filter(varies)];
 }
 
 export const ordinal = (n: number): string => ['first', 'second', 'third'][n] ?? `#${n + 1}`;

@@ -2,18 +2,21 @@
  * The technician's script for `tablegw profile learn` (device-protocols.md §3.2): what was done,
  * in order. Tokens are separated by whitespace or commas, `#` starts a comment: a card in the
  * gateway's notation (`AS`, `TH`, `10H`, `9C`), `MISREAD`, `RESCAN:<card>`, `CUT`, `LOADED`,
- * `DROP`; for dice `ROLL:<a>,<b>,<c>` and `NOREAD` (the reader could not read the dice); for balls `BALL:<n>`, `START`, `END`. Heartbeats are not
- * listed. Pure: text in, events or a reason out.
+ * `DROP`; for dice `ROLL:<a>,<b>,<c>` and `NOREAD` (the reader could not read the dice); for balls
+ * `BALL:<n>`, `START`, `END`; for shufflers `SHUF:<state>` and `COUNT:<n>` (learn/shuffler.ts).
+ * Heartbeats are not listed. Pure: text in, events or a reason out.
  */
 
 import { RANK_OF } from '../../../../drivers/profiles/card-codes.js';
+import { type ShufflerEvent, shufflerToken } from './shuffler.js';
 
 export type ScriptEvent =
   | { type: 'CARD'; card: string; rescan: boolean }
   | { type: 'MISREAD' | 'CUT' | 'DROP' | 'START' | 'END' | 'NOREAD' }
   | { type: 'STATE'; state: 'LOADED' }
   | { type: 'ROLL'; dice: [number, number, number] }
-  | { type: 'BALL'; ball: number };
+  | { type: 'BALL'; ball: number }
+  | ShufflerEvent;
 
 export type ScriptParse = { ok: true; events: ScriptEvent[] } | { ok: false; code: 'script-bad-token' | 'script-empty'; reason: string };
 
@@ -35,6 +38,10 @@ export function eventKey(e: ScriptEvent): string {
       return `ROLL ${e.dice.join(',')}`;
     case 'BALL':
       return `BALL ${e.ball}`;
+    case 'SHUF_STATE':
+      return `SHUF_STATE ${e.state}`;
+    case 'COUNT':
+      return `COUNT ${e.count}`;
     default:
       return e.type;
   }
@@ -80,7 +87,15 @@ export function parseScript(text: string): ScriptParse {
         events.push({ type: 'BALL', ball: n });
         continue;
       }
-      return bad('not a card (AS, TH, 10H), MISREAD, RESCAN:<card>, CUT, LOADED, DROP, ROLL:<a>,<b>,<c>, NOREAD, BALL:<n>, START or END');
+      const shuf = shufflerToken(tok);
+      if (shuf && 'bad' in shuf) return bad(shuf.bad);
+      if (shuf) {
+        events.push(shuf);
+        continue;
+      }
+      return bad(
+        'not a card (AS, TH, 10H), MISREAD, RESCAN:<card>, CUT, LOADED, DROP, ROLL:<a>,<b>,<c>, NOREAD, BALL:<n>, START, END, SHUF:<state> or COUNT:<n>',
+      );
     }
   }
   if (events.length === 0) return { ok: false, code: 'script-empty', reason: 'the script lists no event (one token per card read, MISREAD, CUT, ...)' };

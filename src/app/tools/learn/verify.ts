@@ -14,6 +14,10 @@ export function frameKey(f: DeviceFrame): string {
       return `ROLL ${f.dice.join(',')}`;
     case 'BALL':
       return `BALL ${f.ball}`;
+    case 'SHUF_STATE':
+      return `SHUF_STATE ${f.state}`;
+    case 'COUNT':
+      return `COUNT ${f.count}`;
     default:
       return f.type;
   }
@@ -27,7 +31,8 @@ export interface Verified {
   signature: string;
 }
 
-export function verify(profile: DeviceProfile, chunks: readonly CaptureChunk[], want: string[]): Verified {
+/** `heartbeats`: how many heartbeat frames the capture holds (then each must decode as one, not as a reject or another message) */
+export function verify(profile: DeviceProfile, chunks: readonly CaptureChunk[], want: string[], heartbeats?: number): Verified {
   const r = decodeCapture(profile, chunks);
   const got: string[] = [];
   let hb = 0;
@@ -39,7 +44,6 @@ export function verify(profile: DeviceProfile, chunks: readonly CaptureChunk[], 
   const signature = r.items.flatMap((it) => ('frame' in it ? [frameKey(it.frame)] : [])).join('|');
   let matched = 0;
   while (matched < want.length && got[matched] === want[matched]) matched++;
-  void hb;
   if (matched !== want.length || got.length !== want.length) {
     const at = matched;
     return {
@@ -49,6 +53,8 @@ export function verify(profile: DeviceProfile, chunks: readonly CaptureChunk[], 
       problem: `decodes ${got.length} events where the script has ${want.length}; first difference at event ${at + 1}: ${got[at] ?? 'nothing'} where the script says ${want[at] ?? 'nothing'}`,
     };
   }
+  if (heartbeats !== undefined && hb !== heartbeats)
+    return { ok: false, matched, signature, problem: `decodes ${hb} heartbeats where ${heartbeats} frames repeat while idle` };
   const re = rechunkCheck(profile, chunks, r);
   if (!re.same) return { ok: false, matched, signature, problem: `re-chunked, it decodes differently: ${re.difference}` };
   return { ok: true, matched, signature };
