@@ -178,6 +178,66 @@ describe('learnProfile on a HID capture: the report layout', () => {
     expect(decoded(p, other.chunks)).toEqual(decoded(hand, other.chunks));
   });
 
+  it('learns a rescan that has a type byte of its own as the rescan flag of the card reports', () => {
+    // 6-byte reports [0x02, seq, type, card 1..52 (suits S H D C), 0, XOR-8 of bytes 0..4]: type 1 card, 5 rescan, 2 misread, 3 heartbeat, 4 loaded
+    const hand = validateProfile('hid-rescan-shoe', {
+      name: 'hid-rescan-shoe',
+      talker: 'SHOE',
+      input: 'hid-report',
+      cards: { preset: 'index52' },
+      seq: { wrap: 255 },
+      report: {
+        length: 6,
+        id: { offset: 0, value: 2 },
+        seq: { offset: 1 },
+        checksum: { algorithm: 'xor8', offset: 5, from: 0, to: 5 },
+        type: { offset: 2, map: { '1': 'CARD', '5': 'CARD', '2': 'MISREAD', '3': 'HB', '4': 'STATE' } },
+        fields: { card: 3, rescan: 2 },
+      },
+      messages: [
+        { name: 'card', bytes: { length: 1, fields: { card: { at: 0 } } }, type: 'CARD', map: { rescan: { '1': false, '5': true } } },
+        { name: 'loaded', bytes: { length: 1 }, type: 'STATE', fields: { state: 'LOADED' } },
+      ],
+    });
+    const capture = (steps: string[]): { chunks: Chunks; script: string } => {
+      const chunks: Chunks = [];
+      let seq = 0;
+      const put = (type: number, card = 0): void => {
+        const r = [2, seq++ & 0xff, type, card, 0];
+        chunks.push({ t: chunks.length * 50, bytes: Buffer.from([...r, r.reduce((a, b) => a ^ b, 0)]) });
+      };
+      const index = (c: string): number => 'SHDC'.indexOf(c[1]) * 13 + 'A23456789TJQK'.indexOf(c[0]) + 1;
+      steps.forEach((s, k) => {
+        if (k % 10 === 0) put(3);
+        if (s === 'LOADED') put(4);
+        else if (s === 'MISREAD') put(2);
+        else if (s.startsWith('RESCAN:')) put(5, index(s.slice(7)));
+        else put(1, index(s));
+      });
+      put(3);
+      return { chunks, script: steps.join(' ') };
+    };
+    const deck = shuffledDeck(8);
+    const cap = capture(['LOADED', ...deck.slice(0, 20), 'MISREAD', `RESCAN:${deck[20]}`, ...deck.slice(21)]);
+    const p = learned(learnProfile({ capture: cap.chunks, script: cap.script, transport: 'hid' }));
+    expect(p.report?.type.map).toEqual({ '1': 'CARD', '5': 'CARD', '2': 'MISREAD', '3': 'HB', '4': 'STATE' });
+    expect(p.report?.fields.rescan).toBe(2);
+    const other = shuffledDeck(9);
+    const next = capture([
+      'LOADED',
+      ...other.slice(0, 5),
+      'MISREAD',
+      `RESCAN:${other[5]}`,
+      ...other.slice(6, 30),
+      'MISREAD',
+      `RESCAN:${other[30]}`,
+      ...other.slice(31),
+    ]);
+    const want = decoded(hand, next.chunks);
+    expect(want.filter((x) => x.includes('"rescan":true'))).toHaveLength(2);
+    expect(decoded(p, next.chunks)).toEqual(want);
+  });
+
   it('with no transport named, a capture of reports of one length is learned as HID; a serial capture is not taken for one', () => {
     const cap = hidChunks(shoeDeal());
     expect(looksLikeReports(cap.chunks)).toBe(true);

@@ -12,7 +12,7 @@
  */
 import { parse as parseYaml } from 'yaml';
 import { checksum, checksumBytes, INTEGRITY_ALGORITHMS, type IntegrityAlgorithm } from '../../../../drivers/profiles/checksums.js';
-import type { CardCodeOptions } from '../../../../drivers/profiles/card-codes.js';
+import { cardDecoder, type CardCodeOptions } from '../../../../drivers/profiles/card-codes.js';
 import { type BinaryField, type DeviceProfile, ProfileError, validateProfile } from '../../../../drivers/profiles/profile-schema.js';
 import type { CaptureChunk } from '../capture-file.js';
 import { solveCards } from './cards.js';
@@ -164,10 +164,10 @@ function learnLayout(valid: Buffer[], events: readonly ScriptEvent[], L: number,
     cl.members.push({ r, e: events[k] });
     classes.set(c.key, cl);
   });
-  if (classes.has('rescan'))
-    return { problem: 'rescan: a HID report layout has one message per type byte, so a rescan report is not learned (deal without RESCAN)' };
   const byType = new Map<string, string>();
   for (const [k, cl] of classes) {
+    // a rescan is a card report with a type byte of its own, read as the rescan flag (below)
+    if (k === 'rescan') continue;
     const was = byType.get(cl.type);
     if (was) return { problem: `${was} and ${k} are both ${cl.type} reports: a layout maps a type byte to one frame type` };
     byType.set(cl.type, k);
@@ -187,9 +187,11 @@ function learnLayout(valid: Buffer[], events: readonly ScriptEvent[], L: number,
   let cards: CardCodeOptions | undefined;
   let cardAlternatives: string[] = [];
   const counted: string[] = [];
+  let cardField: BinaryField | undefined;
   for (const [k, cl] of classes) {
     map[String(cl.members[0].r[typeAt])] = cl.type;
     counted.push(`${k} (${cl.members.length})`);
+    if (k === 'rescan') continue;
     const vary = (at: number): boolean => !skip(at) && at !== typeAt && new Set(cl.members.map((m) => m.r[at])).size > 1;
     if (cl.type === 'CARD') {
       const known = cl.members.map((m) => (m.e as { card: string }).card);
@@ -215,6 +217,7 @@ function learnLayout(valid: Buffer[], events: readonly ScriptEvent[], L: number,
       cards = solved.cards;
       cardAlternatives = solved.alternatives;
       fields.card = field.width === 1 ? field.at : field;
+      cardField = field;
       notes.push(`card: ${field.width === 1 ? `the byte at offset ${field.at}` : `2 bytes ${field.order} at offset ${field.at}`}; ${solved.note}`);
     } else if (cl.type === 'BALL') {
       const balls = cl.members.map((m) => (m.e as { ball: number }).ball);
@@ -236,6 +239,30 @@ function learnLayout(valid: Buffer[], events: readonly ScriptEvent[], L: number,
     }
     // constants of a frame type (a shoe's state) ride on a message of that type
     if (Object.keys(cl.fields).length > 0) messages.push({ name: k, bytes: { length: 1 }, type: cl.type, fields: cl.fields });
+  }
+  const rescan = classes.get('rescan');
+  if (rescan) {
+    // the rescan flag is the type byte itself: the plain cards' value reads false, the rescans' true
+    const plain = classes.get('card');
+    if (!plain || !cardField || !cards) return { problem: 'rescan: a rescan report needs plain card reports beside it (deal the cards too)' };
+    const f = cardField;
+    const decode = cardDecoder(cards);
+    const bad = rescan.members.find(
+      (m) => decode(String(f.width === 1 ? m.r[f.at] : f.order === 'le' ? m.r.readUInt16LE(f.at) : m.r.readUInt16BE(f.at))) !== (m.e as { card: string }).card,
+    );
+    if (bad)
+      return { problem: `rescan: the card byte of the rescan of ${(bad.e as { card: string }).card} does not read as that card with the plain cards' coding` };
+    fields.rescan = typeAt;
+    const plainValue = String(plain.members[0].r[typeAt]);
+    const rescanValue = String(rescan.members[0].r[typeAt]);
+    // (a report's fields are the layout's: the message's bytes only satisfy the message schema)
+    messages.push({
+      name: 'card',
+      bytes: { length: 1, fields: { card: { at: 0 } } },
+      type: 'CARD',
+      map: { rescan: { [plainValue]: false, [rescanValue]: true } },
+    });
+    notes.push(`rescan: a card report with type ${hex2(Number(rescanValue))}, the card as in a plain card report (${rescan.members.length} rescans)`);
   }
   if (hbKey) {
     map[String(valid[keys.indexOf(hbKey)][typeAt])] = 'HB';
