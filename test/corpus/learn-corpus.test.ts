@@ -50,14 +50,13 @@ const LEARNED_TODAY = new Set([
   'decimal-sum-shoe',
   'table-char-shoe',
   'hex-trailer-shuffler',
+  'length-le-shoe',
+  'sync-keno',
+  'modbus-rtu-shoe',
   'hid-card-reader',
   'bitfield-dice',
 ]);
-const NOT_YET: Record<string, string> = {
-  'length-le-shoe': 'no framing candidate: length fields with a little-endian CRC',
-  'sync-keno': 'no framing candidate: fixed-length frames with a sync word',
-  'modbus-rtu-shoe': 'no framing candidate: Modbus-RTU-like frames',
-};
+const NOT_YET: Record<string, string> = {};
 
 describe.each(CORPUS.filter((e) => !(e.name in NOT_YET)).map((e) => [e.name, e] as const))('profile learn on corpus format %s', (_name, e) => {
   it.skipIf(!haveLearner)(
@@ -65,7 +64,7 @@ describe.each(CORPUS.filter((e) => !(e.name in NOT_YET)).map((e) => [e.name, e] 
     async () => {
       const built = buildCapture(e);
       const arrived = parseCapture(built.text, e.name).chunks.map((c) => c.bytes);
-      const learned = await learn(e, built.text, built.script);
+      const learned = await learnedProfile(e);
       const hand = loadProfileFile(e.profilePath);
       // the SEQ too, when the learned profile reads one
       const withSeq = e.hasSeq && learned.messages.some((m) => m.seq !== undefined || learned.report?.seq !== undefined);
@@ -81,6 +80,50 @@ describe.each(CORPUS.filter((e) => !(e.name in NOT_YET)).map((e) => [e.name, e] 
         ).toEqual(decode(hand, arrived, withSeq));
         expect(decode(learned, [all], withSeq)).toEqual(decode(hand, arrived, withSeq));
       }
+    },
+    60_000,
+  );
+});
+
+/** the learned profiles, once per format */
+const learnedOnce = new Map<string, Promise<DeviceProfile>>();
+function learnedProfile(e: CorpusEntry): Promise<DeviceProfile> {
+  let p = learnedOnce.get(e.name);
+  if (!p) {
+    const built = buildCapture(e);
+    p = learn(e, built.text, built.script);
+    learnedOnce.set(e.name, p);
+  }
+  return p;
+}
+
+/** a script of another kind of device than the format's (a shoe's capture with a keno draw's script, and back) */
+const otherKindScript = (e: CorpusEntry): { script: string; kind: string } => {
+  const other = CORPUS.find((o) => o.kind !== e.kind && (o.kind === 'card-shoe' || o.kind === 'ball-reader'))!;
+  return { script: buildCapture(other).script, kind: other.kind };
+};
+
+describe.each(CORPUS.filter((e) => LEARNED_TODAY.has(e.name)).map((e) => [e.name, e] as const))('the profile learned for %s stays its own', (_name, e) => {
+  it.skipIf(!haveLearner)(
+    "decodes no event from any other format's capture (rejects only)",
+    async () => {
+      const learned = await learnedProfile(e);
+      for (const o of CORPUS) {
+        if (o === e) continue;
+        const bytes = Buffer.concat(parseCapture(buildCapture(o).text, o.name).chunks.map((c) => c.bytes));
+        const events = decode(learned, [bytes], false).filter((x) => !x.startsWith('reject '));
+        expect(events, `${e.name}'s learned profile on the capture of ${o.name}`).toEqual([]);
+      }
+    },
+    60_000,
+  );
+  it.skipIf(!haveLearner)(
+    'is not learned from its capture with the script of another kind of device (exit 1)',
+    async () => {
+      const mod = (await import(/* @vite-ignore */ LEARNER)) as typeof import('../../src/app/tools/profile-learn.js');
+      const { script, kind } = otherKindScript(e);
+      const r = mod.learnProfile({ capture: parseCapture(buildCapture(e).text, e.name).chunks, script, kind: kind as never });
+      expect(r.exit).toBe(1);
     },
     60_000,
   );

@@ -8,18 +8,21 @@
  * The search prunes early, from the bytes themselves:
  * 1. framings: end sequences that occur, the byte that follows an end (plus a trailer of 0..4
  *    bytes) as the start, DLE / escape stuffing where its marks occur, a length field after a
- *    frequent byte whose value points at the next frame, a fixed length between sync bytes;
+ *    frequent byte whose value points at the next frame, a fixed length between sync bytes (frames
+ *    that end by their length are cut again once the check is known, resyncing inside a frame
+ *    that fails it, as the decoder does: learn/binary-framing.ts);
  * 2. per framing, the integrity variants (algorithm x encoding x place x covered parts) that
  *    verify the most frames (none only when no algorithm verifies most of them);
  * 3. per framing and integrity, the SEQ field (the number that counts up), the heartbeat (the
  *    body that repeats) and the messages, by aligning the other frames with the script's events;
  *    the card codes from a preset or, failing every preset, an explicit table solved from the
- *    known cards;
+ *    known cards (binary numbers built from suit and rank: from a rule, learn/card-rule.ts);
  * 4. each candidate profile decoded for real (profile-check.ts decodeCapture, rechunkCheck).
  */
 import { parse as parseYaml } from 'yaml';
 import { type DeviceProfile, ProfileError, validateProfile } from '../../../drivers/profiles/profile-schema.js';
 import type { CaptureChunk } from './capture-file.js';
+import { endsByLength, payloadCounted, splitResync, withCheckedLengths } from './learn/binary-framing.js';
 import { describeFraming, framingCandidates, printable, split } from './learn/framing.js';
 import { bestIntegrity, describeIntegrity, type Integrity, verifyFrame } from './learn/integrity.js';
 import type { LearnKind } from './learn/kinds.js';
@@ -118,7 +121,7 @@ export function learnProfile(input: LearnInput): LearnResult {
   }
   const tried: Array<CandidateSummary & { rank: number }> = [];
   const passing: Passing[] = [];
-  for (const f of framingCandidates(stream)) {
+  for (const f of withCheckedLengths(framingCandidates(stream), stream)) {
     const frames = split(stream, f);
     if (frames.length < Math.min(3, events.length)) {
       tried.push({ description: describeFraming(f), matched: 0, problem: `only ${frames.length} frames`, rank: -f.cost });
@@ -127,7 +130,9 @@ export function learnProfile(input: LearnInput): LearnResult {
     const { best, verified } = bestIntegrity(frames, f);
     const integ = best[0];
     const valid: Valid[] = [];
-    for (const fr of frames) {
+    // frames that end by their length: cut again as the decoder does, resyncing inside a frame that fails its check
+    const cut = endsByLength(f) && integ.algorithm !== 'none' ? splitResync(stream, f, (fr) => verifyFrame(fr, integ) !== null) : frames;
+    for (const fr of cut) {
       const p = verifyFrame(fr, integ);
       if (p) valid.push({ payload: p });
     }
@@ -152,13 +157,14 @@ export function learnProfile(input: LearnInput): LearnResult {
       continue;
     }
     const maxFrame = Math.max(...frames.map((fr) => fr.start.length + fr.innerStuffed.length + fr.end.length + fr.trailer.length));
-    const data = profileData(name, kind, f, integ, learned, text, maxFrame);
+    const said = payloadCounted(f, integ);
+    const data = profileData(name, kind, said, integ, learned, text, maxFrame);
     const header = [
       `Learned by tablegw profile learn from a capture of ${stream.length} bytes (${chunks.length} chunks) and a script of ${events.length} events.`,
       `Verified: it decodes the capture, as it arrived and re-chunked (1-byte chunks, random cuts, all at once), to exactly the script's events.`,
     ];
     const notes = [
-      `framing: ${describeFraming(f)}, from ${frames.length} frames`,
+      `framing: ${describeFraming(said)}, from ${frames.length} frames`,
       integ.algorithm === 'none'
         ? `integrity: none (no check value verifies most of the ${frames.length} frames)`
         : `integrity: ${describeIntegrity(integ)}, verified on ${verified} of ${frames.length} frames (the others are rejects)`,

@@ -5,7 +5,7 @@ export interface Framing {
   trailer: number;
   stuffing?: { escape: number; mode: 'double' | 'xor'; xor: number };
   length?: number;
-  lengthField?: { offset: number; width: 1 | 2; order: 'be' | 'le'; counts: 'frame' | 'following'; adjust: number };
+  lengthField?: { offset: number; width: 1 | 2; order: 'be' | 'le'; counts: 'frame' | 'following' | 'payload'; adjust: number };
   /** resynchronise on a start byte inside a frame (text frames) */
   resync: boolean;
   /** fewer is simpler */
@@ -259,7 +259,8 @@ export function framingCandidates(s: Buffer): Framing[] {
               for (const p of at) {
                 if (p + offset + width > s.length) continue;
                 const v = width === 1 ? s[p + offset] : order === 'be' ? s.readUInt16BE(p + offset) : s.readUInt16LE(p + offset);
-                for (let c = -8; c <= 12; c++) if (atSet.has(p + v + c) || p + v + c === s.length) score.set(c, (score.get(c) ?? 0) + 1);
+                for (let c = -8; c <= 12; c++)
+                  if (v + c > offset + width && (atSet.has(p + v + c) || p + v + c === s.length)) score.set(c, (score.get(c) ?? 0) + 1);
               }
               const best = [...score.entries()].sort((x, y) => y[1] - x[1])[0];
               if (best && best[1] >= Math.max(minHits, at.length * 0.5)) {
@@ -268,7 +269,13 @@ export function framingCandidates(s: Buffer): Framing[] {
                 const lf =
                   c - head >= -255 && c - head <= 255 && c !== 0 ? { counts: 'following' as const, adjust: c - head } : { counts: 'frame' as const, adjust: c };
                 if (c === head) Object.assign(lf, { counts: 'following', adjust: 0 });
-                add({ start: sp, trailer: 0, lengthField: { offset, width, order, ...lf }, resync: false, cost: 3 + sl / 10 + (lf.adjust ? 0.05 : 0) });
+                add({
+                  start: sp,
+                  trailer: 0,
+                  lengthField: { offset, width, order, ...lf },
+                  resync: false,
+                  cost: 3 + sl / 10 + (width - 1) / 20 + Math.abs(lf.adjust) / 100,
+                });
               }
             }
           }

@@ -3,6 +3,7 @@ import { cardDecoder, type CardCodeOptions } from '../../../../drivers/profiles/
 import { cardSpellings } from '../../../../drivers/profiles/profile-encoder.js';
 import type { BinaryField, DeviceProfile } from '../../../../drivers/profiles/profile-schema.js';
 import type { ScriptEvent } from './script.js';
+import { solveCardRule } from './card-rule.js';
 import { CARD_PRESETS, solveCards } from './cards.js';
 import { diceMessage, textDiceMessage } from './dice.js';
 import { findSeq, masked, type SeqField, type Valid } from './seq.js';
@@ -350,11 +351,22 @@ export function learnMessages(valid: Valid[], events: readonly ScriptEvent[], te
       if (cl.key === 'card' || !cards) {
         // the other card frames of the same length (a rescan) carry codes at the same place: they count for a table too
         const more = [...classes.values()].filter((c) => c !== cl && c.variable === 'card').flatMap((c) => c.members.filter((m) => m.payload.length === len));
-        const solved = solveCards([...codes, ...more.map((m) => String(value(m.payload)))], [...known, ...more.map((m) => (m.event as { card: string }).card)]);
-        if (!solved.cards) return fail(solved.problem ?? 'no card coding');
-        cards = solved.cards;
-        cardAlternatives = solved.alternatives;
-        notes.push(solved.note);
+        const allCodes = [...codes, ...more.map((m) => String(value(m.payload)))];
+        const allKnown = [...known, ...more.map((m) => (m.event as { card: string }).card)];
+        const solved = solveCards(allCodes, allKnown);
+        // numbers no preset reads, too few for a table: a rule built from suit and rank gives the 52
+        const rule = !solved.cards && solved.problem?.startsWith('deal more cards') ? solveCardRule(allCodes, allKnown, 256 ** width - 1) : undefined;
+        if (rule) {
+          cards = rule.cards;
+          notes.push(rule.note);
+          if (rule.unseenRanks.length > 0)
+            warnings.push(`the codes of ranks not dealt (${rule.unseenRanks.join(' ')}) follow the card rule: deal them once to confirm`);
+        } else {
+          if (!solved.cards) return fail(solved.problem ?? 'no card coding');
+          cards = solved.cards;
+          cardAlternatives = solved.alternatives;
+          notes.push(solved.note);
+        }
       } else {
         const d = cardDecoder(cards);
         if (codes.some((c, k) => d(c) !== known[k])) return fail(`${cl.key}: the card bytes do not read as the script's cards with the plain cards' coding`);

@@ -55,9 +55,23 @@ export function findSeq(valid: Valid[], text: boolean): SeqField | undefined {
       const vals = valid.map((v) => (lo + 1 < v.payload.length ? (order === 'le' ? v.payload.readUInt16LE(lo) : v.payload.readUInt16BE(lo)) : undefined));
       if (counts(vals, 65536)) return { at: lo, width: 2, order, wrap: 65535 };
     }
-    return { at, width: 1, order: 'be', wrap: 255 };
+    return widenSeq(valid, { at, width: 1, order: 'be', wrap: 255 });
   }
   return undefined;
+}
+
+/**
+ * A one-byte SEQ next to a byte that is 0 in every frame is the low byte of a 16-bit SEQ that has
+ * not reached 256 yet (big-endian when the zero byte is before it, else little-endian): read as
+ * one byte, the profile would match that 0 and reject every frame from SEQ 256 on.
+ */
+export function widenSeq(valid: Valid[], seq: SeqField): SeqField {
+  if (seq.at === undefined || seq.width !== 1) return seq;
+  const at = seq.at;
+  const zero = (k: number): boolean => k >= 0 && valid.every((v) => k < v.payload.length && v.payload[k] === 0);
+  if (zero(at - 1)) return { at: at - 1, width: 2, order: 'be', wrap: 65535 };
+  if (zero(at + 1)) return { at, width: 2, order: 'le', wrap: 65535 };
+  return seq;
 }
 
 /** the body with the SEQ taken out: a placeholder in text, masked bytes in binary */
