@@ -31,7 +31,7 @@ function decode(p: DeviceProfile, chunks: readonly Buffer[], withSeq: boolean): 
 async function learn(e: CorpusEntry, captureText: string, script: string): Promise<DeviceProfile> {
   const mod = (await import(/* @vite-ignore */ LEARNER)) as typeof import('../../src/app/tools/profile-learn.js');
   const capture = parseCapture(captureText, e.name);
-  const r = mod.learnProfile({ capture: capture.chunks, script, kind: e.kind as never, name: e.name });
+  const r = mod.learnProfile({ capture: capture.chunks, script, kind: e.kind as never, name: e.name, transport: capture.header.transport });
   if (r.exit !== 0) throw new Error(`${e.name}: learn exit ${r.exit} (${r.status}): ${r.reason}`);
   const { parse } = await import('yaml');
   return validateProfile(`${e.name} (learned)`, parse(r.yaml));
@@ -53,11 +53,10 @@ const LEARNED_TODAY = new Set([
   'length-le-shoe',
   'sync-keno',
   'modbus-rtu-shoe',
+  'hid-card-reader',
+  'bitfield-dice',
 ]);
-const NOT_YET: Record<string, string> = {
-  'hid-card-reader': 'HID report layouts are not learned',
-  'bitfield-dice': 'dice bit fields are not learned, and the script has no NOREAD token',
-};
+const NOT_YET: Record<string, string> = {};
 
 describe.each(CORPUS.filter((e) => !(e.name in NOT_YET)).map((e) => [e.name, e] as const))('profile learn on corpus format %s', (_name, e) => {
   it.skipIf(!haveLearner)(
