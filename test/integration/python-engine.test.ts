@@ -282,8 +282,10 @@ describe.skipIf(!io.available)('the Python example engine (paho-mqtt) against th
     expect(summary.sends).toBe(summary.requests + summary.retries);
     // the answers came on its response topic with its correlation data, and as the table's own response/<command>:
     // one answer each under the dedupe rule
-    expect(summary.matchedByCorrelation).toBeGreaterThanOrEqual(summary.requests);
-    expect(summary.matchedByTransaction).toBe(0);
+    // (each answer, fresh or a replay, is taken once: by the correlation data of its copy, or by its transaction
+    // when the table's own response/<command> happens to arrive first)
+    expect(summary.matchedByCorrelation + summary.matchedByTransaction).toBe(summary.requests + summary.replayed);
+    expect(summary.matchedByCorrelation).toBeGreaterThan(summary.requests / 2);
     expect(summary.copies).toBeGreaterThanOrEqual(summary.requests);
     expect(summary.duplicates).toBeGreaterThanOrEqual(summary.copies);
     const copies = watched.filter((m) => m.topic.startsWith(`${RESPONSE_PREFIX}py-engine-${summary.runId}/`));
