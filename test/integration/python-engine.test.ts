@@ -21,6 +21,7 @@ import { silentLogger } from '../../src/runtime/log.js';
 import { startMosquitto, type MosquittoBroker } from '../../dev/rig/mosquitto.js';
 import { makeTempDir } from '../../dev/rig/temp-dir.js';
 import { realIoOrSkip, requireRealIo } from '../helpers/real-io.js';
+import { canonicalJson, signEnvelope } from '../../src/adapters/security/signing.js';
 import mqtt, { type MqttClient } from 'mqtt';
 
 const ENGINE = join(import.meta.dirname, '../../examples/python-engine/engine.py');
@@ -315,5 +316,50 @@ describe.skipIf(!io.available)('the Python example engine (paho-mqtt) against th
     const summary = checkRun(run.lines, tables, rounds);
     expect(summary).toMatchObject({ protocol: '3.1.1', matchedByCorrelation: 0, copies: 0 });
     expect(summary.matchedByTransaction).toBe(summary.requests);
+  });
+
+  it("its signature check agrees with the gateway's signing on any JSON: numbers, escapes, non-ASCII keys, a named key", async () => {
+    const dir = await makeTempDir('teg-py-canon-');
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    const pub = join(dir, 'k.pub');
+    writeFileSync(pub, publicKey.export({ type: 'spki', format: 'pem' }));
+    const base = { v: 1, type: 'result', table: 't-1', game: 'baccarat', seq: 7, ts: '2026-01-01T00:00:00.000Z' };
+    const odd = [
+      { n: [0, -0, 1, -1, 0.1, 4.5, 1e21, 1e20, 123456789012345680000, 1e-7, 1.5e-7, 0.000001, 2 ** 53, -1e-300, 1.7976931348623157e308] },
+      { s: 'quote " backslash \\ nl \n tab \t ctl \u0001 \u001f del \u007f é 漢 😀 \u2028' },
+      { é: 1, z: 2, a: { Z: [], a: {}, '😀': null, ﬀ: true, '\u00e0': false } },
+      { outcome: { winner: 'player', signature: { keep: 'a member named signature deeper in the message stays' } } },
+    ];
+    const signed = odd.map((extra, i) => signEnvelope({ ...base, seq: i + 1, ...extra }, privateKey));
+    const named = signEnvelope({ ...base, seq: 99 }, privateKey, 'casino-a-2026');
+    const tampered = { ...signed[0], n: [...(signed[0].n as number[]).slice(0, -1), 1.7976931348623155e308] };
+    const relabelled = { ...signed[1], signature: { ...(signed[1].signature as object), keyId: 'casino-a-2026' } };
+    const lines = [...signed, named, tampered, relabelled];
+    writeFileSync(join(dir, 'msgs.jsonl'), lines.map((m) => JSON.stringify(m)).join('\n'));
+    // the canonical text, as Python writes it, must be the gateway's byte for byte
+    const script = [
+      'import json, sys',
+      `sys.path.insert(0, ${JSON.stringify(join(import.meta.dirname, '../../examples/python-engine'))})`,
+      'import engine',
+      `v = engine.Verifier([${JSON.stringify(pub)}, "casino-a-2026=" + ${JSON.stringify(pub)}])`,
+      `for line in open(${JSON.stringify(join(dir, 'msgs.jsonl'))}, encoding="utf-8"):`,
+      '    m = json.loads(line)',
+      '    c = dict(m); c["signature"] = {k: x for k, x in m["signature"].items() if k != "sig"}',
+      '    print(json.dumps({"verdict": v.check(m), "canonical": engine.canonical_json(c)}))',
+    ].join('\n');
+    const r = spawnSync(PYTHON, ['-B', '-c', script], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    const out = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { verdict: string | null; canonical: string });
+    expect(out).toHaveLength(lines.length);
+    for (let i = 0; i < lines.length; i++) {
+      const { sig: _sig, ...covered } = lines[i].signature as Record<string, unknown>;
+      expect(out[i].canonical, `message ${i}`).toBe(canonicalJson({ ...lines[i], signature: covered }));
+    }
+    expect(out.slice(0, signed.length + 1).map((o) => o.verdict)).toEqual(new Array(signed.length + 1).fill(null));
+    expect(out[signed.length + 1].verdict).toMatch(/^signature does not match/);
+    expect(out[signed.length + 2].verdict).toMatch(/^signature does not match/);
   });
 });
