@@ -504,8 +504,37 @@ class Engine:
 # -------------------------------------------------------------------- driving one table
 
 
+def has_result(e: Engine, table: str, round_id) -> bool:
+    return any(r.get("roundId") == round_id for r in e.results.get(table, []))
+
+
+def in_window(e: Engine, table: str, round_id) -> bool:
+    """the round shows its decision window: the table waits for close-decisions"""
+    r = e.round.get(table, {})
+    return r.get("roundId") == round_id and (r.get("expect") or {}).get("kind") == "close-decisions"
+
+
+def finish_stray_round(e: Engine, table: str):
+    """a round left in progress by an earlier run (stopped mid-round): close it, await its result; not settled here"""
+    # a `status` request first: its answer comes after the retained snapshot (`round`, `shoe`) the broker sent on subscribe
+    e.request(table, "status")
+    with e.cond:
+        r = dict(e.round.get(table, {}))
+    if r.get("phase") in (None, "idle", "complete", "void"):
+        return
+    round_id = r.get("roundId")
+    emit("stray-round", table=table, roundId=round_id, phase=r.get("phase"))
+    if r.get("phase") == "betting":
+        e.request(table, "close-betting")
+    e.wait(lambda: has_result(e, table, round_id) or in_window(e, table, round_id), 60, f"{table}: the end of {round_id}")
+    if not has_result(e, table, round_id):
+        e.request(table, "close-decisions")
+    e.wait(lambda: has_result(e, table, round_id), 60, f"the result of {round_id}")
+
+
 def drive(e: Engine, table: str, game: str, rounds: int, book: dict, errors: list):
     try:
+        finish_stray_round(e, table)
         n = 0
         while n < rounds:
             n += 1
@@ -533,18 +562,15 @@ def drive(e: Engine, table: str, game: str, rounds: int, book: dict, errors: lis
             played = None
             if closed.get("status") == "ok" and game == "three-card-poker":
                 # the decision window: every player plays or folds, then close-decisions lets the dealer's cards be revealed
-                e.wait(lambda: any(r.get("roundId") == round_id for r in e.results.get(table, []))
-                       or (e.round.get(table, {}).get("roundId") == round_id
-                           and (e.round[table].get("expect") or {}).get("kind") == "close-decisions"),
-                       60, f"{table}: the decision window of {round_id}")
-                if not any(r.get("roundId") == round_id for r in e.results.get(table, [])):
+                e.wait(lambda: has_result(e, table, round_id) or in_window(e, table, round_id), 60, f"{table}: the decision window of {round_id}")
+                if not has_result(e, table, round_id):
                     played = n % 4 != 0  # the player folds every fourth round
                     e.request(table, "decision", {"seat": "player", "action": "play" if played else "fold"})
                     e.request(table, "close-decisions")
             elif closed.get("status") == "error" and closed.get("code") != "wrong-phase":
                 raise RuntimeError(f"{table}: close-betting refused: {closed.get('code')} {closed.get('error')}")
             # (close-betting refused `wrong-phase`: the table voided the round while betting was open; its result says so)
-            e.wait(lambda: any(r.get("roundId") == round_id for r in e.results.get(table, [])), 60, f"the result of {round_id}")
+            e.wait(lambda: has_result(e, table, round_id), 60, f"the result of {round_id}")
             with e.cond:
                 result = next(r for r in e.results[table] if r.get("roundId") == round_id)
             record(e, table, game, result, played, book)

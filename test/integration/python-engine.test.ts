@@ -52,7 +52,11 @@ const RESPONSE_PREFIX = 'engines/py/';
 type Line = Record<string, any> & { event: string };
 
 /** runs the engine to its end; its stdout as JSON lines */
-function runEngine(brokerPort: number, args: string[], onLine: (l: Line) => void = () => {}): Promise<{ code: number | null; lines: Line[]; stderr: string }> {
+function runEngine(
+  brokerPort: number,
+  args: string[],
+  onLine: (l: Line, stop: () => void) => void = () => {},
+): Promise<{ code: number | null; lines: Line[]; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(PYTHON, [ENGINE, '--host', '127.0.0.1', '--port', String(brokerPort), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     const lines: Line[] = [];
@@ -64,7 +68,7 @@ function runEngine(brokerPort: number, args: string[], onLine: (l: Line) => void
       partial = parts.pop()!;
       for (const l of parts.filter((x) => x.trim() !== '')) {
         lines.push(JSON.parse(l) as Line);
-        onLine(lines.at(-1)!);
+        onLine(lines.at(-1)!, () => child.kill('SIGKILL'));
       }
     });
     child.stderr.on('data', (d) => {
@@ -361,5 +365,27 @@ describe.skipIf(!io.available)('the Python example engine (paho-mqtt) against th
     expect(out.slice(0, signed.length + 1).map((o) => o.verdict)).toEqual(new Array(signed.length + 1).fill(null));
     expect(out[signed.length + 1].verdict).toMatch(/^signature does not match/);
     expect(out[signed.length + 2].verdict).toMatch(/^signature does not match/);
+  });
+
+  it('an engine stopped in the middle of a round: the next run closes the round it left open, then drives its own', async () => {
+    const table = 'py-bac-1';
+    let stopped: string | null = null;
+    const first = await runEngine(broker.port, ['--tables', table, '--rounds', '3', '--betting-ms', '5000', '--public-key', publicKeyFile], (l, stop) => {
+      if (!stopped && l.event === 'answer' && l.command === 'open-betting' && l.status === 'ok') {
+        stopped = l.transaction;
+        stop(); // killed while betting is open on its round
+      }
+    });
+    expect(first.code).toBeNull(); // killed
+    const left = first.lines.find((l) => l.event === 'request' && l.transaction === stopped)!.args.roundId as string;
+    const second = await runEngine(broker.port, ['--tables', table, '--rounds', '1', '--betting-ms', '0', '--public-key', publicKeyFile]);
+    expect(second.stderr).toBe('');
+    expect(second.code, JSON.stringify(second.lines.at(-1))).toBe(0);
+    expect(second.lines.filter((l) => l.event === 'stray-round')).toEqual([{ event: 'stray-round', table, roundId: left, phase: 'betting' }]);
+    const closed = second.lines.find((l) => l.event === 'answer' && l.command === 'close-betting')!;
+    expect(closed).toMatchObject({ table, status: 'ok' });
+    // the round it left open has its result, then the new run's own round, settled
+    expect(watched.some((m) => m.topic === `casino/${table}/result` && m.payload.roundId === left)).toBe(true);
+    checkRun(second.lines, [TABLES[0]], 1);
   });
 });
