@@ -7,12 +7,14 @@
  * - verifies signatures against the public keys it is given;
  * - surfaces a gap, a duplicate dropped, a new epoch, a signature failure and an invalid message
  *   as typed events (`events$`), never silently;
- * - sends requests with a `transaction`, matches the answer on `response/<command>`, and retries
- *   with the same transaction on a timeout (the gateway answers a retry with its first answer,
- *   `replayed: true`, never a second execution);
+ * - sends requests with a `transaction` (and, over MQTT 5, correlation data with the answer's own
+ *   topic as the response topic), matches the answer on `response/<command>` by its correlation
+ *   data, or by transaction when it carries none (MQTT 3.1.1), and retries with the same
+ *   transaction and correlation data on a timeout (the gateway answers a retry with its first
+ *   answer, `replayed: true`, never a second execution);
  * - gives each table's messages as RxJS observables.
  */
-import { randomUUID, type KeyObject } from 'node:crypto';
+import { randomBytes, randomUUID, type KeyObject } from 'node:crypto';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import { filter, map, type Observable, Subject, BehaviorSubject, firstValueFrom, timeout as rxTimeout, share } from 'rxjs';
 import * as z from 'zod';
@@ -112,7 +114,7 @@ export interface EngineClientOptions {
   prefix?: string;
   /** a stable client id keeps the engine's session (and what the broker queues for it) across its reconnects */
   clientId?: string;
-  /** 5 (default) or 4 (3.1.1); the client matches answers by `transaction`, so both work */
+  /** 5 (default: requests carry correlation data, answers are matched by it) or 4 (3.1.1: answers are matched by `transaction`) */
   protocolVersion?: 4 | 5;
   /** the tables to follow (default: every table under the prefix) */
   tables?: string[];
@@ -142,6 +144,9 @@ export class EngineClient {
   private readonly eventsSubject = new Subject<StreamEvent>();
   private readonly gatewaysSubject = new BehaviorSubject<ReadonlyMap<string, GatewayInfo>>(new Map());
   private readonly statusSubject = new BehaviorSubject<ReadonlyMap<string, StatusMessage>>(new Map());
+  /** every answer that passed the checks, with the MQTT 5 correlation data it came with (what `request` matches) */
+  private readonly answersSubject = new Subject<{ table: string; payload: ResponseMessage; correlationData?: Buffer }>();
+  private readonly protocolVersion: 4 | 5;
   private counter = 0;
 
   /** every table message, validated, deduped, signature-checked, in arrival order */
@@ -162,6 +167,7 @@ export class EngineClient {
     this.events$ = this.eventsSubject.asObservable();
     this.gateways$ = this.gatewaysSubject.asObservable();
     const protocolVersion = opts.protocolVersion ?? 5;
+    this.protocolVersion = protocolVersion;
     this.client = mqtt.connect(opts.url, {
       clientId: opts.clientId ?? `engine-${this.runId.slice(0, 8)}`,
       protocolVersion,
@@ -170,7 +176,7 @@ export class EngineClient {
       reconnectPeriod: 250,
       ...opts.mqtt,
     });
-    this.client.on('message', (topic, payload, packet) => this.onMessage(topic, payload, packet.retain));
+    this.client.on('message', (topic, payload, packet) => this.onMessage(topic, payload, packet.retain, packet.properties?.correlationData));
     this.client.on('connect', (ack) => this.eventsSubject.next({ kind: 'connection', state: 'connected', sessionPresent: ack.sessionPresent }));
     this.client.on('close', () => this.eventsSubject.next({ kind: 'connection', state: 'disconnected' }));
     this.client.on('error', () => {
@@ -261,6 +267,13 @@ export class EngineClient {
    * a fresh one, or the first answer again (`replayed: true`) when an earlier attempt had gone
    * through. Retries with the SAME transaction and body on a timeout (backoff); rejects with
    * RequestTimeoutError when every attempt timed out.
+   *
+   * Over MQTT 5 every attempt also carries the same correlation data (16 random bytes per request)
+   * and names the answer's own topic, `response/<command>`, as its response topic: the gateway
+   * publishes the answer there once, with the correlation data, and the answer is matched by it
+   * (so a reused transaction of another client cannot be taken for this request's). An answer
+   * without correlation data (MQTT 3.1.1, or a gateway connected with 3.1.1) is matched by its
+   * transaction and command.
    */
   async request<C extends RequestCommand>(table: string, command: C, args: RequestArgs<C>, o: RequestOptions = {}): Promise<ResponseMessage> {
     const transaction = o.transaction ?? this.newTransaction();
@@ -270,8 +283,22 @@ export class EngineClient {
     const maxBackoff = o.maxBackoffMs ?? 30_000;
     const body = JSON.stringify({ ...(args as object), transaction });
     const topic = `${this.prefix}/${table}/request/${command}`;
+    const correlation = this.protocolVersion === 5 ? randomBytes(16) : undefined;
+    const publishOptions = correlation
+      ? { qos: 1 as const, properties: { responseTopic: `${this.prefix}/${table}/response/${command}`, correlationData: correlation } }
+      : { qos: 1 as const };
     let settled = false;
-    const answer = firstValueFrom(this.of(table, 'response').pipe(filter((r) => r.transaction === transaction && r.command === command))).finally(() => {
+    const answer = firstValueFrom(
+      this.answersSubject.pipe(
+        filter(
+          (a) =>
+            a.table === table &&
+            a.payload.command === command &&
+            (a.correlationData ? correlation?.equals(a.correlationData) === true : a.payload.transaction === transaction),
+        ),
+        map((a) => a.payload),
+      ),
+    ).finally(() => {
       settled = true;
     });
     for (let i = 0; i < attempts; i++) {
@@ -281,7 +308,7 @@ export class EngineClient {
         if (got) return got;
       }
       // not awaited: while the connection is down mqtt.js holds the QoS 1 publish until it is back, and the timeout runs on
-      this.client.publishAsync(topic, body, { qos: 1 }).catch(() => {});
+      this.client.publishAsync(topic, body, publishOptions).catch(() => {});
       const got = await Promise.race([answer, sleep(timeoutMs).then(() => null)]);
       if (got) return got;
     }
@@ -292,12 +319,13 @@ export class EngineClient {
   async close(): Promise<void> {
     await this.client.endAsync(true);
     this.messagesSubject.complete();
+    this.answersSubject.complete();
     this.eventsSubject.complete();
   }
 
   // -------------------------------------------------------------- intake
 
-  private onMessage(topic: string, raw: Buffer, retained: boolean): void {
+  private onMessage(topic: string, raw: Buffer, retained: boolean, correlationData?: Buffer): void {
     const rest = topic.slice(this.prefix.length + 1).split('/');
     if (rest[0] === 'gateway') {
       if (rest.length === 3 && rest[2] === 'info') this.onInfo(rest[1], raw);
@@ -358,6 +386,7 @@ export class EngineClient {
       if (v.kind === 'late' && v.filled) this.eventsSubject.next({ kind: 'gap-filled', table, epoch: e, seq: msg.seq });
     }
     this.messagesSubject.next({ type, topic, table, retained, payload } as TableMessage);
+    if (type === 'response') this.answersSubject.next({ table, payload: payload as ResponseMessage, ...(correlationData ? { correlationData } : {}) });
   }
 
   private signatureOk(table: string, topic: string, type: string, payload: Record<string, unknown>): boolean {

@@ -140,6 +140,33 @@ function recut(chunks: readonly CaptureChunk[], how: 'bytes' | 'random', seed = 
   return out;
 }
 
+/** bytes per HID input report of a HID profile (`input: hid-report` or `hid-keyboard`), undefined for a byte stream */
+export function profileReportBytes(profile: DeviceProfile): number | undefined {
+  return profile.input === 'hid-report' ? profile.report?.length : profile.input === 'hid-keyboard' ? 8 : undefined;
+}
+
+/**
+ * A HID capture cut again the ways a HID transport delivers it: never inside a report (each read
+ * is whole reports), but every report on its own, or the runs of whole reports batched in one read.
+ * A chunk that is no whole number of reports stays as it came.
+ */
+export function reportChunkings(chunks: readonly CaptureChunk[], size: number): Array<[string, CaptureChunk[]]> {
+  const whole = (c: CaptureChunk): boolean => c.bytes.length > 0 && c.bytes.length % size === 0;
+  const single: CaptureChunk[] = chunks.flatMap((c) =>
+    whole(c) ? Array.from({ length: c.bytes.length / size }, (_, k) => ({ ...c, bytes: c.bytes.subarray(k * size, (k + 1) * size) })) : [c],
+  );
+  const batched: CaptureChunk[] = [];
+  for (const c of chunks) {
+    const last = batched[batched.length - 1];
+    if (last && whole(c) && whole(last)) batched[batched.length - 1] = { ...c, bytes: Buffer.concat([last.bytes, c.bytes]) };
+    else batched.push(c);
+  }
+  return [
+    ['one report per read', single],
+    ['reports batched', batched],
+  ];
+}
+
 /**
  * The capture decoded again under adversarial chunkings: byte by byte, cut at random points, and
  * (where no silence ends a frame) all at once. A profile whose grammar fixes where frames end
@@ -149,11 +176,15 @@ export function rechunkCheck(profile: DeviceProfile, chunks: readonly CaptureChu
   const key = (i: DecodedItem): string => ('frame' in i ? `frame ${frameText(i.frame)}` : `reject ${i.reject.reason} ${i.reject.raw}`);
   const want = asArrived.items.map(key);
   const bySilence = compileProfile(profile).idleMs !== undefined;
-  const variants: Array<[string, CaptureChunk[]]> = [
-    ['1-byte chunks', recut(chunks, 'bytes')],
-    ['random cuts', recut(chunks, 'random')],
-  ];
-  if (!bySilence && chunks.length > 0)
+  const reportBytes = profileReportBytes(profile);
+  const variants: Array<[string, CaptureChunk[]]> =
+    reportBytes !== undefined
+      ? reportChunkings(chunks, reportBytes)
+      : [
+          ['1-byte chunks', recut(chunks, 'bytes')],
+          ['random cuts', recut(chunks, 'random')],
+        ];
+  if (!bySilence && chunks.length > 0 && reportBytes === undefined)
     variants.push(['the whole capture at once', [{ ...chunks[chunks.length - 1], bytes: Buffer.concat(chunks.map((c) => c.bytes)) }]]);
   for (const [name, cut] of variants) {
     const got = decodeCapture(profile, cut).items.map(key);

@@ -26,6 +26,7 @@ import { endsByLength, payloadCounted, splitResync, withCheckedLengths } from '.
 import { describeFraming, framingCandidates, printable, split } from './learn/framing.js';
 import { bestIntegrity, describeIntegrity, type Integrity, verifyFrame } from './learn/integrity.js';
 import type { LearnKind } from './learn/kinds.js';
+import { learnHidProfile, looksLikeReports } from './learn/hid.js';
 import { learnMessages } from './learn/messages.js';
 import { profileData, toYaml } from './learn/profile-output.js';
 import type { Valid } from './learn/seq.js';
@@ -40,6 +41,12 @@ export interface LearnInput {
   /** the script's text, or its events already parsed */
   script: string | readonly ScriptEvent[];
   kind?: LearnKind;
+  /**
+   * what the capture recorded (its header's `transport`): `hid` learns a HID report layout
+   * (learn/hid.ts), `serial` a frame grammar; absent, a capture whose chunks look like reports of
+   * one length is tried as HID first
+   */
+  transport?: 'serial' | 'hid';
   /** the profile's name (default `learned-<kind>`) */
   name?: string;
 }
@@ -104,6 +111,14 @@ export function learnProfile(input: LearnInput): LearnResult {
       closest: [],
     };
   const name = input.name ?? `learned-${kind}`;
+  if (input.transport === 'hid') return learnHidProfile(chunks, events, want, kind, name);
+  if (input.transport === undefined && looksLikeReports(chunks)) {
+    const hid = learnHidProfile(chunks, events, want, kind, name);
+    if (hid.exit === 0) return hid;
+    const serial = learnProfile({ ...input, script: events, transport: 'serial' });
+    if (serial.exit === 0 || (serial.exit === 3 && hid.exit === 1)) return serial;
+    return hid.exit === 3 || serial.exit !== 1 ? hid : { ...hid, closest: [...hid.closest, ...serial.closest].slice(0, 3) };
+  }
   const tried: Array<CandidateSummary & { rank: number }> = [];
   const passing: Passing[] = [];
   for (const f of withCheckedLengths(framingCandidates(stream), stream)) {
@@ -190,7 +205,7 @@ export function learnProfile(input: LearnInput): LearnResult {
     });
   }
   if (passing.length === 0) {
-    const more = tried.find((t) => t.problem?.startsWith('deal more cards'));
+    const more = tried.find((t) => /^(deal more cards|roll more dice)/.test(t.problem ?? ''));
     if (more)
       return {
         exit: 3,
@@ -216,7 +231,7 @@ export function learnProfile(input: LearnInput): LearnResult {
     };
   }
   passing.sort((a, b) => a.cost - b.cost);
-  const chosen = passing[0];
+  const chosen = preferResync(passing);
   const tellApart: string[] = [];
   const differing = passing.filter((p) => p.signature !== chosen.signature);
   if (differing.length > 0)
@@ -231,4 +246,16 @@ export function learnProfile(input: LearnInput): LearnResult {
   }
   const yaml = chosen.yaml.replace(/^(# Verified:.*)$/m, `$1\n${chosen.notes.map((n) => `# - ${n}`).join('\n')}`);
   return { exit: 0, status: 'learned', profile: chosen.profile, yaml, notes: chosen.notes, warnings: chosen.warnings, equivalent: passing.length };
+}
+
+/**
+ * The simplest of the passing candidates, unless one that decodes the same frames resynchronises
+ * on its start byte (text, or stuffed binary: the start byte never occurs in data) where the
+ * simplest does not: then that one, since a frame cut short on the line costs only itself.
+ */
+function preferResync<T extends { profile: DeviceProfile; signature: string }>(sorted: T[]): T {
+  const resyncs = (p: DeviceProfile): boolean => p.framing.start !== undefined && (p.encoding !== 'binary' || p.framing.stuffing !== undefined);
+  const first = sorted[0];
+  if (resyncs(first.profile)) return first;
+  return sorted.find((p) => p.signature === first.signature && resyncs(p.profile)) ?? first;
 }

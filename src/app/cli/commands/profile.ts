@@ -42,6 +42,8 @@ learn   Learns a profile from a capture of a known deal (tablegw capture) and th
         decode the capture to exactly the script's events, keeps the simplest, verifies it on the
         capture as it arrived and re-chunked, and writes it to --out (or prints it) with comments
         saying what was inferred from how many frames. --kind: ${LEARN_KINDS.join(', ')}.
+        A HID capture (tablegw capture hid:VID:PID) gives a report layout (input: hid-report),
+        verified report by report and with the reports batched. Dice: ROLL:<a>,<b>,<c>, NOREAD.
         Exit 0 learned (and written); 1 no profile fits (the closest candidates and what failed),
         or the capture is empty; 3 several profiles fit but would decode other frames differently
         (what would tell them apart: "deal more cards", "include a misread"); 2 bad arguments;
@@ -161,7 +163,13 @@ function runLearn(argv: string[]): number {
     console.error(`tablegw profile learn: ${values.deal}: ${script.reason}`);
     return PROFILE_EXIT.invalid;
   }
-  const r = learnProfile({ capture: capture.chunks, script: script.events, kind, ...(values.name ? { name: values.name } : {}) });
+  const r = learnProfile({
+    capture: capture.chunks,
+    script: script.events,
+    kind,
+    transport: capture.header.transport,
+    ...(values.name ? { name: values.name } : {}),
+  });
   if (r.exit === 0 && values.out) writeFileSync(values.out, r.yaml);
   if (values.json) {
     console.log(
@@ -178,11 +186,12 @@ function runLearn(argv: string[]): number {
   if (r.exit === 0) {
     if (!values.out) process.stdout.write(r.yaml);
     console.error(
-      `learned from ${capture.chunks.length} chunk(s) and ${script.events.length} event(s); verified on the capture as it arrived and re-chunked${values.out ? `; written to ${values.out}` : ''}`,
+      `learned from ${capture.chunks.length} chunk(s) and ${script.events.length} event(s); verified on the capture as it arrived and ${capture.header.transport === 'hid' ? 'with its reports batched' : 're-chunked'}${values.out ? `; written to ${values.out}` : ''}`,
     );
     for (const n of r.notes) console.error(`  ${n}`);
     for (const w of r.warnings) console.error(`warning: ${w}`);
-    if (r.equivalent > 1) console.error(`${r.equivalent} candidates decode the capture identically; the simplest was kept`);
+    if (r.equivalent > 1)
+      console.error(`${r.equivalent} candidates decode the capture identically; the simplest was kept (one that resyncs on its start byte, where one does)`);
     return 0;
   }
   if (r.exit === 3) {

@@ -5,6 +5,7 @@ import type { BinaryField, DeviceProfile } from '../../../../drivers/profiles/pr
 import type { ScriptEvent } from './script.js';
 import { solveCardRule } from './card-rule.js';
 import { CARD_PRESETS, solveCards } from './cards.js';
+import { diceMessage, textDiceMessage } from './dice.js';
 import { findSeq, masked, type SeqField, type Valid } from './seq.js';
 import { pickHeartbeat } from './heartbeat.js';
 import { learnCount, shufflerWarnings } from './shuffler.js';
@@ -222,6 +223,13 @@ export function learnMessages(valid: Valid[], events: readonly ScriptEvent[], te
         });
         notes.push(`balls: the byte at offset ${at}, from ${balls.length} balls`);
       }
+      continue;
+    }
+    if (cl.variable === 'dice') {
+      const d = text ? textDiceMessage(cl, seq) : diceMessage(cl, seq);
+      if ('problem' in d) return fail(d.problem);
+      messages.push(d.message);
+      notes.push(d.note);
       continue;
     }
     if (cl.variable === 'count') {

@@ -2,8 +2,9 @@
  * The technician's script for `tablegw profile learn` (device-protocols.md §3.2): what was done,
  * in order. Tokens are separated by whitespace or commas, `#` starts a comment: a card in the
  * gateway's notation (`AS`, `TH`, `10H`, `9C`), `MISREAD`, `RESCAN:<card>`, `CUT`, `LOADED`,
- * `DROP`; for dice `ROLL:<a>,<b>,<c>`; for balls `BALL:<n>`, `START`, `END`; for shufflers
- * `SHUF:<state>` and `COUNT:<n>` (learn/shuffler.ts). Heartbeats are not listed. Pure: text in, events or a reason out.
+ * `DROP`; for dice `ROLL:<a>,<b>,<c>` and `NOREAD` (the reader could not read the dice); for balls
+ * `BALL:<n>`, `START`, `END`; for shufflers `SHUF:<state>` and `COUNT:<n>` (learn/shuffler.ts).
+ * Heartbeats are not listed. Pure: text in, events or a reason out.
  */
 
 import { RANK_OF } from '../../../../drivers/profiles/card-codes.js';
@@ -11,7 +12,7 @@ import { type ShufflerEvent, shufflerToken } from './shuffler.js';
 
 export type ScriptEvent =
   | { type: 'CARD'; card: string; rescan: boolean }
-  | { type: 'MISREAD' | 'CUT' | 'DROP' | 'START' | 'END' }
+  | { type: 'MISREAD' | 'CUT' | 'DROP' | 'START' | 'END' | 'NOREAD' }
   | { type: 'STATE'; state: 'LOADED' }
   | { type: 'ROLL'; dice: [number, number, number] }
   | { type: 'BALL'; ball: number }
@@ -60,7 +61,7 @@ export function parseScript(text: string): ScriptParse {
         events.push({ type: 'CARD', card, rescan: false });
         continue;
       }
-      if (tok === 'MISREAD' || tok === 'CUT' || tok === 'DROP' || tok === 'START' || tok === 'END') {
+      if (tok === 'MISREAD' || tok === 'CUT' || tok === 'DROP' || tok === 'START' || tok === 'END' || tok === 'NOREAD') {
         events.push({ type: tok });
         continue;
       }
@@ -92,7 +93,9 @@ export function parseScript(text: string): ScriptParse {
         events.push(shuf);
         continue;
       }
-      return bad('not a card (AS, TH, 10H), MISREAD, RESCAN:<card>, CUT, LOADED, DROP, ROLL:<a>,<b>,<c>, BALL:<n>, START, END, SHUF:<state> or COUNT:<n>');
+      return bad(
+        'not a card (AS, TH, 10H), MISREAD, RESCAN:<card>, CUT, LOADED, DROP, ROLL:<a>,<b>,<c>, NOREAD, BALL:<n>, START, END, SHUF:<state> or COUNT:<n>',
+      );
     }
   }
   if (events.length === 0) return { ok: false, code: 'script-empty', reason: 'the script lists no event (one token per card read, MISREAD, CUT, ...)' };

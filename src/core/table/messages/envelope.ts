@@ -57,7 +57,7 @@ export const envelopeFields = {
     .strict()
     .optional()
     .describe(
-      'with `signing` configured (results by default): an Ed25519 signature over the canonical JSON of the message without this field (docs/SECURITY.md)',
+      'with `signing` configured (results by default): an Ed25519 signature over the canonical JSON (RFC 8785: keys sorted, no whitespace) of the whole message less `signature.sig` (its `alg` and `keyId` are signed too; docs/SECURITY.md "The canonical form")',
     ),
 };
 
