@@ -320,9 +320,14 @@ describe('tablegw learn: bad arguments', () => {
     expect(existsSync(join(dir, 'a.yaml'))).toBe(false);
     const k = await tablegw(['learn', absent, '--kind', 'roulette']);
     expect(k.code).toBe(2);
-    expect(k.stderr).toContain('--kind must be one of card-shoe, dice, ball-reader, shuffler (got "roulette")');
+    expect(k.stderr).toContain('--kind must be one of card-shoe, dice-sensor, ball-reader, shuffler (got "roulette")');
+    // dice is the technician's word for the config's dice-sensor: the port is what fails
+    const d = await tablegw(['learn', absent, '--kind', 'dice', '--out', join(dir, 'd.yaml')]);
+    expect(d.code).toBe(1);
+    expect(d.stderr).toContain(`cannot open ${absent}`);
     const h = await tablegw(['learn', 'hid:0c2e:0b61']);
     expect(h.code).toBe(2);
+    expect(h.stderr).toContain('record a HID device with tablegw capture hid:VID:PID and learn it with tablegw profile learn');
     const exists = join(dir, 'taken.capture.jsonl');
     await import('node:fs').then((fs) => fs.writeFileSync(exists, 'keep me'));
     const e = await tablegw(['learn', absent, '--out', join(dir, 'taken.yaml')]);

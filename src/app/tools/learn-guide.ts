@@ -123,7 +123,7 @@ export function initialGuide(): GuideState {
 
 const NOUN: Record<LearnKind, { device: string; item: string }> = {
   'card-shoe': { device: 'shoe', item: 'card' },
-  dice: { device: 'dice reader', item: 'roll' },
+  'dice-sensor': { device: 'dice reader', item: 'roll' },
   'ball-reader': { device: 'ball reader', item: 'ball' },
   shuffler: { device: 'shuffler', item: 'report' },
 };
@@ -135,9 +135,10 @@ const DEAL_HELP: Record<LearnKind, string> = {
     'If the shoe signals a misread, type MISREAD, then the card once it has been rescanned. ' +
     'Type CUT when the cut card comes out, DROP if you press the shoe\'s "card dropped" key, ' +
     'undo to take back the last entry, done when finished.',
-  dice:
-    'Roll the dice, one roll at a time (at least 10 rolls). After each roll type the three dice as they lie: 1 4 6 or 146. ' +
-    'Each frame the reader sends shows as a hex row. undo takes back the last roll, done when finished.',
+  'dice-sensor':
+    'Roll the dice, one roll at a time (at least 10 rolls). After each roll type the three dice as they lie: 1 4 6 or 146; ' +
+    'NOREAD when the reader signals it could not read them. Each frame the reader sends shows as a hex row. ' +
+    'undo takes back the last entry, done when finished.',
   'ball-reader':
     "Draw the balls one at a time (a whole draw if you can). Type START when the draw begins, each ball's number as it is read " +
     '(17), END when the draw is over. Each frame the reader sends shows as a hex row. undo takes back the last entry, done when finished.',
@@ -201,10 +202,11 @@ export function parseTyped(kind: LearnKind, text: string, afterMisread: boolean)
   if (word === 'done') return { do: 'done' };
   if (word === 'finish') return { do: 'finish' };
   if (!line) return { do: 'events', events: [] };
-  if (kind === 'dice') {
+  if (kind === 'dice-sensor') {
+    if (word === 'noread') return { do: 'events', events: [{ choices: ['NOREAD'], said: line }] };
     const m = /^(?:roll:\s*)?([1-6])\s*[ ,]?\s*([1-6])\s*[ ,]?\s*([1-6])$/i.exec(line);
     if (m) return { do: 'events', events: [{ choices: [`ROLL:${m[1]},${m[2]},${m[3]}`], said: line }] };
-    return { do: 'bad', why: `"${line}": type the three dice, e.g. 1 4 6 (each 1..6), or undo / done` };
+    return { do: 'bad', why: `"${line}": type the three dice, e.g. 1 4 6 (each 1..6), NOREAD, undo or done` };
   }
   const events: GuideEvent[] = [];
   let misread = afterMisread;

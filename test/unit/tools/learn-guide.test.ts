@@ -116,7 +116,7 @@ describe('the guide: steps and prompts', () => {
   });
 
   it('a silent idle device is told as such and the guide goes on', () => {
-    const s = session({ ...GUIDE_DEFAULTS, kind: 'dice', idleMs: 200 });
+    const s = session({ ...GUIDE_DEFAULTS, kind: 'dice-sensor', idleMs: 200 });
     s.feed({ type: 'start', now: 0 });
     s.wait(300);
     expect(s.said()).toContain('Nothing heard while idle (some devices stay silent when idle');
@@ -163,9 +163,11 @@ describe('the guide: steps and prompts', () => {
   });
 
   it('parseTyped: dice rolls and balls', () => {
-    expect(parseTyped('dice', '1 4 6', false)).toEqual({ do: 'events', events: [{ choices: ['ROLL:1,4,6'], said: '1 4 6' }] });
-    expect(parseTyped('dice', '146', false)).toMatchObject({ do: 'events', events: [{ choices: ['ROLL:1,4,6'] }] });
-    expect(parseTyped('dice', '1 7 6', false)).toMatchObject({ do: 'bad' });
+    expect(parseTyped('dice-sensor', '1 4 6', false)).toEqual({ do: 'events', events: [{ choices: ['ROLL:1,4,6'], said: '1 4 6' }] });
+    expect(parseTyped('dice-sensor', '146', false)).toMatchObject({ do: 'events', events: [{ choices: ['ROLL:1,4,6'] }] });
+    expect(parseTyped('dice-sensor', '1 7 6', false)).toMatchObject({ do: 'bad' });
+    expect(parseTyped('dice-sensor', 'noread', false)).toMatchObject({ do: 'events', events: [{ choices: ['NOREAD'] }] });
+    expect(parseTyped('card-shoe', 'NOREAD', false)).toMatchObject({ do: 'bad' });
     expect(parseTyped('ball-reader', 'START 17 80', false)).toMatchObject({
       do: 'events',
       events: [{ choices: ['START', ''] }, { choices: ['BALL:17'] }, { choices: ['BALL:80'] }],
@@ -173,7 +175,7 @@ describe('the guide: steps and prompts', () => {
     expect(parseTyped('ball-reader', '81', false)).toMatchObject({ do: 'bad', why: '"81": a ball is 1..80' });
     expect(parseTyped('ball-reader', 'AS', false)).toMatchObject({ do: 'bad' });
     expect(parseTyped('card-shoe', 'MISREAD', false)).toMatchObject({ do: 'events', events: [{ choices: ['MISREAD'] }] });
-    expect(parseTyped('dice', 'MISREAD', false)).toMatchObject({ do: 'bad' });
+    expect(parseTyped('dice-sensor', 'MISREAD', false)).toMatchObject({ do: 'bad' });
   });
 
   it('scriptVariants: the preferred reading first, every combination of the events the device may not report, capped', () => {
@@ -383,5 +385,50 @@ describe('the guide with the real learner', () => {
       'SHUF:READY',
       'SHUF:IDLE',
     ]);
+  });
+
+  it('a dice reader (reference format): rolls typed as they lie, a NOREAD, learned', () => {
+    const profile = loadProfileFile(join(ROOT, 'drivers/profiles/shipped/reference-dice-sensor.yaml'));
+    const wire = profileWire(profile);
+    let seq = 1;
+    const frame = (type: string, fields: string[] = []): Buffer => Buffer.from(wire.encode('DICE', seq++, type, fields) as string, 'latin1');
+    let captured: CaptureChunk[] = [];
+    const s = session({ ...GUIDE_DEFAULTS, kind: 'dice-sensor', idleMs: 1000 }, (scripts) =>
+      learnVariants(scripts, (script) => learnProfile({ capture: captured, script, kind: 'dice-sensor', name: 'guided-dice', transport: 'serial' })),
+    );
+    captured = s.chunks;
+    s.feed({ type: 'start', now: 0 });
+    for (let k = 0; k < 4; k++) s.hear(frame('HB'), 250);
+    expect(s.said()).toContain('Roll the dice, one roll at a time');
+    const rolls = [
+      [1, 4, 6],
+      [2, 2, 3],
+      [6, 5, 4],
+      [1, 1, 1],
+      [3, 4, 5],
+      [2, 6, 6],
+      [5, 5, 1],
+      [4, 3, 2],
+      [6, 1, 2],
+      [3, 3, 6],
+      [4, 4, 4],
+      [1, 2, 5],
+    ];
+    rolls.forEach((r, k) => {
+      if (k === 6) {
+        s.hear(frame('NOREAD'));
+        s.type('noread');
+      }
+      s.hear(frame('ROLL', [...r.map(String), '3']));
+      s.type(k % 2 ? r.join(' ') : r.join(''));
+      if (k % 4 === 3) s.hear(frame('HB'));
+    });
+    s.type('done');
+    const fin = s.finished();
+    expect(fin, s.said()).toMatchObject({ exit: 0, reason: 'learned' });
+    if (fin?.type !== 'finish') throw new Error('not finished');
+    const want = rolls.map((r) => `ROLL:${r.join(',')}`);
+    want.splice(6, 0, 'NOREAD');
+    expect(fin.script.split(/\s+/).filter(Boolean)).toEqual(want);
   });
 });

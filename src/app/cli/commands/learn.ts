@@ -31,7 +31,7 @@ showing every frame the device sends as a hex row. "done" ends the deal and runs
 profile is written only once the learner has verified it on the capture as it arrived and
 re-chunked. Beside it stay the capture (<out>.capture.jsonl) and the script of what was dealt
 (<out>.deal.txt), so "tablegw profile learn <capture> --deal <script>" can rerun it offline.
-  --kind <kind>      card-shoe (default), dice, ball-reader or shuffler
+  --kind <kind>      card-shoe (default), dice-sensor (or dice), ball-reader or shuffler
   --out <file>       the profile (default learned-<kind>.yaml here); none of the three files may exist
   --name <name>      the profile's name (default: the --out file's name)
   --idle-seconds <s> how long the device is left idle at the start (default 5)
@@ -72,8 +72,9 @@ function parse(argv: string[]): Args {
   if (positionals.length !== 1 || !positionals[0].trim()) throw new LearnUsageError('give one serial port, e.g. /dev/ttyUSB0');
   const port = positionals[0];
   if (port.startsWith('hid:'))
-    throw new LearnUsageError('learn reads serial devices; a HID device is not learned (see docs/DEVICES.md, "HID devices in profiles")');
-  const kind = (values.kind ?? 'card-shoe') as LearnKind;
+    throw new LearnUsageError('learn guides serial devices; record a HID device with tablegw capture hid:VID:PID and learn it with tablegw profile learn');
+  // `dice` is what a technician calls the reader: the config's kind is dice-sensor
+  const kind = (values.kind === 'dice' ? 'dice-sensor' : (values.kind ?? 'card-shoe')) as LearnKind;
   if (!LEARN_KINDS.includes(kind)) throw new LearnUsageError(`--kind must be one of ${LEARN_KINDS.join(', ')} (got "${values.kind}")`);
   const idle = values['idle-seconds'] === undefined ? GUIDE_DEFAULTS.idleMs / 1000 : Number(values['idle-seconds']);
   if (!Number.isFinite(idle) || idle < 0 || idle > 600)
@@ -168,7 +169,9 @@ async function run(argv: string[]): Promise<number> {
         setImmediate(() => {
           if (over) return;
           const capture = readCaptureFile(a.capture);
-          const outcome = learnVariants(out.scripts, (script) => learnProfile({ capture: capture.chunks, script, kind: a.kind, name: a.name }));
+          const outcome = learnVariants(out.scripts, (script) =>
+            learnProfile({ capture: capture.chunks, script, kind: a.kind, name: a.name, transport: 'serial' }),
+          );
           feed({ type: 'learned', outcome, now: now() });
         });
         break;
