@@ -59,6 +59,8 @@ export interface RecordOptions {
   out: string;
   /** called after every chunk with the running totals */
   onProgress?: (bytes: number, chunks: number) => void;
+  /** called with every chunk once it is in the file: its time (ms since the start, as written) and bytes */
+  onChunk?: (t: number, bytes: Buffer) => void;
   /** the clock, ms (tests); default performance.now */
   now?: () => number;
   /** how node-hid is loaded (tests inject a fake); default the lazy loader of hid-loader.ts */
@@ -179,6 +181,7 @@ export async function startRecording(o: RecordOptions): Promise<Recording> {
     bytes += b.length;
     chunks++;
     o.onProgress?.(bytes, chunks);
+    o.onChunk?.(t, b);
   });
   return {
     header,

@@ -11,6 +11,7 @@ export const COMMANDS: Record<string, () => Promise<CliCommand>> = {
   devices: () => import('./devices.js').then((m) => m.command),
   capture: () => import('./capture.js').then((m) => m.command),
   profile: () => import('./profile.js').then((m) => m.command),
+  learn: () => import('./learn.js').then((m) => m.command),
   verify: () => import('./verify.js').then((m) => m.command),
   keygen: () => import('./keygen.js').then((m) => m.command),
   'sign-request': () => import('./sign-request.js').then((m) => m.command),
