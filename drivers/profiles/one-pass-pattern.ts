@@ -31,6 +31,17 @@ export interface OnePassPattern {
   readonly names: ReadonlyMap<string, number>;
   test(text: string): boolean;
   exec(text: string): Array<string | undefined> | null;
+  readonly bytes: OnePassBytes;
+}
+
+/**
+ * The same pass over bytes b[s, e) read as latin1 text (one character per byte): whether the
+ * pattern matches them, with group g's bounds left in caps[2g], caps[2g + 1] (offsets into b)
+ * until the next run. What a decoder uses to match a body in place, without making it a string.
+ */
+export interface OnePassBytes {
+  run(b: Uint8Array, s: number, e: number): boolean;
+  readonly caps: Int32Array;
 }
 
 class NoFit extends Error {}
@@ -321,6 +332,8 @@ export function compileOnePass(source: string): OnePassPattern | null {
   /** per step: the set's table (128 ASCII entries, [128] = every other code unit), or the literal */
   const tables: Uint8Array[] = [];
   const literals: string[] = [];
+  /** the literals' character codes (all ASCII: a literal character is one code unit below 128) */
+  const literalCodes: Uint8Array[] = [];
   const alts: Uint8Array[][][] = [];
   const table = (c: CharSet): Uint8Array => {
     const t = new Uint8Array(129);
@@ -343,6 +356,7 @@ export function compileOnePass(source: string): OnePassPattern | null {
       maxes.push(0);
       tables.push(new Uint8Array(0));
       literals.push(lit);
+      literalCodes.push(Uint8Array.from(lit, (ch) => ch.charCodeAt(0)));
       alts.push([]);
       k--;
       continue;
@@ -352,6 +366,7 @@ export function compileOnePass(source: string): OnePassPattern | null {
     maxes.push(n.kind === 'set' ? n.max : 0);
     tables.push(n.kind === 'set' ? table(n.set) : new Uint8Array(0));
     literals.push('');
+    literalCodes.push(new Uint8Array(0));
     alts.push(n.kind === 'alt' ? n.alts.map((a) => a.map(table)) : []);
   }
   const count = ops.length;
@@ -410,9 +425,60 @@ export function compileOnePass(source: string): OnePassPattern | null {
     return pos === len;
   }
 
+  /** run() over b[s, e) as latin1 text: each byte is the code unit it stands for */
+  function runBytes(b: Uint8Array, s: number, e: number): boolean {
+    let pos = s;
+    for (let k = 0; k < count; k++) {
+      switch (ops[k]) {
+        case LIT: {
+          const lit = literalCodes[k];
+          const n = lit.length;
+          if (pos + n > e) return false;
+          for (let j = 0; j < n; j++) if (b[pos + j] !== lit[j]) return false;
+          pos += n;
+          break;
+        }
+        case SET: {
+          const t = tables[k];
+          const max = maxes[k];
+          let taken = 0;
+          while (taken < max && pos < e) {
+            if (t[Math.min(b[pos], 128)] !== 1) break;
+            pos++;
+            taken++;
+          }
+          if (taken < args[k]) return false;
+          break;
+        }
+        case ALT: {
+          if (pos >= e) return false;
+          const i = Math.min(b[pos], 128);
+          let alt: Uint8Array[] | undefined;
+          for (const a of alts[k]) {
+            if (a[0][i] === 1) {
+              alt = a;
+              break;
+            }
+          }
+          if (alt === undefined || pos + alt.length > e) return false;
+          for (let j = 1; j < alt.length; j++) if (alt[j][Math.min(b[pos + j], 128)] !== 1) return false;
+          pos += alt.length;
+          break;
+        }
+        case OPEN:
+          caps[2 * args[k]] = pos;
+          break;
+        default:
+          caps[2 * args[k] + 1] = pos;
+      }
+    }
+    return pos === e;
+  }
+
   return {
     groupCount: groups,
     names,
+    bytes: { run: runBytes, caps },
     test: run,
     exec(text) {
       if (!run(text)) return null;

@@ -12,6 +12,7 @@
  * The decoder is clock-free: a frame that ends by silence (`framing.idleMs`) ends when the owner
  * calls `flushIdle()` after that much silence (drivers/device-driver.ts `idleFlushMs`).
  */
+import type { Card } from '../../src/core/vocabulary/card.js';
 import type { DeviceFrame, FrameReject, RejectReason, ShoeState, ShufflerState, Talker } from '../../src/core/vocabulary/frames.js';
 import { KeyboardWedgeDecoder } from '../codecs/hid-keyboard.js';
 import { describeBytes, describeText, RAW_MAX, reject } from '../codecs/reject.js';
@@ -20,6 +21,7 @@ import { SHUFFLER_STATES } from '../codecs/shuffler-codec.js';
 import { type CardDecoder, cardDecoder } from './card-codes.js';
 import { checksumBytes, checksumFunction } from './checksums.js';
 import { mustCompileUserPattern } from './linear-pattern.js';
+import type { OnePassBytes } from './one-pass-pattern.js';
 import type { BinaryField, DeviceProfile, FrameTypeName } from './profile-schema.js';
 
 export type DecodedItem = DeviceFrame | FrameReject;
@@ -89,6 +91,78 @@ interface CompiledRule {
   seqSlot: number;
   /** sources in the order of TYPE_FIELDS[type] */
   src: FieldSource[];
+  /** the pattern as a pass over the body's bytes in place (a one-pass pattern), else undefined */
+  onePass: OnePassBytes | undefined;
+  /** how the frame is built without strings (FAST_*), from `fastSlot`; `rescan` for a card */
+  fast: number;
+  fastSlot: number;
+  rescan: boolean;
+}
+
+/** the frame is built by buildFrame from the values as strings (mapped fields, text fields, ...) */
+const FAST_NONE = 0;
+/** every field is a constant: the frame does not depend on the bytes */
+const FAST_PLAIN = 1;
+/** a card read from one unmapped field, `rescan` a constant */
+const FAST_CARD = 2;
+/** a ball or count read from one unmapped field */
+const FAST_INT = 3;
+
+/** how a rule's frame can be built without its values as strings (see FAST_*) */
+function fastKind(type: FrameTypeName, src: FieldSource[]): { fast: number; fastSlot: number; rescan: boolean } {
+  if (src.every((f) => f.slot < 0)) return { fast: FAST_PLAIN, fastSlot: -1, rescan: false };
+  const one = src.length > 0 && src[0].slot >= 0 && src[0].map === undefined && src[0].constant === undefined;
+  if (type === 'CARD' && one && src[1].slot < 0) {
+    const r = fieldValue(src[1], NO_VALUES);
+    if (r !== BAD) return { fast: FAST_CARD, fastSlot: src[0].slot, rescan: truthy(r) };
+  }
+  if ((type === 'BALL' || type === 'COUNT') && one) return { fast: FAST_INT, fastSlot: src[0].slot, rescan: false };
+  return { fast: FAST_NONE, fastSlot: -1, rescan: false };
+}
+
+/** the decimal number written at b[s, e) as toInt reads its text: 1 to 8 digits, NaN otherwise */
+function digitsAt(b: Uint8Array, s: number, e: number): number {
+  if (e <= s || e - s > 8) return Number.NaN;
+  let n = 0;
+  for (let i = s; i < e; i++) {
+    const d = b[i] - 0x30;
+    if (d < 0 || d > 9) return Number.NaN;
+    n = n * 10 + d;
+  }
+  return n;
+}
+
+/** a card decoder's answers remembered (it is a pure function of the code): by code bytes and by number */
+function cardMemo(card: CardDecoder) {
+  const byBytes = new Map<number, Card | null>();
+  const byNumber = new Map<number, Card | null>();
+  const LIMIT = 4096;
+  return {
+    /** the card of the ASCII code b[s, e) */
+    bytes(b: Buffer, s: number, e: number): Card | null {
+      const n = e - s;
+      if (n === 0) return null;
+      if (n > 4) return card(latin1(b, s, e));
+      // n and the 7-bit codes: distinct codes get distinct keys (below 2^31)
+      let key = n;
+      for (let i = s; i < e; i++) key = key * 128 + b[i];
+      let c = byBytes.get(key);
+      if (c === undefined) {
+        c = card(latin1(b, s, e));
+        if (byBytes.size < LIMIT) byBytes.set(key, c);
+      }
+      return c;
+    },
+    /** the card of a numeric field's value (its decimal text) */
+    number(v: number): Card | null {
+      let c = byNumber.get(v);
+      if (c === undefined) {
+        c = card(String(v));
+        if (byNumber.size < LIMIT) byNumber.set(v, c);
+      }
+      return c;
+    },
+  };
 }
 
 /**
@@ -322,10 +396,15 @@ interface ByteField {
   lo: number;
   hi: number;
   hex: boolean;
+  /** 2 ** lo and 2 ** (hi - lo + 1), computed once */
+  div: number;
+  mod: number;
 }
 
 function compileByteField(f: BinaryField): ByteField {
-  return { at: f.at, width: f.width, le: f.order === 'le', lo: f.bits ? f.bits[0] : -1, hi: f.bits ? f.bits[1] : -1, hex: f.as === 'hex' };
+  const lo = f.bits ? f.bits[0] : -1;
+  const hi = f.bits ? f.bits[1] : -1;
+  return { at: f.at, width: f.width, le: f.order === 'le', lo, hi, hex: f.as === 'hex', div: 2 ** Math.max(lo, 0), mod: 2 ** (hi - lo + 1) };
 }
 
 /** A binary field's value from bytes b[base + at ...]: a number (bits applied), or upper-case hex text. */
@@ -338,7 +417,7 @@ function readByteField(f: ByteField, b: Uint8Array, base: number): number | stri
   }
   let v = 0;
   for (let i = 0; i < f.width; i++) v = v * 256 + b[f.le ? s + f.width - 1 - i : s + i];
-  if (f.lo >= 0) v = Math.floor(v / 2 ** f.lo) % 2 ** (f.hi - f.lo + 1);
+  if (f.lo >= 0) v = Math.floor(v / f.div) % f.mod;
   return v;
 }
 
@@ -357,8 +436,11 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
   if (p.input === 'hid-report') return compileReportDecoder(p);
   const talker = p.talker;
   const card = cardDecoder(p.cards);
+  const memo = cardMemo(card);
   const binary = p.encoding === 'binary';
   const seqMax = p.seq.wrap;
+  /** text bodies are matched in place when they are ASCII as they stand (not hex text of bytes, not upper-cased first) */
+  const inPlace = !binary && !p.body.uppercase;
 
   // ---- framing tables
   const F = p.framing;
@@ -434,13 +516,16 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
       let minLen = 0;
       for (const f of fields) minLen = Math.max(minLen, f.at + f.width);
       for (const x of m.bytes.match) minLen = Math.max(minLen, x.at + 1);
+      const src = fieldSources(m.type, slotOf, m.fields, m.map, m.ranges);
       rules.push({
         match: NEVER_MATCHES,
         literal: '',
         reason: undefined,
         type: m.type,
         seqSlot: m.seq ? slotOf(m.seq) : -1,
-        src: fieldSources(m.type, slotOf, m.fields, m.map, m.ranges),
+        src,
+        onePass: undefined,
+        ...fastKind(m.type, src),
         bytes: { length: m.bytes.length ?? -1, minLen, match: m.bytes.match, fields },
       });
       continue;
@@ -448,13 +533,16 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
     const re = mustCompileUserPattern(m.pattern!, '', `messages.${m.name}.pattern`, { whole: true });
     const slotOf = (f: string): number => re.names.get(f) ?? -1;
     // every rule has the same shape (`bytes` present), so the matching loop stays monomorphic
+    const src = fieldSources(m.type, slotOf, m.fields, m.map, m.ranges);
     rules.push({
       match: (t) => re.exec(t),
       literal: requiredLiteral(m.pattern!),
       reason: undefined,
       type: m.type,
       seqSlot: m.seq ? slotOf(m.seq) : -1,
-      src: fieldSources(m.type, slotOf, m.fields, m.map, m.ranges),
+      src,
+      onePass: re.bytes,
+      ...fastKind(m.type, src),
       bytes: undefined,
     });
   }
@@ -468,6 +556,10 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
       type: 'HB',
       seqSlot: -1,
       src: [],
+      onePass: re.bytes,
+      fast: FAST_PLAIN,
+      fastSlot: -1,
+      rescan: false,
       bytes: undefined,
     });
   }
@@ -656,7 +748,14 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
         }
         if (!ok) continue;
         for (let f = 0; f < br.fields.length; f++) bvals[f] = readByteField(br.fields[f], P, s);
-        return finish(c, bvals, frameLen);
+        return c.fast === FAST_NONE ? finish(c, bvals, frameLen) : finishValues(c, bvals, frameLen);
+      }
+      const op = c.onePass;
+      if (op !== undefined && inPlace && ascii) {
+        // the pattern over the body's bytes in place: the same match as over its text (one byte per character)
+        if (!op.run(P, s, e)) continue;
+        if (c.reason !== undefined) return bad(c.reason, frameLen);
+        return finishInPlace(c, op.caps, P, s, e, frameLen);
       }
       if (text === undefined) {
         text = bodyText(P, s, e, ascii);
@@ -680,6 +779,61 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
       if (r !== null) return c.reason !== undefined ? reject(c.reason, describeText(t)) : finish(c, r, frameLen, t);
     }
     return reject('unknown-type', describeText(t));
+  }
+
+  /** a frame of a binary message whose values are read (FAST_PLAIN, FAST_CARD, FAST_INT) */
+  function finishValues(rule: CompiledRule, vals: ArrayLike<Value>, frameLen: number): DecodedItem {
+    let seq = 0;
+    if (rule.seqSlot >= 0) {
+      seq = toInt(vals[rule.seqSlot], binary && typeof vals[rule.seqSlot] === 'string');
+      if (!(seq >= 0 && seq <= seqMax)) return bad('malformed', frameLen);
+    }
+    const f = rule.fast;
+    if (f === FAST_CARD) {
+      const v = vals[rule.fastSlot];
+      const c = typeof v === 'number' ? memo.number(v) : v === undefined || v === '' ? null : card(String(v));
+      return c === null ? bad('bad-field', frameLen) : { talker, seq, type: 'CARD', card: c, rescan: rule.rescan };
+    }
+    if (f === FAST_INT) {
+      const s = rule.src[0];
+      const n = toInt(vals[rule.fastSlot], binary);
+      if (!(n >= s.min && n <= s.max)) return bad('bad-field', frameLen);
+      return rule.type === 'BALL' ? { talker, seq, type: 'BALL', ball: n } : { talker, seq, type: 'COUNT', count: n };
+    }
+    const fr = buildFrame(rule, NO_VALUES, talker, seq, binary, card);
+    return typeof fr === 'string' ? bad(fr, frameLen) : fr;
+  }
+
+  /** a frame of a text message matched in place, its groups at caps (offsets into P) */
+  function finishInPlace(rule: CompiledRule, caps: Int32Array, P: Buffer, s: number, e: number, frameLen: number): DecodedItem {
+    const f = rule.fast;
+    if (f === FAST_NONE) {
+      // the values as text, as the pattern's exec would give them
+      const vals: Array<string | undefined> = [latin1(P, s, e)];
+      const groups = caps.length / 2;
+      for (let g = 1; g < groups; g++) vals.push(latin1(P, caps[2 * g], caps[2 * g + 1]));
+      return finish(rule, vals, frameLen);
+    }
+    let seq = 0;
+    const q = rule.seqSlot;
+    if (q >= 0) {
+      seq = digitsAt(P, caps[2 * q], caps[2 * q + 1]);
+      if (!(seq >= 0 && seq <= seqMax)) return bad('malformed', frameLen);
+    }
+    if (f === FAST_CARD) {
+      const k = rule.fastSlot;
+      const c = memo.bytes(P, caps[2 * k], caps[2 * k + 1]);
+      return c === null ? bad('bad-field', frameLen) : { talker, seq, type: 'CARD', card: c, rescan: rule.rescan };
+    }
+    if (f === FAST_INT) {
+      const k = rule.fastSlot;
+      const src = rule.src[0];
+      const n = digitsAt(P, caps[2 * k], caps[2 * k + 1]);
+      if (!(n >= src.min && n <= src.max)) return bad('bad-field', frameLen);
+      return rule.type === 'BALL' ? { talker, seq, type: 'BALL', ball: n } : { talker, seq, type: 'COUNT', count: n };
+    }
+    const fr = buildFrame(rule, NO_VALUES, talker, seq, false, card);
+    return typeof fr === 'string' ? bad(fr, frameLen) : fr;
   }
 
   function finish(rule: CompiledRule, vals: ArrayLike<Value>, frameLen: number, part?: string): DecodedItem {
@@ -1044,6 +1198,7 @@ function compileReportDecoder(p: DeviceProfile): ProfileDecoder {
   const layout = p.report!;
   const talker = p.talker;
   const card = cardDecoder(p.cards);
+  const memo = cardMemo(card);
   const L = layout.length;
   // a field's slot is its byte offset: values are read from the report itself; a wider or bit
   // field gets a slot after the report's bytes, filled per report
@@ -1062,13 +1217,16 @@ function compileReportDecoder(p: DeviceProfile): ProfileDecoder {
   // constants, maps and ranges of a `messages` entry of the same type apply to report frames too
   for (const [value, type] of Object.entries(layout.type.map)) {
     const m = p.messages.find((x) => x.type === type);
+    const src = fieldSources(type, slotOf, m?.fields ?? {}, m?.map ?? {}, m?.ranges ?? {});
     byType[Number(value) & 0xff] = {
       match: () => null,
       literal: '',
       reason: undefined,
       type,
       seqSlot: -1,
-      src: fieldSources(type, slotOf, m?.fields ?? {}, m?.map ?? {}, m?.ranges ?? {}),
+      src,
+      onePass: undefined,
+      ...fastKind(type, src),
     };
   }
   const cs = layout.checksum;
@@ -1119,6 +1277,15 @@ function compileReportDecoder(p: DeviceProfile): ProfileDecoder {
       }
       default:
         if (src.length === 0) return { talker, seq, type: rule.type } as DeviceFrame;
+        if (rule.fast === FAST_CARD && rule.fastSlot < L) {
+          // the card from its report byte, as buildFrame reads it (the byte's decimal text), remembered per value
+          const c = memo.number(r[rule.fastSlot]);
+          return c === null ? reject('bad-field', describeBytes(r)) : { talker, seq, type: 'CARD', card: c, rescan: rule.rescan };
+        }
+        if (rule.fast === FAST_PLAIN) {
+          const f = buildFrame(rule, NO_VALUES, talker, seq, false, card);
+          return typeof f === 'string' ? reject(f, describeBytes(r)) : f;
+        }
     }
     for (let k = 0; k < r.length; k++) vals[k] = r[k];
     const f = buildFrame(rule, vals, talker, seq, false, card);
