@@ -136,12 +136,20 @@ function digitsAt(b: Uint8Array, s: number, e: number): number {
 function cardMemo(card: CardDecoder) {
   const byBytes = new Map<number, Card | null>();
   const byNumber = new Map<number, Card | null>();
+  /** codes of one or two characters by index (1 + c0, or 129 + c0 * 128 + c1); undefined until asked */
+  const short: Array<Card | null | undefined> = new Array(129 + 128 * 128).fill(undefined);
   const LIMIT = 4096;
   return {
     /** the card of the ASCII code b[s, e) */
     bytes(b: Buffer, s: number, e: number): Card | null {
       const n = e - s;
       if (n === 0) return null;
+      if (n <= 2) {
+        const at = n === 1 ? 1 + b[s] : 129 + b[s] * 128 + b[s + 1];
+        let c = short[at];
+        if (c === undefined) c = short[at] = card(latin1(b, s, e));
+        return c;
+      }
       if (n > 4) return card(latin1(b, s, e));
       // n and the 7-bit codes: distinct codes get distinct keys (below 2^31)
       let key = n;
@@ -415,6 +423,7 @@ function readByteField(f: ByteField, b: Uint8Array, base: number): number | stri
     for (let i = 0; i < f.width; i++) t += HEX[b[s + i] >> 4] + HEX[b[s + i] & 15];
     return t;
   }
+  if (f.width === 1 && f.lo < 0) return b[s];
   let v = 0;
   for (let i = 0; i < f.width; i++) v = v * 256 + b[f.le ? s + f.width - 1 - i : s + i];
   if (f.lo >= 0) v = Math.floor(v / f.div) % f.mod;
@@ -475,6 +484,10 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
   if (esc >= 0) stop[esc] = 1;
   // a new start byte inside a frame restarts it (text profiles, and stuffed ones, where data cannot hold it)
   const resync = start !== undefined && (!binary || xorStuff !== 0);
+  /** inside a whole frame (wholeFrame): the bytes that end it or need a decision (an end's last byte, a start that resyncs, the escape) */
+  const fastStop = rawEnds ? Uint8Array.from(terminal) : new Uint8Array(256);
+  if (resync) fastStop[start0] = 1;
+  if (esc >= 0) fastStop[esc] = 1;
   const interrupted: RejectReason = F.interrupted;
   /** the grammar fixes where a frame ends: silence is never used */
   const structural = ends.length > 0 || fixed > 0 || lf !== undefined;
@@ -739,14 +752,10 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
       if (br !== undefined) {
         const n = e - s;
         if (br.length >= 0 ? n !== br.length : n < br.minLen) continue;
-        let ok = true;
-        for (const m of br.match) {
-          if ((P[s + m.at] & m.mask) !== m.value) {
-            ok = false;
-            break;
-          }
-        }
-        if (!ok) continue;
+        const ms = br.match;
+        let k2 = 0;
+        while (k2 < ms.length && (P[s + ms[k2].at] & ms[k2].mask) === ms[k2].value) k2++;
+        if (k2 < ms.length) continue;
         for (let f = 0; f < br.fields.length; f++) bvals[f] = readByteField(br.fields[f], P, s);
         return c.fast === FAST_NONE ? finish(c, bvals, frameLen) : finishValues(c, bvals, frameLen);
       }
@@ -948,9 +957,102 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
     return n + lf!.adjust;
   }
 
+  /**
+   * A whole frame at bytes[i] (between frames, at a start sequence or, without one, at a line's
+   * first byte) that ends inside the chunk without any decision on the way (no start inside it
+   * where one resyncs, no escape other than data, within maxLength): it is copied and emitted as
+   * the byte-by-byte path would, and the index after it returned. 0 when it is not such a frame:
+   * then nothing has changed and the byte-by-byte path reads it.
+   */
+  function wholeFrame(bytes: Uint8Array, i: number, n: number, out: DecodedItem[]): number {
+    if (i + startLen > n) return 0;
+    for (let k = 1; k < startLen; k++) if (bytes[i + k] !== start![k]) return 0;
+    let e: number;
+    let eLen = 0;
+    if (fixed > 0 || lf !== undefined) {
+      if (esc >= 0) return 0;
+      let h = i + fixed;
+      if (lf !== undefined) {
+        h = i + lf.offset + lf.width;
+        if (h > n || h - i > max) return 0;
+        for (let k = i; k < h; k++) buf[k - i] = bytes[k];
+        len = h - i;
+        const t = lengthFromField();
+        len = 0;
+        if (t < h - i || t > max) return 0;
+        h = i + t;
+      }
+      e = h;
+      if (e > n) return 0;
+      if (resync) for (let k = i + 1; k < e; k++) if (bytes[k] === start0) return 0;
+    } else if (ends.length > 0) {
+      // the end: its last byte (or, with DLE doubling, the byte after a single escape) within maxLength with the trailer
+      const lim = Math.min(n, i + max - trailer);
+      let j = i + startLen;
+      for (;;) {
+        while (j < lim && fastStop[bytes[j]] !== 1) j++;
+        if (j >= lim) return 0;
+        const c = bytes[j];
+        if (c === esc) {
+          if (j + 1 >= lim) return 0;
+          const d = bytes[j + 1];
+          if (!doubling || d === esc) {
+            j += 2;
+            continue;
+          }
+          if (startLen === 2 && d === start![1]) return 0;
+          eLen = endAt(bytes, i, j + 2);
+          if (eLen > 0) {
+            j++;
+            break;
+          }
+          j += 2;
+          continue;
+        }
+        if (resync && c === start0) return 0;
+        eLen = endAt(bytes, i, j + 1);
+        if (eLen > 0) break;
+        j++;
+      }
+      e = j + 1 + trailer;
+      if (e > n) return 0;
+    } else return 0;
+    if (noiseLen > 0) flushNoise(out);
+    for (let k = i; k < e; k++) buf[k - i] = bytes[k];
+    len = e - i;
+    if (trailer > 0 && eLen > 0) emit(out, eLen, trailer);
+    else emit(out, eLen, 0);
+    return e;
+  }
+
+  /** Length of the end delimiter the frame bytes[s, e) ends with, 0 when none (endLength on the chunk). */
+  function endAt(bytes: Uint8Array, s: number, e: number): number {
+    for (let k = 0; k < ends.length; k++) {
+      const d = ends[k];
+      const m = d.length;
+      if (e - s < m + startLen) continue;
+      let ok = true;
+      for (let q = 0; q < m; q++) {
+        if (bytes[e - m + q] !== d[q]) {
+          ok = false;
+          break;
+        }
+      }
+      if (ok) return m;
+    }
+    return 0;
+  }
+
   function pushBytes(bytes: Uint8Array, out: DecodedItem[]): void {
     const n = bytes.length;
     for (let i = 0; i < n; i++) {
+      if (len === 0 && !escPending && (state === HUNT ? bytes[i] === start0 : state === FRAME && startLen === 0)) {
+        const e = wholeFrame(bytes, i, n, out);
+        if (e > 0) {
+          i = e - 1;
+          continue;
+        }
+      }
       if (state === FRAME && fixed === 0 && lf === undefined && len >= startLen && !escPending) {
         // the bytes inside a frame that need no decision are copied in a tight loop
         let room = max - 1 - len;
