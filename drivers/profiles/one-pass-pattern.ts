@@ -309,7 +309,7 @@ function checkDeterministic(nodes: Node[]): void {
 }
 
 /** The direct matcher of a whole-body pattern, or null when it does not fit (see the file's comment). */
-export function compileOnePass(source: string): OnePassPattern | null {
+export function compileOnePass(source: string, options: { generate?: boolean } = {}): OnePassPattern | null {
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(source);
@@ -478,7 +478,7 @@ export function compileOnePass(source: string): OnePassPattern | null {
   return {
     groupCount: groups,
     names,
-    bytes: { run: runBytes, caps },
+    bytes: { run: (options.generate === false ? null : generateBytesRun(ops, args, maxes, tables, literalCodes, alts, caps)) ?? runBytes, caps },
     test: run,
     exec(text) {
       if (!run(text)) return null;
@@ -488,4 +488,78 @@ export function compileOnePass(source: string): OnePassPattern | null {
       return out;
     },
   };
+}
+
+/**
+ * runBytes written out as a function of its own for one pattern: each step of the program becomes
+ * straight code with its counts and byte values as constants, so the pass does no dispatch, and a
+ * profile's patterns get their own compiled code (and type feedback) rather than sharing the
+ * interpreter's. The source holds only numbers and fixed names: never text of the pattern. Null
+ * where code cannot be generated (`--disallow-code-generation-from-strings`): the interpreter runs.
+ */
+function generateBytesRun(
+  ops: number[],
+  args: number[],
+  maxes: number[],
+  tables: Uint8Array[],
+  literalCodes: Uint8Array[],
+  alts: Uint8Array[][][],
+  caps: Int32Array,
+): ((b: Uint8Array, s: number, e: number) => boolean) | null {
+  const int = (n: number): string => {
+    if (!Number.isInteger(n)) throw new Error('one-pass code: not an integer');
+    return String(n);
+  };
+  /** the tables the code reads, by index */
+  const used: Uint8Array[] = [];
+  const ref = (t: Uint8Array): string => `T[${used.push(t) - 1}]`;
+  const lines: string[] = ['let pos = s;', 'let c = 0;'];
+  for (let k = 0; k < ops.length; k++) {
+    switch (ops[k]) {
+      case 4: {
+        const lit = literalCodes[k];
+        lines.push(`if (pos + ${int(lit.length)} > e) return false;`);
+        lines.push(`if (${Array.from(lit, (x, j) => `b[pos + ${int(j)}] !== ${int(x)}`).join(' || ')}) return false;`);
+        lines.push(`pos += ${int(lit.length)};`);
+        break;
+      }
+      case 0: {
+        const t = ref(tables[k]);
+        const max = maxes[k];
+        const min = args[k];
+        if (max === Number.POSITIVE_INFINITY) {
+          lines.push(`{ const from = pos; while (pos < e && ${t}[(c = b[pos]) < 128 ? c : 128] === 1) pos++; if (pos - from < ${int(min)}) return false; }`);
+        } else {
+          lines.push(
+            `{ const to = Math.min(e, pos + ${int(max)}); const from = pos; while (pos < to && ${t}[(c = b[pos]) < 128 ? c : 128] === 1) pos++; if (pos - from < ${int(min)}) return false; }`,
+          );
+        }
+        break;
+      }
+      case 1: {
+        lines.push('if (pos >= e) return false;', 'c = b[pos] < 128 ? b[pos] : 128;');
+        const branches = alts[k].map((alt) => {
+          const rest = alt
+            .slice(1)
+            .map((t, j) => `${ref(t)}[(c = b[pos + ${int(j + 1)}]) < 128 ? c : 128] !== 1`)
+            .join(' || ');
+          return `if (${ref(alt[0])}[c] === 1) { if (pos + ${int(alt.length)} > e${rest ? ` || ${rest}` : ''}) return false; pos += ${int(alt.length)}; }`;
+        });
+        lines.push(`${branches.join(' else ')} else return false;`);
+        break;
+      }
+      case 2:
+        lines.push(`caps[${int(2 * args[k])}] = pos;`);
+        break;
+      default:
+        lines.push(`caps[${int(2 * args[k] + 1)}] = pos;`);
+    }
+  }
+  lines.push('return pos === e;');
+  try {
+    const make = new Function('T', 'caps', `'use strict'; return function onePassBytes(b, s, e) {\n${lines.join('\n')}\n};`);
+    return make(used, caps) as (b: Uint8Array, s: number, e: number) => boolean;
+  } catch {
+    return null;
+  }
 }
