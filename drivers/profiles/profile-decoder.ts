@@ -107,6 +107,8 @@ const FAST_PLAIN = 1;
 const FAST_CARD = 2;
 /** a ball or count read from one unmapped field */
 const FAST_INT = 3;
+/** a roll read from four unmapped fields (the dice and the bounces) */
+const FAST_ROLL = 4;
 
 /** how a rule's frame can be built without its values as strings (see FAST_*) */
 function fastKind(type: FrameTypeName, src: FieldSource[]): { fast: number; fastSlot: number; rescan: boolean } {
@@ -117,6 +119,8 @@ function fastKind(type: FrameTypeName, src: FieldSource[]): { fast: number; fast
     if (r !== BAD) return { fast: FAST_CARD, fastSlot: src[0].slot, rescan: truthy(r) };
   }
   if ((type === 'BALL' || type === 'COUNT') && one) return { fast: FAST_INT, fastSlot: src[0].slot, rescan: false };
+  if (type === 'ROLL' && src.every((f) => f.slot >= 0 && f.map === undefined && f.constant === undefined))
+    return { fast: FAST_ROLL, fastSlot: -1, rescan: false };
   return { fast: FAST_NONE, fastSlot: -1, rescan: false };
 }
 
@@ -138,6 +142,9 @@ function cardMemo(card: CardDecoder) {
   const byNumber = new Map<number, Card | null>();
   /** codes of one or two characters by index (1 + c0, or 129 + c0 * 128 + c1); undefined until asked */
   const short: Array<Card | null | undefined> = new Array(129 + 128 * 128).fill(undefined);
+  /** codes of three characters: by the first two (as `short`), then the third */
+  const third: Array<Array<Card | null | undefined> | undefined> = new Array(129 + 128 * 128).fill(undefined);
+  let rows = 0;
   const LIMIT = 4096;
   return {
     /** the card of the ASCII code b[s, e) */
@@ -149,6 +156,20 @@ function cardMemo(card: CardDecoder) {
         let c = short[at];
         if (c === undefined) c = short[at] = card(latin1(b, s, e));
         return c;
+      }
+      if (n === 3) {
+        // by the first two characters, then the third (a row per two-character prefix seen, up to 256)
+        const at = 129 + b[s] * 128 + b[s + 1];
+        let row = third[at];
+        if (row === undefined && rows < 256) {
+          row = third[at] = new Array(128).fill(undefined);
+          rows++;
+        }
+        if (row !== undefined) {
+          let c = row[b[s + 2]];
+          if (c === undefined) c = row[b[s + 2]] = card(latin1(b, s, e));
+          return c;
+        }
       }
       if (n > 4) return card(latin1(b, s, e));
       // n and the 7-bit codes: distinct codes get distinct keys (below 2^31)
@@ -809,6 +830,23 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
       if (!(n >= s.min && n <= s.max)) return bad('bad-field', frameLen);
       return rule.type === 'BALL' ? { talker, seq, type: 'BALL', ball: n } : { talker, seq, type: 'COUNT', count: n };
     }
+    if (f === FAST_ROLL) {
+      // each value as intOf reads it; bounces that read nothing are 0, as in buildFrame
+      const src = rule.src;
+      const d1 = toInt(vals[src[0].slot], binary);
+      const d2 = toInt(vals[src[1].slot], binary);
+      const d3 = toInt(vals[src[2].slot], binary);
+      const bv = vals[src[3].slot];
+      const bounces = bv === undefined ? 0 : toInt(bv, binary);
+      if (
+        !(d1 >= src[0].min && d1 <= src[0].max) ||
+        !(d2 >= src[1].min && d2 <= src[1].max) ||
+        !(d3 >= src[2].min && d3 <= src[2].max) ||
+        !(bv === undefined || (bounces >= src[3].min && bounces <= src[3].max))
+      )
+        return bad('bad-field', frameLen);
+      return { talker, seq, type: 'ROLL', dice: [d1, d2, d3], bounces };
+    }
     const fr = buildFrame(rule, NO_VALUES, talker, seq, binary, card);
     return typeof fr === 'string' ? bad(fr, frameLen) : fr;
   }
@@ -816,7 +854,7 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
   /** a frame of a text message matched in place, its groups at caps (offsets into P) */
   function finishInPlace(rule: CompiledRule, caps: Int32Array, P: Buffer, s: number, e: number, frameLen: number): DecodedItem {
     const f = rule.fast;
-    if (f === FAST_NONE) {
+    if (f === FAST_NONE || f === FAST_ROLL) {
       // the values as text, as the pattern's exec would give them
       const vals: Array<string | undefined> = [latin1(P, s, e)];
       const groups = caps.length / 2;
