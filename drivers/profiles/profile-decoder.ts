@@ -145,6 +145,8 @@ function cardMemo(card: CardDecoder) {
   /** codes of three characters: by the first two (as `short`), then the third */
   const third: Array<Array<Card | null | undefined> | undefined> = new Array(129 + 128 * 128).fill(undefined);
   let rows = 0;
+  /** numeric codes 0..4095 by value */
+  const small: Array<Card | null | undefined> = new Array(4096).fill(undefined);
   const LIMIT = 4096;
   return {
     /** the card of the ASCII code b[s, e) */
@@ -184,6 +186,11 @@ function cardMemo(card: CardDecoder) {
     },
     /** the card of a numeric field's value (its decimal text) */
     number(v: number): Card | null {
+      if (v >= 0 && v < 4096 && Number.isInteger(v)) {
+        let c = small[v];
+        if (c === undefined) c = small[v] = card(String(v));
+        return c;
+      }
       let c = byNumber.get(v);
       if (c === undefined) {
         c = card(String(v));
@@ -537,6 +544,8 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
   }
   const uppercase = p.body.uppercase;
   const split = p.body.split;
+  /** whether decodeFrame reads the body byte by byte (forbidden bytes, whether it is ASCII, its XOR) */
+  const bodyPass = !binary || bodyXor || forbidden.includes(1);
 
   // ---- one small pattern per text message and reject rule, in order; a required literal skips most
   // (the patterns run on the linear-time engine: no body, however crafted, can stall the decoder;
@@ -700,12 +709,14 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
     }
     let ascii = true;
     let xor = 0; // XOR-8 of the body, computed in the same pass (the reference protocol's check)
-    for (let i = ps; i < sepStart; i++) {
-      const b = P[i];
-      if (forbidden[b] === 1) return bad('malformed', frameLen);
-      if (b >= 0x80) ascii = false;
-      xor ^= b;
-    }
+    // (a binary body with no forbidden byte and no XOR check needs neither: its text is hex of the bytes)
+    if (bodyPass)
+      for (let i = ps; i < sepStart; i++) {
+        const b = P[i];
+        if (forbidden[b] === 1) return bad('malformed', frameLen);
+        if (b >= 0x80) ascii = false;
+        xor ^= b;
+      }
     if (csLen > 0) {
       let got: number;
       if (bodyXor) got = xor;
