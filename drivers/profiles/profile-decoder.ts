@@ -628,7 +628,10 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
   let noiseLen = 0;
   let noiseOnlyDelimiters = true;
 
-  const bad = (reason: RejectReason, frameLen: number): FrameReject => reject(reason, describeBytes(buf, 0, frameLen));
+  /** where the frame being decoded lies: the frame buffer, or the chunk itself (a whole frame read in place) */
+  let curF: Uint8Array = buf;
+  let curO = 0;
+  const bad = (reason: RejectReason, frameLen: number): FrameReject => reject(reason, describeBytes(curF, curO, curO + frameLen));
 
   const csBinary = csEnc === 'binary-be' || csEnc === 'binary-le';
   const csLittle = csEnc === 'binary-le';
@@ -675,16 +678,27 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
   }
 
   /**
-   * Decodes `buf[0, frameLen)`: start, body, `eLen` bytes of end sequence, `tLen` trailer bytes.
-   * Pushes the frames (several with `body.split`) and returns null, or returns the reject.
+   * Decodes `F[o, o + frameLen)` (the frame buffer, or the chunk when a whole frame is read in
+   * place; a stuffed frame always in the frame buffer): start, body, `eLen` bytes of end sequence,
+   * `tLen` trailer bytes. Pushes the frames (several with `body.split`) and returns null, or
+   * returns the reject.
    */
-  function decodeFrame(frameLen: number, eLen: number, tLen: number, out: DecodedItem[]): FrameReject | null {
-    for (let i = 0; i < startLen; i++) if (buf[i] !== start![i]) return bad('malformed', frameLen);
+  function decodeFrame(F: Buffer, o: number, frameLen: number, eLen: number, tLen: number, out: DecodedItem[]): FrameReject | null {
+    curF = F;
+    curO = o;
+    const r = decodeFrameAt(F, o, frameLen, eLen, tLen, out);
+    curF = buf;
+    curO = 0;
+    return r;
+  }
+
+  function decodeFrameAt(F: Buffer, o: number, frameLen: number, eLen: number, tLen: number, out: DecodedItem[]): FrameReject | null {
+    for (let i = 0; i < startLen; i++) if (F[o + i] !== start![i]) return bad('malformed', frameLen);
     const bodyEndRaw = frameLen - tLen - eLen;
     // the payload P[ps, pe): the unstuffed body, or the body in place
-    let P: Buffer = buf;
-    let ps = startLen;
-    let pe = bodyEndRaw;
+    let P: Buffer = F;
+    let ps = o + startLen;
+    let pe = o + bodyEndRaw;
     if (stuff) {
       const u = unstuff(startLen, bodyEndRaw);
       if (u < 0) return bad('malformed', frameLen);
@@ -697,7 +711,7 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
     if (csLen > 0) {
       if (afterEnd) {
         if (tLen < csLen) return bad('malformed', frameLen);
-        want = readCheck(buf, frameLen - csLen);
+        want = readCheck(F, o + frameLen - csLen);
       } else {
         const csStart = pe - csLen;
         sepStart = csStart - sep.length;
@@ -721,23 +735,24 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
       let got: number;
       if (bodyXor) got = xor;
       else if (payloadOnly) got = csFn(P, ps, sepStart);
-      else if (contiguous) got = csFn(buf, cov.start ? 0 : startLen, cov.end ? bodyEndRaw + eLen : cov.separator ? sepStart + sep.length : sepStart);
+      else if (contiguous) got = csFn(F, o + (cov.start ? 0 : startLen), cov.end ? o + bodyEndRaw + eLen : cov.separator ? sepStart + sep.length : sepStart);
       else {
         // the covered parts, in wire order, copied into one run
         let n = 0;
         const put = (b: Uint8Array, s: number, e: number): void => {
           for (let i = s; i < e; i++) scratch[n++] = b[i];
         };
-        if (cov.start) put(buf, 0, startLen);
+        if (cov.start) put(F, o, o + startLen);
         if (overStuffed) {
+          // (stuffed: the frame buffer, o = 0; rawAt holds its indexes)
           const rs = rawAt[sepStart];
-          if (cov.payload) put(buf, startLen, rs);
-          if (cov.separator) put(buf, rs, rawAt[sepStart + sep.length]);
+          if (cov.payload) put(F, startLen, rs);
+          if (cov.separator) put(F, rs, rawAt[sepStart + sep.length]);
         } else {
           if (cov.payload) put(P, ps, sepStart);
           if (cov.separator) put(P, sepStart, sepStart + sep.length);
         }
-        if (cov.end) put(buf, bodyEndRaw, bodyEndRaw + eLen);
+        if (cov.end) put(F, o + bodyEndRaw, o + bodyEndRaw + eLen);
         got = csFn(scratch, 0, n);
       }
       if (got !== want) return bad('bad-checksum', frameLen);
@@ -949,7 +964,7 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
     const frameLen = len;
     restart();
     if (blank) return;
-    const r = decodeFrame(frameLen, eLen, tLen, out);
+    const r = decodeFrame(buf, 0, frameLen, eLen, tLen, out);
     if (r === null) return;
     retryFrom(out, r, frameLen);
   }
@@ -1067,10 +1082,30 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
       if (e > n) return 0;
     } else return 0;
     if (noiseLen > 0) flushNoise(out);
+    const tLen = trailer > 0 && eLen > 0 ? trailer : 0;
+    if (stuff === undefined && Buffer.isBuffer(bytes)) {
+      // read in place, as emit() reads the frame buffer: a blank line is no frame; a reject is
+      // retried from the frame buffer (a later start in it is read again)
+      if (startLen === 0 && fixed === 0 && !lf) {
+        let blank = true;
+        for (let k = i; k < e - eLen; k++) {
+          if (delimiter[bytes[k]] !== 1) {
+            blank = false;
+            break;
+          }
+        }
+        if (blank) return e;
+      }
+      const r = decodeFrame(bytes, i, e - i, eLen, tLen, out);
+      if (r !== null) {
+        for (let k = i; k < e; k++) buf[k - i] = bytes[k];
+        retryFrom(out, r, e - i);
+      }
+      return e;
+    }
     for (let k = i; k < e; k++) buf[k - i] = bytes[k];
     len = e - i;
-    if (trailer > 0 && eLen > 0) emit(out, eLen, trailer);
-    else emit(out, eLen, 0);
+    emit(out, eLen, tLen);
     return e;
   }
 
@@ -1302,7 +1337,7 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
               out.push(reject('too-long', describeBytes(buf, 0, Math.min(n, max), `>${max}`)));
               continue;
             }
-            const r = decodeFrame(n, 0, 0, out);
+            const r = decodeFrame(buf, 0, n, 0, 0, out);
             if (r !== null) out.push(r);
           }
         }
