@@ -435,12 +435,25 @@ interface ByteField {
   /** 2 ** lo and 2 ** (hi - lo + 1), computed once */
   div: number;
   mod: number;
+  /** bits of a value of up to 4 bytes, at most 31 of them: read with a shift and a mask (mod - 1) */
+  int32: boolean;
 }
 
 function compileByteField(f: BinaryField): ByteField {
   const lo = f.bits ? f.bits[0] : -1;
   const hi = f.bits ? f.bits[1] : -1;
-  return { at: f.at, width: f.width, le: f.order === 'le', lo, hi, hex: f.as === 'hex', div: 2 ** Math.max(lo, 0), mod: 2 ** (hi - lo + 1) };
+  const mod = 2 ** (hi - lo + 1);
+  return {
+    at: f.at,
+    width: f.width,
+    le: f.order === 'le',
+    lo,
+    hi,
+    hex: f.as === 'hex',
+    div: 2 ** Math.max(lo, 0),
+    mod,
+    int32: f.width <= 4 && lo >= 0 && hi - lo + 1 <= 31,
+  };
 }
 
 /** A binary field's value from bytes b[base + at ...]: a number (bits applied), or upper-case hex text. */
@@ -454,7 +467,9 @@ function readByteField(f: ByteField, b: Uint8Array, base: number): number | stri
   if (f.width === 1 && f.lo < 0) return b[s];
   let v = 0;
   for (let i = 0; i < f.width; i++) v = v * 256 + b[f.le ? s + f.width - 1 - i : s + i];
-  if (f.lo >= 0) v = Math.floor(v / f.div) % f.mod;
+  // (below 2 ** 32 a shift and a mask give floor(v / 2 ** lo) mod 2 ** bits exactly)
+  if (f.int32) v = (v >>> f.lo) & (f.mod - 1);
+  else if (f.lo >= 0) v = Math.floor(v / f.div) % f.mod;
   return v;
 }
 
