@@ -482,6 +482,49 @@ interface BytesRule {
   minLen: number;
   match: Array<{ at: number; value: number; mask: number }>;
   fields: ByteField[];
+  /** the length test, the match bytes and the field reads as code of their own (generateBytesRule) */
+  read: (P: Uint8Array, s: number, e: number, vals: Value[]) => boolean;
+}
+
+/**
+ * A binary message's test and reads written out as one function: whether the payload P[s, e)
+ * has the message's length and match bytes, its fields' values then left in vals (as
+ * readByteField reads them). The source holds only numbers and fixed names. The interpreted
+ * loops where code cannot be generated.
+ */
+function generateBytesRule(length: number, minLen: number, match: BytesRule['match'], fields: ByteField[]): BytesRule['read'] {
+  const interpreted: BytesRule['read'] = (P, s, e, vals) => {
+    const n = e - s;
+    if (length >= 0 ? n !== length : n < minLen) return false;
+    for (const m of match) if ((P[s + m.at] & m.mask) !== m.value) return false;
+    for (let f = 0; f < fields.length; f++) vals[f] = readByteField(fields[f], P, s);
+    return true;
+  };
+  const int = (n: number): string => {
+    if (!Number.isInteger(n)) throw new Error('bytes rule code: not an integer');
+    return String(n);
+  };
+  try {
+    const lines = [length >= 0 ? `if (e - s !== ${int(length)}) return false;` : `if (e - s < ${int(minLen)}) return false;`];
+    for (const m of match) lines.push(`if ((P[s + ${int(m.at)}] & ${int(m.mask)}) !== ${int(m.value)}) return false;`);
+    fields.forEach((f, k) => {
+      if (f.hex) {
+        lines.push(`vals[${int(k)}] = RF(F[${int(k)}], P, s);`);
+        return;
+      }
+      const at = (i: number): string => `P[s + ${int(f.at + (f.le ? f.width - 1 - i : i))}]`;
+      let v = at(0);
+      for (let i = 1; i < f.width; i++) v = `(${v}) * 256 + ${at(i)}`;
+      if (f.int32) v = `((${v}) >>> ${int(f.lo)}) & ${int(f.mod - 1)}`;
+      else if (f.lo >= 0) v = `Math.floor((${v}) / ${int(f.div)}) % ${int(f.mod)}`;
+      lines.push(`vals[${int(k)}] = ${v};`);
+    });
+    lines.push('return true;');
+    const make = new Function('RF', 'F', `'use strict'; return function bytesRule(P, s, e, vals) {\n${lines.join('\n')}\n};`);
+    return make(readByteField, fields) as BytesRule['read'];
+  } catch {
+    return interpreted;
+  }
 }
 
 export function compileProfile(p: DeviceProfile): ProfileDecoder {
@@ -584,7 +627,13 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
         src,
         onePass: undefined,
         ...fastKind(m.type, src),
-        bytes: { length: m.bytes.length ?? -1, minLen, match: m.bytes.match, fields },
+        bytes: {
+          length: m.bytes.length ?? -1,
+          minLen,
+          match: m.bytes.match,
+          fields,
+          read: generateBytesRule(m.bytes.length ?? -1, minLen, m.bytes.match, fields),
+        },
       });
       continue;
     }
@@ -812,13 +861,7 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
       const c = rules[k];
       const br = c.bytes;
       if (br !== undefined) {
-        const n = e - s;
-        if (br.length >= 0 ? n !== br.length : n < br.minLen) continue;
-        const ms = br.match;
-        let k2 = 0;
-        while (k2 < ms.length && (P[s + ms[k2].at] & ms[k2].mask) === ms[k2].value) k2++;
-        if (k2 < ms.length) continue;
-        for (let f = 0; f < br.fields.length; f++) bvals[f] = readByteField(br.fields[f], P, s);
+        if (!br.read(P, s, e, bvals)) continue;
         return c.fast === FAST_NONE ? finish(c, bvals, frameLen) : finishValues(c, bvals, frameLen);
       }
       const op = c.onePass;
