@@ -424,7 +424,7 @@ function fieldSources(
 }
 
 /** A binary field compiled: where it sits in the payload and how it reads. */
-interface ByteField {
+export interface ByteField {
   at: number;
   width: number;
   le: boolean;
@@ -439,7 +439,7 @@ interface ByteField {
   int32: boolean;
 }
 
-function compileByteField(f: BinaryField): ByteField {
+export function compileByteField(f: BinaryField): ByteField {
   const lo = f.bits ? f.bits[0] : -1;
   const hi = f.bits ? f.bits[1] : -1;
   const mod = 2 ** (hi - lo + 1);
@@ -476,7 +476,7 @@ function readByteField(f: ByteField, b: Uint8Array, base: number): number | stri
 /** a binary message's text matcher: it matches bytes, never text */
 const NEVER_MATCHES = (): MatchValues | null => null;
 
-interface BytesRule {
+export interface BytesRule {
   /** exact payload length, -1 = at least minLen */
   length: number;
   minLen: number;
@@ -492,7 +492,7 @@ interface BytesRule {
  * readByteField reads them). The source holds only numbers and fixed names. The interpreted
  * loops where code cannot be generated.
  */
-function generateBytesRule(length: number, minLen: number, match: BytesRule['match'], fields: ByteField[]): BytesRule['read'] {
+export function generateBytesRule(length: number, minLen: number, match: BytesRule['match'], fields: ByteField[], generate = true): BytesRule['read'] {
   const interpreted: BytesRule['read'] = (P, s, e, vals) => {
     const n = e - s;
     if (length >= 0 ? n !== length : n < minLen) return false;
@@ -504,6 +504,7 @@ function generateBytesRule(length: number, minLen: number, match: BytesRule['mat
     if (!Number.isInteger(n)) throw new Error('bytes rule code: not an integer');
     return String(n);
   };
+  if (!generate) return interpreted;
   try {
     const lines = [length >= 0 ? `if (e - s !== ${int(length)}) return false;` : `if (e - s < ${int(minLen)}) return false;`];
     for (const m of match) lines.push(`if ((P[s + ${int(m.at)}] & ${int(m.mask)}) !== ${int(m.value)}) return false;`);
