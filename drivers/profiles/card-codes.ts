@@ -71,21 +71,28 @@ function twoChar(c: string, order: 'rs' | 'sr'): Card | null {
   return r && s ? CARD_TEXT[(r - 1) * 4 + s - 1] : null;
 }
 
+/** the ten of the suit written at c[i] (either case; a character whose upper case is a suit letter too) */
+function tenOf(c: string, i: number): Card | null {
+  const code = c.charCodeAt(i);
+  if (code < 128) return SUIT_INDEX[code] ? CARD_TEXT[9 * 4 + SUIT_INDEX[code] - 1] : null;
+  const s = SUIT_OF[c[i].toUpperCase()];
+  return s ? `T${s}` : null;
+}
+
 export function cardDecoder(o: CardCodeOptions): CardDecoder {
   switch (o.preset) {
+    // a rank of two characters can only be `10`: three characters are `10` and a suit, longer ones no card
     case 'rank-suit':
       return (c) => {
         if (c.length === 2) return twoChar(c, 'rs');
-        const r = RANK_OF[c.slice(0, -1).toUpperCase()];
-        const s = SUIT_OF[c.slice(-1).toUpperCase()];
-        return r && s ? r + s : null;
+        if (c.length !== 3 || c.charCodeAt(0) !== 0x31 || c.charCodeAt(1) !== 0x30) return null;
+        return tenOf(c, 2);
       };
     case 'suit-rank':
       return (c) => {
         if (c.length === 2) return twoChar(c, 'sr');
-        const s = SUIT_OF[c.slice(0, 1).toUpperCase()];
-        const r = RANK_OF[c.slice(1).toUpperCase()];
-        return r && s && c.length >= 2 ? r + s : null;
+        if (c.length !== 3 || c.charCodeAt(1) !== 0x31 || c.charCodeAt(2) !== 0x30) return null;
+        return tenOf(c, 0);
       };
     case 'suit_rank':
       return (c) => {

@@ -21,7 +21,7 @@
  */
 import { createRequire } from 'node:module';
 import type * as Re2js from 're2js';
-import { compileOnePass } from './one-pass-pattern.js';
+import { compileOnePass, type OnePassBytes } from './one-pass-pattern.js';
 
 type RE2JS = Re2js.RE2JS;
 let loaded: typeof Re2js | undefined;
@@ -74,6 +74,8 @@ export interface LinearPattern {
    * RegExp#exec), or null. Named groups by number through `names`.
    */
   exec(text: string): Array<string | undefined> | null;
+  /** a pattern on the direct one-pass matcher: the same match over latin1 bytes in place (one-pass-pattern.ts) */
+  readonly bytes?: OnePassBytes;
 }
 
 export interface CompileOptions {
@@ -440,7 +442,8 @@ function compileNew(source: string, flags: string, keyPath: string, options: Com
     const general = makePattern(source, engineSource, re, t.groups, t.names, options.whole === true, lookaheads);
     // the simple unambiguous whole-body patterns (most device messages) on the direct one-pass matcher
     const direct = options.whole === true && lookaheads.length === 0 && flags === '' ? compileOnePass(source) : null;
-    if (direct !== null && direct.groupCount === t.groups) return { ok: true, pattern: { ...general, test: direct.test, exec: direct.exec } };
+    if (direct !== null && direct.groupCount === t.groups)
+      return { ok: true, pattern: { ...general, test: direct.test, exec: direct.exec, bytes: direct.bytes } };
     return { ok: true, pattern: general };
   } catch (e) {
     if (e instanceof Refused) return refuse('pattern-unsupported', e.construct);

@@ -31,6 +31,17 @@ export interface OnePassPattern {
   readonly names: ReadonlyMap<string, number>;
   test(text: string): boolean;
   exec(text: string): Array<string | undefined> | null;
+  readonly bytes: OnePassBytes;
+}
+
+/**
+ * The same pass over bytes b[s, e) read as latin1 text (one character per byte): whether the
+ * pattern matches them, with group g's bounds left in caps[2g], caps[2g + 1] (offsets into b)
+ * until the next run. What a decoder uses to match a body in place, without making it a string.
+ */
+export interface OnePassBytes {
+  run(b: Uint8Array, s: number, e: number): boolean;
+  readonly caps: Int32Array;
 }
 
 class NoFit extends Error {}
@@ -298,7 +309,7 @@ function checkDeterministic(nodes: Node[]): void {
 }
 
 /** The direct matcher of a whole-body pattern, or null when it does not fit (see the file's comment). */
-export function compileOnePass(source: string): OnePassPattern | null {
+export function compileOnePass(source: string, options: { generate?: boolean } = {}): OnePassPattern | null {
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(source);
@@ -321,6 +332,8 @@ export function compileOnePass(source: string): OnePassPattern | null {
   /** per step: the set's table (128 ASCII entries, [128] = every other code unit), or the literal */
   const tables: Uint8Array[] = [];
   const literals: string[] = [];
+  /** the literals' character codes (all ASCII: a literal character is one code unit below 128) */
+  const literalCodes: Uint8Array[] = [];
   const alts: Uint8Array[][][] = [];
   const table = (c: CharSet): Uint8Array => {
     const t = new Uint8Array(129);
@@ -343,6 +356,7 @@ export function compileOnePass(source: string): OnePassPattern | null {
       maxes.push(0);
       tables.push(new Uint8Array(0));
       literals.push(lit);
+      literalCodes.push(Uint8Array.from(lit, (ch) => ch.charCodeAt(0)));
       alts.push([]);
       k--;
       continue;
@@ -352,6 +366,7 @@ export function compileOnePass(source: string): OnePassPattern | null {
     maxes.push(n.kind === 'set' ? n.max : 0);
     tables.push(n.kind === 'set' ? table(n.set) : new Uint8Array(0));
     literals.push('');
+    literalCodes.push(new Uint8Array(0));
     alts.push(n.kind === 'alt' ? n.alts.map((a) => a.map(table)) : []);
   }
   const count = ops.length;
@@ -410,9 +425,60 @@ export function compileOnePass(source: string): OnePassPattern | null {
     return pos === len;
   }
 
+  /** run() over b[s, e) as latin1 text: each byte is the code unit it stands for */
+  function runBytes(b: Uint8Array, s: number, e: number): boolean {
+    let pos = s;
+    for (let k = 0; k < count; k++) {
+      switch (ops[k]) {
+        case LIT: {
+          const lit = literalCodes[k];
+          const n = lit.length;
+          if (pos + n > e) return false;
+          for (let j = 0; j < n; j++) if (b[pos + j] !== lit[j]) return false;
+          pos += n;
+          break;
+        }
+        case SET: {
+          const t = tables[k];
+          const max = maxes[k];
+          let taken = 0;
+          while (taken < max && pos < e) {
+            if (t[Math.min(b[pos], 128)] !== 1) break;
+            pos++;
+            taken++;
+          }
+          if (taken < args[k]) return false;
+          break;
+        }
+        case ALT: {
+          if (pos >= e) return false;
+          const i = Math.min(b[pos], 128);
+          let alt: Uint8Array[] | undefined;
+          for (const a of alts[k]) {
+            if (a[0][i] === 1) {
+              alt = a;
+              break;
+            }
+          }
+          if (alt === undefined || pos + alt.length > e) return false;
+          for (let j = 1; j < alt.length; j++) if (alt[j][Math.min(b[pos + j], 128)] !== 1) return false;
+          pos += alt.length;
+          break;
+        }
+        case OPEN:
+          caps[2 * args[k]] = pos;
+          break;
+        default:
+          caps[2 * args[k] + 1] = pos;
+      }
+    }
+    return pos === e;
+  }
+
   return {
     groupCount: groups,
     names,
+    bytes: { run: (options.generate === false ? null : generateBytesRun(ops, args, maxes, tables, literalCodes, alts, caps)) ?? runBytes, caps },
     test: run,
     exec(text) {
       if (!run(text)) return null;
@@ -422,4 +488,78 @@ export function compileOnePass(source: string): OnePassPattern | null {
       return out;
     },
   };
+}
+
+/**
+ * runBytes written out as a function of its own for one pattern: each step of the program becomes
+ * straight code with its counts and byte values as constants, so the pass does no dispatch, and a
+ * profile's patterns get their own compiled code (and type feedback) rather than sharing the
+ * interpreter's. The source holds only numbers and fixed names: never text of the pattern. Null
+ * where code cannot be generated (`--disallow-code-generation-from-strings`): the interpreter runs.
+ */
+function generateBytesRun(
+  ops: number[],
+  args: number[],
+  maxes: number[],
+  tables: Uint8Array[],
+  literalCodes: Uint8Array[],
+  alts: Uint8Array[][][],
+  caps: Int32Array,
+): ((b: Uint8Array, s: number, e: number) => boolean) | null {
+  const int = (n: number): string => {
+    if (!Number.isInteger(n)) throw new Error('one-pass code: not an integer');
+    return String(n);
+  };
+  /** the tables the code reads, by index */
+  const used: Uint8Array[] = [];
+  const ref = (t: Uint8Array): string => `T[${used.push(t) - 1}]`;
+  const lines: string[] = ['let pos = s;', 'let c = 0;'];
+  for (let k = 0; k < ops.length; k++) {
+    switch (ops[k]) {
+      case 4: {
+        const lit = literalCodes[k];
+        lines.push(`if (pos + ${int(lit.length)} > e) return false;`);
+        lines.push(`if (${Array.from(lit, (x, j) => `b[pos + ${int(j)}] !== ${int(x)}`).join(' || ')}) return false;`);
+        lines.push(`pos += ${int(lit.length)};`);
+        break;
+      }
+      case 0: {
+        const t = ref(tables[k]);
+        const max = maxes[k];
+        const min = args[k];
+        if (max === Number.POSITIVE_INFINITY) {
+          lines.push(`{ const from = pos; while (pos < e && ${t}[(c = b[pos]) < 128 ? c : 128] === 1) pos++; if (pos - from < ${int(min)}) return false; }`);
+        } else {
+          lines.push(
+            `{ const to = Math.min(e, pos + ${int(max)}); const from = pos; while (pos < to && ${t}[(c = b[pos]) < 128 ? c : 128] === 1) pos++; if (pos - from < ${int(min)}) return false; }`,
+          );
+        }
+        break;
+      }
+      case 1: {
+        lines.push('if (pos >= e) return false;', 'c = b[pos] < 128 ? b[pos] : 128;');
+        const branches = alts[k].map((alt) => {
+          const rest = alt
+            .slice(1)
+            .map((t, j) => `${ref(t)}[(c = b[pos + ${int(j + 1)}]) < 128 ? c : 128] !== 1`)
+            .join(' || ');
+          return `if (${ref(alt[0])}[c] === 1) { if (pos + ${int(alt.length)} > e${rest ? ` || ${rest}` : ''}) return false; pos += ${int(alt.length)}; }`;
+        });
+        lines.push(`${branches.join(' else ')} else return false;`);
+        break;
+      }
+      case 2:
+        lines.push(`caps[${int(2 * args[k])}] = pos;`);
+        break;
+      default:
+        lines.push(`caps[${int(2 * args[k] + 1)}] = pos;`);
+    }
+  }
+  lines.push('return pos === e;');
+  try {
+    const make = new Function('T', 'caps', `'use strict'; return function onePassBytes(b, s, e) {\n${lines.join('\n')}\n};`);
+    return make(used, caps) as (b: Uint8Array, s: number, e: number) => boolean;
+  } catch {
+    return null;
+  }
 }

@@ -12,6 +12,7 @@
  * The decoder is clock-free: a frame that ends by silence (`framing.idleMs`) ends when the owner
  * calls `flushIdle()` after that much silence (drivers/device-driver.ts `idleFlushMs`).
  */
+import type { Card } from '../../src/core/vocabulary/card.js';
 import type { DeviceFrame, FrameReject, RejectReason, ShoeState, ShufflerState, Talker } from '../../src/core/vocabulary/frames.js';
 import { KeyboardWedgeDecoder } from '../codecs/hid-keyboard.js';
 import { describeBytes, describeText, RAW_MAX, reject } from '../codecs/reject.js';
@@ -20,6 +21,7 @@ import { SHUFFLER_STATES } from '../codecs/shuffler-codec.js';
 import { type CardDecoder, cardDecoder } from './card-codes.js';
 import { checksumBytes, checksumFunction } from './checksums.js';
 import { mustCompileUserPattern } from './linear-pattern.js';
+import type { OnePassBytes } from './one-pass-pattern.js';
 import type { BinaryField, DeviceProfile, FrameTypeName } from './profile-schema.js';
 
 export type DecodedItem = DeviceFrame | FrameReject;
@@ -89,6 +91,114 @@ interface CompiledRule {
   seqSlot: number;
   /** sources in the order of TYPE_FIELDS[type] */
   src: FieldSource[];
+  /** the pattern as a pass over the body's bytes in place (a one-pass pattern), else undefined */
+  onePass: OnePassBytes | undefined;
+  /** how the frame is built without strings (FAST_*), from `fastSlot`; `rescan` for a card */
+  fast: number;
+  fastSlot: number;
+  rescan: boolean;
+}
+
+/** the frame is built by buildFrame from the values as strings (mapped fields, text fields, ...) */
+const FAST_NONE = 0;
+/** every field is a constant: the frame does not depend on the bytes */
+const FAST_PLAIN = 1;
+/** a card read from one unmapped field, `rescan` a constant */
+const FAST_CARD = 2;
+/** a ball or count read from one unmapped field */
+const FAST_INT = 3;
+/** a roll read from four unmapped fields (the dice and the bounces) */
+const FAST_ROLL = 4;
+
+/** how a rule's frame can be built without its values as strings (see FAST_*) */
+function fastKind(type: FrameTypeName, src: FieldSource[]): { fast: number; fastSlot: number; rescan: boolean } {
+  if (src.every((f) => f.slot < 0)) return { fast: FAST_PLAIN, fastSlot: -1, rescan: false };
+  const one = src.length > 0 && src[0].slot >= 0 && src[0].map === undefined && src[0].constant === undefined;
+  if (type === 'CARD' && one && src[1].slot < 0) {
+    const r = fieldValue(src[1], NO_VALUES);
+    if (r !== BAD) return { fast: FAST_CARD, fastSlot: src[0].slot, rescan: truthy(r) };
+  }
+  if ((type === 'BALL' || type === 'COUNT') && one) return { fast: FAST_INT, fastSlot: src[0].slot, rescan: false };
+  if (type === 'ROLL' && src.every((f) => f.slot >= 0 && f.map === undefined && f.constant === undefined))
+    return { fast: FAST_ROLL, fastSlot: -1, rescan: false };
+  return { fast: FAST_NONE, fastSlot: -1, rescan: false };
+}
+
+/** the decimal number written at b[s, e) as toInt reads its text: 1 to 8 digits, NaN otherwise */
+function digitsAt(b: Uint8Array, s: number, e: number): number {
+  if (e <= s || e - s > 8) return Number.NaN;
+  let n = 0;
+  for (let i = s; i < e; i++) {
+    const d = b[i] - 0x30;
+    if (d < 0 || d > 9) return Number.NaN;
+    n = n * 10 + d;
+  }
+  return n;
+}
+
+/** a card decoder's answers remembered (it is a pure function of the code): by code bytes and by number */
+function cardMemo(card: CardDecoder) {
+  const byBytes = new Map<number, Card | null>();
+  const byNumber = new Map<number, Card | null>();
+  /** codes of one or two characters by index (1 + c0, or 129 + c0 * 128 + c1); undefined until asked */
+  const short: Array<Card | null | undefined> = new Array(129 + 128 * 128).fill(undefined);
+  /** codes of three characters: by the first two (as `short`), then the third */
+  const third: Array<Array<Card | null | undefined> | undefined> = new Array(129 + 128 * 128).fill(undefined);
+  let rows = 0;
+  /** numeric codes 0..4095 by value */
+  const small: Array<Card | null | undefined> = new Array(4096).fill(undefined);
+  const LIMIT = 4096;
+  return {
+    /** the card of the ASCII code b[s, e) */
+    bytes(b: Buffer, s: number, e: number): Card | null {
+      const n = e - s;
+      if (n === 0) return null;
+      if (n <= 2) {
+        const at = n === 1 ? 1 + b[s] : 129 + b[s] * 128 + b[s + 1];
+        let c = short[at];
+        if (c === undefined) c = short[at] = card(latin1(b, s, e));
+        return c;
+      }
+      if (n === 3) {
+        // by the first two characters, then the third (a row per two-character prefix seen, up to 256)
+        const at = 129 + b[s] * 128 + b[s + 1];
+        let row = third[at];
+        if (row === undefined && rows < 256) {
+          row = third[at] = new Array(128).fill(undefined);
+          rows++;
+        }
+        if (row !== undefined) {
+          let c = row[b[s + 2]];
+          if (c === undefined) c = row[b[s + 2]] = card(latin1(b, s, e));
+          return c;
+        }
+      }
+      if (n > 4) return card(latin1(b, s, e));
+      // n and the 7-bit codes: distinct codes get distinct keys (below 2^31)
+      let key = n;
+      for (let i = s; i < e; i++) key = key * 128 + b[i];
+      let c = byBytes.get(key);
+      if (c === undefined) {
+        c = card(latin1(b, s, e));
+        if (byBytes.size < LIMIT) byBytes.set(key, c);
+      }
+      return c;
+    },
+    /** the card of a numeric field's value (its decimal text) */
+    number(v: number): Card | null {
+      if (v >= 0 && v < 4096 && Number.isInteger(v)) {
+        let c = small[v];
+        if (c === undefined) c = small[v] = card(String(v));
+        return c;
+      }
+      let c = byNumber.get(v);
+      if (c === undefined) {
+        c = card(String(v));
+        if (byNumber.size < LIMIT) byNumber.set(v, c);
+      }
+      return c;
+    },
+  };
 }
 
 /**
@@ -314,7 +424,7 @@ function fieldSources(
 }
 
 /** A binary field compiled: where it sits in the payload and how it reads. */
-interface ByteField {
+export interface ByteField {
   at: number;
   width: number;
   le: boolean;
@@ -322,10 +432,28 @@ interface ByteField {
   lo: number;
   hi: number;
   hex: boolean;
+  /** 2 ** lo and 2 ** (hi - lo + 1), computed once */
+  div: number;
+  mod: number;
+  /** bits of a value of up to 4 bytes, at most 31 of them: read with a shift and a mask (mod - 1) */
+  int32: boolean;
 }
 
-function compileByteField(f: BinaryField): ByteField {
-  return { at: f.at, width: f.width, le: f.order === 'le', lo: f.bits ? f.bits[0] : -1, hi: f.bits ? f.bits[1] : -1, hex: f.as === 'hex' };
+export function compileByteField(f: BinaryField): ByteField {
+  const lo = f.bits ? f.bits[0] : -1;
+  const hi = f.bits ? f.bits[1] : -1;
+  const mod = 2 ** (hi - lo + 1);
+  return {
+    at: f.at,
+    width: f.width,
+    le: f.order === 'le',
+    lo,
+    hi,
+    hex: f.as === 'hex',
+    div: 2 ** Math.max(lo, 0),
+    mod,
+    int32: f.width <= 4 && lo >= 0 && hi - lo + 1 <= 31,
+  };
 }
 
 /** A binary field's value from bytes b[base + at ...]: a number (bits applied), or upper-case hex text. */
@@ -336,29 +464,79 @@ function readByteField(f: ByteField, b: Uint8Array, base: number): number | stri
     for (let i = 0; i < f.width; i++) t += HEX[b[s + i] >> 4] + HEX[b[s + i] & 15];
     return t;
   }
+  if (f.width === 1 && f.lo < 0) return b[s];
   let v = 0;
   for (let i = 0; i < f.width; i++) v = v * 256 + b[f.le ? s + f.width - 1 - i : s + i];
-  if (f.lo >= 0) v = Math.floor(v / 2 ** f.lo) % 2 ** (f.hi - f.lo + 1);
+  // (below 2 ** 32 a shift and a mask give floor(v / 2 ** lo) mod 2 ** bits exactly)
+  if (f.int32) v = (v >>> f.lo) & (f.mod - 1);
+  else if (f.lo >= 0) v = Math.floor(v / f.div) % f.mod;
   return v;
 }
 
 /** a binary message's text matcher: it matches bytes, never text */
 const NEVER_MATCHES = (): MatchValues | null => null;
 
-interface BytesRule {
+export interface BytesRule {
   /** exact payload length, -1 = at least minLen */
   length: number;
   minLen: number;
   match: Array<{ at: number; value: number; mask: number }>;
   fields: ByteField[];
+  /** the length test, the match bytes and the field reads as code of their own (generateBytesRule) */
+  read: (P: Uint8Array, s: number, e: number, vals: Value[]) => boolean;
+}
+
+/**
+ * A binary message's test and reads written out as one function: whether the payload P[s, e)
+ * has the message's length and match bytes, its fields' values then left in vals (as
+ * readByteField reads them). The source holds only numbers and fixed names. The interpreted
+ * loops where code cannot be generated.
+ */
+export function generateBytesRule(length: number, minLen: number, match: BytesRule['match'], fields: ByteField[], generate = true): BytesRule['read'] {
+  const interpreted: BytesRule['read'] = (P, s, e, vals) => {
+    const n = e - s;
+    if (length >= 0 ? n !== length : n < minLen) return false;
+    for (const m of match) if ((P[s + m.at] & m.mask) !== m.value) return false;
+    for (let f = 0; f < fields.length; f++) vals[f] = readByteField(fields[f], P, s);
+    return true;
+  };
+  const int = (n: number): string => {
+    if (!Number.isInteger(n)) throw new Error('bytes rule code: not an integer');
+    return String(n);
+  };
+  if (!generate) return interpreted;
+  try {
+    const lines = [length >= 0 ? `if (e - s !== ${int(length)}) return false;` : `if (e - s < ${int(minLen)}) return false;`];
+    for (const m of match) lines.push(`if ((P[s + ${int(m.at)}] & ${int(m.mask)}) !== ${int(m.value)}) return false;`);
+    fields.forEach((f, k) => {
+      if (f.hex) {
+        lines.push(`vals[${int(k)}] = RF(F[${int(k)}], P, s);`);
+        return;
+      }
+      const at = (i: number): string => `P[s + ${int(f.at + (f.le ? f.width - 1 - i : i))}]`;
+      let v = at(0);
+      for (let i = 1; i < f.width; i++) v = `(${v}) * 256 + ${at(i)}`;
+      if (f.int32) v = `((${v}) >>> ${int(f.lo)}) & ${int(f.mod - 1)}`;
+      else if (f.lo >= 0) v = `Math.floor((${v}) / ${int(f.div)}) % ${int(f.mod)}`;
+      lines.push(`vals[${int(k)}] = ${v};`);
+    });
+    lines.push('return true;');
+    const make = new Function('RF', 'F', `'use strict'; return function bytesRule(P, s, e, vals) {\n${lines.join('\n')}\n};`);
+    return make(readByteField, fields) as BytesRule['read'];
+  } catch {
+    return interpreted;
+  }
 }
 
 export function compileProfile(p: DeviceProfile): ProfileDecoder {
   if (p.input === 'hid-report') return compileReportDecoder(p);
   const talker = p.talker;
   const card = cardDecoder(p.cards);
+  const memo = cardMemo(card);
   const binary = p.encoding === 'binary';
   const seqMax = p.seq.wrap;
+  /** text bodies are matched in place when they are ASCII as they stand (not hex text of bytes, not upper-cased first) */
+  const inPlace = !binary && !p.body.uppercase;
 
   // ---- framing tables
   const F = p.framing;
@@ -393,6 +571,10 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
   if (esc >= 0) stop[esc] = 1;
   // a new start byte inside a frame restarts it (text profiles, and stuffed ones, where data cannot hold it)
   const resync = start !== undefined && (!binary || xorStuff !== 0);
+  /** inside a whole frame (wholeFrame): the bytes that end it or need a decision (an end's last byte, a start that resyncs, the escape) */
+  const fastStop = rawEnds ? Uint8Array.from(terminal) : new Uint8Array(256);
+  if (resync) fastStop[start0] = 1;
+  if (esc >= 0) fastStop[esc] = 1;
   const interrupted: RejectReason = F.interrupted;
   /** the grammar fixes where a frame ends: silence is never used */
   const structural = ends.length > 0 || fixed > 0 || lf !== undefined;
@@ -421,6 +603,8 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
   }
   const uppercase = p.body.uppercase;
   const split = p.body.split;
+  /** whether decodeFrame reads the body byte by byte (forbidden bytes, whether it is ASCII, its XOR) */
+  const bodyPass = !binary || bodyXor || forbidden.includes(1);
 
   // ---- one small pattern per text message and reject rule, in order; a required literal skips most
   // (the patterns run on the linear-time engine: no body, however crafted, can stall the decoder;
@@ -434,27 +618,39 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
       let minLen = 0;
       for (const f of fields) minLen = Math.max(minLen, f.at + f.width);
       for (const x of m.bytes.match) minLen = Math.max(minLen, x.at + 1);
+      const src = fieldSources(m.type, slotOf, m.fields, m.map, m.ranges);
       rules.push({
         match: NEVER_MATCHES,
         literal: '',
         reason: undefined,
         type: m.type,
         seqSlot: m.seq ? slotOf(m.seq) : -1,
-        src: fieldSources(m.type, slotOf, m.fields, m.map, m.ranges),
-        bytes: { length: m.bytes.length ?? -1, minLen, match: m.bytes.match, fields },
+        src,
+        onePass: undefined,
+        ...fastKind(m.type, src),
+        bytes: {
+          length: m.bytes.length ?? -1,
+          minLen,
+          match: m.bytes.match,
+          fields,
+          read: generateBytesRule(m.bytes.length ?? -1, minLen, m.bytes.match, fields),
+        },
       });
       continue;
     }
     const re = mustCompileUserPattern(m.pattern!, '', `messages.${m.name}.pattern`, { whole: true });
     const slotOf = (f: string): number => re.names.get(f) ?? -1;
     // every rule has the same shape (`bytes` present), so the matching loop stays monomorphic
+    const src = fieldSources(m.type, slotOf, m.fields, m.map, m.ranges);
     rules.push({
       match: (t) => re.exec(t),
       literal: requiredLiteral(m.pattern!),
       reason: undefined,
       type: m.type,
       seqSlot: m.seq ? slotOf(m.seq) : -1,
-      src: fieldSources(m.type, slotOf, m.fields, m.map, m.ranges),
+      src,
+      onePass: re.bytes,
+      ...fastKind(m.type, src),
       bytes: undefined,
     });
   }
@@ -468,6 +664,10 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
       type: 'HB',
       seqSlot: -1,
       src: [],
+      onePass: re.bytes,
+      fast: FAST_PLAIN,
+      fastSlot: -1,
+      rescan: false,
       bytes: undefined,
     });
   }
@@ -493,7 +693,10 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
   let noiseLen = 0;
   let noiseOnlyDelimiters = true;
 
-  const bad = (reason: RejectReason, frameLen: number): FrameReject => reject(reason, describeBytes(buf, 0, frameLen));
+  /** where the frame being decoded lies: the frame buffer, or the chunk itself (a whole frame read in place) */
+  let curF: Uint8Array = buf;
+  let curO = 0;
+  const bad = (reason: RejectReason, frameLen: number): FrameReject => reject(reason, describeBytes(curF, curO, curO + frameLen));
 
   const csBinary = csEnc === 'binary-be' || csEnc === 'binary-le';
   const csLittle = csEnc === 'binary-le';
@@ -540,16 +743,27 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
   }
 
   /**
-   * Decodes `buf[0, frameLen)`: start, body, `eLen` bytes of end sequence, `tLen` trailer bytes.
-   * Pushes the frames (several with `body.split`) and returns null, or returns the reject.
+   * Decodes `F[o, o + frameLen)` (the frame buffer, or the chunk when a whole frame is read in
+   * place; a stuffed frame always in the frame buffer): start, body, `eLen` bytes of end sequence,
+   * `tLen` trailer bytes. Pushes the frames (several with `body.split`) and returns null, or
+   * returns the reject.
    */
-  function decodeFrame(frameLen: number, eLen: number, tLen: number, out: DecodedItem[]): FrameReject | null {
-    for (let i = 0; i < startLen; i++) if (buf[i] !== start![i]) return bad('malformed', frameLen);
+  function decodeFrame(F: Buffer, o: number, frameLen: number, eLen: number, tLen: number, out: DecodedItem[]): FrameReject | null {
+    curF = F;
+    curO = o;
+    const r = decodeFrameAt(F, o, frameLen, eLen, tLen, out);
+    curF = buf;
+    curO = 0;
+    return r;
+  }
+
+  function decodeFrameAt(F: Buffer, o: number, frameLen: number, eLen: number, tLen: number, out: DecodedItem[]): FrameReject | null {
+    for (let i = 0; i < startLen; i++) if (F[o + i] !== start![i]) return bad('malformed', frameLen);
     const bodyEndRaw = frameLen - tLen - eLen;
     // the payload P[ps, pe): the unstuffed body, or the body in place
-    let P: Buffer = buf;
-    let ps = startLen;
-    let pe = bodyEndRaw;
+    let P: Buffer = F;
+    let ps = o + startLen;
+    let pe = o + bodyEndRaw;
     if (stuff) {
       const u = unstuff(startLen, bodyEndRaw);
       if (u < 0) return bad('malformed', frameLen);
@@ -562,7 +776,7 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
     if (csLen > 0) {
       if (afterEnd) {
         if (tLen < csLen) return bad('malformed', frameLen);
-        want = readCheck(buf, frameLen - csLen);
+        want = readCheck(F, o + frameLen - csLen);
       } else {
         const csStart = pe - csLen;
         sepStart = csStart - sep.length;
@@ -574,33 +788,36 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
     }
     let ascii = true;
     let xor = 0; // XOR-8 of the body, computed in the same pass (the reference protocol's check)
-    for (let i = ps; i < sepStart; i++) {
-      const b = P[i];
-      if (forbidden[b] === 1) return bad('malformed', frameLen);
-      if (b >= 0x80) ascii = false;
-      xor ^= b;
-    }
+    // (a binary body with no forbidden byte and no XOR check needs neither: its text is hex of the bytes)
+    if (bodyPass)
+      for (let i = ps; i < sepStart; i++) {
+        const b = P[i];
+        if (forbidden[b] === 1) return bad('malformed', frameLen);
+        if (b >= 0x80) ascii = false;
+        xor ^= b;
+      }
     if (csLen > 0) {
       let got: number;
       if (bodyXor) got = xor;
       else if (payloadOnly) got = csFn(P, ps, sepStart);
-      else if (contiguous) got = csFn(buf, cov.start ? 0 : startLen, cov.end ? bodyEndRaw + eLen : cov.separator ? sepStart + sep.length : sepStart);
+      else if (contiguous) got = csFn(F, o + (cov.start ? 0 : startLen), cov.end ? o + bodyEndRaw + eLen : cov.separator ? sepStart + sep.length : sepStart);
       else {
         // the covered parts, in wire order, copied into one run
         let n = 0;
         const put = (b: Uint8Array, s: number, e: number): void => {
           for (let i = s; i < e; i++) scratch[n++] = b[i];
         };
-        if (cov.start) put(buf, 0, startLen);
+        if (cov.start) put(F, o, o + startLen);
         if (overStuffed) {
+          // (stuffed: the frame buffer, o = 0; rawAt holds its indexes)
           const rs = rawAt[sepStart];
-          if (cov.payload) put(buf, startLen, rs);
-          if (cov.separator) put(buf, rs, rawAt[sepStart + sep.length]);
+          if (cov.payload) put(F, startLen, rs);
+          if (cov.separator) put(F, rs, rawAt[sepStart + sep.length]);
         } else {
           if (cov.payload) put(P, ps, sepStart);
           if (cov.separator) put(P, sepStart, sepStart + sep.length);
         }
-        if (cov.end) put(buf, bodyEndRaw, bodyEndRaw + eLen);
+        if (cov.end) put(F, o + bodyEndRaw, o + bodyEndRaw + eLen);
         got = csFn(scratch, 0, n);
       }
       if (got !== want) return bad('bad-checksum', frameLen);
@@ -645,18 +862,15 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
       const c = rules[k];
       const br = c.bytes;
       if (br !== undefined) {
-        const n = e - s;
-        if (br.length >= 0 ? n !== br.length : n < br.minLen) continue;
-        let ok = true;
-        for (const m of br.match) {
-          if ((P[s + m.at] & m.mask) !== m.value) {
-            ok = false;
-            break;
-          }
-        }
-        if (!ok) continue;
-        for (let f = 0; f < br.fields.length; f++) bvals[f] = readByteField(br.fields[f], P, s);
-        return finish(c, bvals, frameLen);
+        if (!br.read(P, s, e, bvals)) continue;
+        return c.fast === FAST_NONE ? finish(c, bvals, frameLen) : finishValues(c, bvals, frameLen);
+      }
+      const op = c.onePass;
+      if (op !== undefined && inPlace && ascii) {
+        // the pattern over the body's bytes in place: the same match as over its text (one byte per character)
+        if (!op.run(P, s, e)) continue;
+        if (c.reason !== undefined) return bad(c.reason, frameLen);
+        return finishInPlace(c, op.caps, P, s, e, frameLen);
       }
       if (text === undefined) {
         text = bodyText(P, s, e, ascii);
@@ -680,6 +894,78 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
       if (r !== null) return c.reason !== undefined ? reject(c.reason, describeText(t)) : finish(c, r, frameLen, t);
     }
     return reject('unknown-type', describeText(t));
+  }
+
+  /** a frame of a binary message whose values are read (FAST_PLAIN, FAST_CARD, FAST_INT) */
+  function finishValues(rule: CompiledRule, vals: ArrayLike<Value>, frameLen: number): DecodedItem {
+    let seq = 0;
+    if (rule.seqSlot >= 0) {
+      seq = toInt(vals[rule.seqSlot], binary && typeof vals[rule.seqSlot] === 'string');
+      if (!(seq >= 0 && seq <= seqMax)) return bad('malformed', frameLen);
+    }
+    const f = rule.fast;
+    if (f === FAST_CARD) {
+      const v = vals[rule.fastSlot];
+      const c = typeof v === 'number' ? memo.number(v) : v === undefined || v === '' ? null : card(String(v));
+      return c === null ? bad('bad-field', frameLen) : { talker, seq, type: 'CARD', card: c, rescan: rule.rescan };
+    }
+    if (f === FAST_INT) {
+      const s = rule.src[0];
+      const n = toInt(vals[rule.fastSlot], binary);
+      if (!(n >= s.min && n <= s.max)) return bad('bad-field', frameLen);
+      return rule.type === 'BALL' ? { talker, seq, type: 'BALL', ball: n } : { talker, seq, type: 'COUNT', count: n };
+    }
+    if (f === FAST_ROLL) {
+      // each value as intOf reads it; bounces that read nothing are 0, as in buildFrame
+      const src = rule.src;
+      const d1 = toInt(vals[src[0].slot], binary);
+      const d2 = toInt(vals[src[1].slot], binary);
+      const d3 = toInt(vals[src[2].slot], binary);
+      const bv = vals[src[3].slot];
+      const bounces = bv === undefined ? 0 : toInt(bv, binary);
+      if (
+        !(d1 >= src[0].min && d1 <= src[0].max) ||
+        !(d2 >= src[1].min && d2 <= src[1].max) ||
+        !(d3 >= src[2].min && d3 <= src[2].max) ||
+        !(bv === undefined || (bounces >= src[3].min && bounces <= src[3].max))
+      )
+        return bad('bad-field', frameLen);
+      return { talker, seq, type: 'ROLL', dice: [d1, d2, d3], bounces };
+    }
+    const fr = buildFrame(rule, NO_VALUES, talker, seq, binary, card);
+    return typeof fr === 'string' ? bad(fr, frameLen) : fr;
+  }
+
+  /** a frame of a text message matched in place, its groups at caps (offsets into P) */
+  function finishInPlace(rule: CompiledRule, caps: Int32Array, P: Buffer, s: number, e: number, frameLen: number): DecodedItem {
+    const f = rule.fast;
+    if (f === FAST_NONE || f === FAST_ROLL) {
+      // the values as text, as the pattern's exec would give them
+      const vals: Array<string | undefined> = [latin1(P, s, e)];
+      const groups = caps.length / 2;
+      for (let g = 1; g < groups; g++) vals.push(latin1(P, caps[2 * g], caps[2 * g + 1]));
+      return finish(rule, vals, frameLen);
+    }
+    let seq = 0;
+    const q = rule.seqSlot;
+    if (q >= 0) {
+      seq = digitsAt(P, caps[2 * q], caps[2 * q + 1]);
+      if (!(seq >= 0 && seq <= seqMax)) return bad('malformed', frameLen);
+    }
+    if (f === FAST_CARD) {
+      const k = rule.fastSlot;
+      const c = memo.bytes(P, caps[2 * k], caps[2 * k + 1]);
+      return c === null ? bad('bad-field', frameLen) : { talker, seq, type: 'CARD', card: c, rescan: rule.rescan };
+    }
+    if (f === FAST_INT) {
+      const k = rule.fastSlot;
+      const src = rule.src[0];
+      const n = digitsAt(P, caps[2 * k], caps[2 * k + 1]);
+      if (!(n >= src.min && n <= src.max)) return bad('bad-field', frameLen);
+      return rule.type === 'BALL' ? { talker, seq, type: 'BALL', ball: n } : { talker, seq, type: 'COUNT', count: n };
+    }
+    const fr = buildFrame(rule, NO_VALUES, talker, seq, false, card);
+    return typeof fr === 'string' ? bad(fr, frameLen) : fr;
   }
 
   function finish(rule: CompiledRule, vals: ArrayLike<Value>, frameLen: number, part?: string): DecodedItem {
@@ -737,7 +1023,7 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
     const frameLen = len;
     restart();
     if (blank) return;
-    const r = decodeFrame(frameLen, eLen, tLen, out);
+    const r = decodeFrame(buf, 0, frameLen, eLen, tLen, out);
     if (r === null) return;
     retryFrom(out, r, frameLen);
   }
@@ -794,9 +1080,122 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
     return n + lf!.adjust;
   }
 
+  /**
+   * A whole frame at bytes[i] (between frames, at a start sequence or, without one, at a line's
+   * first byte) that ends inside the chunk without any decision on the way (no start inside it
+   * where one resyncs, no escape other than data, within maxLength): it is copied and emitted as
+   * the byte-by-byte path would, and the index after it returned. 0 when it is not such a frame:
+   * then nothing has changed and the byte-by-byte path reads it.
+   */
+  function wholeFrame(bytes: Uint8Array, i: number, n: number, out: DecodedItem[]): number {
+    if (i + startLen > n) return 0;
+    for (let k = 1; k < startLen; k++) if (bytes[i + k] !== start![k]) return 0;
+    let e: number;
+    let eLen = 0;
+    if (fixed > 0 || lf !== undefined) {
+      if (esc >= 0) return 0;
+      let h = i + fixed;
+      if (lf !== undefined) {
+        h = i + lf.offset + lf.width;
+        if (h > n || h - i > max) return 0;
+        for (let k = i; k < h; k++) buf[k - i] = bytes[k];
+        len = h - i;
+        const t = lengthFromField();
+        len = 0;
+        if (t < h - i || t > max) return 0;
+        h = i + t;
+      }
+      e = h;
+      if (e > n) return 0;
+      if (resync) for (let k = i + 1; k < e; k++) if (bytes[k] === start0) return 0;
+    } else if (ends.length > 0) {
+      // the end: its last byte (or, with DLE doubling, the byte after a single escape) within maxLength with the trailer
+      const lim = Math.min(n, i + max - trailer);
+      let j = i + startLen;
+      for (;;) {
+        while (j < lim && fastStop[bytes[j]] !== 1) j++;
+        if (j >= lim) return 0;
+        const c = bytes[j];
+        if (c === esc) {
+          if (j + 1 >= lim) return 0;
+          const d = bytes[j + 1];
+          if (!doubling || d === esc) {
+            j += 2;
+            continue;
+          }
+          if (startLen === 2 && d === start![1]) return 0;
+          eLen = endAt(bytes, i, j + 2);
+          if (eLen > 0) {
+            j++;
+            break;
+          }
+          j += 2;
+          continue;
+        }
+        if (resync && c === start0) return 0;
+        eLen = endAt(bytes, i, j + 1);
+        if (eLen > 0) break;
+        j++;
+      }
+      e = j + 1 + trailer;
+      if (e > n) return 0;
+    } else return 0;
+    if (noiseLen > 0) flushNoise(out);
+    const tLen = trailer > 0 && eLen > 0 ? trailer : 0;
+    if (stuff === undefined && Buffer.isBuffer(bytes)) {
+      // read in place, as emit() reads the frame buffer: a blank line is no frame; a reject is
+      // retried from the frame buffer (a later start in it is read again)
+      if (startLen === 0 && fixed === 0 && !lf) {
+        let blank = true;
+        for (let k = i; k < e - eLen; k++) {
+          if (delimiter[bytes[k]] !== 1) {
+            blank = false;
+            break;
+          }
+        }
+        if (blank) return e;
+      }
+      const r = decodeFrame(bytes, i, e - i, eLen, tLen, out);
+      if (r !== null) {
+        for (let k = i; k < e; k++) buf[k - i] = bytes[k];
+        retryFrom(out, r, e - i);
+      }
+      return e;
+    }
+    for (let k = i; k < e; k++) buf[k - i] = bytes[k];
+    len = e - i;
+    emit(out, eLen, tLen);
+    return e;
+  }
+
+  /** Length of the end delimiter the frame bytes[s, e) ends with, 0 when none (endLength on the chunk). */
+  function endAt(bytes: Uint8Array, s: number, e: number): number {
+    for (let k = 0; k < ends.length; k++) {
+      const d = ends[k];
+      const m = d.length;
+      if (e - s < m + startLen) continue;
+      let ok = true;
+      for (let q = 0; q < m; q++) {
+        if (bytes[e - m + q] !== d[q]) {
+          ok = false;
+          break;
+        }
+      }
+      if (ok) return m;
+    }
+    return 0;
+  }
+
   function pushBytes(bytes: Uint8Array, out: DecodedItem[]): void {
     const n = bytes.length;
     for (let i = 0; i < n; i++) {
+      if (len === 0 && !escPending && (state === HUNT ? bytes[i] === start0 : state === FRAME && startLen === 0)) {
+        const e = wholeFrame(bytes, i, n, out);
+        if (e > 0) {
+          i = e - 1;
+          continue;
+        }
+      }
       if (state === FRAME && fixed === 0 && lf === undefined && len >= startLen && !escPending) {
         // the bytes inside a frame that need no decision are copied in a tight loop
         let room = max - 1 - len;
@@ -997,7 +1396,7 @@ export function compileProfile(p: DeviceProfile): ProfileDecoder {
               out.push(reject('too-long', describeBytes(buf, 0, Math.min(n, max), `>${max}`)));
               continue;
             }
-            const r = decodeFrame(n, 0, 0, out);
+            const r = decodeFrame(buf, 0, n, 0, 0, out);
             if (r !== null) out.push(r);
           }
         }
@@ -1044,6 +1443,7 @@ function compileReportDecoder(p: DeviceProfile): ProfileDecoder {
   const layout = p.report!;
   const talker = p.talker;
   const card = cardDecoder(p.cards);
+  const memo = cardMemo(card);
   const L = layout.length;
   // a field's slot is its byte offset: values are read from the report itself; a wider or bit
   // field gets a slot after the report's bytes, filled per report
@@ -1062,13 +1462,16 @@ function compileReportDecoder(p: DeviceProfile): ProfileDecoder {
   // constants, maps and ranges of a `messages` entry of the same type apply to report frames too
   for (const [value, type] of Object.entries(layout.type.map)) {
     const m = p.messages.find((x) => x.type === type);
+    const src = fieldSources(type, slotOf, m?.fields ?? {}, m?.map ?? {}, m?.ranges ?? {});
     byType[Number(value) & 0xff] = {
       match: () => null,
       literal: '',
       reason: undefined,
       type,
       seqSlot: -1,
-      src: fieldSources(type, slotOf, m?.fields ?? {}, m?.map ?? {}, m?.ranges ?? {}),
+      src,
+      onePass: undefined,
+      ...fastKind(type, src),
     };
   }
   const cs = layout.checksum;
@@ -1119,6 +1522,15 @@ function compileReportDecoder(p: DeviceProfile): ProfileDecoder {
       }
       default:
         if (src.length === 0) return { talker, seq, type: rule.type } as DeviceFrame;
+        if (rule.fast === FAST_CARD && rule.fastSlot < L) {
+          // the card from its report byte, as buildFrame reads it (the byte's decimal text), remembered per value
+          const c = memo.number(r[rule.fastSlot]);
+          return c === null ? reject('bad-field', describeBytes(r)) : { talker, seq, type: 'CARD', card: c, rescan: rule.rescan };
+        }
+        if (rule.fast === FAST_PLAIN) {
+          const f = buildFrame(rule, NO_VALUES, talker, seq, false, card);
+          return typeof f === 'string' ? reject(f, describeBytes(r)) : f;
+        }
     }
     for (let k = 0; k < r.length; k++) vals[k] = r[k];
     const f = buildFrame(rule, vals, talker, seq, false, card);

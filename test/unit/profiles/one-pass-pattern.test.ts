@@ -88,6 +88,34 @@ describe('one-pass matcher', () => {
     expect(matched).toBeGreaterThan(runs / 10);
   });
 
+  it('gives the same match and groups over latin1 bytes in place as over their text, generated or interpreted', () => {
+    let matched = 0;
+    fc.assert(
+      fc.property(pattern, fc.array(text, { minLength: 4, maxLength: 4 }), fc.nat(6), fc.nat(6), (pt, texts, before, after) => {
+        const [p, sample] = pt;
+        const direct = compileOnePass(p);
+        const interpreted = compileOnePass(p, { generate: false });
+        if (direct === null || interpreted === null) return;
+        expect(direct.bytes.run).not.toBe(interpreted.bytes.run);
+        for (const t of [sample, `${sample}a`, ...texts, `${sample}\u00e9`]) {
+          // the text somewhere inside a larger buffer, with bytes either side the pass must not read
+          const b = Buffer.concat([Buffer.alloc(before, 0x61), Buffer.from(t, 'latin1'), Buffer.alloc(after, 0x2c)]);
+          const want = direct.exec(t);
+          for (const m of [direct, interpreted]) {
+            const got = m.bytes.run(b, before, before + t.length);
+            expect(got, `${p} on ${JSON.stringify(t)}`).toBe(want !== null);
+            if (want === null) continue;
+            const { caps } = m.bytes;
+            for (let g = 1; g <= m.groupCount; g++) expect(b.toString('latin1', caps[2 * g], caps[2 * g + 1])).toBe(want[g]);
+          }
+          if (want !== null) matched++;
+        }
+      }),
+      { numRuns: runs },
+    );
+    expect(matched).toBeGreaterThan(runs / 10);
+  });
+
   it('matches the texts built to match (not only random ones)', () => {
     const cases: Array<[string, string[]]> = [
       ['SHOE,(?<seq>\\d{1,5}),CARD,(?<card>[A2-9TJQK][SHDC])', ['SHOE,0,CARD,AS', 'SHOE,65535,CARD,TD', 'SHOE,123456,CARD,AS', 'SHOE,1,CARD,AS,R']],
