@@ -38,6 +38,7 @@ import { VirtualDiceTable } from './virtual-dice-table.js';
 import { VirtualKenoTable } from './virtual-keno-table.js';
 import { LoopRunner, type VirtualDevice } from './virtual-runner.js';
 import { VirtualTable } from './virtual-table.js';
+import { shoeCheckpointStore } from './shoe-checkpoint.js';
 
 export type { VirtualDevice } from './virtual-runner.js';
 
@@ -106,7 +107,11 @@ export function createVirtualDevices(ctx: VirtualDevicesContext): VirtualDevices
   const descriptions = new Map<string, string>();
   const sims = t.devices.filter(isSim).filter((d) => ctx.transports.get(d.id) instanceof MemoryTransport);
   const transportOf = (d: DeviceConfig) => ctx.transports.get(d.id) as MemoryTransport;
-  const seedOf = new Map(sims.map((d) => [d.id, d.transport.seed ?? randomSeed()]));
+  /** a simulated shoe keeps its shoe across a gateway restart (shoe-checkpoint.ts): with no seed configured, its seed too */
+  const checkpoints = new Map(
+    ctx.stateDir ? sims.filter((d) => d.kind === 'card-shoe' || d.kind === 'rfid-shoe').map((d) => [d.id, shoeCheckpointStore(ctx.stateDir!, d.id)]) : [],
+  );
+  const seedOf = new Map(sims.map((d) => [d.id, d.transport.seed ?? checkpoints.get(d.id)?.load()?.seed ?? randomSeed()]));
   const pace = (ms: number) => (ctx.fast ? 0 : ms);
   const unplugOf = (d: SimDevice) => ({ transport: transportOf(d), rate: d.transport.faults.unplugRate, ms: d.transport.unplugMs });
   const lineFaults = (d: SimDevice) => ({ garbageRate: d.transport.faults.garbageRate, dropFrameRate: d.transport.faults.dropFrameRate });
@@ -198,6 +203,10 @@ export function createVirtualDevices(ctx: VirtualDevicesContext): VirtualDevices
         createShoe,
         onLoad: shuffleBeforeLoad(seed),
         unplug: unplugOf(shoe),
+        resume:
+          checkpoints.has(shoe.id) && ctx.tableView
+            ? { store: checkpoints.get(shoe.id)!, view: ctx.tableView, onResume: (detail) => ctx.log?.info(`device ${shoe.id}: ${detail}`) }
+            : undefined,
         manualRescan: scanner
           ? () => {
               const card = (vt.shoe as Partial<VirtualRfidShoe>).takePending?.();

@@ -3,7 +3,7 @@
  * device drivers, its pure table machine in a TableRuntime, and — for simulator transports — the
  * virtual devices and dealer that feed it.
  */
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createDriver, createTransport } from './device-drivers.js';
 import { brokerUrls, type GatewayConfig } from '../core/vocabulary/config-schema.js';
 import { registerSecret, registerSecretFile, type Logger } from '../runtime/log.js';
@@ -20,8 +20,9 @@ import { checkCapacity } from './config/capacity.js';
 import { lockDataDir } from '../adapters/store/data-dir-lock.js';
 import { loadGatewaySecurity } from '../adapters/security/gateway-security.js';
 import { tableSettings } from '../core/table/table-settings.js';
+import type { TableState } from '../core/table/types.js';
 import { watchDevices, type DeviceWatch } from '../runtime/device-watch.js';
-import type { LoadSimulators, SimulatedDevice, SimulatedDevicesSetup, SimulatedEngine } from '../runtime/simulators.js';
+import type { LoadSimulators, SimulatedDevice, SimulatedDevicesSetup, SimulatedEngine, SimulatedTableView } from '../runtime/simulators.js';
 import { ActivitySummary } from '../runtime/summary.js';
 import { TableRuntime, type PublishedMessage } from '../runtime/table-runtime.js';
 import { followExternalEngine, type ExternalEngineFollower } from '../runtime/external-engine.js';
@@ -306,6 +307,9 @@ async function startOnLockedDataDir(cfg: GatewayConfig, opts: GatewayOptions): P
             fast: opts.fast,
             shoes: opts.simulatorShoes,
             log: tlog,
+            stateDir: join(dataDir, 'simulators', t.id),
+            // the table as it stands (after a restart: as restored from the journal), for a virtual dealer resuming its shoe
+            tableView: () => simulatorView(runtime.snapshot),
             engine: () => {
               // an engine of your own drives this table: the virtual dealer follows the table's rounds
               if (t.devices.some((d) => d.transport.type === 'simulator' && d.transport.engine === 'external')) {
@@ -438,6 +442,13 @@ async function startOnLockedDataDir(cfg: GatewayConfig, opts: GatewayOptions): P
       if (broker) await broker.close();
     },
   };
+}
+
+/** what a simulator reads of its table: a card table's shoe (docs/DEVICES.md "Simulated devices across a gateway restart") */
+function simulatorView(s: TableState): SimulatedTableView {
+  if (!('shoe' in s) || !s.shoe) return {};
+  const sh = s.shoe;
+  return { shoe: { shoeId: sh.id, state: sh.state, cardsDealt: sh.cardsDealt, cutCardSeen: sh.cutCardSeen, revealCard: sh.revealCard } };
 }
 
 /** the scheduled backups of config `backup` (which needs `signing`: the manifest is signed with its key) */

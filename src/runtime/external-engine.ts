@@ -20,6 +20,11 @@ interface RoundView {
   expect?: { kind?: unknown } | null;
 }
 
+/** a round opened and not yet over (`idle` is no round; `complete` and `void` are over) */
+function inProgress(r: RoundView): boolean {
+  return typeof r.roundId === 'string' && r.phase !== undefined && r.phase !== 'idle' && r.phase !== 'complete' && r.phase !== 'void';
+}
+
 export interface ExternalEngineFollower {
   request: SimulatedEngineRequest;
   /** the gateway stops: every wait ends (rejected) */
@@ -53,7 +58,10 @@ export function followExternalEngine(published: Observable<{ topic: string; payl
   const request: SimulatedEngineRequest = async (command) => {
     switch (command) {
       case 'open-betting':
-        await until(() => round.phase === 'betting' && round.roundId !== opened);
+        // a round the dealer has not dealt yet: opened by the engine (in betting, or already
+        // closed if the engine was quick), or the round in progress the table restored after a
+        // gateway restart (the dealer resumes it)
+        await until(() => inProgress(round) && round.roundId !== opened);
         opened = round.roundId;
         return { status: 'ok', data: { roundId: round.roundId } };
       case 'close-betting':

@@ -32,9 +32,26 @@ export interface SimulatedDevicesContext {
   fast?: boolean;
   /** card tables: shoes to deal; dice / keno tables then stop after 10 x shoes rounds (default: forever) */
   shoes?: number;
+  /**
+   * where the table's simulated devices keep what a real device keeps across a gateway restart
+   * (the virtual dealer's shoe: docs/DEVICES.md "Simulated devices across a gateway restart");
+   * absent: nothing is kept, a restarted simulator starts a new shoe
+   */
+  stateDir?: string;
+  /**
+   * the table as it stands (its latest `shoe` and `round` messages), read when a simulator
+   * starts: after a gateway restart, the state the table restored from its journal
+   */
+  tableView?: () => SimulatedTableView;
   /** creates the table's virtual engine (asked only for `betting: engine` tables) */
   engine?: () => SimulatedEngineRequest;
   log?: Logger;
+}
+
+/** what a simulator reads of its table: the bodies of the table's latest `shoe` and `round` messages */
+export interface SimulatedTableView {
+  shoe?: { shoeId?: unknown; state?: unknown; cardsDealt?: unknown; cutCardSeen?: unknown; revealCard?: unknown };
+  round?: { roundId?: unknown; phase?: unknown; balls?: unknown };
 }
 
 export interface SimulatedDevicesSetup {

@@ -55,4 +55,26 @@ describe('following an external engine', () => {
     expect(await settled(next)).toBe('rejected');
     await expect(f.request('open-betting')).rejects.toThrow(/stopping/);
   });
+
+  it('after a gateway restart the round the table restored is the one the resumed dealer deals; an engine quicker than the dealer is followed too', async () => {
+    // the dealer restarted in the middle of R1 (betting already closed): its open-betting is R1, not a new round
+    const published = new Subject<Msg>();
+    const f = followExternalEngine(published);
+    published.next(round('dealing', 'R1', { kind: 'card', position: 'player', faceDown: false }));
+    expect(await f.request('open-betting')).toEqual({ status: 'ok', data: { roundId: 'R1' } });
+    expect(await settled(f.request('close-betting'))).toBe('resolved');
+    // a round that is over is not opened again
+    published.next(round('complete', 'R1'));
+    const next = f.request('open-betting');
+    expect(await settled(next)).toBe('pending');
+    // the engine opened and closed R2 before the dealer looked: R2 is the round to deal
+    published.next(round('dealing', 'R2', { kind: 'card', position: 'player', faceDown: false }));
+    expect(await next).toEqual({ status: 'ok', data: { roundId: 'R2' } });
+    // a void round restored is over: the dealer waits for the engine's next round
+    published.next(round('void', 'R2'));
+    const after = f.request('open-betting');
+    published.next(round('idle'));
+    expect(await settled(after)).toBe('pending');
+    f.close();
+  });
 });
