@@ -117,6 +117,8 @@ export function createVirtualDevices(ctx: VirtualDevicesContext): VirtualDevices
   const lineFaults = (d: SimDevice) => ({ garbageRate: d.transport.faults.garbageRate, dropFrameRate: d.transport.faults.dropFrameRate });
   const deliver = (d: DeviceConfig) => (b: string | Buffer) => transportOf(d).deliver(b);
   const engine = t.betting === 'engine' ? ctx.engine : undefined;
+  /** an engine of your own drives the table: the dealer's requests go to a follower of it (src/runtime/external-engine.ts) */
+  const external = !!engine && t.devices.some((d) => d.transport.type === 'simulator' && d.transport.engine === 'external');
   const wires = new Map<string, FrameWire>();
   /** the device's wire format: its profile's (the loader pointed `profile` at the file), else the reference protocol */
   const wireOf = (d: DeviceConfig): FrameWire => {
@@ -205,7 +207,12 @@ export function createVirtualDevices(ctx: VirtualDevicesContext): VirtualDevices
         unplug: unplugOf(shoe),
         resume:
           checkpoints.has(shoe.id) && ctx.tableView
-            ? { store: checkpoints.get(shoe.id)!, view: ctx.tableView, onResume: (detail) => ctx.log?.info(`device ${shoe.id}: ${detail}`) }
+            ? {
+                store: checkpoints.get(shoe.id)!,
+                view: ctx.tableView,
+                onResume: (detail) => ctx.log?.info(`device ${shoe.id}: ${detail}`),
+                claim: external,
+              }
             : undefined,
         manualRescan: scanner
           ? () => {
@@ -319,6 +326,8 @@ export function createVirtualDevices(ctx: VirtualDevicesContext): VirtualDevices
           rounds: ctx.shoes !== undefined ? ctx.shoes * 10 : undefined,
           request: engine?.(),
           unplug: unplugOf(dev),
+          view: ctx.tableView,
+          claimResumed: external,
         }),
       );
       driving.add(dev.id);

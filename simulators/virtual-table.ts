@@ -12,6 +12,7 @@ import { VirtualCardShoe, type ShoeFaults, NO_FAULTS } from './devices/card-shoe
 import type { UnplugFault } from './virtual-runner.js';
 import type { ShoeCheckpointStore } from './shoe-checkpoint.js';
 import type { SimulatedTableView } from '../src/runtime/simulators.js';
+import { RESUMED_ROUND } from '../src/runtime/external-engine.js';
 
 export interface VirtualTableOptions {
   game: AnyCardGame;
@@ -46,7 +47,13 @@ export interface VirtualTableOptions {
    * (written at each load), `view` is the table's state when the dealer starts; the dealer then
    * deals on from the table's next card instead of loading a new shoe
    */
-  resume?: { store: ShoeCheckpointStore; view: () => SimulatedTableView; onResume?: (detail: string) => void };
+  resume?: {
+    store: ShoeCheckpointStore;
+    view: () => SimulatedTableView;
+    onResume?: (detail: string) => void;
+    /** the requests go to a follower of an external engine: tell it the round the dealer deals on (`RESUMED_ROUND`) */
+    claim?: boolean;
+  };
 }
 
 /** where a restarted dealer starts: its shoe `shoeNo`, after the cards the table already counted (`skip`) */
@@ -189,6 +196,7 @@ export class VirtualTable {
           }
           if (skip.cards > 0) continue;
           skip = null;
+          if (o.resume?.claim && o.request) await o.request(RESUMED_ROUND);
         }
         switch (a.type) {
           case 'load':

@@ -313,7 +313,7 @@ async function startOnLockedDataDir(cfg: GatewayConfig, opts: GatewayOptions): P
             engine: () => {
               // an engine of your own drives this table: the virtual dealer follows the table's rounds
               if (t.devices.some((d) => d.transport.type === 'simulator' && d.transport.engine === 'external')) {
-                const follower = followExternalEngine(published$);
+                const follower = followExternalEngine(published$, () => resumedRound(runtime.snapshot));
                 followers.push(follower);
                 return follower.request;
               }
@@ -444,8 +444,17 @@ async function startOnLockedDataDir(cfg: GatewayConfig, opts: GatewayOptions): P
   };
 }
 
-/** what a simulator reads of its table: a card table's shoe (docs/DEVICES.md "Simulated devices across a gateway restart") */
+/** the table's round with something dealt into it (cards, balls, dice), else its last round: the round a resumed simulated dealer deals on */
+function resumedRound(s: TableState): string | undefined {
+  if (s.kind === 'keno') return s.round && (s.round.started || s.round.balls.length > 0) ? s.round.id : s.lastRound?.id;
+  if (s.kind === 'sic-bo') return s.round && (s.round.shakes > 0 || s.round.attempts.length > 0) ? s.round.id : s.lastRound?.id;
+  const r = s.round;
+  return r && (r.burns.length > 0 || r.seen.length > 0 || r.last) ? r.id : s.lastRound?.id;
+}
+
+/** what a simulator reads of its table: a card table's shoe, a keno table's draw (docs/DEVICES.md "Simulated devices across a gateway restart") */
 function simulatorView(s: TableState): SimulatedTableView {
+  if (s.kind === 'keno') return s.round ? { round: { roundId: s.round.id, started: s.round.started, balls: [...s.round.balls] } } : {};
   if (!('shoe' in s) || !s.shoe) return {};
   const sh = s.shoe;
   return { shoe: { shoeId: sh.id, state: sh.state, cardsDealt: sh.cardsDealt, cutCardSeen: sh.cutCardSeen, revealCard: sh.revealCard } };

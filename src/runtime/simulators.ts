@@ -39,8 +39,8 @@ export interface SimulatedDevicesContext {
    */
   stateDir?: string;
   /**
-   * the table as it stands (its latest `shoe` and `round` messages), read when a simulator
-   * starts: after a gateway restart, the state the table restored from its journal
+   * the table as it stands, read when a simulator starts (after a gateway restart: the state the
+   * table restored from its journal) and when a dealer loads a shoe
    */
   tableView?: () => SimulatedTableView;
   /** creates the table's virtual engine (asked only for `betting: engine` tables) */
@@ -48,10 +48,11 @@ export interface SimulatedDevicesContext {
   log?: Logger;
 }
 
-/** what a simulator reads of its table: the bodies of the table's latest `shoe` and `round` messages */
+/** what a simulator reads of its table (restored from the journal after a gateway restart) */
 export interface SimulatedTableView {
   shoe?: { shoeId?: unknown; state?: unknown; cardsDealt?: unknown; cutCardSeen?: unknown; revealCard?: unknown };
-  round?: { roundId?: unknown; phase?: unknown; balls?: unknown };
+  /** a keno table's draw in progress: its round, whether the machine said START, the balls drawn so far */
+  round?: { roundId?: unknown; started?: unknown; balls?: unknown };
 }
 
 export interface SimulatedDevicesSetup {

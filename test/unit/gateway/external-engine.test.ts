@@ -4,7 +4,7 @@
  */
 import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { followExternalEngine } from '../../../src/runtime/external-engine.js';
+import { followExternalEngine, RESUMED_ROUND } from '../../../src/runtime/external-engine.js';
 
 type Msg = { topic: string; payload: Record<string, unknown> };
 const round = (phase: string, roundId?: string, expect: unknown = null): Msg => ({
@@ -76,5 +76,33 @@ describe('following an external engine', () => {
     published.next(round('idle'));
     expect(await settled(after)).toBe('pending');
     f.close();
+  });
+
+  it('a dealer that resumed a round dealt into before the restart claims it: its next open-betting waits for the engine, its close-betting for a round shown', async () => {
+    const published = new Subject<Msg>();
+    let restored: string | undefined = 'R7';
+    const f = followExternalEngine(published, () => restored);
+    // nothing shown yet after the restart: close-betting waits for the table's round
+    expect(await f.request(RESUMED_ROUND)).toEqual({ status: 'ok' });
+    const close = f.request('close-betting');
+    expect(await settled(close)).toBe('pending');
+    published.next(round('betting', 'R7'));
+    expect(await settled(close)).toBe('pending');
+    published.next(round('dealing', 'R7', { kind: 'card', position: 'player', faceDown: false }));
+    expect(await settled(close)).toBe('resolved');
+    // R7 still shows in progress (its last card not yet taken): the next open-betting is not R7
+    const next = f.request('open-betting');
+    expect(await settled(next)).toBe('pending');
+    published.next(round('complete', 'R7'));
+    published.next(round('betting', 'R8'));
+    expect(await next).toEqual({ status: 'ok', data: { roundId: 'R8' } });
+    // no round dealt into: nothing claimed
+    restored = undefined;
+    const g = followExternalEngine(published, () => restored);
+    await g.request(RESUMED_ROUND);
+    published.next(round('betting', 'R8'));
+    expect(await g.request('open-betting')).toEqual({ status: 'ok', data: { roundId: 'R8' } });
+    f.close();
+    g.close();
   });
 });
