@@ -59,7 +59,7 @@ export interface VirtualTableOptions {
 /** where a restarted dealer starts: its shoe `shoeNo`, after the cards the table already counted (`skip`) */
 interface ResumePoint {
   shoeNo: number;
-  skip: { cards: number; cut: boolean; reveal: string | null } | null;
+  skip: { cards: number; cut: boolean; reveal: string | null; rescan: boolean } | null;
 }
 
 /** What the virtual table deals into: the optical VirtualCardShoe, or e.g. a virtual RFID shoe. */
@@ -72,6 +72,8 @@ export interface VirtualShoeDevice {
   rescan(): boolean;
   readonly awaitingRescan: boolean;
   onGatewayBytes(bytes: Buffer): void;
+  /** the card is in the read window unread, as after a MISREAD (a restart while the table waits for its rescan); absent: the next card read is the rescan */
+  holdForRescan?(card: Card): void;
   /** ms to wait before dealing `card` (a dealing scanner's double-trigger window); absent: none */
   holdBefore?(card: Card): number;
 }
@@ -147,7 +149,12 @@ export class VirtualTable {
     if (!sh || sh.state === 'closed' || sh.state === 'void' || typeof sh.cardsDealt !== 'number') return { shoeNo: cp.shoeNo + 1, skip: null };
     return {
       shoeNo: cp.shoeNo,
-      skip: { cards: sh.cardsDealt, cut: sh.cutCardSeen === true, reveal: typeof sh.revealCard === 'string' ? sh.revealCard : null },
+      skip: {
+        cards: sh.cardsDealt,
+        cut: sh.cutCardSeen === true,
+        reveal: typeof sh.revealCard === 'string' ? sh.revealCard : null,
+        rescan: sh.rescanPending === true,
+      },
     };
   }
 
@@ -174,6 +181,8 @@ export class VirtualTable {
         continue;
       }
       let skip = from && shoeNo === from.shoeNo && from.skip ? { ...from.skip, first: true } : null;
+      /** the table waits for the rescan of the next card: it is in the read window, unread */
+      let rescanNext = false;
       for (const a of actions) {
         if (!this.running) return;
         if (skip) {
@@ -195,6 +204,7 @@ export class VirtualTable {
             continue;
           }
           if (skip.cards > 0) continue;
+          rescanNext = skip.rescan;
           skip = null;
           if (o.resume?.claim && o.request) await o.request(RESUMED_ROUND);
         }
@@ -211,7 +221,11 @@ export class VirtualTable {
             const hold = this.shoe.holdBefore?.(a.card) ?? 0;
             if (hold > 0) await sleep(hold, undefined, { signal: this.halt.signal }).catch(() => undefined);
             if (!this.running) return;
-            if (!this.shoe.card(a.card)) await this.awaitRescan();
+            if (rescanNext && this.shoe.holdForRescan) {
+              rescanNext = false;
+              this.shoe.holdForRescan(a.card);
+              await this.awaitRescan();
+            } else if (!this.shoe.card(a.card)) await this.awaitRescan();
             o.onAction?.(a);
             await this.pause(o.cardIntervalMs);
             break;

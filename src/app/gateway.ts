@@ -457,7 +457,9 @@ function simulatorView(s: TableState): SimulatedTableView {
   if (s.kind === 'keno') return s.round ? { round: { roundId: s.round.id, started: s.round.started, balls: [...s.round.balls] } } : {};
   if (!('shoe' in s) || !s.shoe) return {};
   const sh = s.shoe;
-  return { shoe: { shoeId: sh.id, state: sh.state, cardsDealt: sh.cardsDealt, cutCardSeen: sh.cutCardSeen, revealCard: sh.revealCard } };
+  return {
+    shoe: { shoeId: sh.id, state: sh.state, cardsDealt: sh.cardsDealt, cutCardSeen: sh.cutCardSeen, revealCard: sh.revealCard, rescanPending: !!s.pending },
+  };
 }
 
 /** the scheduled backups of config `backup` (which needs `signing`: the manifest is signed with its key) */

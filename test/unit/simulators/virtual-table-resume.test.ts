@@ -69,6 +69,11 @@ describe('a virtual dealer across a gateway restart', () => {
     expect(second).not.toContain('STATE,LOADED');
     expect(second.filter((f) => f.startsWith('CARD,'))).toEqual(cards.slice(7));
     expect(second.filter((f) => f === 'CUT')).toHaveLength(whole.filter((f) => f === 'CUT').length);
+
+    // the table waited for the rescan of card 8 (a MISREAD before the restart): card 8 comes as the rescan
+    view = { shoe: { ...view.shoe, rescanPending: true } };
+    const third = await deal({ seed: 'r1', store, view: () => view, stopAfterCards: 2 });
+    expect(third.filter((f) => f.startsWith('CARD,'))).toEqual([`${cards[7]},R`, cards[8]]);
   });
 
   it('loads the shoe again when its LOADED never reached the table, the next shoe when the table closed it, and a new shoe for a shoe that is not its own', async () => {
