@@ -136,7 +136,8 @@ export class VirtualTable {
   /**
    * After a gateway restart: the shoe the table holds is the dealer's shoe `shoeNo` of the
    * checkpoint unless its LOADED never reached the table (the table still names the shoe before
-   * it: load it again) or the shoe is over (closed or void: the next shoe). Otherwise the dealer
+   * it: load it again) or the shoe is over (closed or void) or not one the table saw loaded (a
+   * fresh journal): the next shoe. Otherwise the dealer
    * deals on after the `cardsDealt` cards (and the cut card) the table counted.
    */
   private resumePoint(): ResumePoint | null {
@@ -146,7 +147,8 @@ export class VirtualTable {
     const sh = r.view().shoe;
     const id = typeof sh?.shoeId === 'string' ? sh.shoeId : null;
     if (id === cp.shoeBefore) return { shoeNo: cp.shoeNo, skip: null };
-    if (!sh || sh.state === 'closed' || sh.state === 'void' || typeof sh.cardsDealt !== 'number') return { shoeNo: cp.shoeNo + 1, skip: null };
+    if (!sh || sh.loaded === false || sh.state === 'closed' || sh.state === 'void' || typeof sh.cardsDealt !== 'number')
+      return { shoeNo: cp.shoeNo + 1, skip: null };
     return {
       shoeNo: cp.shoeNo,
       skip: {

@@ -458,7 +458,15 @@ function simulatorView(s: TableState): SimulatedTableView {
   if (!('shoe' in s) || !s.shoe) return {};
   const sh = s.shoe;
   return {
-    shoe: { shoeId: sh.id, state: sh.state, cardsDealt: sh.cardsDealt, cutCardSeen: sh.cutCardSeen, revealCard: sh.revealCard, rescanPending: !!s.pending },
+    shoe: {
+      shoeId: sh.id,
+      state: sh.state,
+      loaded: sh.loaded,
+      cardsDealt: sh.cardsDealt,
+      cutCardSeen: sh.cutCardSeen,
+      revealCard: sh.revealCard,
+      rescanPending: !!s.pending,
+    },
   };
 }
 

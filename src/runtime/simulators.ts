@@ -50,8 +50,8 @@ export interface SimulatedDevicesContext {
 
 /** what a simulator reads of its table (restored from the journal after a gateway restart) */
 export interface SimulatedTableView {
-  /** a card table's shoe; `rescanPending`: the table waits for the rescan of a card it could not read (the card is still in the read window) */
-  shoe?: { shoeId?: unknown; state?: unknown; cardsDealt?: unknown; cutCardSeen?: unknown; revealCard?: unknown; rescanPending?: unknown };
+  /** a card table's shoe; `loaded`: the table saw it loaded (false: a shoe it never saw start, e.g. a fresh journal's); `rescanPending`: the table waits for the rescan of a card it could not read (the card is still in the read window) */
+  shoe?: { shoeId?: unknown; state?: unknown; loaded?: unknown; cardsDealt?: unknown; cutCardSeen?: unknown; revealCard?: unknown; rescanPending?: unknown };
   /** a keno table's draw in progress: its round, whether the machine said START, the balls drawn so far */
   round?: { roundId?: unknown; started?: unknown; balls?: unknown };
 }

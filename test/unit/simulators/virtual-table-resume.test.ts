@@ -94,6 +94,17 @@ describe('a virtual dealer across a gateway restart', () => {
     const next = await deal({ seed: 'r2', store: closed, view: () => ({ shoe: { shoeId: 't-s0002', state: 'closed', cardsDealt: 45 } }), shoes: 2 });
     expect(next).toEqual(shoe2);
 
+    // a fresh journal: the table never saw this shoe loaded (its first shoe): shoe 2 is loaded
+    const fresh0 = memoryStore();
+    fresh0.save({ seed: 'r2', shoeNo: 0, shoeBefore: 't-s0001' });
+    const unseen = await deal({
+      seed: 'r2',
+      store: fresh0,
+      view: () => ({ shoe: { shoeId: 't-s0009', state: 'dealing', loaded: false, cardsDealt: 0, revealCard: null } }),
+      shoes: 2,
+    });
+    expect(unseen).toEqual(shoe2);
+
     // the table's shoe has another reveal card (the pit's new shoe): not this dealer's, a new shoe is loaded
     const other = memoryStore();
     other.save({ seed: 'r2', shoeNo: 0, shoeBefore: 't-s0001' });
