@@ -34,7 +34,7 @@ export interface DemoEngineOptions {
   /** one attempt's timeout and the retries of every request (docs/ENGINES.md "Retry policy") */
   request?: { timeoutMs?: number; attempts?: number; backoffMs?: number; maxBackoffMs?: number };
   /** told about every request and its one answer, and every result */
-  onRequest?: (r: { table: string; command: string; transaction: string; answer: ResponseMessage }) => void;
+  onRequest?: (r: AskedRequest) => void;
   onResult?: (table: string, r: AnyGameResultMessage) => void;
 }
 
@@ -42,6 +42,8 @@ export interface DemoEngineOptions {
 export interface AskedRequest {
   table: string;
   command: string;
+  /** the request's arguments (its round id for `open-betting`) */
+  args: object;
   transaction: string;
   answer: ResponseMessage;
 }
@@ -51,6 +53,8 @@ export class DemoEngine {
   readonly asked: AskedRequest[] = [];
   /** the round ids the table accepted (`open-betting` ok), per table */
   readonly opened = new Map<string, string[]>();
+  /** every round id the engine asked to open, accepted or not, per table (never asked twice) */
+  readonly roundIds = new Map<string, string[]>();
   /** every result per table (each round's one result, corrections aside) */
   readonly results = new Map<string, AnyGameResultMessage[]>();
   private running = false;
@@ -91,6 +95,7 @@ export class DemoEngine {
     this.loops = driven.map((id) => {
       const game = tables.find((t) => t.id === id)?.game ?? '';
       this.opened.set(id, []);
+      this.roundIds.set(id, []);
       return this.drive(id, game).catch((e: unknown) => {
         this.failures.push(e);
       });
@@ -126,7 +131,7 @@ export class DemoEngine {
       backoffMs: this.o.request?.backoffMs ?? 1_000,
       maxBackoffMs: this.o.request?.maxBackoffMs ?? 30_000,
     });
-    const r = { table, command, transaction, answer };
+    const r = { table, command, args, transaction, answer };
     this.asked.push(r);
     this.o.onRequest?.(r);
     return answer;
@@ -138,28 +143,34 @@ export class DemoEngine {
 
   private async drive(table: string, game: string): Promise<void> {
     const c = this.o.client;
+    let next = 0;
     for (let n = 1; this.running && (this.o.rounds === undefined || n <= this.o.rounds); n++) {
-      const roundId = `${this.tag}-${n}`;
-      // the table's result for this round (subscribed before the round can end)
-      const result = firstValueFrom(c.results$(table).pipe(filter((r) => r.roundId === roundId)));
-      // open: refused while the shoe is changed or the table is busy; decide again with a new request
+      // open: refused while the shoe is changed or the table is busy; decide again with a new
+      // request and a new round id. A refusal may still have opened and voided the round (a
+      // single-deck game whose deck cannot hold another round: `deck-exhausted`, a void result
+      // with that round id), so a round id is never asked for twice.
       let open: ResponseMessage | null = null;
+      let roundId = '';
+      let result: Promise<AnyGameResultMessage> | null = null;
       while (this.running && open?.status !== 'ok') {
         const shoe = this.shoeState.get(table);
         if (shoe !== undefined && shoe !== 'dealing' && shoe !== 'last-round') {
           await this.pause(100);
           continue;
         }
+        roundId = `${this.tag}-${++next}`;
+        const id = roundId;
+        // the table's result for this round (subscribed before the round can end)
+        result = firstValueFrom(c.results$(table).pipe(filter((r) => r.roundId === id)));
+        this.roundIds.get(table)!.push(roundId);
         open = await this.ask(table, 'open-betting', { roundId });
         if (open.status !== 'ok') {
+          void result.catch(() => {});
           if (open.code !== 'wrong-phase') throw new Error(`${table}: open-betting refused: ${open.code} ${open.error ?? ''}`);
           await this.pause(200);
         }
       }
-      if (open?.status !== 'ok') {
-        void result.catch(() => {});
-        return;
-      }
+      if (open?.status !== 'ok' || !result) return;
       this.opened.get(table)!.push(roundId);
       await this.pause(this.o.bettingMs ?? 1_000);
       const closed = await this.ask(table, 'close-betting', {});

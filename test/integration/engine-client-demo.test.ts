@@ -150,16 +150,27 @@ describe.skipIf(!io.available)('the example engine on the demo, through a gatewa
         const all = byTx.get(a.transaction) ?? [];
         const fresh = all.filter((r) => !r.replayed);
         expect(fresh, `${t} ${a.command} ${a.transaction}`).toHaveLength(1);
-        for (const r of all.filter((x) => x.replayed)) expect(r).toMatchObject({ replayOf: fresh[0].seq, status: fresh[0].status, data: fresh[0].data });
+        // a replay is the first answer again (an error answer too)
+        for (const r of all.filter((x) => x.replayed))
+          expect([r.replayOf, r.status, r.code, r.data]).toEqual([fresh[0].seq, fresh[0].status, fresh[0].code, fresh[0].data]);
         expect(a.answer.replayed ? a.answer.replayOf : a.answer.seq).toBe(fresh[0].seq);
       }
       expect([...byTx.keys()].every((tx) => tx.startsWith(client.runId))).toBe(true);
       // one result per round opened, in order, none counted twice; a void only from the demo's faults
       const got = engine.results.get(t)!;
+      const opened = engine.opened.get(t)!;
       expect(
-        got.map((r) => r.roundId),
+        got.map((r) => r.roundId).filter((id) => opened.includes(id!)),
         t,
-      ).toEqual(engine.opened.get(t));
+      ).toEqual(opened);
+      // a refused open-betting that opened and voided its round (a deck that cannot hold another round): that one void result
+      const refusedWithResult = got.filter((r) => !opened.includes(r.roundId!));
+      for (const r of refusedWithResult) {
+        expect(engine.roundIds.get(t), `${t} ${r.roundId}: a round id the engine asked for`).toContain(r.roundId);
+        expect(r, `${t} ${r.roundId}`).toMatchObject({ status: 'void', reason: 'deck-exhausted' });
+      }
+      expect(new Set(got.map((r) => r.roundId)).size, `${t}: no round counted twice`).toBe(got.length);
+      expect(new Set(engine.roundIds.get(t)).size).toBe(engine.roundIds.get(t)!.length);
       for (const r of got) if (r.status === 'void') expect(RESTART_VOIDS, `${t} ${r.roundId}`).not.toContain(r.reason);
     }
     // the restart made the engine retry: some retries were answered with the first answer again
