@@ -9,7 +9,7 @@
  * policy of docs/ENGINES.md through the client (QoS 1, a fresh transaction, the same transaction on
  * a retry: the answer is the one answer, fresh or `replayed`). A refused `open-betting`
  * (`wrong-phase`: the shoe is being changed, or the table is still busy) is final: the engine
- * decides again later with a new request.
+ * decides again later with a new request and a new round id.
  *
  * It drives only games whose player decisions do not change the deal. Blackjack and Hold'em
  * tables it follows without driving: the demo leaves them to its virtual engine (an engine of
