@@ -38,6 +38,7 @@ import { VirtualDiceTable } from './virtual-dice-table.js';
 import { VirtualKenoTable } from './virtual-keno-table.js';
 import { LoopRunner, type VirtualDevice } from './virtual-runner.js';
 import { VirtualTable } from './virtual-table.js';
+import { shoeCheckpointStore } from './shoe-checkpoint.js';
 
 export type { VirtualDevice } from './virtual-runner.js';
 
@@ -106,12 +107,18 @@ export function createVirtualDevices(ctx: VirtualDevicesContext): VirtualDevices
   const descriptions = new Map<string, string>();
   const sims = t.devices.filter(isSim).filter((d) => ctx.transports.get(d.id) instanceof MemoryTransport);
   const transportOf = (d: DeviceConfig) => ctx.transports.get(d.id) as MemoryTransport;
-  const seedOf = new Map(sims.map((d) => [d.id, d.transport.seed ?? randomSeed()]));
+  /** a simulated shoe keeps its shoe across a gateway restart (shoe-checkpoint.ts): with no seed configured, its seed too */
+  const checkpoints = new Map(
+    ctx.stateDir ? sims.filter((d) => d.kind === 'card-shoe' || d.kind === 'rfid-shoe').map((d) => [d.id, shoeCheckpointStore(ctx.stateDir!, d.id)]) : [],
+  );
+  const seedOf = new Map(sims.map((d) => [d.id, d.transport.seed ?? checkpoints.get(d.id)?.load()?.seed ?? randomSeed()]));
   const pace = (ms: number) => (ctx.fast ? 0 : ms);
   const unplugOf = (d: SimDevice) => ({ transport: transportOf(d), rate: d.transport.faults.unplugRate, ms: d.transport.unplugMs });
   const lineFaults = (d: SimDevice) => ({ garbageRate: d.transport.faults.garbageRate, dropFrameRate: d.transport.faults.dropFrameRate });
   const deliver = (d: DeviceConfig) => (b: string | Buffer) => transportOf(d).deliver(b);
   const engine = t.betting === 'engine' ? ctx.engine : undefined;
+  /** an engine of your own drives the table: the dealer's requests go to a follower of it (src/runtime/external-engine.ts) */
+  const external = !!engine && t.devices.some((d) => d.transport.type === 'simulator' && d.transport.engine === 'external');
   const wires = new Map<string, FrameWire>();
   /** the device's wire format: its profile's (the loader pointed `profile` at the file), else the reference protocol */
   const wireOf = (d: DeviceConfig): FrameWire => {
@@ -198,6 +205,15 @@ export function createVirtualDevices(ctx: VirtualDevicesContext): VirtualDevices
         createShoe,
         onLoad: shuffleBeforeLoad(seed),
         unplug: unplugOf(shoe),
+        resume:
+          checkpoints.has(shoe.id) && ctx.tableView
+            ? {
+                store: checkpoints.get(shoe.id)!,
+                view: ctx.tableView,
+                onResume: (detail) => ctx.log?.info(`device ${shoe.id}: ${detail}`),
+                claim: external,
+              }
+            : undefined,
         manualRescan: scanner
           ? () => {
               const card = (vt.shoe as Partial<VirtualRfidShoe>).takePending?.();
@@ -310,6 +326,8 @@ export function createVirtualDevices(ctx: VirtualDevicesContext): VirtualDevices
           rounds: ctx.shoes !== undefined ? ctx.shoes * 10 : undefined,
           request: engine?.(),
           unplug: unplugOf(dev),
+          view: ctx.tableView,
+          claimResumed: external,
         }),
       );
       driving.add(dev.id);

@@ -7,6 +7,8 @@ import { shuffleInPlace, type Rng } from './rng.js';
 import { randomInt } from './rng.js';
 import type { VirtualBallReader } from './devices/ball-reader-device.js';
 import { LoopRunner, type EngineRequest, type UnplugFault } from './virtual-runner.js';
+import type { SimulatedTableView } from '../src/runtime/simulators.js';
+import { RESUMED_ROUND } from '../src/runtime/external-engine.js';
 
 export interface KenoFaults {
   duplicateBallRate: number;
@@ -27,6 +29,13 @@ export interface VirtualKenoTableOptions {
   request?: EngineRequest;
   unplug?: UnplugFault;
   onDraw?: (balls: number[]) => void;
+  /**
+   * the table when the machine starts: after a gateway restart in the middle of a draw (START
+   * seen, fewer than 20 balls), the balls drawn stay drawn and the draw goes on to its 20th ball
+   */
+  view?: () => SimulatedTableView;
+  /** `request` is a follower of an external engine: the draw resumed is told to it (`RESUMED_ROUND`) */
+  claimResumed?: boolean;
 }
 
 export class VirtualKenoTable extends LoopRunner {
@@ -63,9 +72,31 @@ export class VirtualKenoTable extends LoopRunner {
     return { balls, endAfter };
   }
 
+  /** the balls still to draw in the draw the table holds open (START seen, not 20 balls yet), or null */
+  private drawInProgress(): number[] | null {
+    const d = this.o.view?.().round;
+    if (!d?.started || !Array.isArray(d.balls) || d.balls.length >= 20) return null;
+    const drawn = new Set(d.balls as unknown[]);
+    const pool = Array.from({ length: 80 }, (_, i) => i + 1).filter((b) => !drawn.has(b));
+    return shuffleInPlace(pool, this.rng).slice(0, 20 - d.balls.length);
+  }
+
   protected async run(): Promise<void> {
     const o = this.o;
     const r = o.reader;
+    const rest = this.drawInProgress();
+    if (rest) {
+      if (o.claimResumed && o.request) await o.request(RESUMED_ROUND);
+      await this.pause(o.ballIntervalMs);
+      for (let i = 0; i < rest.length && this.running; i++) {
+        r.ball(rest[i]);
+        await this.pause(o.ballIntervalMs);
+      }
+      if (!this.running) return;
+      r.end();
+      this.draws++;
+      await this.pause(o.roundIntervalMs);
+    }
     for (let n = 0; this.running && (o.rounds === undefined || n < o.rounds); n++) {
       await this.maybeUnplug();
       if (!this.running) return;

@@ -10,6 +10,9 @@ import type { AnyCardGame, Expectation } from '../src/core/games/game.js';
 import { dealShoe } from './dealers/shoe-dealer.js';
 import { VirtualCardShoe, type ShoeFaults, NO_FAULTS } from './devices/card-shoe-device.js';
 import type { UnplugFault } from './virtual-runner.js';
+import type { ShoeCheckpointStore } from './shoe-checkpoint.js';
+import type { SimulatedTableView } from '../src/runtime/simulators.js';
+import { RESUMED_ROUND } from '../src/runtime/external-engine.js';
 
 export interface VirtualTableOptions {
   game: AnyCardGame;
@@ -39,6 +42,24 @@ export interface VirtualTableOptions {
   manualRescan?: () => boolean;
   /** the shoe's cable is pulled now and then between rounds (faults.unplugRate) */
   unplug?: UnplugFault;
+  /**
+   * the shoe survives a gateway restart: `store` keeps which of the dealer's shoes is in the table
+   * (written at each load), `view` is the table's state when the dealer starts; the dealer then
+   * deals on from the table's next card instead of loading a new shoe
+   */
+  resume?: {
+    store: ShoeCheckpointStore;
+    view: () => SimulatedTableView;
+    onResume?: (detail: string) => void;
+    /** the requests go to a follower of an external engine: tell it the round the dealer deals on (`RESUMED_ROUND`) */
+    claim?: boolean;
+  };
+}
+
+/** where a restarted dealer starts: its shoe `shoeNo`, after the cards the table already counted (`skip`) */
+interface ResumePoint {
+  shoeNo: number;
+  skip: { cards: number; cut: boolean; reveal: string | null; rescan: boolean } | null;
 }
 
 /** What the virtual table deals into: the optical VirtualCardShoe, or e.g. a virtual RFID shoe. */
@@ -51,6 +72,8 @@ export interface VirtualShoeDevice {
   rescan(): boolean;
   readonly awaitingRescan: boolean;
   onGatewayBytes(bytes: Buffer): void;
+  /** the card is in the read window unread, as after a MISREAD (a restart while the table waits for its rescan); absent: the next card read is the rescan */
+  holdForRescan?(card: Card): void;
   /** ms to wait before dealing `card` (a dealing scanner's double-trigger window); absent: none */
   holdBefore?(card: Card): number;
 }
@@ -110,8 +133,37 @@ export class VirtualTable {
     else await sleep(ms, undefined, { signal: this.halt.signal }).catch(() => undefined);
   }
 
+  /**
+   * After a gateway restart: the shoe the table holds is the dealer's shoe `shoeNo` of the
+   * checkpoint unless its LOADED never reached the table (the table still names the shoe before
+   * it: load it again) or the shoe is over (closed or void) or not one the table saw loaded (a
+   * fresh journal): the next shoe. Otherwise the dealer
+   * deals on after the `cardsDealt` cards (and the cut card) the table counted.
+   */
+  private resumePoint(): ResumePoint | null {
+    const r = this.o.resume;
+    const cp = r?.store.load();
+    if (!r || !cp || cp.seed !== String(this.seed)) return null;
+    const sh = r.view().shoe;
+    const id = typeof sh?.shoeId === 'string' ? sh.shoeId : null;
+    if (id === cp.shoeBefore) return { shoeNo: cp.shoeNo, skip: null };
+    if (!sh || sh.loaded === false || sh.state === 'closed' || sh.state === 'void' || typeof sh.cardsDealt !== 'number')
+      return { shoeNo: cp.shoeNo + 1, skip: null };
+    return {
+      shoeNo: cp.shoeNo,
+      skip: {
+        cards: sh.cardsDealt,
+        cut: sh.cutCardSeen === true,
+        reveal: typeof sh.revealCard === 'string' ? sh.revealCard : null,
+        rescan: sh.rescanPending === true,
+      },
+    };
+  }
+
   private async run(): Promise<void> {
     const o = this.o;
+    const from = this.resumePoint();
+    if (from?.skip) o.resume?.onResume?.(`dealing on from card ${from.skip.cards + 1} of shoe ${from.shoeNo + 1} (seed ${this.seed})`);
     for (let shoeNo = 0; this.running && (o.shoes === undefined || shoeNo < o.shoes); shoeNo++) {
       const actions = dealShoe(
         {
@@ -125,10 +177,42 @@ export class VirtualTable {
         },
         this.rng,
       );
+      // the shoes dealt before a restart: shuffled again (the dealer's random stream), not dealt
+      if (from && shoeNo < from.shoeNo) {
+        for (const _ of actions);
+        continue;
+      }
+      let skip = from && shoeNo === from.shoeNo && from.skip ? { ...from.skip, first: true } : null;
+      /** the table waits for the rescan of the next card: it is in the read window, unread */
+      let rescanNext = false;
       for (const a of actions) {
         if (!this.running) return;
+        if (skip) {
+          // the cards the table counted before the restart are out of the shoe already
+          if (a.type === 'load') continue;
+          if (a.type === 'card' && skip.cards > 0) {
+            if (skip.first && skip.reveal !== null && a.role === 'reveal' && a.card !== skip.reveal) {
+              // not this dealer's shoe (e.g. the pit's new-shoe): a new shoe is loaded instead
+              o.resume?.onResume?.(`the table's shoe (reveal ${skip.reveal}) is not shoe ${shoeNo + 1} of seed ${this.seed}: loading a new shoe`);
+              for (const _ of actions);
+              break;
+            }
+            skip.first = false;
+            skip.cards--;
+            continue;
+          }
+          if (a.type === 'cut' && skip.cut) {
+            skip.cut = false;
+            continue;
+          }
+          if (skip.cards > 0) continue;
+          rescanNext = skip.rescan;
+          skip = null;
+          if (o.resume?.claim && o.request) await o.request(RESUMED_ROUND);
+        }
         switch (a.type) {
           case 'load':
+            o.resume?.store.save({ seed: String(this.seed), shoeNo, shoeBefore: (o.resume.view().shoe?.shoeId as string | undefined) ?? null });
             if (!(await o.onLoad?.())) this.shoe.loaded();
             break;
           case 'cut':
@@ -139,7 +223,11 @@ export class VirtualTable {
             const hold = this.shoe.holdBefore?.(a.card) ?? 0;
             if (hold > 0) await sleep(hold, undefined, { signal: this.halt.signal }).catch(() => undefined);
             if (!this.running) return;
-            if (!this.shoe.card(a.card)) await this.awaitRescan();
+            if (rescanNext && this.shoe.holdForRescan) {
+              rescanNext = false;
+              this.shoe.holdForRescan(a.card);
+              await this.awaitRescan();
+            } else if (!this.shoe.card(a.card)) await this.awaitRescan();
             o.onAction?.(a);
             await this.pause(o.cardIntervalMs);
             break;

@@ -86,6 +86,11 @@ export class VirtualCardShoe {
     return true;
   }
 
+  /** `card` is in the read window unread (after a restart while the gateway waits for its rescan) */
+  holdForRescan(card: Card): void {
+    this.pendingRescan = card;
+  }
+
   /** the dealer's (or the gateway's) rescan of the card in the read window */
   rescan(): boolean {
     const c = this.pendingRescan;

@@ -3,7 +3,7 @@
  * device drivers, its pure table machine in a TableRuntime, and — for simulator transports — the
  * virtual devices and dealer that feed it.
  */
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createDriver, createTransport } from './device-drivers.js';
 import { brokerUrls, type GatewayConfig } from '../core/vocabulary/config-schema.js';
 import { registerSecret, registerSecretFile, type Logger } from '../runtime/log.js';
@@ -20,8 +20,9 @@ import { checkCapacity } from './config/capacity.js';
 import { lockDataDir } from '../adapters/store/data-dir-lock.js';
 import { loadGatewaySecurity } from '../adapters/security/gateway-security.js';
 import { tableSettings } from '../core/table/table-settings.js';
+import type { TableState } from '../core/table/types.js';
 import { watchDevices, type DeviceWatch } from '../runtime/device-watch.js';
-import type { LoadSimulators, SimulatedDevice, SimulatedDevicesSetup, SimulatedEngine } from '../runtime/simulators.js';
+import type { LoadSimulators, SimulatedDevice, SimulatedDevicesSetup, SimulatedEngine, SimulatedTableView } from '../runtime/simulators.js';
 import { ActivitySummary } from '../runtime/summary.js';
 import { TableRuntime, type PublishedMessage } from '../runtime/table-runtime.js';
 import { followExternalEngine, type ExternalEngineFollower } from '../runtime/external-engine.js';
@@ -306,10 +307,13 @@ async function startOnLockedDataDir(cfg: GatewayConfig, opts: GatewayOptions): P
             fast: opts.fast,
             shoes: opts.simulatorShoes,
             log: tlog,
+            stateDir: join(dataDir, 'simulators', t.id),
+            // the table as it stands (after a restart: as restored from the journal), for a virtual dealer resuming its shoe
+            tableView: () => simulatorView(runtime.snapshot),
             engine: () => {
               // an engine of your own drives this table: the virtual dealer follows the table's rounds
               if (t.devices.some((d) => d.transport.type === 'simulator' && d.transport.engine === 'external')) {
-                const follower = followExternalEngine(published$);
+                const follower = followExternalEngine(published$, () => resumedRound(runtime.snapshot));
                 followers.push(follower);
                 return follower.request;
               }
@@ -436,6 +440,32 @@ async function startOnLockedDataDir(cfg: GatewayConfig, opts: GatewayOptions): P
       await Promise.all([...links, gatewayLink].map((l) => l.close()));
       await observability.stop();
       if (broker) await broker.close();
+    },
+  };
+}
+
+/** the table's round with something dealt into it (cards, balls, dice), else its last round: the round a resumed simulated dealer deals on */
+function resumedRound(s: TableState): string | undefined {
+  if (s.kind === 'keno') return s.round && (s.round.started || s.round.balls.length > 0) ? s.round.id : s.lastRound?.id;
+  if (s.kind === 'sic-bo') return s.round && (s.round.shakes > 0 || s.round.attempts.length > 0) ? s.round.id : s.lastRound?.id;
+  const r = s.round;
+  return r && (r.burns.length > 0 || r.seen.length > 0 || r.last) ? r.id : s.lastRound?.id;
+}
+
+/** what a simulator reads of its table: a card table's shoe, a keno table's draw (docs/DEVICES.md "Simulated devices across a gateway restart") */
+function simulatorView(s: TableState): SimulatedTableView {
+  if (s.kind === 'keno') return s.round ? { round: { roundId: s.round.id, started: s.round.started, balls: [...s.round.balls] } } : {};
+  if (!('shoe' in s) || !s.shoe) return {};
+  const sh = s.shoe;
+  return {
+    shoe: {
+      shoeId: sh.id,
+      state: sh.state,
+      loaded: sh.loaded,
+      cardsDealt: sh.cardsDealt,
+      cutCardSeen: sh.cutCardSeen,
+      revealCard: sh.revealCard,
+      rescanPending: !!s.pending,
     },
   };
 }

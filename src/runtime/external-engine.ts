@@ -20,14 +20,34 @@ interface RoundView {
   expect?: { kind?: unknown } | null;
 }
 
+/** a round opened and not yet over (`idle` is no round; `complete` and `void` are over) */
+function inProgress(r: RoundView): boolean {
+  return typeof r.roundId === 'string' && r.phase !== undefined && r.phase !== 'idle' && r.phase !== 'complete' && r.phase !== 'void';
+}
+
 export interface ExternalEngineFollower {
   request: SimulatedEngineRequest;
   /** the gateway stops: every wait ends (rejected) */
   close(): void;
 }
 
-/** follows the `round` messages of one table (`published`: what the table publishes, in order) */
-export function followExternalEngine(published: Observable<{ topic: string; payload: { type?: unknown } & RoundView }>): ExternalEngineFollower {
+/**
+ * What a virtual dealer that resumed its shoe after a gateway restart tells the follower (never
+ * sent to the table): the round the table restored with cards (balls, dice) already dealt into it
+ * is the dealer's, dealt on without an `open-betting` of its own; the follower counts it as opened,
+ * so the dealer's next `open-betting` waits for the engine's next round.
+ */
+export const RESUMED_ROUND = 'resumed-round';
+
+/**
+ * follows the `round` messages of one table (`published`: what the table publishes, in order);
+ * `resumedRound`: the id of the table's round that has something dealt into it, else of its last
+ * round (read for `RESUMED_ROUND`)
+ */
+export function followExternalEngine(
+  published: Observable<{ topic: string; payload: { type?: unknown } & RoundView }>,
+  resumedRound?: () => string | undefined,
+): ExternalEngineFollower {
   let round: RoundView = {};
   /** the round the dealer last saw opened (a new open-betting waits for another) */
   let opened: unknown;
@@ -53,18 +73,29 @@ export function followExternalEngine(published: Observable<{ topic: string; payl
   const request: SimulatedEngineRequest = async (command) => {
     switch (command) {
       case 'open-betting':
-        await until(() => round.phase === 'betting' && round.roundId !== opened);
+        // a round the dealer has not dealt yet: opened by the engine (in betting, or already
+        // closed if the engine was quick), or the round in progress the table restored after a
+        // gateway restart (the dealer resumes it)
+        await until(() => inProgress(round) && round.roundId !== opened);
         opened = round.roundId;
         return { status: 'ok', data: { roundId: round.roundId } };
       case 'close-betting':
-        await until(() => round.roundId !== opened || (round.phase !== 'betting' && round.phase !== 'idle'));
+        // (a table just restarted has shown no round yet: wait for it)
+        await until(() => round.roundId !== undefined && (round.roundId !== opened || (round.phase !== 'betting' && round.phase !== 'idle')));
         return { status: 'ok' };
       case 'close-decisions':
         await until(
-          () => round.roundId !== opened || round.phase === 'complete' || round.phase === 'void' || (windowSeen && round.expect?.kind !== 'close-decisions'),
+          () =>
+            round.roundId !== undefined &&
+            (round.roundId !== opened || round.phase === 'complete' || round.phase === 'void' || (windowSeen && round.expect?.kind !== 'close-decisions')),
         );
         windowSeen = false;
         return { status: 'ok' };
+      case RESUMED_ROUND: {
+        const id = resumedRound?.();
+        if (id !== undefined) opened = id;
+        return { status: 'ok' };
+      }
       default:
         // decisions and pit requests are the external engine's (or the pit's)
         return { status: 'ok' };

@@ -32,9 +32,28 @@ export interface SimulatedDevicesContext {
   fast?: boolean;
   /** card tables: shoes to deal; dice / keno tables then stop after 10 x shoes rounds (default: forever) */
   shoes?: number;
+  /**
+   * where the table's simulated devices keep what a real device keeps across a gateway restart
+   * (the virtual dealer's shoe: docs/DEVICES.md "Simulated devices across a gateway restart");
+   * absent: nothing is kept, a restarted simulator starts a new shoe
+   */
+  stateDir?: string;
+  /**
+   * the table as it stands, read when a simulator starts (after a gateway restart: the state the
+   * table restored from its journal) and when a dealer loads a shoe
+   */
+  tableView?: () => SimulatedTableView;
   /** creates the table's virtual engine (asked only for `betting: engine` tables) */
   engine?: () => SimulatedEngineRequest;
   log?: Logger;
+}
+
+/** what a simulator reads of its table (restored from the journal after a gateway restart) */
+export interface SimulatedTableView {
+  /** a card table's shoe; `loaded`: the table saw it loaded (false: a shoe it never saw start, e.g. a fresh journal's); `rescanPending`: the table waits for the rescan of a card it could not read (the card is still in the read window) */
+  shoe?: { shoeId?: unknown; state?: unknown; loaded?: unknown; cardsDealt?: unknown; cutCardSeen?: unknown; revealCard?: unknown; rescanPending?: unknown };
+  /** a keno table's draw in progress: its round, whether the machine said START, the balls drawn so far */
+  round?: { roundId?: unknown; started?: unknown; balls?: unknown };
 }
 
 export interface SimulatedDevicesSetup {
