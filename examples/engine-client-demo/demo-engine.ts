@@ -145,10 +145,9 @@ export class DemoEngine {
     const c = this.o.client;
     let next = 0;
     for (let n = 1; this.running && (this.o.rounds === undefined || n <= this.o.rounds); n++) {
-      // open: refused while the shoe is changed or the table is busy; decide again with a new
-      // request and a new round id. A refusal may still have opened and voided the round (a
-      // single-deck game whose deck cannot hold another round: `deck-exhausted`, a void result
-      // with that round id), so a round id is never asked for twice.
+      // open: refused while the shoe is changed, the table is busy or a single deck has no room
+      // for a round; a refusal changes nothing, and the engine decides again later with a new
+      // request (and, to keep its own log simple, a new round id).
       let open: ResponseMessage | null = null;
       let roundId = '';
       let result: Promise<AnyGameResultMessage> | null = null;

@@ -331,6 +331,33 @@ describe('every card accounted for in exactly one card event (games.md)', () => 
     expect(t.published('shoe').at(-1)).toMatchObject({ cardsDealt: 50 });
   });
 
+  it("an engine's open-betting on a deck with no room for a round is refused and changes nothing; a fresh deck takes the same round id", () => {
+    const t = table('three-pictures', 'engine', { burnPerRound: 0 });
+    t.frame('shoe-1', 'SHOE', { type: 'STATE', state: 'LOADED' });
+    const deck = ['S', 'H', 'D', 'C'].flatMap((s) => ['A', '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K'].map((r) => r + s));
+    // four rounds of 12 cards leave 4, and a round could need 12
+    for (let k = 0; k < 4; k++) {
+      expect(t.request('open-betting', { roundId: `eng-${k}` })).toMatchObject({ status: 'ok' });
+      t.request('close-betting');
+      cards(t, ...deck.slice(12 * k, 12 * k + 12));
+      expect(t.lastResult()).toMatchObject({ roundId: `eng-${k}`, status: 'complete' });
+    }
+    const table0 = (): unknown => {
+      const st = cardState(t);
+      return structuredClone({ shoe: st.shoe, round: st.round, pending: st.pending });
+    };
+    const before = table0();
+    t.clear();
+    const refused = t.request('open-betting', { roundId: 'eng-4' });
+    expect(refused).toMatchObject({ status: 'error', code: 'wrong-phase' });
+    expect(String(refused.error)).toContain('deck exhausted: 4 cards left, a round could need 12; load a fresh deck');
+    // nothing but the answer: no round, no result, no alert, the shoe and round as they were
+    expect(t.published().filter((m) => m.type !== 'response')).toEqual([]);
+    expect(table0()).toEqual(before);
+    t.frame('shoe-1', 'SHOE', { type: 'STATE', state: 'LOADED' });
+    expect(t.request('open-betting', { roundId: 'eng-4' })).toMatchObject({ status: 'ok', data: { roundId: 'eng-4' } });
+  });
+
   it('a foreign card is a discard; an out-of-order read gets only its alert', () => {
     const t = table('three-card-poker', 'none');
     cards(t, 'AS', 'AS');

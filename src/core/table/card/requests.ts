@@ -10,7 +10,7 @@ import type { CardTableState } from './card-types.js';
 import { correctCompleted } from './corrections.js';
 import { releaseHold } from './holds.js';
 import { afterChange, openRound, reveal, voidRound } from './round.js';
-import { startNewShoe, voidIfDeckExhausted } from './shoe.js';
+import { deckLacksRoomForNewRound, startNewShoe } from './shoe.js';
 import { publishRound, publishShoe } from './view.js';
 
 export const CARD_REQUESTS: RequestHandlers<CardContext, CardTableState> = {
@@ -33,8 +33,9 @@ function openBetting(ctx: CardContext, s: CardTableState, args: RequestArgs<'ope
   if (sh.state === 'closed') return { code: 'wrong-phase', error: `shoe ${sh.id} is closed (cut card): load a new shoe` };
   if (r) return { code: 'wrong-phase', error: `round ${r.id} is still in progress` };
   if (s.pending) return { code: 'wrong-phase', error: 'a misread card is waiting for its rescan' };
+  const room = deckLacksRoomForNewRound(ctx, s);
+  if (room) return { code: 'wrong-phase', error: `deck exhausted: ${room.remaining} cards left, a round could need ${room.needed}; load a fresh deck` };
   const round = openRound(ctx, s, true, args.roundId);
-  if (voidIfDeckExhausted(ctx, s, 0)) return { code: 'wrong-phase', error: `deck exhausted: round ${round.id} is void; load a fresh deck` };
   publishRound(ctx, s);
   return { data: { roundId: round.id } };
 }

@@ -159,6 +159,20 @@ export function unnecessaryCard(ctx: CardContext, s: CardTableState, deviceId: s
  * (`deck-exhausted`) and the deck is done until the next `LOADED`. `justCounted` = cards of this
  * round already counted. Only checked on a deck whose start the gateway saw.
  */
+/**
+ * Single-deck games: the deck's room for a round opened now (its carried burns, the round's
+ * burns and its most cards), or null when it has room or is not a single deck whose start the
+ * gateway saw. An engine's `open-betting` is refused on it, changing nothing (mqtt-api.md).
+ */
+export function deckLacksRoomForNewRound(ctx: CardContext, s: CardTableState): { remaining: number; needed: number } | null {
+  const sh = s.shoe;
+  if (!ctx.settings.game.defaults.singleDeck || !sh.loaded) return null;
+  const carried = sh.carriedBurns.length;
+  const remaining = ctx.settings.decks * 52 - sh.cardsDealt;
+  const needed = Math.max(ctx.settings.burnPerRound, carried) - carried + ctx.settings.game.defaults.maxCardsPerRound;
+  return remaining >= needed ? null : { remaining, needed };
+}
+
 export function voidIfDeckExhausted(ctx: CardContext, s: CardTableState, justCounted: number, beforeAlert?: () => void): boolean {
   const sh = s.shoe;
   const r = s.round;
