@@ -6,7 +6,7 @@
  * report cannot cross a pty: the simulator transport hands the real report bytes to the decoder
  * in-process), the bit-field dice reader rolls sic bo. Every round completes with the right cards
  * and dice, the noise is rejected, nothing is misplaced, and the journal replays byte for byte.
- * (The dice reader over a real pty: test/integration/learned-dice-over-serial.test.ts.)
+ * (The dice reader over a real pty: test/integration/corpus-over-serial.test.ts.)
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
