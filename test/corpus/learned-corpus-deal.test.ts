@@ -10,15 +10,9 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { messagesOf, playSimulatedTables } from '../helpers/simulated-play.js';
 import { describe, expect, it } from 'vitest';
-import { validateConfig } from '../../src/app/config/load-config.js';
-import { startGateway } from '../../src/app/gateway.js';
-import { loadSimulators } from '../../simulators/load.js';
 import { useWireFor } from '../../simulators/devices/wire.js';
-import { silentLogger } from '../../src/runtime/log.js';
-import { GatewayStore } from '../../src/adapters/store/gateway-store.js';
-import { replayTable } from '../../src/app/replay/replay-journal.js';
-import type { Envelope } from '../../src/core/table/types.js';
 import { loadProfileFile } from '../../drivers/profiles/profile-schema.js';
 import { parseCapture } from '../../src/app/tools/capture-file.js';
 import { learnProfile } from '../../src/app/tools/profile-learn.js';
@@ -28,7 +22,7 @@ import { corpusWire } from '../../dev/corpus/corpus-wire.js';
 
 const FORMATS = ['hid-card-reader', 'bitfield-dice'].map((n) => CORPUS.find((e) => e.name === n)!);
 const sim = (faults: Record<string, number>, seed: number) => ({ type: 'simulator', seed, cardIntervalMs: 0, roundIntervalMs: 0, faults });
-const of = (p: Envelope[], type: string, kind?: string) => p.filter((m) => m.type === type && (kind === undefined || m.kind === kind));
+const of = messagesOf;
 
 describe('the learned profiles of the corpus, dealt through', () => {
   it('a table per format plays complete rounds through the learned profile, the noise rejected, the journal replayed', async () => {
@@ -73,21 +67,14 @@ describe('the learned profiles of the corpus, dealt through', () => {
               devices: [{ id: 'shoe-1', kind: 'card-shoe', profile: file, transport: sim({ garbageRate: 0.15 }, 400 + i) }],
             };
       });
-      const cfg = validateConfig({ mqtt: { url: 'embedded' }, embeddedBroker: { port: 0 }, http: { enabled: false }, dataDir, tables });
-      const gw = await startGateway(cfg, { simulators: loadSimulators, logger: silentLogger, fast: true });
-      const published = new Map<string, Envelope[]>(cfg.tables.map((t) => [t.id, []]));
-      gw.tables.forEach((t, i) => {
-        t.published$.subscribe((m) => published.get(cfg.tables[i].id)!.push(m.payload));
+      const { published, mismatches } = await playSimulatedTables({
+        tables,
+        results: 6,
+        also: (p) => of(p, 'alert', 'bad-frame').length > 0,
+        timeoutMs: 90_000,
+        dataDir,
       });
-      const enough = () => [...published.values()].every((p) => of(p, 'result').length >= 6 && of(p, 'alert', 'bad-frame').length > 0);
-      const until = Date.now() + 90_000;
-      while (!enough() && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-      await Promise.all(gw.simulators.map((s) => s.stop()));
-      await gw.stop();
-      const store = new GatewayStore(dataDir, { synchronous: 'normal', retentionDays: 14 });
-      const mismatches = cfg.tables.map((t) => replayTable(store, t.id).mismatch);
-      store.close();
-      expect(mismatches).toEqual(cfg.tables.map(() => null));
+      expect(mismatches).toEqual(tables.map(() => null));
       for (const [id, p] of published) {
         const results = of(p, 'result');
         expect(results.length, id).toBeGreaterThanOrEqual(6);

@@ -6,16 +6,10 @@
  * HID keyboard-wedge scanner): every round complete, nothing void, and the journal replays byte
  * for byte (the double-trigger rule runs before the journal).
  */
+import { messagesOf, playSimulatedTables } from '../helpers/simulated-play.js';
 import { describe, expect, it } from 'vitest';
-import { validateConfig } from '../../src/app/config/load-config.js';
 import { cardGame, GAME_IDS } from '../../src/core/games/registry.js';
-import { startGateway } from '../../src/app/gateway.js';
-import { loadSimulators } from '../../simulators/load.js';
-import { silentLogger } from '../../src/runtime/log.js';
-import { GatewayStore } from '../../src/adapters/store/gateway-store.js';
-import { replayTable } from '../../src/app/replay/replay-journal.js';
 import type { Envelope } from '../../src/core/table/types.js';
-import { makeTempDir, removeTempDir } from '../../dev/rig/temp-dir.js';
 
 const sim = (faults: Record<string, number> = {}, extra: Record<string, unknown> = {}) => ({
   type: 'simulator',
@@ -26,31 +20,11 @@ const sim = (faults: Record<string, number> = {}, extra: Record<string, unknown>
   ...extra,
 });
 
-/**
- * runs the tables until each has `results` results and `also` holds for it (or the time is up),
- * then checks the journal
- */
-async function play(tables: Record<string, unknown>[], results: number, fast = true, also: (p: Envelope[]) => boolean = () => true) {
-  const dataDir = await makeTempDir('teg-profsim-');
-  const cfg = validateConfig({ mqtt: { url: 'embedded' }, embeddedBroker: { port: 0 }, http: { enabled: false }, dataDir, tables });
-  const gw = await startGateway(cfg, { simulators: loadSimulators, logger: silentLogger, fast });
-  const published = new Map<string, Envelope[]>(cfg.tables.map((t) => [t.id, []]));
-  gw.tables.forEach((t, i) => {
-    t.published$.subscribe((m) => published.get(cfg.tables[i].id)!.push(m.payload));
-  });
-  const enough = () => [...published.values()].every((p) => p.filter((m) => m.type === 'result').length >= results && also(p));
-  const until = Date.now() + 60_000;
-  while (!enough() && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-  await Promise.all(gw.simulators.map((s) => s.stop()));
-  await gw.stop();
-  const store = new GatewayStore(dataDir, { synchronous: 'normal', retentionDays: 14 });
-  const mismatches = cfg.tables.map((t) => replayTable(store, t.id).mismatch);
-  store.close();
-  await removeTempDir(dataDir);
-  return { published, mismatches };
-}
+/** runs the tables until each has `results` results and `also` holds for it (or the time is up), then checks the journal */
+const play = (tables: Record<string, unknown>[], results: number, fast = true, also?: (p: Envelope[]) => boolean) =>
+  playSimulatedTables({ tables, results, fast, ...(also ? { also } : {}) });
 
-const of = (p: Envelope[], type: string, kind?: string) => p.filter((m) => m.type === type && (kind === undefined || m.kind === kind));
+const of = messagesOf;
 
 describe('simulated devices speaking device profiles', () => {
   it('a barcode scanner as the dealing reader deals baccarat (serial profile) and Dragon Tiger (HID wedge): every round complete', async () => {
