@@ -7,16 +7,17 @@
  * WebSocket transport is not in the bundle (scripts/bundle.mjs loads it from node_modules on use):
  * the built gateway reaches a real Mosquitto over ws:// all the same.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../dev/rig/free-port.js';
 import { startMosquitto } from '../../dev/rig/mosquitto.js';
 import { recordMqtt } from '../../dev/rig/mqtt-recorder.js';
 import { cleanupTempDirs } from '../../dev/rig/temp-dir.js';
 import { demoConfig } from '../helpers/demo-config.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
+import { killStartedCommands, type RunningCommand, startNode } from '../helpers/tablegw-cli.js';
 
 afterAll(cleanupTempDirs);
 
@@ -24,24 +25,9 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const MAIN = join(ROOT, 'dist', 'src', 'app', 'cli', 'main.js');
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
-interface Run {
-  child: ChildProcess;
-  out: () => string;
-  exited: Promise<number | null>;
-}
-
-function built(args: string[]): Run {
-  const child = spawn(process.execPath, [MAIN, ...args], { cwd: ROOT, env: { ...process.env, LOG_FORMAT: 'json' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout!.on('data', (b: Buffer) => {
-    out += b.toString();
-  });
-  child.stderr!.on('data', (b: Buffer) => {
-    out += b.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, out: () => out, exited };
-}
+type Run = RunningCommand;
+afterEach(killStartedCommands);
+const built = (args: string[]): Run => startNode([MAIN, ...args], { LOG_FORMAT: 'json' });
 
 beforeAll(() => {
   const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT, encoding: 'utf8' });

@@ -1,52 +1,19 @@
-/**
- * `tablegw capture` through the real command line over a socat pty (the real serialport
- * bindings): the bytes the device side writes arrive in the capture file in order, one chunk line
- * each with increasing timestamps; Ctrl-C and --seconds stop it with exit 0, and the file reads
- * back with the capture reader `tablegw profile check` uses.
- */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { parseCapture } from '../../src/app/tools/capture-file.js';
 import { createPtyPair, type PtyPair } from '../../dev/rig/pty-pair.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
+import { killStartedCommands, type RunningCommand, startTablegw } from '../helpers/tablegw-cli.js';
 import { cleanupTempDirs, makeTempDir } from '../../dev/rig/temp-dir.js';
 
 afterAll(cleanupTempDirs);
 
-const ROOT = join(import.meta.dirname, '..', '..');
 const io = realIoOrSkip('socat');
 
-interface Run {
-  child: ChildProcess;
-  out: () => string;
-  exited: Promise<number | null>;
-}
-
-const running = new Set<ChildProcess>();
-afterEach(() => {
-  // a failed test must not leave a capture holding the pty (it opens the port exclusively)
-  for (const c of running) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  running.clear();
-});
-
-function cli(args: string[]): Run {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'app', 'cli', 'main.ts'), ...args], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  running.add(child);
-  let out = '';
-  child.stdout!.on('data', (b: Buffer) => {
-    out += b.toString();
-  });
-  child.stderr!.on('data', (b: Buffer) => {
-    out += b.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, out: () => out, exited };
-}
+// a failed test must not leave a capture holding the pty (it opens the port exclusively)
+afterEach(killStartedCommands);
+const cli = (args: string[]): RunningCommand => startTablegw(args);
 
 async function waitUntil(what: string, ok: () => boolean, log?: () => string, timeoutMs = 30_000): Promise<void> {
   const end = Date.now() + timeoutMs;

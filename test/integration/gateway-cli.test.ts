@@ -1,18 +1,12 @@
-/**
- * The first ten minutes, through the real command line (a child process, as an operator runs it):
- * the demo's clean Ctrl-C (exit 0, every table `offline`, no stale device or `device-stale` alert
- * during the shutdown, the gateway's info `offline`), `--version`, the top-level help, the broker
- * port clash; and the gateway's retained info topic with its last will on a real Mosquitto.
- */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startMosquitto } from '../../dev/rig/mosquitto.js';
 import { recordMqtt, type RecordedMessage } from '../../dev/rig/mqtt-recorder.js';
 import { demoConfig as demoConfigFile } from '../helpers/demo-config.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
+import { killStartedCommands, type RunningCommand, startTablegw } from '../helpers/tablegw-cli.js';
 import { cleanupTempDirs } from '../../dev/rig/temp-dir.js';
 
 afterAll(cleanupTempDirs);
@@ -20,28 +14,9 @@ afterAll(cleanupTempDirs);
 const ROOT = join(import.meta.dirname, '..', '..');
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
-interface Run {
-  child: ChildProcess;
-  out: () => string;
-  exited: Promise<number | null>;
-}
-
-function cli(args: string[]): Run {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'app', 'cli', 'main.ts'), ...args], {
-    cwd: ROOT,
-    env: { ...process.env, LOG_FORMAT: 'json' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (b: Buffer) => {
-    out += b.toString();
-  });
-  child.stderr!.on('data', (b: Buffer) => {
-    out += b.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, out: () => out, exited };
-}
+type Run = RunningCommand;
+afterEach(killStartedCommands);
+const cli = (args: string[]): Run => startTablegw(args, { LOG_FORMAT: 'json' });
 
 async function waitForOutput(r: Run, text: string, timeoutMs = 30_000): Promise<void> {
   const end = Date.now() + timeoutMs;

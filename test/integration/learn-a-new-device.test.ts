@@ -1,17 +1,3 @@
-/**
- * The installer's path for a device the project has never seen (issue 32, "Done when"): a shoe of
- * an invented vendor format ("Vendor Z", encoded by this file alone: no profile, no corpus entry,
- * no simulator of the project knows it) is recorded over a real serial line with `tablegw capture`
- * while one known deal is dealt, with line noise; `tablegw profile learn` makes a profile of the
- * capture and the deal's script; then a full eight-deck baccarat shoe is dealt through the learned
- * profile over a real serial line with line noise into the gateway, and every card lands where the
- * baccarat tableau (worked out here, independently of the gateway) puts it.
- *
- * Vendor Z: `<` `Z` SEQ (3 digits, wraps 999 -> 000) `:` body `*` CRC-16/CCITT-FALSE of `Z...body`
- * (4 hex digits) `>` CR LF. Bodies: `D<nn>` a card (01-52: spades A-K, hearts, clubs, diamonds),
- * `R<nn>` its rescan, `DXX` a misread, `SL` a shoe loaded, `CUT` the cut card, `HB` the heartbeat.
- */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -20,7 +6,7 @@ import { cleanupTempDirs, makeTempDir } from '../../dev/rig/temp-dir.js';
 import { shuffledDeck } from '../../simulators/devices/deal-capture.js';
 import { startProfiledShoeTable } from '../helpers/profiled-shoe-table.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
-import { ROOT, tablegw } from '../helpers/tablegw-cli.js';
+import { killStartedCommands, startTablegw, tablegw } from '../helpers/tablegw-cli.js';
 
 afterAll(cleanupTempDirs);
 const io = realIoOrSkip(['socat', 'mosquitto']);
@@ -118,11 +104,7 @@ const drawOrder = (r: Round): string[] => [r.player[0], r.banker[0], r.player[1]
 
 // ------------------------------------------------------------------ the test
 
-const children = new Set<ChildProcess>();
-afterEach(() => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  children.clear();
-});
+afterEach(killStartedCommands);
 
 async function until(what: string, ok: () => boolean, timeoutMs = 30_000): Promise<void> {
   const end = Date.now() + timeoutMs;
@@ -155,20 +137,8 @@ describe.skipIf(!io.available)('a device the project has never seen: record one 
     ];
     const line = await createPtyPair();
     const capFile = join(dir, 'vendor-z.capture.jsonl');
-    const capture = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'app', 'cli', 'main.ts'), 'capture', line.gatewayPath, '--out', capFile], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.add(capture);
-    let said = '';
-    capture.stdout?.on('data', (b: Buffer) => {
-      said += b.toString();
-    });
-    capture.stderr?.on('data', (b: Buffer) => {
-      said += b.toString();
-    });
-    const captured = new Promise<number | null>((resolve) => capture.on('exit', (c) => resolve(c)));
-    await until('the recording to start', () => said.includes('recording '));
+    const capture = startTablegw(['capture', line.gatewayPath, '--out', capFile]);
+    await until('the recording to start', () => capture.out().includes('recording '));
     let seq = 985;
     let sent = 0;
     for (const [i, step] of known.entries()) {
@@ -176,9 +146,9 @@ describe.skipIf(!io.available)('a device the project has never seen: record one 
       await line.write(i % 7 === 3 ? Buffer.concat([noise(i, seq), f]) : f);
       sent += f.length + (i % 7 === 3 ? noise(i, seq - 1).length : 0);
     }
-    await until('every byte recorded', () => said.includes(`${sent} byte(s)`));
-    capture.kill('SIGINT');
-    expect(await captured).toBe(0);
+    await until('every byte recorded', () => capture.out().includes(`${sent} byte(s)`));
+    capture.child.kill('SIGINT');
+    expect(await capture.exited).toBe(0);
     await line.dispose();
     const script = join(dir, 'deal.txt');
     writeFileSync(script, `# two decks from the top, as dealt\n${known.filter((s) => s !== 'HB').join(' ')}\n`);

@@ -1,13 +1,3 @@
-/**
- * `tablegw learn <port>` through the real command line over a socat pty (the real serialport
- * bindings): a simulated shoe on the device end — speaking a shipped profile (stx-etx-bcc-shoe:
- * STX body ETX BCC), or a corpus format through its independent encoder (dle-crc16-shoe) — and the
- * technician's answers written to the command's stdin as the prompts come. The learned profile
- * then decodes a fresh deal, with line faults, to exactly its cards; the saved capture and script
- * learn the same again offline. Bad input: an absent port, a bad --kind, an existing file, a
- * silent device, a device unplugged mid-deal, Ctrl-C.
- */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -20,7 +10,7 @@ import { parseScript } from '../../src/app/tools/learn/script.js';
 import { decodeCapture } from '../../src/app/tools/profile-check.js';
 import { createPtyPair, type PtyPair } from '../../dev/rig/pty-pair.js';
 import { cleanupTempDirs, makeTempDir } from '../../dev/rig/temp-dir.js';
-import { ROOT, tablegw } from '../helpers/tablegw-cli.js';
+import { killStartedCommands, ROOT, type RunningCommand, startTablegw, tablegw } from '../helpers/tablegw-cli.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
 
 afterAll(cleanupTempDirs);
@@ -28,40 +18,18 @@ afterAll(cleanupTempDirs);
 const io = realIoOrSkip('socat');
 const SHOE = loadProfileFile(join(ROOT, 'drivers/profiles/shipped/stx-etx-bcc-shoe.yaml'));
 
-interface Run {
-  child: ChildProcess;
-  out: () => string;
-  type(line: string): void;
-  exited: Promise<number | null>;
-}
+type Run = RunningCommand;
 
-const running = new Set<ChildProcess>();
 const ptys: PtyPair[] = [];
 const timers: NodeJS.Timeout[] = [];
 afterEach(async () => {
   for (const t of timers.splice(0)) clearInterval(t);
   // a failed test must not leave a learn holding the pty (it opens the port exclusively)
-  for (const c of running) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  running.clear();
+  killStartedCommands();
   for (const p of ptys.splice(0)) await p.dispose();
 });
 
-function learn(args: string[]): Run {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'app', 'cli', 'main.ts'), 'learn', ...args], {
-    cwd: ROOT,
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  running.add(child);
-  let out = '';
-  child.stdout!.on('data', (b: Buffer) => {
-    out += b.toString();
-  });
-  child.stderr!.on('data', (b: Buffer) => {
-    out += b.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, out: () => out, type: (line) => child.stdin!.write(`${line}\n`), exited };
-}
+const learn = (args: string[]): Run => startTablegw(['learn', ...args]);
 
 /** waits for `ok`; fails at once if the command has exited (the output says why) */
 async function waitUntil(what: string, ok: () => boolean, r: Run, timeoutMs = 30_000): Promise<void> {
