@@ -64,9 +64,14 @@ describe('the device profile phase of the bench', () => {
     const none = profileTargets(result([row('a', 3_000_000, 900_000)]));
     expect(none).toHaveLength(2);
     const t = profileTargets(result([row('a', 3_000_000, 900_000), corpusRow('corpus:x', 2_000_000), corpusRow('corpus:y', 400_000)]));
-    expect(t).toHaveLength(3);
+    expect(t).toHaveLength(4);
     expect(t[2].met).toBe(false);
     expect(t[2].value).toBe('1 of 2 above; slowest corpus:y 400,000 (x0.40 of the target)');
+    // and their ratio to the hand-written decoders, a target of its own
+    const slow = (name: string, fps: number, hand: number): ProfileBenchRow => ({ ...row(name, fps, hand), ascii: false, corpus: true });
+    const r = profileTargets(result([row('a', 3_000_000, 900_000), slow('corpus:x', 2_000_000, 3_000_000), slow('corpus:y', 2_000_000, 5_000_000)]));
+    expect(r[3].met).toBe(false);
+    expect(r[3].value).toMatch(/^1 of 2 within \(x\); worst corpus:y x2\.50/);
     // the ASCII target is for the shipped profiles only
     expect(t[0].value).toBe('1 of 1 above; slowest a 3,000,000 (x3.00 of the target)');
   });
