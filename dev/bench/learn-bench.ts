@@ -93,7 +93,7 @@ for (const e of CORPUS.filter((x) => ['length-le-shoe', 'sync-keno', 'modbus-rtu
   const ms = performance.now() - t0;
   worst = Math.max(worst, ms);
   console.log(
-    `profile learn  ${`corpus ${e.name}`.padEnd(24)} ${e.kind === 'ball-reader' ? 'five draws' : 'two decks '}, ${String(chunks.length).padStart(4)} chunks, ${String(bytes).padStart(5)} bytes: ${ms.toFixed(0).padStart(6)} ms  exit ${r.exit}${r.exit === 0 ? '' : ` (${r.exit === 1 ? r.reason : r.tellApart.join('; ')})`}`,
+    `profile learn  ${`corpus ${e.name}`.padEnd(24)} ${`${e.kind === 'ball-reader' ? 'five draws' : 'two decks'},`.padEnd(11)}${String(chunks.length).padStart(4)} chunks, ${String(bytes).padStart(5)} bytes: ${ms.toFixed(0).padStart(6)} ms  exit ${r.exit}${r.exit === 0 ? '' : ` (${r.exit === 1 ? r.reason : r.tellApart.join('; ')})`}`,
   );
 }
 // corpus formats written by their independent encoders: the HID card reader (one report per chunk,
