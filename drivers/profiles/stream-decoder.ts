@@ -603,7 +603,7 @@ export function streamDecoder(p: DeviceProfile, D: StreamDeps): ProfileDecoder {
    * the byte-by-byte path would, and the index after it returned. 0 when it is not such a frame:
    * then nothing has changed and the byte-by-byte path reads it.
    */
-  function wholeFrame(bytes: Uint8Array, i: number, n: number, out: DecodedItem[]): number {
+  function wholeFrame(bytes: Uint8Array, i: number, n: number, out: DecodedItem[], readInChunk: boolean): number {
     if (i + startLen > n) return 0;
     for (let k = 1; k < startLen; k++) if (bytes[i + k] !== start![k]) return 0;
     let e: number;
@@ -658,7 +658,7 @@ export function streamDecoder(p: DeviceProfile, D: StreamDeps): ProfileDecoder {
     } else return 0;
     if (noiseLen > 0) flushNoise(out);
     const tLen = trailer > 0 && eLen > 0 ? trailer : 0;
-    if (stuff === undefined && Buffer.isBuffer(bytes)) {
+    if (readInChunk) {
       // read in place, as emit() reads the frame buffer: a blank line is no frame; a reject is
       // retried from the frame buffer (a later start in it is read again)
       if (startLen === 0 && fixed === 0 && !lf) {
@@ -671,7 +671,7 @@ export function streamDecoder(p: DeviceProfile, D: StreamDeps): ProfileDecoder {
         }
         if (blank) return e;
       }
-      const r = decodeFrame(bytes, i, e - i, eLen, tLen, out);
+      const r = decodeFrame(bytes as Buffer, i, e - i, eLen, tLen, out);
       if (r !== null) {
         for (let k = i; k < e; k++) buf[k - i] = bytes[k];
         retryFrom(out, r, e - i);
@@ -704,9 +704,11 @@ export function streamDecoder(p: DeviceProfile, D: StreamDeps): ProfileDecoder {
 
   function pushBytes(bytes: Uint8Array, out: DecodedItem[]): void {
     const n = bytes.length;
+    /** whole frames are read where they lie in the chunk (a Buffer; a stuffed frame is unstuffed from the frame buffer) */
+    const readInChunk = stuff === undefined && Buffer.isBuffer(bytes);
     for (let i = 0; i < n; i++) {
       if (len === 0 && !escPending && (state === HUNT ? bytes[i] === start0 : state === FRAME && startLen === 0)) {
-        const e = wholeFrame(bytes, i, n, out);
+        const e = wholeFrame(bytes, i, n, out, readInChunk);
         if (e > 0) {
           i = e - 1;
           continue;
