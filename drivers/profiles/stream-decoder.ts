@@ -81,6 +81,8 @@ export function streamDecoder(p: DeviceProfile, D: StreamDeps): ProfileDecoder {
   }
   // with DLE doubling an end sequence is a control pair: its last byte alone ends nothing
   const rawEnds = !doubling;
+  /** one end delimiter of one byte: a frame found by its last byte ends there when it holds more than the start */
+  const oneByteEnd = rawEnds && ends.length === 1 && ends[0].length === 1;
   /** bytes that need a decision inside a frame: an end delimiter's last byte, the start byte, the escape byte */
   const stop = rawEnds ? Uint8Array.from(terminal) : new Uint8Array(256);
   if (start) stop[start[0]] = 1;
@@ -649,7 +651,7 @@ export function streamDecoder(p: DeviceProfile, D: StreamDeps): ProfileDecoder {
           continue;
         }
         if (resync && c === start0) return 0;
-        eLen = endAt(bytes, i, j + 1);
+        eLen = oneByteEnd ? (j - i >= startLen ? 1 : 0) : endAt(bytes, i, j + 1);
         if (eLen > 0) break;
         j++;
       }
