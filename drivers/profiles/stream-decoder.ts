@@ -241,15 +241,15 @@ export function streamDecoder(p: DeviceProfile, D: StreamDeps): ProfileDecoder {
     return v;
   }
 
-  /** DLE doubling or escape-XOR undone on buf[s, e) into ubuf; the unstuffed length, -1 when a pair is not data */
-  function unstuff(s: number, e: number): number {
+  /** DLE doubling or escape-XOR undone on F[s, e) into ubuf (rawAt: where each byte began in F); the unstuffed length, -1 when a pair is not data */
+  function unstuff(F: Uint8Array, s: number, e: number): number {
     let u = 0;
     for (let i = s; i < e; i++) {
       rawAt[u] = i;
-      const b = buf[i];
+      const b = F[i];
       if (b === esc) {
         if (i + 1 >= e) return -1;
-        const n = buf[++i];
+        const n = F[++i];
         if (doubling) {
           if (n !== esc) return -1;
           ubuf[u++] = esc;
@@ -262,7 +262,7 @@ export function streamDecoder(p: DeviceProfile, D: StreamDeps): ProfileDecoder {
 
   /**
    * Decodes `F[o, o + frameLen)` (the frame buffer, or the chunk when a whole frame is read in
-   * place; a stuffed frame always in the frame buffer): start, body, `eLen` bytes of end sequence,
+   * place): start, body, `eLen` bytes of end sequence,
    * `tLen` trailer bytes. Pushes the frames (several with `body.split`) and returns null, or
    * returns the reject.
    */
@@ -283,7 +283,7 @@ export function streamDecoder(p: DeviceProfile, D: StreamDeps): ProfileDecoder {
     let ps = o + startLen;
     let pe = o + bodyEndRaw;
     if (stuff) {
-      const u = unstuff(startLen, bodyEndRaw);
+      const u = unstuff(F, o + startLen, o + bodyEndRaw);
       if (u < 0) return bad('malformed', frameLen);
       P = ubuf;
       ps = 0;
@@ -327,9 +327,9 @@ export function streamDecoder(p: DeviceProfile, D: StreamDeps): ProfileDecoder {
         };
         if (cov.start) put(F, o, o + startLen);
         if (overStuffed) {
-          // (stuffed: the frame buffer, o = 0; rawAt holds its indexes)
+          // (rawAt holds the indexes in F)
           const rs = rawAt[sepStart];
-          if (cov.payload) put(F, startLen, rs);
+          if (cov.payload) put(F, o + startLen, rs);
           if (cov.separator) put(F, rs, rawAt[sepStart + sep.length]);
         } else {
           if (cov.payload) put(P, ps, sepStart);
@@ -706,8 +706,8 @@ export function streamDecoder(p: DeviceProfile, D: StreamDeps): ProfileDecoder {
 
   function pushBytes(bytes: Uint8Array, out: DecodedItem[]): void {
     const n = bytes.length;
-    /** whole frames are read where they lie in the chunk (a Buffer; a stuffed frame is unstuffed from the frame buffer) */
-    const readInChunk = stuff === undefined && Buffer.isBuffer(bytes);
+    /** whole frames are read (and unstuffed) where they lie in the chunk when it is a Buffer */
+    const readInChunk = Buffer.isBuffer(bytes);
     for (let i = 0; i < n; i++) {
       if (len === 0 && !escPending && (state === HUNT ? bytes[i] === start0 : state === FRAME && startLen === 0)) {
         const e = wholeFrame(bytes, i, n, out, readInChunk);
