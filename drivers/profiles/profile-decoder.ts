@@ -525,7 +525,12 @@ function ownCopy(p: DeviceProfile): StreamFactory {
   // TypeScript runners insert to keep function names, here a no-op
   copySource ??= streamDecoder.toString();
   // (the number makes each text new: the engine would hand back its cached code for a text it has seen)
-  f = new Function('__name', `'use strict'; // copy ${copies.size}\nreturn (${copySource});`)((g: unknown) => g) as StreamFactory;
+  try {
+    f = new Function('__name', `'use strict'; // copy ${copies.size}\nreturn (${copySource});`)((g: unknown) => g) as StreamFactory;
+  } catch {
+    // code generation from strings disallowed (node --disallow-code-generation-from-strings): the shared code
+    return streamDecoder;
+  }
   copies.set(key, f);
   return f;
 }

@@ -8,13 +8,16 @@
  * the built gateway reaches a real Mosquitto over ws:// all the same.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../dev/rig/free-port.js';
 import { startMosquitto } from '../../dev/rig/mosquitto.js';
 import { recordMqtt } from '../../dev/rig/mqtt-recorder.js';
-import { cleanupTempDirs } from '../../dev/rig/temp-dir.js';
+import { cleanupTempDirs, makeTempDir } from '../../dev/rig/temp-dir.js';
+import { loadProfileFile } from '../../drivers/profiles/profile-schema.js';
+import { dealCapture, shuffledDeck } from '../../simulators/devices/deal-capture.js';
+import { chunkLine, headerLine } from '../../src/app/tools/capture-file.js';
 import { demoConfig } from '../helpers/demo-config.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
 import { killStartedCommands, type RunningCommand, startNode } from '../helpers/tablegw-cli.js';
@@ -40,6 +43,9 @@ describe('the built gateway (dist/)', () => {
     expect(readdirSync(join(ROOT, 'dist', 'src', 'app', 'chunks')).filter((f) => f.endsWith('.js')).length).toBeGreaterThan(0);
     expect(existsSync(join(ROOT, 'dist', 'src', 'adapters', 'store', 'journal-writer-worker.mjs'))).toBe(true);
     expect(existsSync(join(ROOT, 'dist', 'src', 'adapters', 'store', 'hwm-slots.mjs'))).toBe(true);
+    // the scheduled export's thread: its module, bundled as an entry of its own, and the starter
+    expect(existsSync(join(ROOT, 'dist', 'src', 'adapters', 'store', 'export-worker.js'))).toBe(true);
+    expect(existsSync(join(ROOT, 'dist', 'src', 'adapters', 'store', 'worker-boot.mjs'))).toBe(true);
     // no TypeScript sources are needed at run time: the entry does not import any .ts file
     expect(readFileSync(MAIN, 'utf8')).not.toMatch(/from ["'][^"']+\.ts["']/);
     // mqtt.js's WebSocket and SOCKS transports and its browser timers load from node_modules when
@@ -49,6 +55,39 @@ describe('the built gateway (dist/)', () => {
       .map((f) => readFileSync(join(ROOT, 'dist', 'src', 'app', 'chunks', f), 'utf8'));
     expect(chunks.filter((c) => /permessage-deflate|SocksClient|generateUniqueNumber/.test(c))).toEqual([]);
   });
+
+  it("decodes device profiles as the sources do (each profile shape's own copy of the streaming code, made in the bundle)", async () => {
+    const dir = await makeTempDir('teg-built-profiles-');
+    // text and binary, stuffed and length-prefixed: profiles of different shapes
+    const profiles = [
+      'drivers/profiles/shipped/stx-etx-bcc-shoe',
+      'drivers/profiles/shipped/reference-shoe',
+      'dev/corpus/profiles/dle-crc16-shoe',
+      'dev/corpus/profiles/length-le-shoe',
+    ];
+    for (const [k, path] of profiles.entries()) {
+      const name = `p${k}`;
+      const profile = join(ROOT, `${path}.yaml`);
+      const cap = dealCapture(loadProfileFile(profile), ['LOADED', ...shuffledDeck(3)], { seed: 4 });
+      const file = join(dir, `${name}.jsonl`);
+      writeFileSync(
+        file,
+        headerLine({
+          format: 'tablegw-capture',
+          version: 1,
+          transport: 'serial',
+          port: '/dev/ttyUSB0',
+          settings: { baudRate: 9600 },
+          startedAt: '2026-12-01T20:00:00.000Z',
+          tool: 'test',
+        }) + cap.chunks.map((c) => chunkLine(c.t, c.bytes)).join(''),
+      );
+      const r = built(['profile', 'check', profile, file]);
+      expect(await r.exited, r.out()).toBe(0);
+      expect(r.out()).toContain('frames by type: CARD 52,');
+      expect(r.out()).toContain('re-chunked (1-byte chunks, random cuts, the whole capture at once): the same frames and rejects');
+    }
+  }, 60_000);
 
   it('starts the demo, deals, stops on Ctrl-C, and its journal replays byte for byte', async () => {
     const v = built(['--version']);
