@@ -176,4 +176,11 @@ export interface StreamShape {
   K_csLower: boolean;
   K_csBase: number;
   K_ruleCount: number;
+  K_hasCheck: boolean;
+  K_isFixed: boolean;
+  K_hasEsc: boolean;
+  K_hasEnds: boolean;
+  K_hasTrailer: boolean;
+  K_blankable: boolean;
+  K_anyBytes: boolean;
 }

@@ -33,13 +33,15 @@ export function streamShape(p: DeviceProfile, D: StreamDeps): StreamShape {
   const bodyXor = I.algorithm === 'xor8' && !cov.start && cov.payload && !cov.separator && !cov.end && !stuff;
   const forbids = enc(p.body.forbid).length > 0 || p.body.controls === 'reject';
   const csDecimal = csEnc === 'decimal';
+  const csLen = csBytes === 0 ? 0 : csEnc.startsWith('binary') ? csBytes : csDecimal ? (I.digits ?? String(2 ** (8 * csBytes) - 1).length) : csBytes * 2;
+  const fixed = F.length ?? 0;
   return {
     K_binary: binary,
     /** text bodies are matched in place when they are ASCII as they stand (not hex text of bytes, not upper-cased first) */
     K_inPlace: !binary && !p.body.uppercase,
     K_startLen: start ? start.length : 0,
     K_start0: start ? start[0] : -1,
-    K_fixed: F.length ?? 0,
+    K_fixed: fixed,
     K_max: F.maxLength,
     K_trailer: F.trailer,
     K_esc: stuff ? stuff.escape.charCodeAt(0) & 0xff : -1,
@@ -53,7 +55,7 @@ export function streamShape(p: DeviceProfile, D: StreamDeps): StreamShape {
     K_resync: start !== undefined && (!binary || xorStuff !== 0),
     K_hasStuff: stuff !== undefined,
     K_hasLf: F.lengthField !== undefined,
-    K_csLen: csBytes === 0 ? 0 : csEnc.startsWith('binary') ? csBytes : csDecimal ? (I.digits ?? String(2 ** (8 * csBytes) - 1).length) : csBytes * 2,
+    K_csLen: csLen,
     K_afterEnd: I.place === 'after-end',
     K_bodyXor: bodyXor,
     K_payloadOnly: cov.payload && !cov.start && !cov.separator && !cov.end && !overStuffed,
@@ -72,6 +74,15 @@ export function streamShape(p: DeviceProfile, D: StreamDeps): StreamShape {
     K_csLower: !csDecimal && csEnc !== 'hex-upper',
     K_csBase: csDecimal ? 10 : 16,
     K_ruleCount: p.messages.length + p.rejects.length,
+    K_hasCheck: csLen > 0,
+    K_isFixed: fixed > 0,
+    K_hasEsc: stuff !== undefined,
+    K_hasEnds: ends.length > 0,
+    K_hasTrailer: F.trailer > 0,
+    /** no start, no fixed length, no length field: a run of delimiters alone is a blank line */
+    K_blankable: start === undefined && fixed === 0 && F.lengthField === undefined,
+    /** some message is matched on its bytes (a binary layout) */
+    K_anyBytes: p.messages.some((m) => m.bytes !== undefined),
   };
 }
 
@@ -143,6 +154,13 @@ export function streamDecoder(p: DeviceProfile, D: StreamDeps): ProfileDecoder {
     K_csLower,
     K_csBase,
     K_ruleCount,
+    K_hasCheck,
+    K_isFixed,
+    K_hasEsc,
+    K_hasEnds,
+    K_hasTrailer,
+    K_blankable,
+    K_anyBytes,
   } = D.streamShape(p, D);
   const talker = p.talker;
   const card = cardDecoder(p.cards);
@@ -351,7 +369,7 @@ export function streamDecoder(p: DeviceProfile, D: StreamDeps): ProfileDecoder {
     }
     let want = 0;
     let sepStart = pe;
-    if (K_csLen > 0) {
+    if (K_hasCheck) {
       if (K_afterEnd) {
         if (tLen < K_csLen) return bad('malformed', frameLen);
         want = readCheck(F, o + frameLen - K_csLen);
@@ -374,7 +392,7 @@ export function streamDecoder(p: DeviceProfile, D: StreamDeps): ProfileDecoder {
         if (b >= 0x80) ascii = false;
         xor ^= b;
       }
-    if (K_csLen > 0) {
+    if (K_hasCheck) {
       let got: number;
       if (K_bodyXor) got = xor;
       else if (K_payloadOnly) got = csFn(P, ps, sepStart);
@@ -439,12 +457,12 @@ export function streamDecoder(p: DeviceProfile, D: StreamDeps): ProfileDecoder {
     for (let k = 0; k < K_ruleCount; k++) {
       const c = rules[k];
       const br = c.bytes;
-      if (br !== undefined) {
+      if (K_anyBytes && br !== undefined) {
         if (!br.read(P, s, e, bvals)) continue;
         return c.fast === FAST_NONE ? finish(c, bvals, frameLen) : finishValues(c, bvals, frameLen);
       }
       const op = c.onePass;
-      if (op !== undefined && K_inPlace && ascii) {
+      if (K_inPlace && op !== undefined && ascii) {
         // the pattern over the body's bytes in place: the same match as over its text (one byte per character)
         if (!op.run(P, s, e)) continue;
         if (c.reason !== undefined) return bad(c.reason, frameLen);
@@ -589,7 +607,7 @@ export function streamDecoder(p: DeviceProfile, D: StreamDeps): ProfileDecoder {
    */
   function emit(out: DecodedItem[], eLen: number, tLen: number): void {
     // a frame with nothing but delimiters in it (a blank line) is no frame
-    let blank = K_startLen === 0 && K_fixed === 0 && !K_hasLf;
+    let blank = K_blankable;
     if (blank) {
       for (let i = 0; i < len - eLen; i++) {
         if (delimiter[buf[i]] !== 1) {
@@ -670,8 +688,8 @@ export function streamDecoder(p: DeviceProfile, D: StreamDeps): ProfileDecoder {
     for (let k = 1; k < K_startLen; k++) if (bytes[i + k] !== start![k]) return 0;
     let e: number;
     let eLen = 0;
-    if (K_fixed > 0 || K_hasLf) {
-      if (K_esc >= 0) return 0;
+    if (K_isFixed || K_hasLf) {
+      if (K_hasEsc) return 0;
       let h = i + K_fixed;
       if (K_hasLf) {
         h = i + lf!.offset + lf!.width;
@@ -686,7 +704,7 @@ export function streamDecoder(p: DeviceProfile, D: StreamDeps): ProfileDecoder {
       e = h;
       if (e > n) return 0;
       if (K_resync) for (let k = i + 1; k < e; k++) if (bytes[k] === K_start0) return 0;
-    } else if (ends.length > 0) {
+    } else if (K_hasEnds) {
       // the end: its last byte (or, with DLE K_doubling, the byte after a single escape) within maxLength with the K_trailer
       const lim = Math.min(n, i + K_max - K_trailer);
       let j = i + K_startLen;
@@ -694,7 +712,7 @@ export function streamDecoder(p: DeviceProfile, D: StreamDeps): ProfileDecoder {
         while (j < lim && fastStop[bytes[j]] !== 1) j++;
         if (j >= lim) return 0;
         const c = bytes[j];
-        if (c === K_esc) {
+        if (K_hasEsc && c === K_esc) {
           if (j + 1 >= lim) return 0;
           const d = bytes[j + 1];
           if (!K_doubling || d === K_esc) {
@@ -719,11 +737,11 @@ export function streamDecoder(p: DeviceProfile, D: StreamDeps): ProfileDecoder {
       if (e > n) return 0;
     } else return 0;
     if (noiseLen > 0) flushNoise(out);
-    const tLen = K_trailer > 0 && eLen > 0 ? K_trailer : 0;
+    const tLen = K_hasTrailer && eLen > 0 ? K_trailer : 0;
     if (readInChunk) {
       // read in place, as emit() reads the frame buffer: a blank line is no frame; a reject is
       // retried from the frame buffer (a later start in it is read again)
-      if (K_startLen === 0 && K_fixed === 0 && !K_hasLf) {
+      if (K_blankable) {
         let blank = true;
         for (let k = i; k < e - eLen; k++) {
           if (delimiter[bytes[k]] !== 1) {
@@ -776,7 +794,7 @@ export function streamDecoder(p: DeviceProfile, D: StreamDeps): ProfileDecoder {
           continue;
         }
       }
-      if (state === FRAME && K_fixed === 0 && lf === undefined && len >= K_startLen && !escPending) {
+      if (!K_isFixed && !K_hasLf && state === FRAME && len >= K_startLen && !escPending) {
         // the bytes inside a frame that need no decision are copied in a tight loop
         let room = K_max - 1 - len;
         while (i < n && room > 0) {
@@ -796,7 +814,7 @@ export function streamDecoder(p: DeviceProfile, D: StreamDeps): ProfileDecoder {
             buf[len++] = b;
             // the whole start sequence: the noise before it is a reject of its own
             if (len === K_startLen && noiseLen > 0) flushNoise(out);
-            if (K_fixed > 0 && len === K_fixed) emit(out, 0, 0);
+            if (K_isFixed && len === K_fixed) emit(out, 0, 0);
             continue;
           }
           const again = Uint8Array.prototype.slice.call(buf, 1, len);
@@ -843,7 +861,7 @@ export function streamDecoder(p: DeviceProfile, D: StreamDeps): ProfileDecoder {
           continue;
         }
         buf[len++] = b;
-        if (K_fixed > 0) {
+        if (K_isFixed) {
           if (len === K_fixed) emit(out, 0, 0);
           continue;
         }
@@ -899,7 +917,7 @@ export function streamDecoder(p: DeviceProfile, D: StreamDeps): ProfileDecoder {
   }
 
   function endFound(out: DecodedItem[], e: number): void {
-    if (K_trailer > 0) {
+    if (K_hasTrailer) {
       // maxLength counts the whole frame, its K_trailer included
       if (len + K_trailer > K_max) {
         fail(out, 'too-long', `>${K_max}`);
