@@ -183,4 +183,5 @@ export interface StreamShape {
   K_hasTrailer: boolean;
   K_blankable: boolean;
   K_anyBytes: boolean;
+  K_forbids: boolean;
 }

@@ -83,6 +83,8 @@ export function streamShape(p: DeviceProfile, D: StreamDeps): StreamShape {
     K_blankable: start === undefined && fixed === 0 && F.lengthField === undefined,
     /** some message is matched on its bytes (a binary layout) */
     K_anyBytes: p.messages.some((m) => m.bytes !== undefined),
+    /** the body has bytes it may not hold */
+    K_forbids: forbids,
   };
 }
 
@@ -161,6 +163,7 @@ export function streamDecoder(p: DeviceProfile, D: StreamDeps): ProfileDecoder {
     K_hasTrailer,
     K_blankable,
     K_anyBytes,
+    K_forbids,
   } = D.streamShape(p, D);
   const talker = p.talker;
   const card = cardDecoder(p.cards);
@@ -300,7 +303,7 @@ export function streamDecoder(p: DeviceProfile, D: StreamDeps): ProfileDecoder {
   let curO = 0;
   const bad = (reason: RejectReason, frameLen: number): FrameReject => reject(reason, describeBytes(curF, curO, curO + frameLen));
 
-  /** the check value written at b[s, s + K_csLen) in the profile's encoding; -1 when it does not read */
+  /** the check value written at b[s, s + csLen) in the profile's encoding; -1 when it does not read */
   function readCheck(b: Uint8Array, s: number): number {
     let v = 0;
     if (K_csBinary) {
@@ -319,7 +322,7 @@ export function streamDecoder(p: DeviceProfile, D: StreamDeps): ProfileDecoder {
     return v;
   }
 
-  /** DLE K_doubling or escape-XOR undone on F[s, e) into ubuf (rawAt: where each byte began in F); the unstuffed length, -1 when a pair is not data */
+  /** DLE doubling or escape-XOR undone on F[s, e) into ubuf (rawAt: where each byte began in F); the unstuffed length, -1 when a pair is not data */
   function unstuff(F: Uint8Array, s: number, e: number): number {
     let u = 0;
     for (let i = s; i < e; i++) {
@@ -341,7 +344,7 @@ export function streamDecoder(p: DeviceProfile, D: StreamDeps): ProfileDecoder {
   /**
    * Decodes `F[o, o + frameLen)` (the frame buffer, or the chunk when a whole frame is read in
    * place): start, body, `eLen` bytes of end sequence,
-   * `tLen` K_trailer bytes. Pushes the frames (several with `body.split`) and returns null, or
+   * `tLen` trailer bytes. Pushes the frames (several with `body.split`) and returns null, or
    * returns the reject.
    */
   function decodeFrame(F: Buffer, o: number, frameLen: number, eLen: number, tLen: number, out: DecodedItem[]): FrameReject | null {
@@ -384,13 +387,13 @@ export function streamDecoder(p: DeviceProfile, D: StreamDeps): ProfileDecoder {
     }
     let ascii = true;
     let xor = 0; // XOR-8 of the body, computed in the same pass (the reference protocol's check)
-    // (a K_binary body with no forbidden byte and no XOR check needs neither: its text is hex of the bytes)
+    // (a binary body with no forbidden byte and no XOR check needs neither: its text is hex of the bytes)
     if (K_bodyPass)
       for (let i = ps; i < sepStart; i++) {
         const b = P[i];
-        if (forbidden[b] === 1) return bad('malformed', frameLen);
+        if (K_forbids && forbidden[b] === 1) return bad('malformed', frameLen);
         if (b >= 0x80) ascii = false;
-        xor ^= b;
+        if (K_bodyXor) xor ^= b;
       }
     if (K_hasCheck) {
       let got: number;
@@ -492,7 +495,7 @@ export function streamDecoder(p: DeviceProfile, D: StreamDeps): ProfileDecoder {
     return reject('unknown-type', describeText(t));
   }
 
-  /** a frame of a K_binary message whose values are read (FAST_PLAIN, FAST_CARD, FAST_INT) */
+  /** a frame of a binary message whose values are read (FAST_PLAIN, FAST_CARD, FAST_INT) */
   function finishValues(rule: CompiledRule, vals: ArrayLike<Value>, frameLen: number): DecodedItem {
     let seq = 0;
     if (rule.seqSlot >= 0) {
@@ -705,7 +708,7 @@ export function streamDecoder(p: DeviceProfile, D: StreamDeps): ProfileDecoder {
       if (e > n) return 0;
       if (K_resync) for (let k = i + 1; k < e; k++) if (bytes[k] === K_start0) return 0;
     } else if (K_hasEnds) {
-      // the end: its last byte (or, with DLE K_doubling, the byte after a single escape) within maxLength with the K_trailer
+      // the end: its last byte (or, with DLE doubling, the byte after a single escape) within maxLength with the trailer
       const lim = Math.min(n, i + K_max - K_trailer);
       let j = i + K_startLen;
       for (;;) {
@@ -828,7 +831,7 @@ export function streamDecoder(p: DeviceProfile, D: StreamDeps): ProfileDecoder {
           escPending = false;
           buf[len++] = b;
           if (K_doubling && b !== K_esc) {
-            // a control pair: the end sequence, a new start (K_resync), or malformed (found by unstuffing)
+            // a control pair: the end sequence, a new start (resync), or malformed (found by unstuffing)
             if (K_startLen === 2 && b === start![1]) {
               out.push(bad(interrupted, len - 2));
               buf[0] = K_esc;
@@ -918,7 +921,7 @@ export function streamDecoder(p: DeviceProfile, D: StreamDeps): ProfileDecoder {
 
   function endFound(out: DecodedItem[], e: number): void {
     if (K_hasTrailer) {
-      // maxLength counts the whole frame, its K_trailer included
+      // maxLength counts the whole frame, its trailer included
       if (len + K_trailer > K_max) {
         fail(out, 'too-long', `>${K_max}`);
         return;
