@@ -22,8 +22,19 @@ import { type CardDecoder, cardDecoder } from './card-codes.js';
 import { checksumBytes, checksumFunction } from './checksums.js';
 import { mustCompileUserPattern } from './linear-pattern.js';
 import type { BinaryField, DeviceProfile, FrameTypeName } from './profile-schema.js';
-import { streamDecoder } from './stream-decoder.js';
-import type { ByteField, BytesRule, CompiledRule, DecodedItem, FieldSource, MatchValues, ProfileDecoder, StreamDeps, Value } from './stream-decoder-types.js';
+import { streamDecoder, streamShape } from './stream-decoder.js';
+import type {
+  ByteField,
+  BytesRule,
+  CompiledRule,
+  DecodedItem,
+  FieldSource,
+  MatchValues,
+  ProfileDecoder,
+  StreamDeps,
+  StreamShape,
+  Value,
+} from './stream-decoder-types.js';
 
 export type { ByteField, BytesRule, CompiledRule, DecodedItem, ProfileDecoder, Value };
 
@@ -499,6 +510,7 @@ const DEPS: StreamDeps = {
   toInt,
   digitsAt,
   KeyboardWedgeDecoder,
+  streamShape,
 };
 type StreamFactory = typeof streamDecoder;
 
@@ -517,22 +529,48 @@ function shapeOf(p: DeviceProfile): string {
 }
 
 function ownCopy(p: DeviceProfile): StreamFactory {
-  const key = shapeOf(p);
+  const shape = streamShape(p, DEPS);
+  // (the constants are part of the key: a copy has them written in)
+  const key = `${shapeOf(p)}${JSON.stringify(shape)}`;
   let f = copies.get(key);
   if (f !== undefined) return f;
   if (copies.size >= COPY_LIMIT) return streamDecoder;
   // the text is the engine's own function (no profile data in it); `__name` is the helper some
   // TypeScript runners insert to keep function names, here a no-op
-  copySource ??= streamDecoder.toString();
   // (the number makes each text new: the engine would hand back its cached code for a text it has seen)
   try {
-    f = new Function('__name', `'use strict'; // copy ${copies.size}\nreturn (${copySource});`)((g: unknown) => g) as StreamFactory;
+    f = new Function('__name', `'use strict'; // copy ${copies.size}\nreturn (${copyText(shape)});`)((g: unknown) => g) as StreamFactory;
   } catch {
     // code generation from strings disallowed (node --disallow-code-generation-from-strings): the shared code
     return streamDecoder;
   }
   copies.set(key, f);
   return f;
+}
+
+/** The shape constants of a profile's copy of the streaming code (stream-decoder.ts). */
+export const shapeConstants = (p: DeviceProfile): StreamShape => streamShape(p, DEPS);
+
+/**
+ * The streaming code with the shape's constants written in as literals: the one statement that
+ * reads them from `streamShape` goes, and each use of a `K_` name becomes its value, so the
+ * compiler folds the branches on them. The text unchanged when that statement is not found as
+ * written (a bundler renamed the names): the copy then reads them as the shared code does.
+ */
+export function copyText(shape: StreamShape): string {
+  copySource ??= streamDecoder.toString();
+  const source = copySource;
+  const read = /const\s*\{([\sA-Za-z0-9_,]*)\}\s*=\s*D\.streamShape\(p,\s*D\);/;
+  const m = read.exec(source);
+  if (m === null) return source;
+  const names = m[1]
+    .split(',')
+    .map((x) => x.trim())
+    .filter((x) => x !== '');
+  const values = shape as unknown as Record<string, number | boolean>;
+  if (names.length !== Object.keys(shape).length || names.some((x) => !(x in values))) return source;
+  const text = source.replace(read, '');
+  return text.replace(/(?<![.\w$])K_[A-Za-z0-9_]+(?![\w$])/g, (x) => (x in values ? `(${JSON.stringify(values[x])})` : x));
 }
 
 /** A numeric field read from a report byte (or its constant), mapped and range-checked; -1 when it does not read. */

@@ -9,7 +9,7 @@ import type { CardCodeOptions, CardDecoder } from './card-codes.js';
 import type { ChecksumFunction, ChecksumKind } from './checksums.js';
 import type { CompileOptions, LinearPattern } from './linear-pattern.js';
 import type { OnePassBytes } from './one-pass-pattern.js';
-import type { BinaryField, FrameTypeName } from './profile-schema.js';
+import type { BinaryField, DeviceProfile, FrameTypeName } from './profile-schema.js';
 
 export type DecodedItem = DeviceFrame | FrameReject;
 
@@ -135,4 +135,53 @@ export interface StreamDeps {
   toInt(v: Value, hex: boolean): number;
   digitsAt(b: Uint8Array, s: number, e: number): number;
   KeyboardWedgeDecoder: typeof KeyboardWedgeDecoder;
+  /** the profile's shape constants (stream-decoder.ts streamShape) */
+  streamShape: (p: DeviceProfile, D: StreamDeps) => StreamShape;
+}
+
+/**
+ * The settings the streaming code branches on that follow from the profile's shape alone (its
+ * encoding, framing, integrity, body and how many messages and rejects it has): in a profile's own
+ * copy of the code each is written in as a literal, so the compiler folds the branches on it.
+ */
+export interface StreamShape {
+  K_binary: boolean;
+  K_inPlace: boolean;
+  K_startLen: number;
+  K_start0: number;
+  K_fixed: number;
+  K_max: number;
+  K_trailer: number;
+  K_esc: number;
+  K_doubling: boolean;
+  K_xorStuff: number;
+  K_rawEnds: boolean;
+  K_oneByteEnd: boolean;
+  K_resync: boolean;
+  K_hasStuff: boolean;
+  K_hasLf: boolean;
+  K_csLen: number;
+  K_afterEnd: boolean;
+  K_bodyXor: boolean;
+  K_payloadOnly: boolean;
+  K_contiguous: boolean;
+  K_overStuffed: boolean;
+  K_sepLen: number;
+  K_bodyPass: boolean;
+  K_hasSplit: boolean;
+  K_uppercase: boolean;
+  K_csBinary: boolean;
+  K_csLittle: boolean;
+  K_csUpper: boolean;
+  K_csLower: boolean;
+  K_csBase: number;
+  K_ruleCount: number;
+  K_hasCheck: boolean;
+  K_isFixed: boolean;
+  K_hasEsc: boolean;
+  K_hasEnds: boolean;
+  K_hasTrailer: boolean;
+  K_blankable: boolean;
+  K_anyBytes: boolean;
+  K_forbids: boolean;
 }
