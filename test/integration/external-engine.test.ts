@@ -28,6 +28,45 @@ describe('a simulated table driven by an external engine', () => {
     cleanup.length = 0;
   });
 
+  /** the gateway with one external-engine table on an embedded broker, and a plain MQTT engine subscribed to `suffixes` */
+  async function externalTable(game: string, clientId: string, suffixes: string[]) {
+    const broker = await startEmbeddedBroker('127.0.0.1', 0);
+    cleanup.push(() => broker.close());
+    const t = table(game, 'external');
+    const cfg = validateConfig({
+      mqtt: { url: broker.url, protocolVersion: 4 },
+      dataDir: await makeTempDir('teg-ext-'),
+      http: { enabled: false },
+      health: { intervalMs: 0 },
+      tables: [t],
+    });
+    // the embedded broker of the test is an external one to the gateway: speak 3.1.1 to it
+    const gw: Gateway = await startGateway(cfg, { simulators: loadSimulators, logger: silentLogger, fast: true });
+    cleanup.push(() => gw.stop());
+    const engine = mqtt.connect(broker.url, { protocolVersion: 4, clientId, clean: true });
+    cleanup.push(() => engine.endAsync(true));
+    const got: Array<{ topic: string; payload: any }> = [];
+    engine.on('message', (topic, p) => got.push({ topic, payload: JSON.parse(p.toString()) }));
+    await new Promise<void>((resolve) => engine.once('connect', () => resolve()));
+    await engine.subscribeAsync(
+      suffixes.map((x) => `casino/${t.id}/${x}`),
+      { qos: 1 },
+    );
+    let n = 0;
+    /** a request with a transaction of this engine's (`<clientId>-<n>`), sent again every 500 ms until its answer */
+    const ask = async (command: string, body: Record<string, unknown> = {}) => {
+      const transaction = `${clientId}-${++n}`;
+      for (let i = 0; i < 50; i++) {
+        if (i % 10 === 0) await engine.publishAsync(`casino/${t.id}/request/${command}`, JSON.stringify({ transaction, ...body }), { qos: 1 });
+        const a = got.find((m) => m.payload.type === 'response' && m.payload.transaction === transaction);
+        if (a) return a.payload;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error(`no answer to ${command}`);
+    };
+    return { got, ask };
+  }
+
   it('the config allows it only with betting: engine and for games whose decisions do not change the deal', () => {
     const problems = (t: unknown) => {
       try {
@@ -44,37 +83,7 @@ describe('a simulated table driven by an external engine', () => {
   });
 
   it('deals each round once the external engine opened and closed betting; the results carry its round ids', async () => {
-    const broker = await startEmbeddedBroker('127.0.0.1', 0);
-    cleanup.push(() => broker.close());
-    const t = table('baccarat', 'external');
-    const cfg = validateConfig({
-      mqtt: { url: broker.url, protocolVersion: 4 },
-      dataDir: await makeTempDir('teg-ext-'),
-      http: { enabled: false },
-      health: { intervalMs: 0 },
-      tables: [t],
-    });
-    // the embedded broker of the test is an external one to the gateway: speak 3.1.1 to it
-    const gw: Gateway = await startGateway(cfg, { simulators: loadSimulators, logger: silentLogger, fast: true });
-    cleanup.push(() => gw.stop());
-
-    const engine = mqtt.connect(broker.url, { protocolVersion: 4, clientId: 'my-engine', clean: true });
-    cleanup.push(() => engine.endAsync(true));
-    const got: Array<{ topic: string; payload: any }> = [];
-    engine.on('message', (topic, p) => got.push({ topic, payload: JSON.parse(p.toString()) }));
-    await new Promise<void>((resolve) => engine.once('connect', () => resolve()));
-    await engine.subscribeAsync([`casino/${t.id}/result`, `casino/${t.id}/response/#`, `casino/${t.id}/events`], { qos: 1 });
-    let n = 0;
-    const ask = async (command: string, body: Record<string, unknown> = {}) => {
-      const transaction = `mine-${++n}`;
-      for (let i = 0; i < 50; i++) {
-        if (i % 10 === 0) await engine.publishAsync(`casino/${t.id}/request/${command}`, JSON.stringify({ transaction, ...body }), { qos: 1 });
-        const a = got.find((m) => m.payload.type === 'response' && m.payload.transaction === transaction);
-        if (a) return a.payload;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      throw new Error(`no answer to ${command}`);
-    };
+    const { got, ask } = await externalTable('baccarat', 'my-engine', ['result', 'response/#', 'events']);
 
     // nothing is dealt before the engine opens a round
     await new Promise((r) => setTimeout(r, 500));
@@ -93,39 +102,11 @@ describe('a simulated table driven by an external engine', () => {
       ['MY-3', 'complete'],
     ]);
     // every request came from this engine: the virtual engine sent none
-    expect(got.filter((m) => m.payload.type === 'response').every((m) => String(m.payload.transaction).startsWith('mine-'))).toBe(true);
+    expect(got.filter((m) => m.payload.type === 'response').every((m) => String(m.payload.transaction).startsWith('my-engine-'))).toBe(true);
   }, 60_000);
 
   it("three card poker: the dealer waits for the engine's close-decisions before the result", async () => {
-    const broker = await startEmbeddedBroker('127.0.0.1', 0);
-    cleanup.push(() => broker.close());
-    const t = table('three-card-poker', 'external');
-    const cfg = validateConfig({
-      mqtt: { url: broker.url, protocolVersion: 4 },
-      dataDir: await makeTempDir('teg-ext-'),
-      http: { enabled: false },
-      health: { intervalMs: 0 },
-      tables: [t],
-    });
-    const gw: Gateway = await startGateway(cfg, { simulators: loadSimulators, logger: silentLogger, fast: true });
-    cleanup.push(() => gw.stop());
-    const engine = mqtt.connect(broker.url, { protocolVersion: 4, clientId: 'my-tcp-engine', clean: true });
-    cleanup.push(() => engine.endAsync(true));
-    const got: Array<{ topic: string; payload: any }> = [];
-    engine.on('message', (topic, p) => got.push({ topic, payload: JSON.parse(p.toString()) }));
-    await new Promise<void>((resolve) => engine.once('connect', () => resolve()));
-    await engine.subscribeAsync([`casino/${t.id}/result`, `casino/${t.id}/response/#`, `casino/${t.id}/round`], { qos: 1 });
-    let n = 0;
-    const ask = async (command: string, body: Record<string, unknown> = {}) => {
-      const transaction = `tcp-${++n}`;
-      for (let i = 0; i < 50; i++) {
-        if (i % 10 === 0) await engine.publishAsync(`casino/${t.id}/request/${command}`, JSON.stringify({ transaction, ...body }), { qos: 1 });
-        const a = got.find((m) => m.payload.type === 'response' && m.payload.transaction === transaction);
-        if (a) return a.payload;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      throw new Error(`no answer to ${command}`);
-    };
+    const { got, ask } = await externalTable('three-card-poker', 'my-tcp-engine', ['result', 'response/#', 'round']);
     for (const id of ['TCP-1', 'TCP-2']) {
       expect(await ask('open-betting', { roundId: id })).toMatchObject({ status: 'ok' });
       await new Promise((r) => setTimeout(r, 100));
