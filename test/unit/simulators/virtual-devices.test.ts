@@ -69,63 +69,40 @@ describe('virtual devices on the wire', () => {
     ]);
   });
 
-  it('keno draws: 20 distinct balls 1..80, or exactly one fault per draw', () => {
-    const reader = new VirtualBallReader(() => {}, seededRng('x'), { garbageRate: 0, dropFrameRate: 0 });
-    const clean = new VirtualKenoTable({
+  /** a keno table over `reader`, its rng seeded with `seed`, with the given faults always or never */
+  const kenoTable = (
+    reader: VirtualBallReader,
+    seed: number,
+    faults: Partial<Record<'duplicateBallRate' | 'outOfRangeBallRate' | 'earlyEndRate', number>> = {},
+    rounds?: number,
+  ) =>
+    new VirtualKenoTable({
       reader,
       seed: 1,
-      rng: seededRng(1),
-      faults: { duplicateBallRate: 0, outOfRangeBallRate: 0, earlyEndRate: 0 },
+      rng: seededRng(seed),
+      faults: { duplicateBallRate: 0, outOfRangeBallRate: 0, earlyEndRate: 0, ...faults },
       ballIntervalMs: 0,
       roundIntervalMs: 0,
+      ...(rounds === undefined ? {} : { rounds }),
     });
+
+  it('keno draws: 20 distinct balls 1..80, or exactly one fault per draw', () => {
+    const reader = new VirtualBallReader(() => {}, seededRng('x'), { garbageRate: 0, dropFrameRate: 0 });
+    const clean = kenoTable(reader, 1);
     for (let i = 0; i < 50; i++) {
       const { balls, endAfter } = clean.drawBalls();
       expect(endAfter).toBe(20);
       expect(new Set(balls).size).toBe(20);
       expect(balls.every((b) => b >= 1 && b <= 80)).toBe(true);
     }
-    const dup = new VirtualKenoTable({
-      reader,
-      seed: 1,
-      rng: seededRng(2),
-      faults: { duplicateBallRate: 1, outOfRangeBallRate: 0, earlyEndRate: 0 },
-      ballIntervalMs: 0,
-      roundIntervalMs: 0,
-    });
-    expect(new Set(dup.drawBalls().balls).size).toBe(19);
-    const oor = new VirtualKenoTable({
-      reader,
-      seed: 1,
-      rng: seededRng(3),
-      faults: { duplicateBallRate: 0, outOfRangeBallRate: 1, earlyEndRate: 0 },
-      ballIntervalMs: 0,
-      roundIntervalMs: 0,
-    });
-    expect(oor.drawBalls().balls).toContain(81);
-    const early = new VirtualKenoTable({
-      reader,
-      seed: 1,
-      rng: seededRng(4),
-      faults: { duplicateBallRate: 0, outOfRangeBallRate: 0, earlyEndRate: 1 },
-      ballIntervalMs: 0,
-      roundIntervalMs: 0,
-    });
-    expect(early.drawBalls().endAfter).toBeLessThan(20);
+    expect(new Set(kenoTable(reader, 2, { duplicateBallRate: 1 }).drawBalls().balls).size).toBe(19);
+    expect(kenoTable(reader, 3, { outOfRangeBallRate: 1 }).drawBalls().balls).toContain(81);
+    expect(kenoTable(reader, 4, { earlyEndRate: 1 }).drawBalls().endAfter).toBeLessThan(20);
   });
 
   it('keno reader sends START, BALL x20, END', async () => {
     const d = decoder('BALL');
-    const reader = new VirtualBallReader(d.write, seededRng('x'), { garbageRate: 0, dropFrameRate: 0 });
-    const sim = new VirtualKenoTable({
-      reader,
-      seed: 1,
-      rng: seededRng(1),
-      faults: { duplicateBallRate: 0, outOfRangeBallRate: 0, earlyEndRate: 0 },
-      ballIntervalMs: 0,
-      roundIntervalMs: 0,
-      rounds: 1,
-    });
+    const sim = kenoTable(new VirtualBallReader(d.write, seededRng('x'), { garbageRate: 0, dropFrameRate: 0 }), 1, {}, 1);
     await sim.start();
     expect(d.frames.map((f) => f.type)).toEqual(['VER', 'START', ...new Array(20).fill('BALL'), 'END']);
   });
