@@ -17,7 +17,7 @@ import { recordMqtt } from '../../dev/rig/mqtt-recorder.js';
 import { cleanupTempDirs, makeTempDir } from '../../dev/rig/temp-dir.js';
 import { loadProfileFile } from '../../drivers/profiles/profile-schema.js';
 import { dealCapture, shuffledDeck } from '../../simulators/devices/deal-capture.js';
-import { chunkLine, headerLine } from '../../src/app/tools/capture-file.js';
+import { captureText } from '../helpers/capture-text.js';
 import { demoConfig } from '../helpers/demo-config.js';
 import { realIoOrSkip } from '../helpers/real-io.js';
 import { killStartedCommands, type RunningCommand, startNode } from '../helpers/tablegw-cli.js';
@@ -70,18 +70,7 @@ describe('the built gateway (dist/)', () => {
       const profile = join(ROOT, `${path}.yaml`);
       const cap = dealCapture(loadProfileFile(profile), ['LOADED', ...shuffledDeck(3)], { seed: 4 });
       const file = join(dir, `${name}.jsonl`);
-      writeFileSync(
-        file,
-        headerLine({
-          format: 'tablegw-capture',
-          version: 1,
-          transport: 'serial',
-          port: '/dev/ttyUSB0',
-          settings: { baudRate: 9600 },
-          startedAt: '2026-12-01T20:00:00.000Z',
-          tool: 'test',
-        }) + cap.chunks.map((c) => chunkLine(c.t, c.bytes)).join(''),
-      );
+      writeFileSync(file, captureText(cap.chunks));
       const r = built(['profile', 'check', profile, file]);
       expect(await r.exited, r.out()).toBe(0);
       expect(r.out()).toContain('frames by type: CARD 52,');

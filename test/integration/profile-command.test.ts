@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { chunkLine, headerLine } from '../../src/app/tools/capture-file.js';
+import { captureText } from '../helpers/capture-text.js';
 import { cleanupTempDirs, makeTempDir } from '../../dev/rig/temp-dir.js';
 import { tablegw } from '../helpers/tablegw-cli.js';
 
@@ -9,16 +9,7 @@ afterAll(cleanupTempDirs);
 
 async function captureFile(chunks: Array<[number, string]>): Promise<string> {
   const file = join(await makeTempDir('teg-profile-cli-'), 'c.jsonl');
-  const h = {
-    format: 'tablegw-capture',
-    version: 1,
-    transport: 'serial',
-    port: '/dev/ttyUSB0',
-    settings: { baudRate: 9600 },
-    startedAt: '2026-12-01T20:00:00.000Z',
-    tool: 'tablegw 0.1.0',
-  } as const;
-  writeFileSync(file, headerLine(h) + chunks.map(([t, s]) => chunkLine(t, Buffer.from(s, 'latin1'))).join(''));
+  writeFileSync(file, captureText(chunks.map(([t, s]) => ({ t, bytes: Buffer.from(s, 'latin1') }))));
   return file;
 }
 

@@ -3,21 +3,11 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadProfileFile } from '../../drivers/profiles/profile-schema.js';
 import { dealCapture, shuffledDeck } from '../../simulators/devices/deal-capture.js';
-import { chunkLine, headerLine } from '../../src/app/tools/capture-file.js';
+import { captureText } from '../helpers/capture-text.js';
 import { cleanupTempDirs, makeTempDir } from '../../dev/rig/temp-dir.js';
 import { ROOT, tablegw } from '../helpers/tablegw-cli.js';
 
 afterAll(cleanupTempDirs);
-
-const header = {
-  format: 'tablegw-capture',
-  version: 1,
-  transport: 'serial',
-  port: '/dev/ttyUSB0',
-  settings: { baudRate: 9600 },
-  startedAt: '2026-12-01T20:00:00.000Z',
-  tool: 'tablegw 0.1.0',
-} as const;
 
 describe('tablegw profile learn on the command line', () => {
   it('learns a shoe from a capture and a script, writes a profile that profile check accepts; capture show shows the bytes', async () => {
@@ -26,7 +16,7 @@ describe('tablegw profile learn on the command line', () => {
     const steps = ['LOADED', ...deck.slice(0, 5), 'MISREAD', `RESCAN:${deck[5]}`, ...deck.slice(6), 'CUT'];
     const cap = dealCapture(loadProfileFile(join(ROOT, 'drivers/profiles/shipped/stx-etx-bcc-shoe.yaml')), steps, { seed: 9 });
     const capFile = join(dir, 'shoe.jsonl');
-    writeFileSync(capFile, headerLine(header) + cap.chunks.map((c) => chunkLine(c.t, c.bytes)).join(''));
+    writeFileSync(capFile, captureText(cap.chunks));
     const script = join(dir, 'deal.txt');
     writeFileSync(script, `# shoe 1, dealt from the top\n${steps.slice(0, 10).join(' ')}\n${steps.slice(10).join(', ')}\n`);
     const out = join(dir, 'learned.yaml');
@@ -52,7 +42,7 @@ describe('tablegw profile learn on the command line', () => {
     const deck = shuffledDeck(32);
     const cap = dealCapture(loadProfileFile(join(ROOT, 'drivers/profiles/shipped/reference-shoe.yaml')), deck, { seed: 3 });
     const capFile = join(dir, 'shoe.jsonl');
-    writeFileSync(capFile, headerLine(header) + cap.chunks.map((c) => chunkLine(c.t, c.bytes)).join(''));
+    writeFileSync(capFile, captureText(cap.chunks));
     const script = join(dir, 'deal.txt');
     writeFileSync(script, shuffledDeck(33).join(' '));
     const out = join(dir, 'learned.yaml');
@@ -66,7 +56,7 @@ describe('tablegw profile learn on the command line', () => {
   it('bad input: a bad script token is 65, a missing capture 66, no --deal 2', async () => {
     const dir = await makeTempDir('teg-learn-cli-');
     const capFile = join(dir, 'c.jsonl');
-    writeFileSync(capFile, headerLine(header) + chunkLine(0, Buffer.from('\x021,C,AS\x03', 'latin1')));
+    writeFileSync(capFile, captureText([{ t: 0, bytes: Buffer.from('\x021,C,AS\x03', 'latin1') }]));
     const script = join(dir, 'deal.txt');
     writeFileSync(script, 'AS\nKD QX\n');
     const bad = await tablegw(['profile', 'learn', capFile, '--deal', script]);
@@ -75,7 +65,7 @@ describe('tablegw profile learn on the command line', () => {
     expect((await tablegw(['profile', 'learn', join(dir, 'nope.jsonl'), '--deal', script])).code).toBe(66);
     expect((await tablegw(['profile', 'learn', capFile])).code).toBe(2);
     const empty = join(dir, 'empty.jsonl');
-    writeFileSync(empty, headerLine(header));
+    writeFileSync(empty, captureText([]));
     writeFileSync(script, 'AS KD');
     const e = await tablegw(['profile', 'learn', empty, '--deal', script]);
     expect(e.code).toBe(1);

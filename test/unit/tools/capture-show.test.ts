@@ -1,15 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { captureHexView } from '../../../src/app/tools/capture-show.js';
+import { SERIAL_CAPTURE_HEADER } from '../../helpers/capture-text.js';
 
-const header = {
-  format: 'tablegw-capture',
-  version: 1,
-  transport: 'serial',
-  port: '/dev/ttyUSB0',
-  settings: { baudRate: 9600 },
-  startedAt: '2026-12-01T20:00:00.000Z',
-  tool: 'tablegw 0.1.0',
-} as const;
+const header = SERIAL_CAPTURE_HEADER;
 
 describe('captureHexView', () => {
   it('shows each chunk with its time, gap, stream offset, hex and ASCII; long chunks wrap', () => {
