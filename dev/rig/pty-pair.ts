@@ -167,13 +167,18 @@ function openDevice(devicePath: string, onData: (b: Buffer) => void): Promise<Se
   });
 }
 
+/** closes the device end; at most 2 s (a close the binding never confirms must not keep socat, and the unplug, waiting) */
 function closePort(port: SerialPort): Promise<void> {
   return new Promise((resolve) => {
     if (!port.isOpen) {
       resolve();
       return;
     }
-    port.close(() => resolve());
+    const timer = setTimeout(resolve, 2_000);
+    port.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
   });
 }
 

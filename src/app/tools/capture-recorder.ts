@@ -92,8 +92,10 @@ async function openSerial(path: string, s: SerialSettings): Promise<OpenedSource
     port.on('close', () => {
       if (!closing) resolve(`${path} closed (device unplugged?)`);
     });
-    port.on('error', (e: Error) => {
-      if (!closing) resolve(`${path}: ${e.message}`);
+    // an unplugged device may report a read error (EIO, ENXIO) rather than its close: the unplug too
+    port.on('error', (e: Error & { disconnected?: boolean }) => {
+      if (closing) return;
+      resolve(e.disconnected || /\b(EIO|ENXIO|ENODEV|EBADF)\b/.test(e.message) ? `${path} closed (device unplugged?)` : `${path}: ${e.message}`);
     });
   });
   return {
@@ -105,7 +107,14 @@ async function openSerial(path: string, s: SerialSettings): Promise<OpenedSource
         port.removeAllListeners('data');
         port.on('error', () => {});
         if (!port.isOpen) resolve();
-        else port.close(() => resolve());
+        else {
+          // a port whose device went away may never confirm its close: the capture ends all the same
+          const timer = setTimeout(resolve, 2_000);
+          port.close(() => {
+            clearTimeout(timer);
+            resolve();
+          });
+        }
       }),
   };
 }
